@@ -1,0 +1,223 @@
+/* ptx/ir.h — the module IR: what the PTX parser produces and exec/ lowers.
+ *
+ * The IR is syntactic and fully resolved: every register, symbol, label and special
+ * register is an index, never a string the executor must look up. Instruction semantics
+ * (which handler, which type) are decided in exec/, not here.
+ * Memory: a ptx_module owns everything reachable from it; ptx_module_free releases it.
+ */
+#ifndef VCUDA_PTX_IR_H
+#define VCUDA_PTX_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* ---- opcode, type and modifier enums (one list each, see the .def files) ---- */
+#define PTX_OPF_BRANCH 0x01u
+#define PTX_OPF_MEM    0x02u
+#define PTX_OPF_SYNC   0x04u
+#define PTX_OPF_WARP   0x08u
+#define PTX_OPF_NODST  0x10u
+
+typedef enum ptx_opcode {
+#define OP(e, s, f) PTX_OP_##e,
+#include "opcodes.def"
+#undef OP
+    PTX_OP_COUNT
+} ptx_opcode;
+
+typedef enum ptx_type {
+    PTX_T_NONE = 0,
+#define TY(e, s, n, k) PTX_T_##e,
+#include "types.def"
+#undef TY
+    PTX_T_COUNT
+} ptx_type;
+
+typedef enum ptx_mod {
+    PTX_MOD_NONE = 0,
+#define MOD(e, s) PTX_MOD_##e,
+#include "modifiers.def"
+#undef MOD
+    PTX_MOD_COUNT
+} ptx_mod;
+
+/* Tables generated from the .def files (ptx/tables.c). */
+extern const char *const ptx_opcode_names[PTX_OP_COUNT];
+extern const uint32_t ptx_opcode_flags[PTX_OP_COUNT];
+extern const char *const ptx_type_names[PTX_T_COUNT];
+extern const uint8_t ptx_type_sizes[PTX_T_COUNT];  /* bytes; 0 for none/pred */
+extern const char ptx_type_kinds[PTX_T_COUNT];     /* 'b','u','s','f','p','x', 0 */
+extern const char *const ptx_mod_names[PTX_MOD_COUNT];
+
+/* ---- special registers ---- */
+typedef enum ptx_sreg {
+    PTX_SREG_TID_X, PTX_SREG_TID_Y, PTX_SREG_TID_Z,
+    PTX_SREG_NTID_X, PTX_SREG_NTID_Y, PTX_SREG_NTID_Z,
+    PTX_SREG_CTAID_X, PTX_SREG_CTAID_Y, PTX_SREG_CTAID_Z,
+    PTX_SREG_NCTAID_X, PTX_SREG_NCTAID_Y, PTX_SREG_NCTAID_Z,
+    PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID,
+    PTX_SREG_GRIDID,
+    PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT,
+    PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
+    PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
+    PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
+    PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_ENVREG0, /* %envreg0..%envreg31 follow */
+    PTX_SREG_COUNT = PTX_SREG_ENVREG0 + 32
+} ptx_sreg;
+
+/* ---- state spaces of declarations ---- */
+typedef enum ptx_space {
+    PTX_SPACE_NONE = 0, PTX_SPACE_REG, PTX_SPACE_GLOBAL, PTX_SPACE_SHARED, PTX_SPACE_LOCAL,
+    PTX_SPACE_CONST, PTX_SPACE_PARAM, PTX_SPACE_GENERIC, PTX_SPACE_TEX
+} ptx_space;
+
+/* Where a line came from: the PTX text, and the CUDA source when .loc says so. */
+typedef struct ptx_srcloc {
+    uint32_t ptx_line;   /* 1-based line in the PTX text */
+    uint16_t ptx_col;    /* 1-based column of the instruction's first token */
+    uint16_t file;       /* index into ptx_module.files (0 = none; .file numbers as given) */
+    uint32_t line;       /* CUDA source line from the most recent .loc (0 = none) */
+} ptx_srcloc;
+
+/* ---- operands ---- */
+typedef enum ptx_opnd_kind {
+    PTX_OPND_NONE = 0,
+    PTX_OPND_REG,     /* reg: index in ptx_func.regs; reg2 >= 0 for "%p|%q" pairs */
+    PTX_OPND_SREG,    /* sreg */
+    PTX_OPND_IMM_INT, /* ival */
+    PTX_OPND_IMM_F32, /* fval holds the value; bits in ival (0fXXXXXXXX or decimal) */
+    PTX_OPND_IMM_F64, /* fval holds the value; bits in ival (0dXXXXXXXXXXXXXXXX or decimal) */
+    PTX_OPND_SYM,     /* sym: a variable/function as a value (its address), plus ival offset */
+    PTX_OPND_ADDR,    /* [base + ival]: base is reg (>= 0) or sym (>= 0) or neither (absolute) */
+    PTX_OPND_VEC,     /* {e0, e1, ...}: vec_first..vec_first+vec_n-1 in ptx_func.vec_elems */
+    PTX_OPND_LABEL,   /* label: index in ptx_func.labels */
+    PTX_OPND_SINK,    /* '_' */
+    PTX_OPND_LIST     /* (a, b, ...) call argument/return list, stored like VEC */
+} ptx_opnd_kind;
+
+/* A symbol reference: module-level (variables, functions) or function-local
+ * (.local/.shared/.param declared in a body, and the function's own parameters). */
+typedef enum ptx_sym_scope {
+    PTX_SYM_MODULE_VAR, PTX_SYM_FUNC, PTX_SYM_LOCAL_VAR, PTX_SYM_PARAM, PTX_SYM_RETPARAM
+} ptx_sym_scope;
+
+typedef struct ptx_symref {
+    uint8_t scope;    /* ptx_sym_scope */
+    int32_t index;    /* into module vars / module funcs / func locals / func params / rets */
+} ptx_symref;
+
+typedef struct ptx_operand {
+    uint8_t kind;     /* ptx_opnd_kind */
+    bool neg;         /* "!%p" (predicate negation) or "-x" where PTX allows it */
+    int32_t reg;      /* REG / ADDR base register, else -1 */
+    int32_t reg2;     /* second predicate of "%p|%q", else -1 */
+    uint8_t sreg;     /* ptx_sreg for SREG */
+    ptx_symref sym;   /* SYM / ADDR base symbol (index -1 when unused) */
+    int32_t label;    /* LABEL */
+    uint32_t vec_first, vec_n; /* VEC / LIST elements (each a ptx_operand) */
+    int64_t ival;     /* immediate, or address/symbol offset, or float bits */
+    double fval;      /* float immediate value */
+} ptx_operand;
+
+#define PTX_MAX_OPNDS 8
+#define PTX_MAX_MODS 10
+#define PTX_MAX_TYPES 3
+
+typedef struct ptx_insn {
+    uint16_t op;                 /* ptx_opcode */
+    uint8_t ntypes, nmods, nopnds;
+    uint8_t types[PTX_MAX_TYPES];/* ptx_type modifiers in source order (cvt.f32.s32 -> f32, s32) */
+    uint8_t mods[PTX_MAX_MODS];  /* ptx_mod modifiers in source order, types excluded */
+    int32_t guard;               /* guard predicate register, -1 when unguarded */
+    bool guard_neg;              /* "@!%p" */
+    ptx_operand opnd[PTX_MAX_OPNDS];
+    /* For bra: index of the reconvergence instruction (immediate post-dominator of the
+     * branch's block), or -1 when the branch reconverges only at function exit. */
+    int32_t reconv;
+    ptx_srcloc loc;
+} ptx_insn;
+
+/* ---- declarations ---- */
+typedef struct ptx_reg {
+    char *name;        /* "%r5" */
+    uint8_t type;      /* ptx_type */
+} ptx_reg;
+
+typedef struct ptx_label {
+    char *name;
+    int32_t insn;      /* index of the instruction that follows the label */
+} ptx_label;
+
+/* A variable: module-level .global/.const/.shared, or function-local .local/.shared/.param,
+ * or a function parameter. */
+typedef struct ptx_reloc {
+    uint64_t offset;   /* byte offset in init where the address goes */
+    ptx_symref sym;    /* whose address (variable or function) */
+    int64_t addend;
+    bool generic;      /* generic(sym) rather than the symbol's own-space address */
+    uint8_t size;      /* 4 or 8 */
+} ptx_reloc;
+
+typedef struct ptx_var {
+    char *name;
+    uint8_t space;      /* ptx_space */
+    uint8_t type;       /* element ptx_type */
+    uint32_t align;     /* bytes; natural alignment of type when not given */
+    uint64_t size;      /* total bytes (element size * product of dims); 0 for "[]" */
+    bool is_extern, is_visible, is_weak, unsized; /* unsized: declared with [] */
+    uint8_t *init;      /* size bytes of initial value, or NULL (zero) */
+    ptx_reloc *relocs;  /* addresses inside init to patch at load time */
+    uint32_t nrelocs;
+    /* parameter attributes (.ptr .global .align N) */
+    uint8_t ptr_space;
+    uint32_t ptr_align;
+    ptx_srcloc loc;
+} ptx_var;
+
+typedef struct ptx_func {
+    char *name;
+    bool is_entry, is_visible, is_extern, is_weak, noreturn;
+    ptx_var *params;  uint32_t nparams;   /* in declaration order */
+    ptx_var *rets;    uint32_t nrets;     /* .func return parameters */
+    ptx_reg *regs;    uint32_t nregs;     /* every register declared in any scope */
+    ptx_var *locals;  uint32_t nlocals;   /* .local/.shared/.param declared in the body */
+    ptx_label *labels; uint32_t nlabels;
+    ptx_insn *insns;  uint32_t ninsns;    /* empty for a declaration without body */
+    ptx_operand *vec_elems; uint32_t nvec_elems;
+    /* performance directives; 0 when absent */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank;
+    ptx_srcloc loc;
+} ptx_func;
+
+typedef struct ptx_module {
+    char *source_name;          /* what error messages call this text */
+    uint32_t version_major, version_minor; /* .version */
+    uint32_t target_sm;         /* .target sm_XX -> XX (90 for sm_90a too) */
+    uint32_t address_size;      /* 32 or 64 */
+    ptx_var *vars;   uint32_t nvars;   /* module-level variables */
+    ptx_func *funcs; uint32_t nfuncs;  /* entries and .funcs, declarations included */
+    char **files;    uint32_t nfiles;  /* .file N "name": files[N] (NULL where not given) */
+} ptx_module;
+
+/* ---- parser API (ptx/parser.c) ---- */
+
+/* Parse PTX text. On success returns a module; on failure returns NULL and writes
+ * "<name>:<line>:<col>: error: <what>" into err. */
+ptx_module *ptx_parse(const char *text, size_t len, const char *source_name,
+                      char *err, size_t errlen);
+void ptx_module_free(ptx_module *m);
+
+/* Lookups by name, for the loader (not for the hot path). -1 when absent. */
+int ptx_find_func(const ptx_module *m, const char *name);
+int ptx_find_var(const ptx_module *m, const char *name);
+
+/* Does insn carry modifier mod? */
+static inline bool ptx_insn_has_mod(const ptx_insn *in, ptx_mod mod) {
+    for (unsigned i = 0; i < in->nmods; i++)
+        if (in->mods[i] == mod) return true;
+    return false;
+}
+
+#endif
