@@ -216,6 +216,18 @@ void ptx_module_free(ptx_module *m);
 int ptx_find_func(const ptx_module *m, const char *name);
 int ptx_find_var(const ptx_module *m, const char *name);
 
+/* ---- printing (ptx/print.c), for diagnostics and tests ---- */
+
+/* An instruction as PTX text ("@%p1 bra $L__BB0_2;"), modifiers before types; returns buf. */
+const char *ptx_insn_str(const ptx_module *m, const ptx_func *f, const ptx_insn *in,
+                         char *buf, size_t n);
+const char *ptx_operand_str(const ptx_module *m, const ptx_func *f, const ptx_operand *op,
+                            char *buf, size_t n);
+/* "%tid.x", "%envreg3" (buf is used for the envregs). */
+const char *ptx_sreg_name(ptx_sreg s, char *buf, size_t n);
+/* Name of the variable, function or parameter a symbol reference designates. */
+const char *ptx_symref_name(const ptx_module *m, const ptx_func *f, ptx_symref s);
+
 /* Does insn carry modifier mod? */
 static inline bool ptx_insn_has_mod(const ptx_insn *in, ptx_mod mod) {
     for (unsigned i = 0; i < in->nmods; i++)
