@@ -43,10 +43,29 @@ static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t resto
     e->pending_mask = pending_mask;
 }
 
+static void h_exit(exec_warp *hw, const exec_insn *in, uint32_t mask);
+
+/* Does the thread end at p (an unguarded exit, or ret from the kernel)? */
+static bool ends_thread(const exec_wstate *w, const exec_insn *p) {
+    return p->guard < 0 && (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0));
+}
+
 __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *in,
                                               uint32_t taken, const exec_insn *target) {
     uint32_t not_taken = w->h.active & ~taken;
     const exec_insn *fall = w->ip;
+    /* A side that goes straight to the thread's end exits now rather than waiting for the
+     * other side: with independent thread scheduling those threads are gone, so they
+     * must not hold up a barrier the other side reaches (if (i >= n) return; ...). */
+    if (ends_thread(w, target)) {
+        exec_warp_exit_lanes(w, taken);
+        return;
+    }
+    if (ends_thread(w, fall)) {
+        w->ip = target;
+        exec_warp_exit_lanes(w, not_taken);
+        return;
+    }
     const exec_insn *rpc;
     if (in->reconv >= 0) rpc = w->code + in->reconv;
     else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
