@@ -175,6 +175,13 @@ typedef struct exec_wstate {
     const exec_insn *bar_insn;
 } exec_wstate;
 
+/* A global allocation an instruction recently accessed: [lo, hi). */
+typedef struct exec_range {
+    uint64_t lo, hi;
+    bool writable;
+} exec_range;
+#define EXEC_RANGE_CACHE 64u
+
 typedef struct exec_barrier {
     uint32_t arrived;           /* threads arrived */
     uint32_t expected;          /* thread count given by the instruction, 0 = all */
@@ -196,8 +203,9 @@ struct exec_block {
     uint32_t shared_size;
     uint8_t *local;
     uint32_t local_stride;
-    /* last global allocations hit (read / write), so the common case is a range compare */
-    uint64_t rd_lo, rd_hi, wr_lo, wr_hi;
+    /* the allocation each global memory instruction last hit, so the common case is a
+     * range compare (direct-mapped by instruction address) */
+    exec_range ranges[EXEC_RANGE_CACHE];
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
@@ -217,6 +225,33 @@ struct exec_worker {
 };
 
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
+
+static inline exec_range *exec_range_of(struct exec_block *b, const exec_insn *in) {
+    return &b->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
+}
+/* Forget every cached range (at the start of a block). */
+void exec_block_forget_ranges(struct exec_block *b);
+
+/* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
+ * per-lane test, so the compiler can unroll or vectorise it), the set bits otherwise.
+ * The body comes last and may contain commas. */
+#define EXEC_EACH_LANE(mask, lane, ...)                                                    \
+    do {                                                                                  \
+        uint32_t each_m_ = (mask);                                                        \
+        if (each_m_ == EXEC_FULL_MASK) {                                                  \
+            for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) { __VA_ARGS__; }       \
+        } else {                                                                          \
+            for (; each_m_; each_m_ &= each_m_ - 1) {                                     \
+                uint32_t lane = (uint32_t)__builtin_ctz(each_m_);                         \
+                __VA_ARGS__;                                                              \
+            }                                                                             \
+        }                                                                                 \
+    } while (0)
+
+/* d[lane] = v for the lanes in mask. */
+static inline void exec_broadcast(uint64_t *d, uint32_t mask, uint64_t v) {
+    EXEC_EACH_LANE(mask, lane, d[lane] = v);
+}
 
 /* ---- warp.c: run loop, frames, reconvergence ---- */
 void exec_warp_run(exec_wstate *w);

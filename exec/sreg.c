@@ -94,19 +94,17 @@ void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         if (hw->block->ntid.y == 1 && hw->block->ntid.z == 1) {
             /* the common 1-D block: tid.x is the thread index */
             uint32_t base = hw->warp_in_block * EXEC_WARP_SIZE;
-            EXEC_FOR_LANES(mask, lane) d[lane] = base + lane;
+            EXEC_EACH_LANE(mask, lane, d[lane] = base + lane);
             return;
         }
         /* fall through */
     case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: case PTX_SREG_LANEID:
     case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE: case PTX_SREG_LANEMASK_LT:
     case PTX_SREG_LANEMASK_GE: case PTX_SREG_LANEMASK_GT:
-        EXEC_FOR_LANES(mask, lane) d[lane] = exec_sreg_value(w, sreg, lane);
+        EXEC_EACH_LANE(mask, lane, d[lane] = exec_sreg_value(w, sreg, lane));
         return;
-    default: {
-        uint64_t v = uniform_value(w, sreg);
-        EXEC_FOR_LANES(mask, lane) d[lane] = v;
+    default:
+        exec_broadcast(d, mask, uniform_value(w, sreg));
         return;
-    }
     }
 }
