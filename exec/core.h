@@ -34,7 +34,6 @@
 #define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
 #define EXEC_F_SIGNED   (EXEC_F_HANDLER << 1) /* ld: sign-extend the loaded value */
 #define EXEC_F_BACKWARD (EXEC_F_HANDLER << 2) /* bra: target at or before the branch */
-#define EXEC_F_NO_BASE  (EXEC_F_HANDLER << 3) /* memory: absolute address, no base slot */
 
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
@@ -287,8 +286,6 @@ enum { EXEC_ACC_READ, EXEC_ACC_WRITE, EXEC_ACC_ATOMIC };
  * faults (recorded against in and lane). */
 void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_space sp,
                     uint64_t addr, uint32_t size, int access);
-void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t addr,
-                     uint32_t size);
 /* Length of the NUL-terminated string at generic address addr (bounded by its
  * allocation); -1 when the address is invalid. *p receives the host pointer. */
 long exec_mem_string(exec_wstate *w, uint64_t addr, const char **p);
@@ -313,7 +310,6 @@ void exec_fault_block(struct exec_block *b, exec_fault_kind kind, const char *fm
 exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lane);
 
 /* ---- sreg.c ---- */
-uint64_t exec_sreg_value(exec_wstate *w, uint32_t sreg, uint32_t lane);
 void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);
 const char *exec_sreg_name(uint32_t sreg);
 

@@ -88,12 +88,12 @@ static inline void *shared_addr(exec_wstate *w, const exec_insn *in, uint32_t la
     return b->shared + a;
 }
 
-void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
-                     uint32_t size) {
+static void *local_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
+                        uint32_t size, int access) {
     struct exec_block *b = w->h.block;
     if (a >= b->local_stride || b->local_stride - a < size)
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_LOCAL, a, size,
-                         EXEC_ACC_READ, "outside the thread's local memory");
+                         access, "outside the thread's local memory");
     size_t thread = (size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane;
     return b->local + thread * b->local_stride + a;
 }
@@ -101,7 +101,7 @@ void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_
 static void *param_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
                         uint32_t size, int access) {
     struct exec_block *b = w->h.block;
-    if (a < EXEC_KPARAM_BASE) return exec_mem_local(w, in, lane, a, size);
+    if (a < EXEC_KPARAM_BASE) return local_addr(w, in, lane, a, size, access);
     uint64_t off = a - EXEC_KPARAM_BASE;
     if (access != EXEC_ACC_READ)
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_PARAM, a, size,
@@ -118,7 +118,7 @@ void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_spac
         return mem_fault(w, in, lane, EXEC_FAULT_MISALIGNED, sp, a, size, access, NULL);
     switch (sp) {
     case PTX_SPACE_SHARED: return shared_addr(w, in, lane, sp, a, size, access);
-    case PTX_SPACE_LOCAL: return exec_mem_local(w, in, lane, a, size);
+    case PTX_SPACE_LOCAL: return local_addr(w, in, lane, a, size, access);
     case PTX_SPACE_PARAM: return param_addr(w, in, lane, a, size, access);
     case PTX_SPACE_GLOBAL:
     case PTX_SPACE_CONST: return global_addr(w, in, lane, sp, a, size, access);
@@ -126,7 +126,7 @@ void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_spac
         if (a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE)
             return shared_addr(w, in, lane, sp, a - MEM_SHARED_WINDOW, size, access);
         if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE)
-            return exec_mem_local(w, in, lane, a - MEM_LOCAL_WINDOW, size);
+            return local_addr(w, in, lane, a - MEM_LOCAL_WINDOW, size, access);
         return global_addr(w, in, lane, sp, a, size, access);
     }
 }
@@ -492,7 +492,6 @@ bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o,
     if (o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_IMM_INT) {
         out->a[0] = exec_dec_const(d, EXEC_CK_VALUE, 0, 0);
         out->imm = o->ival;
-        out->flags |= EXEC_F_NO_BASE;
         return true;
     }
     return exec_dec_error(d, pi, "operand is not an address");

@@ -67,7 +67,7 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     }
 }
 
-uint64_t exec_sreg_value(exec_wstate *w, uint32_t sreg, uint32_t lane) {
+static uint64_t lane_value(exec_wstate *w, uint32_t sreg, uint32_t lane) {
     struct exec_block *b = w->h.block;
     switch (sreg) {
     case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: {
@@ -101,7 +101,7 @@ void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: case PTX_SREG_LANEID:
     case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE: case PTX_SREG_LANEMASK_LT:
     case PTX_SREG_LANEMASK_GE: case PTX_SREG_LANEMASK_GT:
-        EXEC_EACH_LANE(mask, lane, d[lane] = exec_sreg_value(w, sreg, lane));
+        EXEC_EACH_LANE(mask, lane, d[lane] = lane_value(w, sreg, lane));
         return;
     default:
         exec_broadcast(d, mask, uniform_value(w, sreg));
