@@ -369,6 +369,7 @@ int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 
 /* program.c: the function for a module function index. */
 const exec_func *exec_program_func(const exec_program *p, uint32_t index);

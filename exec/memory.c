@@ -1,13 +1,13 @@
 /* exec/memory.c — the memory spaces as instructions see them: address resolution and
  * checking (global via the allocation table, shared, local, param, const, generic
- * windows), and the ld/ldu/st/cvta/isspacep/prefetch instructions plus mov of a symbol's
- * address.
+ * windows), and the ld/ldu/st/cvta/isspacep/prefetch/cp.async instructions plus mov of a
+ * symbol's address.
  *
  * Every access is checked: an address outside its space's bounds is
  * EXEC_FAULT_ILLEGAL_ADDRESS, one not aligned to the access size EXEC_FAULT_MISALIGNED.
- * Global accesses remember the last allocation they hit (per block, one for reads and
- * one for writes) so the common case is a range compare; the table is consulted only on
- * a miss.
+ * Each global memory instruction remembers the allocation it last hit (a small per-block
+ * table indexed by instruction) so the common case is a range compare; the allocation
+ * table is consulted only on a miss.
  */
 #include "core.h"
 
