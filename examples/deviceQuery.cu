@@ -1,6 +1,6 @@
 /* deviceQuery — list every CUDA device with its basic capabilities.
  *
- * The short enumeration loop of an introductory CUDA text: for each device, its compute
+ * The classic enumeration loop: for each device, its compute
  * capability, name, global/shared/constant memory, registers per block, warp size and
  * the largest block. Sizes are printed as plain byte counts.
  *

@@ -115,8 +115,8 @@ int main(int argc, char **argv)
     dim3 grid((size + block.x - 1) / block.x, 1);
     printf("Execution configure (block %d grid %d)\n", block.x, grid.x);
 
-    /* The kernels have no bounds check (as in the text), so the buffer covers the whole
-     * grid; only the first `size` elements are checked. */
+    /* The kernels have no bounds check (as classically written), so the buffer covers
+     * the whole grid; only the first `size` elements are checked. */
     size_t allocBytes = (size_t)grid.x * block.x * sizeof(float);
     float *d_C;
     CHECK(cudaMalloc((void **)&d_C, allocBytes));

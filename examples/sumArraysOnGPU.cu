@@ -1,8 +1,8 @@
 /* sumArraysOnGPU — element-wise sum of two float vectors, one thread per element.
  *
- * The first complete CUDA program of the execution-model chapter: allocate on both
- * sides, copy in, launch a 1D grid of 1D blocks, copy back, and compare with the same
- * sum done on the host. The kernel guards its index, so any vector length works.
+ * The first complete CUDA program one usually writes: allocate on both sides, copy in,
+ * launch a 1D grid of 1D blocks, copy back, and compare with the same sum done on the
+ * host. The kernel guards its index, so any vector length works.
  *
  * Usage: sumArraysOnGPU [elements (default 1<<20)] [threads per block (default 1024)]
  */

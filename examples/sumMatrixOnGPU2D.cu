@@ -2,9 +2,9 @@
  *
  * One thread per element: (ix, iy) from the block and thread indices, linear index
  * iy * nx + ix. The innermost block dimension decides how many consecutive elements a
- * warp touches, which is what the execution-model chapter measures across shapes. With
- * no shape given, every shape of the study is run, including 256x8, whose 2048 threads
- * exceed the per-block limit and must be refused by the launch.
+ * warp touches, which is what comparing the shapes is about. With no shape given, every
+ * shape of the study is run, including 256x8, whose 2048 threads exceed the per-block
+ * limit and must be refused by the launch.
  *
  * Usage: sumMatrixOnGPU2D [block_x block_y] [nx ny (default 1024 1024)]
  */

@@ -12,8 +12,8 @@
  *                             for its child, thread 0 puts it in the tail-launch stream,
  *                             which starts it once the launching grid has finished.
  * The Nosync and Reduce2 versions let a child start while blocks of its parent may still
- * be adding; that is the shape the text measures, and the check says whether the device
- * got the right sum anyway. The tail version is ordered by construction.
+ * be adding; that is the classic shape of these kernels, and the check says whether the
+ * device got the right sum anyway. The tail version is ordered by construction.
  *
  * Build: nvcc -arch=sm_90 -rdc=true nestedReduce2.cu -lcudadevrt
  * Usage: nestedReduce2 [blocks (default 128)] [threads per block: power of two (default 512)]
