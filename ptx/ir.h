@@ -167,6 +167,7 @@ typedef struct ptx_var {
     uint32_t align;     /* bytes; natural alignment of type when not given */
     uint64_t size;      /* total bytes (element size * product of dims); 0 for "[]" */
     bool is_extern, is_visible, is_weak, unsized; /* unsized: declared with [] */
+    bool is_managed;    /* .attribute(.managed): a __managed__ variable */
     uint8_t *init;      /* size bytes of initial value, or NULL (zero) */
     ptx_reloc *relocs;  /* addresses inside init to patch at load time */
     uint32_t nrelocs;
@@ -188,6 +189,8 @@ typedef struct ptx_func {
     ptx_operand *vec_elems; uint32_t nvec_elems;
     /* performance directives; 0 when absent */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank;
+    uint32_t reqnctapercluster[3];        /* .reqnctapercluster; 0 when absent */
+    bool explicitcluster;                 /* .explicitcluster */
     ptx_srcloc loc;
 } ptx_func;
 
