@@ -1,12 +1,13 @@
 /* fault.cu — device faults: the error each kind gives and how it sticks.
- * Usage: fault <mode> [sync|memcpy]; mode is one of oob, null, misaligned, trap, assert,
- * brkpt. The second argument picks the first call after the faulting launch. */
+ * Usage: fault <mode> [sync|memcpy]; mode is one of oob (4 GiB past a 256-byte
+ * allocation), oob_64k, oob_4m, oob_256m, null, misaligned, trap, assert, brkpt. The
+ * second argument picks the first call after the faulting launch. */
 #include "probe.h"
 #include <cassert>
 #include <cstdlib>
 
 __global__ void k_ok(int *p) { p[threadIdx.x] = (int)threadIdx.x + 7; }
-__global__ void k_oob(int *p) { if (threadIdx.x == 0) p[1ull << 30] = 1; }
+__global__ void k_oob(int *p, unsigned long long words) { if (threadIdx.x == 0) p[words] = 1; }
 __global__ void k_null(int *p) { if (threadIdx.x == 0) *(volatile int *)(p) = 1; }
 __global__ void k_misaligned(int *p) { if (threadIdx.x == 0) *(volatile int *)((char *)p + 1) = 1; }
 __global__ void k_trap(int *p) { if (threadIdx.x == 0) asm volatile("trap;"); p[threadIdx.x] = 3; }
@@ -22,7 +23,10 @@ int main(int argc, char **argv) {
     SHOW("cudaMemset", cudaMemset(d, 0, 256));
     int *target = d;
     if (!strcmp(mode, "null")) target = nullptr;
-    if (!strcmp(mode, "oob")) k_oob<<<1, 32>>>(target);
+    if (!strcmp(mode, "oob")) k_oob<<<1, 32>>>(target, 1ull << 30);
+    else if (!strcmp(mode, "oob_64k")) k_oob<<<1, 32>>>(target, 1ull << 14);
+    else if (!strcmp(mode, "oob_4m")) k_oob<<<1, 32>>>(target, 1ull << 20);
+    else if (!strcmp(mode, "oob_256m")) k_oob<<<1, 32>>>(target, 1ull << 26);
     else if (!strcmp(mode, "null")) k_null<<<1, 32>>>(target);
     else if (!strcmp(mode, "misaligned")) k_misaligned<<<1, 32>>>(target);
     else if (!strcmp(mode, "trap")) k_trap<<<1, 32>>>(target);
@@ -66,5 +70,12 @@ int main(int argc, char **argv) {
     SHOW("cudaMemcpy after reset", cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     printf("h[0]=%d h[31]=%d\n", h[0], h[31]);
     SHOW("cudaFree after reset", cudaFree(d));
+    SHOW("cudaGetDeviceCount after reset", cudaGetDeviceCount(&count));
+    SHOW("cudaSetDevice(0) after reset", cudaSetDevice(0));
+    SHOW("cudaGetDeviceProperties after reset", cudaGetDeviceProperties(&prop, 0));
+    SHOW("cudaDeviceSynchronize after reset", cudaDeviceSynchronize());
+    SHOW("cudaDeviceReset again", cudaDeviceReset());
+    SHOW("cudaMalloc after second reset", cudaMalloc(&d, 256));
+    SHOW_LAST("end");
     return 0;
 }

@@ -239,7 +239,7 @@ int main() {
     for (int i = 0; i <= 300; i++) {
         int v = -12345;
         cudaError_t e = cudaDeviceGetAttribute(&v, (cudaDeviceAttr)i, 0);
-        printf("attr-range %d: %s\n", i, en(e));
+        printf("attr-range %d: %s %d\n", i, en(e), e == cudaSuccess ? v : 0);
     }
     SHOW_LAST("end");
     return 0;

@@ -17,9 +17,9 @@ run() { # name args...
     timeout 120 /tmp/probes/$bin "$@" > "$out/$name.out" 2> "$out/$name.err"
     echo "exit $?" >> "$out/$name.err"
 }
-for n in launch_config memory_api pitch device_api events_streams error_strings props func_attrs symbols printf_order; do
+for n in launch_config memory_api pitch device_api events_streams error_strings props func_attrs symbols printf_order printf_flush sticky; do
     run $n $n
 done
-for m in oob null misaligned trap assert brkpt; do run fault_${m} fault $m sync; done
+for m in oob oob_64k oob_4m oob_256m null misaligned trap assert brkpt; do run fault_${m} fault $m sync; done
 run fault_oob_memcpy fault oob memcpy
 run fault_assert_memcpy fault assert memcpy

@@ -57,8 +57,7 @@ int main() {
     printf("size %zu\n", size);
     SHOW("GetSymbolAddress host_var", cudaGetSymbolAddress(&addr, host_var));
     SHOW("GetSymbolSize host_var", cudaGetSymbolSize(&size, host_var));
-    SHOW("GetSymbolAddress NULL out", cudaGetSymbolAddress(nullptr, dv));
-    SHOW_LAST("  last");
+    /* cudaGetSymbolAddress(nullptr, dv) crashes CUDA's own runtime: not probed. */
     void *caddr = nullptr;
     SHOW("GetSymbolAddress cv", cudaGetSymbolAddress(&caddr, cv));
     cudaPointerAttributes pa;
