@@ -96,7 +96,9 @@ typedef struct rt_module {
     exec_program *prog;         /* when RT_MOD_LOADED */
     uint32_t ptx_arch;          /* target of the PTX that was loaded */
     uint64_t const_bytes;       /* bytes of .const variables in the module */
-    char name[32];              /* "module N", what messages call it */
+    char *error;                /* why registration found the image unusable, or NULL */
+    bool has_managed;           /* holds __managed__ variables */
+    char name[256];             /* what messages call it: "<program>.ptx", "#N" appended */
     struct rt_module *next;
 } rt_module;
 
@@ -185,7 +187,8 @@ typedef struct rt_context {
     gpu_device *dev;               /* NULL until needed; remade after cudaDeviceReset */
     bool active;                   /* a primary context exists (false after a reset) */
     cudaError_t sticky;            /* device fault: every context call returns it */
-    unsigned device_flags;         /* cudaSetDeviceFlags (cudaDeviceMapHost always on) */
+    bool unusable;                 /* reset after a fault: cudaErrorDevicesUnavailable */
+    unsigned device_flags;         /* as set by cudaSetDeviceFlags (when flags_set) */
     bool flags_set;
     size_t limits[RT_LIMIT_COUNT];
     int cache_config;              /* cudaDeviceSetCacheConfig */
@@ -235,6 +238,8 @@ rt_context *rt_ctx(void);
 /* Start of an API call that needs the device: creates the device if needed and returns
  * cudaSuccess, or the sticky error (recorded as the last error). */
 cudaError_t rt_enter(rt_context *c);
+/* The same for the few calls that still answer after a fault (cudaPointerGetAttributes). */
+cudaError_t rt_enter_device(rt_context *c);
 /* Record e as the calling thread's last error when it is an error; returns e. */
 cudaError_t rt_record(cudaError_t e);
 /* The device, created on demand (NULL with a message on stderr if it cannot be). Called
