@@ -88,6 +88,10 @@ typedef struct exec_launch {
     volatile int *abort;            /* set non-zero to make running blocks stop early */
 } exec_launch;
 
+/* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they
+ * belong to the device heap and are released with device-side free. */
+#define EXEC_MEM_FLAG_DEVICE_HEAP 0x40000000u
+
 exec_worker *exec_worker_new(void);
 void exec_worker_free(exec_worker *w);
 

@@ -77,6 +77,14 @@ struct exec_warp {
     uint32_t nlanes;        /* lanes that exist (the last warp of a block may be partial) */
     struct exec_block *block; /* the block context (shared memory, barriers, fault) */
     uint32_t fault;         /* non-zero once a handler reported a fault (see exec_fault_at) */
+    /* Warp collectives (shfl/vote/match/redux/elect .sync) whose membermask does not fit
+     * the lanes executing them, for the checkers: the first such instruction of this
+     * warp (NULL when none), the non-exited lanes its membermask named that were not
+     * executing it, and the executing lanes missing from their own membermask. The
+     * collective itself uses the lanes both executing and named. */
+    const exec_insn *sync_mask_insn;
+    uint32_t sync_mask_missing;
+    uint32_t sync_mask_excluded;
 };
 
 /* Lane iteration: the body runs once per lane in mask, lane in [0,32).

@@ -57,6 +57,64 @@ typedef struct gpu_preset {
     int cores_per_sm;                /* FP32 lanes per SM, for deviceQuery's "CUDA Cores" */
     int sectors_per_line;            /* 4 (128-byte lines of 32-byte sectors) */
     int l1_caches_global_loads;      /* Fermi caches global loads in L1 by default */
+
+    /* ---- added: the rest of cudaDeviceProp and cudaDeviceGetAttribute ---- */
+    /* texture and surface limits */
+    int max_texture1d_mipmap, max_texture1d_linear;
+    int max_texture2d[2], max_texture2d_mipmap[2], max_texture2d_linear[3];
+    int max_texture2d_gather[2];
+    int max_texture3d[3], max_texture3d_alt[3];
+    int max_texture_cubemap, max_texture1d_layered[2], max_texture2d_layered[3];
+    int max_texture_cubemap_layered[2];
+    int max_surface1d, max_surface2d[2], max_surface3d[3], max_surface1d_layered[2];
+    int max_surface2d_layered[3], max_surface_cubemap, max_surface_cubemap_layered[2];
+    int surface_alignment;
+    /* capabilities (0/1 unless noted) */
+    int can_map_host_memory;
+    int tcc_driver;
+    int stream_priorities_supported;
+    int is_multi_gpu_board, multi_gpu_board_group_id;
+    int host_native_atomic_supported;
+    int only_partial_host_native_atomic;
+    int pageable_memory_access, pageable_memory_access_uses_host_page_tables;
+    int concurrent_managed_access;
+    int direct_managed_mem_access_from_host;
+    int compute_preemption;
+    int can_use_host_pointer_for_registered_mem;
+    int cooperative_multi_device_launch; /* attribute 96 (reserved since CUDA 13) */
+    int access_policy_max_window_size;   /* bytes */
+    int host_register_supported, host_register_read_only_supported;
+    int sparse_cuda_array_supported, deferred_mapping_cuda_array_supported;
+    int timeline_semaphore_interop_supported;
+    int memory_pools_supported, host_memory_pools_supported, host_numa_memory_pools_supported;
+    unsigned memory_pool_supported_handle_types; /* bitmask */
+    int gpu_direct_rdma_supported;
+    unsigned gpu_direct_rdma_flush_writes_options; /* bitmask */
+    int gpu_direct_rdma_writes_ordering;
+    int ipc_event_supported;
+    int unified_function_pointers;
+    int numa_config, numa_id, host_numa_id; /* numa_id -1 = none */
+    int host_numa_multinode_ipc_supported;
+    int mps_enabled;
+    unsigned gpu_pci_device_id;      /* PCI device ID << 16 | vendor ID (0x10de) */
+    unsigned gpu_pci_subsystem_id;   /* subsystem ID << 16 | subsystem vendor; 0 = unknown */
+    int gpu_overlap;                 /* attribute only: copies overlap kernels */
+    int kernel_exec_timeout;         /* attribute only */
+    int compute_mode;                /* attribute only: 0 = default */
+    int single_to_double_perf_ratio; /* attribute only */
+    int can_flush_remote_writes;     /* attribute only */
+    int mem_sync_domain_count;       /* attribute only */
+    int d3d12_cig_supported, vulkan_cig_supported; /* attribute only */
+    /* cudaDeviceGetLimit defaults (bytes or counts) */
+    uint64_t limit_stack_size, limit_printf_fifo_size, limit_malloc_heap_size;
+    uint64_t limit_dev_runtime_sync_depth;   /* 0 = unsupported (CDP2 devices) */
+    uint64_t limit_dev_runtime_pending_launch_count;
+    uint64_t limit_max_l2_fetch_granularity, limit_persisting_l2_cache_size;
+    /* occupancy rules beyond the fields above */
+    int max_regs_per_thread_occupancy; /* the calculator's per-thread limit (256 on sm_70+) */
+    int shared_carveout_count;       /* SM shared-memory sizes the carveout can pick; 0 = */
+    int shared_carveout_kb[12];      /* fixed at shared_per_sm (Fermi, Kepler) */
+    const char *arch_name;           /* "Hopper", "Ampere", ... */
 } gpu_preset;
 
 extern const gpu_preset gpu_presets[];
@@ -80,9 +138,40 @@ typedef struct gpu_occupancy {
     gpu_occ_limiter limiter;
 } gpu_occupancy;
 
-/* The occupancy calculator: resident blocks per SM for this block shape and resources. */
+/* The occupancy calculator: resident blocks per SM for this block shape and resources.
+ * shared_per_block is the block's whole shared memory (static + dynamic); it may go up to
+ * the opt-in limit (as if the kernel had raised its dynamic limit). */
 gpu_occupancy gpu_occupancy_calc(const gpu_preset *p, int threads_per_block,
                                  int regs_per_thread, size_t shared_per_block);
+
+/* What the occupancy API knows of a kernel (cudaFuncGetAttributes and the attributes set
+ * with cudaFuncSetAttribute). */
+typedef struct gpu_occ_kernel {
+    int regs_per_thread;
+    size_t static_shared;
+    size_t max_dynamic_shared;  /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    bool dynamic_shared_raised; /* the program set max_dynamic_shared (opt-in) */
+    int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 = none */
+} gpu_occ_kernel;
+
+/* A kernel's attributes before the program changes any: the default dynamic limit is the
+ * per-block limit less the static part, no carveout preference. */
+gpu_occ_kernel gpu_occ_kernel_default(const gpu_preset *p, int regs_per_thread,
+                                      size_t static_shared);
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessor's answer (blocks_per_sm) with the limiter. */
+gpu_occupancy gpu_occupancy_kernel(const gpu_preset *p, const gpu_occ_kernel *k,
+                                   int threads_per_block, size_t dynamic_shared);
+/* cudaOccupancyAvailableDynamicSMemPerBlock: dynamic shared memory left per block when
+ * blocks_per_sm blocks of threads_per_block threads share an SM. false when that many
+ * blocks cannot be resident for reasons other than dynamic shared memory. */
+bool gpu_occupancy_available_dynamic_shared(const gpu_preset *p, const gpu_occ_kernel *k,
+                                            int threads_per_block, int blocks_per_sm,
+                                            size_t *available);
+/* cudaFuncAttributes.maxThreadsPerBlock: the largest block a kernel using regs_per_thread
+ * registers can launch with (0 when none). */
+int gpu_max_threads_per_block(const gpu_preset *p, int regs_per_thread);
+/* Name of a limiter for reports: "warps", "blocks", "registers", "shared memory". */
+const char *gpu_occ_limiter_name(gpu_occ_limiter l);
 
 /* ---- the device ---- */
 typedef struct gpu_device gpu_device;
@@ -103,5 +192,32 @@ void gpu_device_set_print(gpu_device *d, gpu_print_fn fn, void *ctx);
  * order (block 0's output first), so a run prints the same thing every time.
  * Returns EXEC_OK or the first fault (by block order), with fault->msg set. */
 exec_fault_kind gpu_run_grid(gpu_device *d, exec_launch *L, exec_fault *fault);
+
+/* What running a grid cost (for reports and benchmarks). */
+typedef struct gpu_grid_stats {
+    uint64_t warp_instructions;   /* executed warp-instructions, all blocks */
+    uint64_t blocks_run;          /* blocks that ran to completion or faulted */
+    unsigned host_threads;        /* host threads that ran blocks of the grid */
+    double host_seconds;          /* wall-clock time of gpu_run_grid */
+} gpu_grid_stats;
+
+/* gpu_run_grid, also filling *stats (when not NULL).
+ *
+ * The scheduler's guarantees, for both:
+ *   - Blocks are handed out in linear order (x fastest, then y, then z) from one counter;
+ *     block k runs as SM (k mod multiprocessor_count), a fixed function of the block.
+ *   - Device printf output appears in block order, each block's output after all of the
+ *     output of the blocks before it, written as soon as that order allows.
+ *   - When block f faults, blocks before f still run to completion, blocks after f are
+ *     stopped or never started and their output is dropped; the fault returned is the one
+ *     of the lowest faulting block. So output and result do not depend on the number of
+ *     host threads or their timing (as long as blocks do not race through global memory).
+ *   - Grids of one device run one at a time; a grid launched from inside a running block
+ *     (on one of the device's threads) runs at once, on that thread, block after block. */
+exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                   gpu_grid_stats *stats);
+
+/* Host threads a grid may use, the calling thread included (VCUDA_THREADS or cores). */
+unsigned gpu_device_threads(const gpu_device *d);
 
 #endif

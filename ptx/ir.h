@@ -97,6 +97,19 @@ typedef enum ptx_opnd_kind {
     PTX_OPND_LIST     /* (a, b, ...) call argument/return list, stored like VEC */
 } ptx_opnd_kind;
 
+/* Operand shapes of the control instructions:
+ *   bra L                 LABEL
+ *   brx.idx idx, T        REG (or IMM_INT), then LIST of LABELs: the targets of the
+ *                         ".branchtargets" declaration T, in order
+ *   call [(rets),] f [, (args)] [, proto]
+ *                         in source order: an optional LIST of return parameters, the
+ *                         callee (SYM of scope PTX_SYM_FUNC, or REG for an indirect call),
+ *                         an optional LIST of arguments (possibly empty), and for indirect
+ *                         calls an optional LABEL naming the ".callprototype". The callee is
+ *                         the first operand that is not a LIST. Call arguments and returns
+ *                         are normally .param variables declared in the enclosing { } block
+ *                         (SYM, scope PTX_SYM_LOCAL_VAR). */
+
 /* A symbol reference: module-level (variables, functions) or function-local
  * (.local/.shared/.param declared in a body, and the function's own parameters). */
 typedef enum ptx_sym_scope {
@@ -133,8 +146,10 @@ typedef struct ptx_insn {
     int32_t guard;               /* guard predicate register, -1 when unguarded */
     bool guard_neg;              /* "@!%p" */
     ptx_operand opnd[PTX_MAX_OPNDS];
-    /* For bra: index of the reconvergence instruction (immediate post-dominator of the
-     * branch's block), or -1 when the branch reconverges only at function exit. */
+    /* For a divergent branch (guarded bra, brx, guarded ret/exit/trap): index of the
+     * reconvergence instruction (first of the immediate post-dominator of the branch's
+     * block), or -1 when it reconverges only at function exit. -1 for everything else.
+     * See ptx/cfg.c. */
     int32_t reconv;
     ptx_srcloc loc;
 } ptx_insn;
@@ -147,7 +162,8 @@ typedef struct ptx_reg {
 
 typedef struct ptx_label {
     char *name;
-    int32_t insn;      /* index of the instruction that follows the label */
+    int32_t insn;      /* index of the instruction that follows the label (ninsns when the
+                        * label ends the body) */
 } ptx_label;
 
 /* A variable: module-level .global/.const/.shared, or function-local .local/.shared/.param,
@@ -167,6 +183,7 @@ typedef struct ptx_var {
     uint32_t align;     /* bytes; natural alignment of type when not given */
     uint64_t size;      /* total bytes (element size * product of dims); 0 for "[]" */
     bool is_extern, is_visible, is_weak, unsized; /* unsized: declared with [] */
+    bool is_managed;    /* .attribute(.managed): a __managed__ variable */
     uint8_t *init;      /* size bytes of initial value, or NULL (zero) */
     ptx_reloc *relocs;  /* addresses inside init to patch at load time */
     uint32_t nrelocs;
@@ -181,13 +198,16 @@ typedef struct ptx_func {
     bool is_entry, is_visible, is_extern, is_weak, noreturn;
     ptx_var *params;  uint32_t nparams;   /* in declaration order */
     ptx_var *rets;    uint32_t nrets;     /* .func return parameters */
-    ptx_reg *regs;    uint32_t nregs;     /* every register declared in any scope */
+    ptx_reg *regs;    uint32_t nregs;     /* every register declared in any scope; a name
+                                           * declared again in an inner { } is a new entry */
     ptx_var *locals;  uint32_t nlocals;   /* .local/.shared/.param declared in the body */
     ptx_label *labels; uint32_t nlabels;
     ptx_insn *insns;  uint32_t ninsns;    /* empty for a declaration without body */
     ptx_operand *vec_elems; uint32_t nvec_elems;
     /* performance directives; 0 when absent */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank;
+    uint32_t reqnctapercluster[3];        /* .reqnctapercluster; 0 when absent */
+    bool explicitcluster;                 /* .explicitcluster */
     ptx_srcloc loc;
 } ptx_func;
 
@@ -212,6 +232,18 @@ void ptx_module_free(ptx_module *m);
 /* Lookups by name, for the loader (not for the hot path). -1 when absent. */
 int ptx_find_func(const ptx_module *m, const char *name);
 int ptx_find_var(const ptx_module *m, const char *name);
+
+/* ---- printing (ptx/print.c), for diagnostics and tests ---- */
+
+/* An instruction as PTX text ("@%p1 bra $L__BB0_2;"), modifiers before types; returns buf. */
+const char *ptx_insn_str(const ptx_module *m, const ptx_func *f, const ptx_insn *in,
+                         char *buf, size_t n);
+const char *ptx_operand_str(const ptx_module *m, const ptx_func *f, const ptx_operand *op,
+                            char *buf, size_t n);
+/* "%tid.x", "%envreg3" (buf is used for the envregs). */
+const char *ptx_sreg_name(ptx_sreg s, char *buf, size_t n);
+/* Name of the variable, function or parameter a symbol reference designates. */
+const char *ptx_symref_name(const ptx_module *m, const ptx_func *f, ptx_symref s);
 
 /* Does insn carry modifier mod? */
 static inline bool ptx_insn_has_mod(const ptx_insn *in, ptx_mod mod) {

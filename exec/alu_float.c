@@ -1,0 +1,319 @@
+/* exec/alu_float.c — f32/f64 arithmetic: add sub mul fma mad div rcp sqrt rsqrt, the
+ * .approx functions sin cos lg2 ex2 tanh, min max abs neg copysign.
+ *
+ * Round-to-nearest (the default and the hot path) is the host's own IEEE arithmetic, with
+ * .ftz/.sat variants generated as separate handlers so the lane loop has no flag tests.
+ * Directed roundings (.rz .rm .rp) go to out-of-line slow paths (alu_float_round.c).
+ * NaN results become the canonical NaN NVIDIA GPUs produce.
+ *
+ * .approx functions are computed exactly (in double) and rounded: that is within every
+ * error bound the PTX ISA states for them (it cannot reproduce the hardware's own
+ * approximation errors bit for bit).
+ */
+#include <math.h>
+#include "alu_internal.h"
+
+/* ---- generators ----
+ * FTZ and SAT are 0/1 constants: the unused branches disappear. */
+#define F32_OP(name, FTZ, SAT, NSRC, expr)                                              \
+    ALU_HANDLER(name) {                                                                 \
+        uint64_t *D = ALU_D(0);                                                         \
+        const uint64_t *A = ALU_A(0);                                                   \
+        const uint64_t *B = NSRC > 1 ? ALU_A(1) : A, *C = NSRC > 2 ? ALU_A(2) : A;      \
+        ALU_LANES(mask, l, {                                                            \
+            float a = alu_f32(A[l]), b = alu_f32(B[l]), c = alu_f32(C[l]);              \
+            if (FTZ) { a = alu_ftz32(a); b = alu_ftz32(b); c = alu_ftz32(c); }          \
+            float r = (expr);                                                           \
+            if (SAT) r = alu_sat32(r);                                                  \
+            if (FTZ) r = alu_ftz32(r);                                                  \
+            D[l] = alu_f32_out(r);                                                      \
+            (void)b; (void)c;                                                           \
+        });                                                                             \
+    }
+#define F64_OP(name, NSRC, expr)                                                        \
+    ALU_HANDLER(name) {                                                                 \
+        uint64_t *D = ALU_D(0);                                                         \
+        const uint64_t *A = ALU_A(0);                                                   \
+        const uint64_t *B = NSRC > 1 ? ALU_A(1) : A, *C = NSRC > 2 ? ALU_A(2) : A;      \
+        ALU_LANES(mask, l, {                                                            \
+            double a = alu_f64(A[l]), b = alu_f64(B[l]), c = alu_f64(C[l]);             \
+            D[l] = alu_f64_out(expr);                                                   \
+            (void)b; (void)c;                                                           \
+        });                                                                             \
+    }
+/* The four f32 variants of an operation: plain, .ftz, .sat, .ftz.sat. */
+#define F32_VARIANTS(op, NSRC, expr)                                                    \
+    F32_OP(alu_##op##_f32, 0, 0, NSRC, expr)                                            \
+    F32_OP(alu_##op##_f32_ftz, 1, 0, NSRC, expr)                                        \
+    F32_OP(alu_##op##_f32_sat, 0, 1, NSRC, expr)                                        \
+    F32_OP(alu_##op##_f32_ftz_sat, 1, 1, NSRC, expr)                                    \
+    static const exec_fn alu_##op##_f32_tab[4] = {                                      \
+        alu_##op##_f32, alu_##op##_f32_ftz, alu_##op##_f32_sat, alu_##op##_f32_ftz_sat };
+
+/* ---- IEEE operations (round to nearest) ---- */
+F32_VARIANTS(add, 2, a + b)
+F32_VARIANTS(sub, 2, a - b)
+F32_VARIANTS(mul, 2, a * b)
+F32_VARIANTS(fma, 3, fmaf(a, b, c))
+F32_VARIANTS(div, 2, a / b)
+F32_VARIANTS(sqrt, 1, sqrtf(a))
+F32_VARIANTS(rcp, 1, 1.0f / a)
+F64_OP(alu_add_f64, 2, a + b)
+F64_OP(alu_sub_f64, 2, a - b)
+F64_OP(alu_mul_f64, 2, a * b)
+F64_OP(alu_fma_f64, 3, fma(a, b, c))
+F64_OP(alu_div_f64, 2, a / b)
+F64_OP(alu_sqrt_f64, 1, sqrt(a))
+F64_OP(alu_rcp_f64, 1, 1.0 / a)
+
+/* ---- directed rounding: out of line ---- */
+#define ALU_DIRECTED(op, OPC)                                                           \
+    ALU_HANDLER(alu_##op##_f32_dir) { alu_f32_directed(w, in, mask, OPC); }             \
+    ALU_HANDLER(alu_##op##_f64_dir) { alu_f64_directed(w, in, mask, OPC); }
+ALU_DIRECTED(add, ALU_FOP_ADD)
+ALU_DIRECTED(sub, ALU_FOP_SUB)
+ALU_DIRECTED(mul, ALU_FOP_MUL)
+ALU_DIRECTED(fma, ALU_FOP_FMA)
+ALU_DIRECTED(div, ALU_FOP_DIV)
+ALU_DIRECTED(sqrt, ALU_FOP_SQRT)
+ALU_DIRECTED(rcp, ALU_FOP_RCP)
+
+/* ---- approximations ---- */
+/* div.approx: a * (1/b), and 0 (or NaN for infinite a) when 2^126 < |b| < 2^128, as the
+ * ISA describes; div.full is within 2 ulp: the IEEE quotient qualifies. */
+static inline float alu_div_approx(float a, float b) {
+    float r = fabsf(b) > 0x1p126f && fabsf(b) < INFINITY ? 0.0f : 1.0f / b;
+    return a * r;
+}
+F32_OP(alu_div_approx_f32, 0, 0, 2, alu_div_approx(a, b))
+F32_OP(alu_div_approx_f32_ftz, 1, 0, 2, alu_ftz32(alu_div_approx(a, b)))
+#define ALU_F32_FN(name, fn)                                                            \
+    F32_OP(alu_##name##_f32, 0, 0, 1, (float)fn((double)a))                             \
+    F32_OP(alu_##name##_f32_ftz, 1, 0, 1, (float)fn((double)a))
+static inline double alu_rsqrt_d(double x) { return 1.0 / sqrt(x); }
+ALU_F32_FN(sin, sin)
+ALU_F32_FN(cos, cos)
+ALU_F32_FN(lg2, log2)
+ALU_F32_FN(ex2, exp2)
+ALU_F32_FN(tanh, tanh)
+ALU_F32_FN(rsqrt, alu_rsqrt_d)
+F64_OP(alu_rsqrt_f64, 1, 1.0 / sqrt(a))
+
+/* rcp/rsqrt.approx.ftz.f64: computed from the upper 32 bits of a (1.11.20 format); the
+ * result's low 32 bits are zero; subnormals flush to zero; NaN -> 0x7fffffff00000000. */
+static inline uint64_t alu_gross_f64(uint64_t a, bool rsqrt) {
+    uint64_t hi = a & 0xffffffff00000000ull;
+    if ((hi & 0x7ff0000000000000ull) == 0) hi &= 0x8000000000000000ull; /* ftz input */
+    double x = alu_f64(hi);
+    if (x != x) return 0x7fffffff00000000ull;
+    double r = rsqrt ? (x < 0 ? NAN : 1.0 / sqrt(x)) : 1.0 / x;
+    uint64_t rb = alu_f64_bits(r);
+    if (r != r) return 0x7fffffff00000000ull;
+    if ((rb & 0x7ff0000000000000ull) == 0) rb &= 0x8000000000000000ull; /* ftz result */
+    return rb & 0xffffffff00000000ull;
+}
+ALU_HANDLER(alu_rcp_approx_ftz_f64) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = alu_gross_f64(A[l], false); });
+}
+ALU_HANDLER(alu_rsqrt_approx_ftz_f64) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = alu_gross_f64(A[l], true); });
+}
+
+/* ---- min, max ----
+ * Without .NaN a NaN operand is ignored (NaN only when both are); -0 < +0. */
+static inline float alu_fmin32(float a, float b) {
+    if (a != a) return b;
+    if (b != b) return a;
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static inline float alu_fmax32(float a, float b) {
+    if (a != a) return b;
+    if (b != b) return a;
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+static inline double alu_fmin64(double a, double b) {
+    if (a != a) return b;
+    if (b != b) return a;
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static inline double alu_fmax64(double a, double b) {
+    if (a != a) return b;
+    if (b != b) return a;
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+#define ALU_NANPROP(f, a, b) (((a) != (a) || (b) != (b)) ? NAN : f(a, b))
+F32_OP(alu_min_f32, 0, 0, 2, alu_fmin32(a, b))
+F32_OP(alu_min_f32_ftz, 1, 0, 2, alu_fmin32(a, b))
+F32_OP(alu_max_f32, 0, 0, 2, alu_fmax32(a, b))
+F32_OP(alu_max_f32_ftz, 1, 0, 2, alu_fmax32(a, b))
+F32_OP(alu_min_nan_f32, 0, 0, 2, ALU_NANPROP(alu_fmin32, a, b))
+F32_OP(alu_min_nan_f32_ftz, 1, 0, 2, ALU_NANPROP(alu_fmin32, a, b))
+F32_OP(alu_max_nan_f32, 0, 0, 2, ALU_NANPROP(alu_fmax32, a, b))
+F32_OP(alu_max_nan_f32_ftz, 1, 0, 2, ALU_NANPROP(alu_fmax32, a, b))
+F64_OP(alu_min_f64, 2, alu_fmin64(a, b))
+F64_OP(alu_max_f64, 2, alu_fmax64(a, b))
+
+/* .xorsign.abs: min/max of |a|, |b| with the sign a^b (a NaN result keeps no sign rule).
+ * Rare, so one handler reads .ftz/.NaN at run time. */
+#define ALU_XORSIGN(name, F)                                                            \
+    ALU_HANDLER(name) {                                                                 \
+        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
+        const bool ftz = in->flags & EXEC_F_FTZ, nanmode = in->flags & ALU_F_NANMODE;   \
+        ALU_LANES(mask, l, {                                                            \
+            float a = alu_f32(A[l]), b = alu_f32(B[l]);                                 \
+            if (ftz) { a = alu_ftz32(a); b = alu_ftz32(b); }                            \
+            uint32_t s = ((uint32_t)A[l] ^ (uint32_t)B[l]) & 0x80000000u;               \
+            float r = nanmode ? ALU_NANPROP(F, fabsf(a), fabsf(b)) : F(fabsf(a), fabsf(b));\
+            if (ftz) r = alu_ftz32(r);                                                  \
+            uint64_t bits = alu_f32_out(r);                                             \
+            D[l] = r != r ? bits : (bits & 0x7fffffffu) | s;                            \
+        });                                                                             \
+    }
+ALU_XORSIGN(alu_min_xorsign_f32, alu_fmin32)
+ALU_XORSIGN(alu_max_xorsign_f32, alu_fmax32)
+
+/* ---- sign manipulation: bit operations (NaN payloads pass through) ---- */
+static inline uint32_t alu_ftz32_bits(uint32_t b) {
+    return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b;
+}
+ALU_HANDLER(alu_abs_f32) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = (uint32_t)A[l] & 0x7fffffffu; });
+}
+ALU_HANDLER(alu_abs_f32_ftz) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = alu_ftz32_bits((uint32_t)A[l]) & 0x7fffffffu; });
+}
+ALU_HANDLER(alu_neg_f32) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = (uint32_t)A[l] ^ 0x80000000u; });
+}
+ALU_HANDLER(alu_neg_f32_ftz) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = alu_ftz32_bits((uint32_t)A[l]) ^ 0x80000000u; });
+}
+ALU_HANDLER(alu_abs_f64) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = A[l] & 0x7fffffffffffffffull; });
+}
+ALU_HANDLER(alu_neg_f64) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
+    ALU_LANES(mask, l, { D[l] = A[l] ^ 0x8000000000000000ull; });
+}
+/* copysign d, a, b: b with the sign of a. */
+ALU_HANDLER(alu_copysign_f32) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);
+    ALU_LANES(mask, l, {
+        D[l] = ((uint32_t)B[l] & 0x7fffffffu) | ((uint32_t)A[l] & 0x80000000u);
+    });
+}
+ALU_HANDLER(alu_copysign_f64) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);
+    ALU_LANES(mask, l, {
+        D[l] = (B[l] & 0x7fffffffffffffffull) | (A[l] & 0x8000000000000000ull);
+    });
+}
+
+/* ---- lookup ---- */
+static bool alu_is_directed(unsigned rnd) {
+    return rnd == EXEC_RND_RZ || rnd == EXEC_RND_RM || rnd == EXEC_RND_RP;
+}
+
+exec_fn exec_alu_float_lookup(const exec_insn *in) {
+    ptx_type t = (ptx_type)in->type;
+    if (t != PTX_T_f32 && t != PTX_T_f64) return NULL;
+    const bool f64 = t == PTX_T_f64;
+    const uint32_t f = in->flags;
+    const bool ftz = f & EXEC_F_FTZ, sat = f & EXEC_F_SAT, approx = f & EXEC_F_APPROX;
+    const unsigned rnd = ALU_AUX_RND(in->aux), var = ALU_AUX_VAR(in->aux);
+    const unsigned v4 = (unsigned)ftz + 2u * sat; /* index into the *_f32_tab tables */
+    const bool rn = rnd == EXEC_RND_DEFAULT || rnd == EXEC_RND_RN;
+    const bool dir = alu_is_directed(rnd);
+    if (!rn && !dir) return NULL;
+    if (f & (ALU_F_RELU | ALU_F_SATFINITE | ALU_F_SHIFTAMT)) return NULL;
+    /* .ftz/.sat exist for f32 only (and .ftz on the gross f64 approximations) */
+    if (f64 && sat) return NULL;
+
+#define ALU_IEEE(op)                                                                    \
+    (f64 ? (ftz ? NULL : dir ? alu_##op##_f64_dir : alu_##op##_f64)                      \
+         : dir ? alu_##op##_f32_dir : alu_##op##_f32_tab[v4])
+
+    switch (in->op) {
+    case PTX_OP_add: return approx ? NULL : ALU_IEEE(add);
+    case PTX_OP_sub: return approx ? NULL : ALU_IEEE(sub);
+    case PTX_OP_mul: return approx ? NULL : ALU_IEEE(mul);
+    case PTX_OP_fma:
+    case PTX_OP_mad: return approx ? NULL : ALU_IEEE(fma);
+    case PTX_OP_div:
+        if (var == ALU_V_APPROX || approx) {
+            if (f64 || sat || !rn) return NULL;
+            return ftz ? alu_div_approx_f32_ftz : alu_div_approx_f32;
+        }
+        if (var == ALU_V_FULL) {
+            if (f64 || sat || !rn) return NULL;
+            return alu_div_f32_tab[v4];
+        }
+        return ALU_IEEE(div);
+    case PTX_OP_sqrt:
+        if (approx) {
+            if (f64 || sat || !rn) return NULL;
+            return alu_sqrt_f32_tab[v4];
+        }
+        return ALU_IEEE(sqrt);
+    case PTX_OP_rcp:
+        if (approx) {
+            if (f64) return ftz && rn ? alu_rcp_approx_ftz_f64 : NULL;
+            if (sat || !rn) return NULL;
+            return alu_rcp_f32_tab[v4];
+        }
+        return ALU_IEEE(rcp);
+    case PTX_OP_rsqrt:
+        if (!approx || sat || !rn) return NULL;
+        if (f64) return ftz ? alu_rsqrt_approx_ftz_f64 : alu_rsqrt_f64;
+        return ftz ? alu_rsqrt_f32_ftz : alu_rsqrt_f32;
+    case PTX_OP_sin:
+    case PTX_OP_cos:
+    case PTX_OP_lg2:
+    case PTX_OP_ex2:
+    case PTX_OP_tanh: {
+        if (!approx || f64 || sat || !rn) return NULL;
+        switch (in->op) {
+        case PTX_OP_sin: return ftz ? alu_sin_f32_ftz : alu_sin_f32;
+        case PTX_OP_cos: return ftz ? alu_cos_f32_ftz : alu_cos_f32;
+        case PTX_OP_lg2: return ftz ? alu_lg2_f32_ftz : alu_lg2_f32;
+        case PTX_OP_ex2: return ftz ? alu_ex2_f32_ftz : alu_ex2_f32;
+        default: return ftz ? alu_tanh_f32_ftz : alu_tanh_f32;
+        }
+    }
+    case PTX_OP_min:
+    case PTX_OP_max: {
+        const bool is_min = in->op == PTX_OP_min, nanmode = f & ALU_F_NANMODE;
+        if (sat || approx || rnd != EXEC_RND_DEFAULT) return NULL;
+        if (f64) return ftz || nanmode || (f & ALU_F_XORSIGN) ? NULL
+                      : is_min ? alu_min_f64 : alu_max_f64;
+        if (f & ALU_F_XORSIGN) return is_min ? alu_min_xorsign_f32 : alu_max_xorsign_f32;
+        if (nanmode) return is_min ? (ftz ? alu_min_nan_f32_ftz : alu_min_nan_f32)
+                                   : (ftz ? alu_max_nan_f32_ftz : alu_max_nan_f32);
+        return is_min ? (ftz ? alu_min_f32_ftz : alu_min_f32)
+                      : (ftz ? alu_max_f32_ftz : alu_max_f32);
+    }
+    case PTX_OP_abs:
+        if (sat || approx || rnd != EXEC_RND_DEFAULT) return NULL;
+        return f64 ? (ftz ? NULL : alu_abs_f64) : ftz ? alu_abs_f32_ftz : alu_abs_f32;
+    case PTX_OP_neg:
+        if (sat || approx || rnd != EXEC_RND_DEFAULT) return NULL;
+        return f64 ? (ftz ? NULL : alu_neg_f64) : ftz ? alu_neg_f32_ftz : alu_neg_f32;
+    case PTX_OP_copysign:
+        if (ftz || sat || approx || rnd != EXEC_RND_DEFAULT) return NULL;
+        return f64 ? alu_copysign_f64 : alu_copysign_f32;
+    default:
+        return NULL;
+    }
+#undef ALU_IEEE
+}

@@ -1,0 +1,202 @@
+/* exec/atomic.c — atom and red: every operation and type nvcc emits, on global, shared
+ * and generic addresses.
+ *
+ * Blocks run in parallel on host threads, so global atomics use the host's atomic
+ * instructions (GCC __atomic builtins; compare-and-swap loops for the operations the
+ * host lacks: min/max, inc/dec, floating-point adds). Shared and local memory belong to
+ * one block on one thread, so there a plain read-modify-write is already atomic.
+ * Lanes of a warp apply their operations in lane order.
+ */
+#include "core.h"
+#include "fp16.h"
+
+#include <stdio.h>
+
+enum atom_op {
+    AOP_ADD = 1, AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS, AOP_INC, AOP_DEC, AOP_MIN, AOP_MAX
+};
+
+#define ATOM_HAS_DST (EXEC_F_HANDLER << 8)
+
+static inline uint32_t ftz32(uint32_t x) {
+    return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x;
+}
+
+/* The new value of an operation that the host has no single instruction for. */
+static uint64_t combine(unsigned op, ptx_type t, unsigned size, uint64_t old, uint64_t b,
+                        uint64_t c) {
+    char kind = ptx_type_kinds[t];
+    switch (op) {
+    case AOP_ADD:
+        if (t == PTX_T_f32) {
+            float r = exec_bits_f32(ftz32((uint32_t)old)) + exec_bits_f32(ftz32((uint32_t)b));
+            return ftz32(exec_f32_bits(r));
+        }
+        if (t == PTX_T_f64) return exec_f64_bits(exec_bits_f64(old) + exec_bits_f64(b));
+        if (t == PTX_T_f16)
+            return exec_f32_to_f16(exec_f16_to_f32((uint16_t)old) + exec_f16_to_f32((uint16_t)b));
+        if (t == PTX_T_bf16)
+            return exec_f32_to_bf16(exec_bf16_to_f32((uint16_t)old) + exec_bf16_to_f32((uint16_t)b));
+        if (t == PTX_T_f16x2 || t == PTX_T_bf16x2) {
+            uint64_t r = 0;
+            for (int h = 0; h < 2; h++) {
+                uint16_t x = (uint16_t)(old >> (16 * h)), y = (uint16_t)(b >> (16 * h));
+                uint16_t z = t == PTX_T_f16x2
+                                 ? exec_f32_to_f16(exec_f16_to_f32(x) + exec_f16_to_f32(y))
+                                 : exec_f32_to_bf16(exec_bf16_to_f32(x) + exec_bf16_to_f32(y));
+                r |= (uint64_t)z << (16 * h);
+            }
+            return r;
+        }
+        return old + b;
+    case AOP_AND: return old & b;
+    case AOP_OR: return old | b;
+    case AOP_XOR: return old ^ b;
+    case AOP_EXCH: return b;
+    case AOP_CAS: return old == b ? c : old;
+    case AOP_INC: return old >= b ? 0 : old + 1;
+    case AOP_DEC: return (old == 0 || old > b) ? b : old - 1;
+    case AOP_MIN: case AOP_MAX: {
+        bool less;
+        if (kind == 's') {
+            int64_t x = size == 4 ? (int32_t)old : (int64_t)old;
+            int64_t y = size == 4 ? (int32_t)b : (int64_t)b;
+            less = x < y;
+        } else {
+            less = old < b;
+        }
+        return (op == AOP_MIN) == less ? old : b;
+    }
+    default: return old;
+    }
+}
+
+#define ATOMIC_RMW(T, p, op, t, size, b, c, shared_mem)                                      \
+    do {                                                                                    \
+        T *q_ = (T *)(p);                                                                   \
+        T b_ = (T)(b), c_ = (T)(c);                                                         \
+        if (shared_mem) {                                                                   \
+            T old_ = *q_;                                                                   \
+            *q_ = (T)combine(op, t, size, old_, b_, c_);                                    \
+            return old_;                                                                    \
+        }                                                                                   \
+        bool int_add_ = op == AOP_ADD && ptx_type_kinds[t] != 'f' && ptx_type_kinds[t] != 'x'; \
+        if (int_add_) return __atomic_fetch_add(q_, b_, __ATOMIC_SEQ_CST);                  \
+        if (op == AOP_AND) return __atomic_fetch_and(q_, b_, __ATOMIC_SEQ_CST);             \
+        if (op == AOP_OR) return __atomic_fetch_or(q_, b_, __ATOMIC_SEQ_CST);               \
+        if (op == AOP_XOR) return __atomic_fetch_xor(q_, b_, __ATOMIC_SEQ_CST);             \
+        if (op == AOP_EXCH) return __atomic_exchange_n(q_, b_, __ATOMIC_SEQ_CST);           \
+        if (op == AOP_CAS) {                                                                \
+            T e_ = b_;                                                                      \
+            __atomic_compare_exchange_n(q_, &e_, c_, false, __ATOMIC_SEQ_CST,               \
+                                        __ATOMIC_SEQ_CST);                                  \
+            return e_;                                                                      \
+        }                                                                                   \
+        T old_ = __atomic_load_n(q_, __ATOMIC_RELAXED);                                     \
+        for (;;) {                                                                          \
+            T new_ = (T)combine(op, t, size, old_, b_, c_);                                 \
+            if (__atomic_compare_exchange_n(q_, &old_, new_, true, __ATOMIC_SEQ_CST,        \
+                                            __ATOMIC_RELAXED))                              \
+                return old_;                                                                \
+        }                                                                                   \
+    } while (0)
+
+static uint64_t atomic_apply(void *p, unsigned op, ptx_type t, unsigned size, uint64_t b,
+                             uint64_t c, bool private_mem) {
+    switch (size) {
+    case 2: ATOMIC_RMW(uint16_t, p, op, t, size, b, c, private_mem);
+    case 4: ATOMIC_RMW(uint32_t, p, op, t, size, b, c, private_mem);
+    default: ATOMIC_RMW(uint64_t, p, op, t, size, b, c, private_mem);
+    }
+}
+
+static void h_atom(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    struct exec_block *b = hw->block;
+    ptx_type t = (ptx_type)in->type;
+    unsigned size = ptx_type_sizes[t];
+    uintptr_t sh_lo = (uintptr_t)b->shared, sh_hi = sh_lo + b->shared_size;
+    uintptr_t lo_lo = (uintptr_t)b->local, lo_hi = lo_lo + (size_t)b->nthreads * b->local_stride;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
+        void *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, size, EXEC_ACC_ATOMIC);
+        if (!p) return;
+        uintptr_t u = (uintptr_t)p;
+        bool private_mem = (u >= sh_lo && u < sh_hi) || (u >= lo_lo && u < lo_hi);
+        uint64_t old = atomic_apply(p, in->aux, t, size, EXEC_R(hw, in->a[1], lane),
+                                    in->na > 2 ? EXEC_R(hw, in->a[2], lane) : 0, private_mem);
+        if (in->flags & ATOM_HAS_DST) EXEC_R(hw, in->d[0], lane) = old;
+    }
+}
+
+static unsigned atom_op_of(const ptx_insn *pi) {
+    for (unsigned i = 0; i < pi->nmods; i++) {
+        switch (pi->mods[i]) {
+        case PTX_MOD_add: return AOP_ADD;
+        case PTX_MOD_and_: return AOP_AND;
+        case PTX_MOD_or_: return AOP_OR;
+        case PTX_MOD_xor_: return AOP_XOR;
+        case PTX_MOD_exch: return AOP_EXCH;
+        case PTX_MOD_cas: return AOP_CAS;
+        case PTX_MOD_inc: return AOP_INC;
+        case PTX_MOD_dec: return AOP_DEC;
+        case PTX_MOD_min: return AOP_MIN;
+        case PTX_MOD_max: return AOP_MAX;
+        default: break;
+        }
+    }
+    return 0;
+}
+
+static bool type_ok(unsigned op, ptx_type t) {
+    char k = ptx_type_kinds[t];
+    unsigned size = ptx_type_sizes[t];
+    switch (op) {
+    case AOP_ADD:
+        return ((k == 'u' || k == 's') && size >= 4) || t == PTX_T_f32 || t == PTX_T_f64 ||
+               t == PTX_T_f16 || t == PTX_T_bf16 || t == PTX_T_f16x2 || t == PTX_T_bf16x2;
+    case AOP_AND: case AOP_OR: case AOP_XOR: case AOP_EXCH: case AOP_CAS:
+        return (k == 'b' || k == 'u' || k == 's') && (size == 4 || size == 8);
+    case AOP_INC: case AOP_DEC: return t == PTX_T_u32;
+    case AOP_MIN: case AOP_MAX: return (k == 'u' || k == 's') && (size == 4 || size == 8);
+    default: return false;
+    }
+}
+
+int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    if (pi->op != PTX_OP_atom && pi->op != PTX_OP_red) return 0;
+    bool is_atom = pi->op == PTX_OP_atom;
+    unsigned op = atom_op_of(pi);
+    if (!op) return exec_dec_error(d, pi, "%s without an operation", is_atom ? "atom" : "red"), -1;
+    if (pi->ntypes < 1) return exec_dec_error(d, pi, "missing type"), -1;
+    if (!is_atom && (op == AOP_CAS || op == AOP_EXCH))
+        return exec_dec_error(d, pi, "red does not take .cas or .exch"), -1;
+    if (ptx_insn_has_mod(pi, PTX_MOD_v2) || ptx_insn_has_mod(pi, PTX_MOD_v4) ||
+        ptx_insn_has_mod(pi, PTX_MOD_v8))
+        return exec_dec_error(d, pi, "vector atomics are not supported"), -1;
+    ptx_type t = (ptx_type)pi->types[pi->ntypes - 1];
+    if (!type_ok(op, t))
+        return exec_dec_error(d, pi, "%s of .%s is not supported", is_atom ? "atom" : "red",
+                              ptx_type_names[t]), -1;
+    ptx_space sp = exec_dec_space(pi);
+    if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED && sp != PTX_SPACE_GENERIC)
+        return exec_dec_error(d, pi, "atomics are only defined on global, shared and generic "
+                              "addresses"), -1;
+    unsigned first = is_atom ? 1 : 0;
+    unsigned nsrc = op == AOP_CAS ? 2 : 1;
+    if (pi->nopnds < first + 1 + nsrc) return exec_dec_error(d, pi, "missing operands"), -1;
+    out->type = (uint8_t)t;
+    out->space = (uint8_t)sp;
+    out->aux = op;
+    if (is_atom) {
+        if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0])) return -1;
+        out->flags |= ATOM_HAS_DST;
+        out->nd = 1;
+    }
+    if (!exec_dec_address(d, pi, &pi->opnd[first], sp, out)) return -1;
+    for (unsigned k = 0; k < nsrc; k++)
+        if (!exec_dec_src(d, pi, &pi->opnd[first + 1 + k], t, &out->a[1 + k])) return -1;
+    out->na = (uint8_t)(1 + nsrc);
+    out->fn = h_atom;
+    return 1;
+}

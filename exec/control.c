@@ -1,0 +1,401 @@
+/* exec/control.c — control flow: bra (uniform and divergent), call/ret to .func bodies
+ * (direct and through function pointers, with per-call .param frames in local memory),
+ * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
+ */
+#include "core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static inline uint8_t *lane_local(exec_wstate *w, uint32_t lane, uint32_t off) {
+    struct exec_block *b = w->h.block;
+    return b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride + off;
+}
+
+/* ---- bra ---- */
+
+/* Rare work at a backward branch: a launch being aborted, or a warp that has run long
+ * enough to let its siblings run (spin-waits). */
+__attribute__((noinline)) static void backward_branch(exec_wstate *w) {
+    struct exec_block *b = w->h.block;
+    if (exec_block_aborted(b)) {
+        if (b->fault_kind == EXEC_OK) b->fault_kind = EXEC_FAULT_ABORTED;
+        w->h.fault = 1;
+        exec_warp_yield(w);
+    } else if (w->clock - w->slice_start > EXEC_TIME_SLICE) {
+        exec_warp_yield(w);
+    }
+}
+
+static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
+                            const exec_insn *pending_ip, uint32_t pending_mask) {
+    if (w->rsp == w->rs_cap) {
+        uint32_t cap = w->rs_cap ? w->rs_cap * 2 : 16;
+        exec_rentry *n = realloc(w->rs, cap * sizeof *n);
+        if (!n) abort();
+        w->rs = n;
+        w->rs_cap = cap;
+    }
+    exec_rentry *e = &w->rs[w->rsp++];
+    e->rpc = rpc;
+    e->restore_mask = restore;
+    e->pending_ip = pending_ip;
+    e->pending_mask = pending_mask;
+}
+
+__attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *in,
+                                              uint32_t taken, const exec_insn *target) {
+    uint32_t not_taken = w->h.active & ~taken;
+    const exec_insn *fall = w->ip;
+    const exec_insn *rpc;
+    if (in->reconv >= 0) rpc = w->code + in->reconv;
+    else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
+    else rpc = NULL; /* the paths meet only when they return or exit */
+    uint32_t restore = w->h.active;
+    if (fall == rpc) { /* if-then: the not-taken lanes simply wait at rpc */
+        push_divergence(w, rpc, restore, NULL, 0);
+        w->h.active = taken;
+        w->ip = target;
+    } else if (target == rpc) {
+        push_divergence(w, rpc, restore, NULL, 0);
+        w->h.active = not_taken;
+    } else { /* fall-through side first, then the taken side */
+        push_divergence(w, rpc, restore, target, taken);
+        w->h.active = not_taken;
+    }
+    exec_warp_update_brk(w);
+}
+
+static void h_bra(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const exec_insn *target = w->code + in->target;
+    if (mask == hw->active) w->ip = target;
+    else diverge(w, in, mask, target);
+    if (in->flags & EXEC_F_BACKWARD) {
+        if (__builtin_expect(exec_block_aborted(hw->block) ||
+                                 w->clock - w->slice_start > EXEC_TIME_SLICE, 0))
+            backward_branch(w);
+    }
+}
+
+/* ---- exit / ret / trap ---- */
+
+static void h_exit(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    (void)in;
+    exec_warp_exit_lanes(exec_ws(hw), mask);
+}
+
+void exec_h_ret(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    (void)in;
+    if (w->depth == 0) { /* ret from a kernel ends the thread */
+        exec_warp_exit_lanes(w, mask);
+        return;
+    }
+    w->returned |= mask;
+    hw->active &= ~mask;
+    if (!hw->active) exec_warp_path_done(w);
+}
+
+static void h_trap(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_fault_at(hw, in, (uint32_t)__builtin_ctz(mask), EXEC_FAULT_TRAP,
+                  in->op == PTX_OP_brkpt ? "brkpt instruction executed" :
+                                           "trap instruction executed");
+}
+
+/* ---- call ---- */
+
+static void do_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                    const exec_func *callee, uint32_t mask) {
+    struct exec_block *b = w->h.block;
+    const exec_frame *cur = &w->frames[w->depth];
+    uint32_t base = cur->local_base + cur->func->frame_size;
+    if (w->depth + 1 >= EXEC_MAX_CALL_DEPTH ||
+        (uint64_t)base + callee->frame_size > b->local_stride) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "stack overflow calling '%s' at call depth %u",
+                 callee->pf->name, w->depth + 1);
+        exec_fault_at(&w->h, in, (uint32_t)__builtin_ctz(mask), EXEC_FAULT_STACK_OVERFLOW,
+                      detail);
+        return;
+    }
+    exec_frame_prepare(w, w->depth + 1, callee, base);
+    cur = &w->frames[w->depth]; /* the frame array may have moved */
+    exec_frame *fr = &w->frames[w->depth + 1];
+    uint32_t n = cs->nargs < callee->pf->nparams ? cs->nargs : callee->pf->nparams;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t size = cs->arg_size[i];
+        if (callee->pf->params[i].size < size) size = (uint32_t)callee->pf->params[i].size;
+        uint32_t from = cur->local_base + cs->arg_off[i];
+        uint32_t to = base + callee->param_off[i];
+        EXEC_FOR_LANES(mask, lane) {
+            uint8_t *t = lane_local(w, lane, 0);
+            memcpy(t + to, t + from, size);
+        }
+    }
+    fr->ret_ip = w->ip;
+    fr->site = cs;
+    fr->restore_mask = w->h.active;
+    fr->call_mask = mask;
+    fr->saved_returned = w->returned;
+    fr->rs_base = w->rsp;
+    w->depth++;
+    w->returned = 0;
+    w->h.active = mask;
+    w->h.R = fr->R;
+    w->h.P = fr->P;
+    w->code = callee->code;
+    w->ip = callee->code;
+    exec_warp_update_brk(w);
+}
+
+static void h_call(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const exec_callsite *cs = &w->frames[w->depth].func->calls[in->target];
+    do_call(w, in, cs, cs->callee, mask);
+}
+
+static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                        int builtin, uint32_t mask);
+
+/* Through a function pointer: lanes may name different functions. The lanes of the first
+ * lane's target go now; the rest wait as a pending path that re-runs this call when the
+ * first group is back at the next instruction. */
+static void h_call_indirect(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const exec_callsite *cs = &w->frames[w->depth].func->calls[in->target];
+    uint32_t first = (uint32_t)__builtin_ctz(mask);
+    uint64_t token = EXEC_R(hw, cs->target_slot, first);
+    uint32_t group = 0;
+    EXEC_FOR_LANES(mask, lane)
+        if (EXEC_R(hw, cs->target_slot, lane) == token) group |= 1u << lane;
+    const exec_program *p = hw->block->prog;
+    uint64_t idx = (token - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP;
+    const exec_func *callee = NULL;
+    if (token >= EXEC_FUNC_TOKEN_BASE && (token - EXEC_FUNC_TOKEN_BASE) % EXEC_FUNC_TOKEN_STEP == 0 &&
+        idx < p->m->nfuncs)
+        callee = exec_program_func(p, (uint32_t)idx);
+    if (!callee || (!callee->code && !callee->builtin) || callee->pf->is_entry) {
+        char detail[120];
+        snprintf(detail, sizeof detail, "indirect call to 0x%llx, which is not a function",
+                 (unsigned long long)token);
+        exec_fault_at(hw, in, first, EXEC_FAULT_INVALID_PC, detail);
+        return;
+    }
+    if (group != mask) {
+        push_divergence(w, w->ip, hw->active, in, mask & ~group);
+        hw->active = group;
+        exec_warp_update_brk(w);
+    }
+    if (callee->builtin) run_builtin(w, in, cs, callee->builtin, group);
+    else do_call(w, in, cs, callee, group);
+}
+
+/* ---- builtins ---- */
+
+static uint64_t arg_u64(exec_wstate *w, const exec_callsite *cs, uint32_t lane, uint32_t i) {
+    uint64_t v = 0;
+    if (i < cs->nargs) {
+        uint32_t n = cs->arg_size[i] < 8 ? cs->arg_size[i] : 8;
+        memcpy(&v, lane_local(w, lane, w->frames[w->depth].local_base + cs->arg_off[i]), n);
+    }
+    return v;
+}
+
+static void set_ret(exec_wstate *w, const exec_callsite *cs, uint32_t lane, uint64_t v) {
+    if (cs->nrets == 0) return;
+    uint32_t n = cs->ret_size[0] < 8 ? cs->ret_size[0] : 8;
+    memcpy(lane_local(w, lane, w->frames[w->depth].local_base + cs->ret_off[0]), &v, n);
+}
+
+/* A NUL-terminated string argument for diagnostics; "" when it cannot be read. */
+static const char *string_arg(exec_wstate *w, uint32_t lane, uint64_t addr, char *buf,
+                              size_t n) {
+    const char *p;
+    long len;
+    if (addr - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
+        uint64_t off = addr - MEM_LOCAL_WINDOW;
+        if (off >= w->h.block->local_stride) return "";
+        p = (const char *)lane_local(w, lane, (uint32_t)off);
+        len = (long)strnlen(p, w->h.block->local_stride - off);
+    } else {
+        len = exec_mem_string(w, addr, &p);
+        if (len < 0) return "";
+    }
+    if ((size_t)len >= n) len = (long)n - 1;
+    memcpy(buf, p, (size_t)len);
+    buf[len] = 0;
+    return buf;
+}
+
+static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                        uint32_t mask) {
+    struct exec_block *b = w->h.block;
+    char msg[256], file[256], func[256];
+    EXEC_FOR_LANES(mask, lane) {
+        exec_dim3 t = exec_thread_of(b, w->h.warp_in_block, lane);
+        exec_output_printf(b->out,
+                           "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` "
+                           "failed.\n",
+                           string_arg(w, lane, arg_u64(w, cs, lane, 1), file, sizeof file),
+                           (unsigned)arg_u64(w, cs, lane, 2),
+                           string_arg(w, lane, arg_u64(w, cs, lane, 3), func, sizeof func),
+                           b->ctaid.x, b->ctaid.y, b->ctaid.z, t.x, t.y, t.z,
+                           string_arg(w, lane, arg_u64(w, cs, lane, 0), msg, sizeof msg));
+    }
+    uint32_t first = (uint32_t)__builtin_ctz(mask);
+    char detail[300];
+    snprintf(detail, sizeof detail, "assertion `%s` failed",
+             string_arg(w, first, arg_u64(w, cs, first, 0), msg, sizeof msg));
+    exec_fault_at(&w->h, in, first, EXEC_FAULT_ASSERT, detail);
+}
+
+static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask) {
+    mem_table *mem = w->h.block->L->mem;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t size = arg_u64(w, cs, lane, 0);
+        void *p = NULL;
+        if (size && size < (1ull << 40)) {
+            p = aligned_alloc(16, (size + 15) & ~15ull);
+            if (p && !mem_table_add(mem, (uint64_t)(uintptr_t)p, size, MEM_KIND_DEVICE,
+                                    EXEC_MEM_FLAG_DEVICE_HEAP)) {
+                free(p);
+                p = NULL;
+            }
+        }
+        set_ret(w, cs, lane, (uint64_t)(uintptr_t)p);
+    }
+}
+
+static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                        uint32_t mask) {
+    mem_table *mem = w->h.block->L->mem;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t ptr = arg_u64(w, cs, lane, 0);
+        if (!ptr) continue;
+        mem_alloc al;
+        if (!mem_table_find(mem, ptr, &al) || al.base != ptr ||
+            !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP)) {
+            char detail[120];
+            snprintf(detail, sizeof detail,
+                     "free of 0x%llx, which was not returned by device malloc",
+                     (unsigned long long)ptr);
+            exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, detail);
+            return;
+        }
+        if (mem_table_remove(mem, ptr, &al)) free((void *)(uintptr_t)ptr);
+    }
+}
+
+static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                        int builtin, uint32_t mask) {
+    switch (builtin) {
+    case EXEC_BUILTIN_VPRINTF:
+        EXEC_FOR_LANES(mask, lane) {
+            int r = exec_vprintf_lane(w, in, lane, arg_u64(w, cs, lane, 0),
+                                      arg_u64(w, cs, lane, 1));
+            if (w->h.fault) return;
+            set_ret(w, cs, lane, (uint32_t)r);
+        }
+        break;
+    case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
+    case EXEC_BUILTIN_MALLOC: device_malloc(w, cs, mask); break;
+    case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
+    default: break;
+    }
+}
+
+static void h_call_builtin(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const exec_callsite *cs = &w->frames[w->depth].func->calls[in->target];
+    run_builtin(w, in, cs, (int)in->aux, mask);
+}
+
+/* ---- decoding ---- */
+
+static bool param_list(exec_decoder *d, const ptx_insn *pi, const ptx_operand *list,
+                       uint32_t *n, uint32_t **off, uint32_t **size) {
+    *n = 0;
+    *off = *size = NULL;
+    if (!list) return true;
+    *off = calloc(list->vec_n + 1, sizeof **off);
+    *size = calloc(list->vec_n + 1, sizeof **size);
+    if (!*off || !*size) abort();
+    for (uint32_t i = 0; i < list->vec_n; i++) {
+        const ptx_operand *o = exec_dec_vec_elem(d, list, i);
+        if (!o || o->kind != PTX_OPND_SYM || o->sym.scope != PTX_SYM_LOCAL_VAR ||
+            d->f->local_off[o->sym.index] < 0 ||
+            d->pf->locals[o->sym.index].space != PTX_SPACE_PARAM)
+            return exec_dec_error(d, pi, "call arguments must be .param variables");
+        (*off)[i] = (uint32_t)d->f->local_off[o->sym.index];
+        (*size)[i] = (uint32_t)d->pf->locals[o->sym.index].size;
+        (*n)++;
+    }
+    return true;
+}
+
+static int dec_call(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    const ptx_operand *rets = NULL, *callee = NULL, *args = NULL;
+    unsigned i = 0;
+    if (i < pi->nopnds && pi->opnd[i].kind == PTX_OPND_LIST) rets = &pi->opnd[i++];
+    if (i < pi->nopnds) callee = &pi->opnd[i++];
+    if (i < pi->nopnds && pi->opnd[i].kind == PTX_OPND_LIST) args = &pi->opnd[i++];
+    if (!callee) return exec_dec_error(d, pi, "call without a callee"), -1;
+
+    exec_func *f = d->f;
+    exec_callsite *calls = realloc(f->calls, (f->ncalls + 1) * sizeof *calls);
+    if (!calls) abort();
+    f->calls = calls;
+    exec_callsite *cs = &f->calls[f->ncalls];
+    memset(cs, 0, sizeof *cs);
+    out->target = (int32_t)f->ncalls++;
+    if (!param_list(d, pi, args, &cs->nargs, &cs->arg_off, &cs->arg_size)) return -1;
+    if (!param_list(d, pi, rets, &cs->nrets, &cs->ret_off, &cs->ret_size)) return -1;
+
+    if (callee->kind == PTX_OPND_SYM && callee->sym.scope == PTX_SYM_FUNC) {
+        const exec_func *g = exec_program_func(d->prog, (uint32_t)callee->sym.index);
+        if (g->pf->is_entry)
+            return exec_dec_error(d, pi, "call to kernel '%s'", g->pf->name), -1;
+        if (g->builtin) {
+            cs->callee = g;
+            out->fn = h_call_builtin;
+            out->aux = (uint32_t)g->builtin;
+            return 1;
+        }
+        if (g->pf->ninsns == 0)
+            return exec_dec_error(d, pi, "unsupported callee '%s' (no body in this module)",
+                                  g->pf->name), -1;
+        cs->callee = g;
+        out->fn = h_call;
+        return 1;
+    }
+    if (callee->kind == PTX_OPND_REG) {
+        if (!exec_dec_src(d, pi, callee, PTX_T_u64, &cs->target_slot)) return -1;
+        cs->callee = NULL;
+        out->fn = h_call_indirect;
+        return 1;
+    }
+    return exec_dec_error(d, pi, "call target is neither a function nor a register"), -1;
+}
+
+int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    switch (pi->op) {
+    case PTX_OP_bra: {
+        if (pi->nopnds < 1 || pi->opnd[0].kind != PTX_OPND_LABEL)
+            return exec_dec_error(d, pi, "bra needs a label"), -1;
+        int32_t to = d->pf->labels[pi->opnd[0].label].insn;
+        int32_t self = (int32_t)(pi - d->pf->insns);
+        out->target = to;
+        out->reconv = pi->reconv;
+        if (to <= self) out->flags |= EXEC_F_BACKWARD;
+        out->fn = h_bra;
+        exec_dec_fixup(d);
+        return 1;
+    }
+    case PTX_OP_call: return dec_call(d, pi, out);
+    case PTX_OP_ret: out->fn = exec_h_ret; return 1;
+    case PTX_OP_exit: out->fn = h_exit; return 1;
+    case PTX_OP_trap: case PTX_OP_brkpt: out->fn = h_trap; return 1;
+    default: return 0;
+    }
+}

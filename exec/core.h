@@ -1,0 +1,342 @@
+/* exec/core.h — the SIMT core's private state: the lowered program, the warp and block
+ * state the run loop works on, and the helpers shared by the executor's files.
+ *
+ * Handlers outside the core (exec/alu_*.c, exec/warp_ops.c) see only internal.h; the
+ * files that implement loading, the run loop, memory and control include this.
+ */
+#ifndef VCUDA_EXEC_CORE_H
+#define VCUDA_EXEC_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "internal.h"
+
+/* ---- limits and address-space conventions ---- */
+
+/* Kernel parameters have addresses in the param space starting here; anything below is
+ * a .param variable of a function frame, which lives in the thread's local memory. */
+#define EXEC_KPARAM_BASE 0x40000000ull
+/* Function "addresses" (function pointers, .callprototype calls): base + index * 16. */
+#define EXEC_FUNC_TOKEN_BASE 0x0002000000000000ull
+#define EXEC_FUNC_TOKEN_STEP 16u
+/* Call depth at which a call faults with EXEC_FAULT_STACK_OVERFLOW. */
+#define EXEC_MAX_CALL_DEPTH 1024u
+/* Extra local memory per thread for kernels whose call graph is recursive. */
+#define EXEC_RECURSION_STACK_BYTES (16u * 1024u)
+/* A warp spinning without reaching a barrier yields to the block's other warps after
+ * this many instructions (checked at backward branches), so spin-waits on shared flags
+ * set by another warp make progress. */
+#define EXEC_TIME_SLICE 200000u
+#define EXEC_NUM_BARRIERS 16u
+
+/* Handler-private flag bits (EXEC_F_HANDLER and up) used by the core's own handlers. */
+#define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
+#define EXEC_F_SIGNED   (EXEC_F_HANDLER << 1) /* ld: sign-extend the loaded value */
+#define EXEC_F_BACKWARD (EXEC_F_HANDLER << 2) /* bra: target at or before the branch */
+#define EXEC_F_NO_BASE  (EXEC_F_HANDLER << 3) /* memory: absolute address, no base slot */
+
+/* Builtin callees: declarations without a body that the core implements itself. */
+enum exec_builtin {
+    EXEC_BUILTIN_NONE = 0, EXEC_BUILTIN_VPRINTF, EXEC_BUILTIN_ASSERTFAIL,
+    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE
+};
+
+/* ---- the lowered program ---- */
+
+/* How a constant slot gets its value when a frame is entered. */
+enum exec_const_kind {
+    EXEC_CK_VALUE,      /* value as is (immediates, global/const addresses, tokens) */
+    EXEC_CK_LOCAL,      /* frame's local base + value (.local/.param of the frame) */
+    EXEC_CK_SHARED,     /* the running kernel's offset of shared variable sid + value */
+    EXEC_CK_DYN_SHARED  /* the running kernel's dynamic shared base + value */
+};
+
+typedef struct exec_const {
+    uint64_t value;
+    uint32_t slot;
+    uint32_t sid;
+    uint8_t kind;
+} exec_const;
+
+typedef struct exec_func exec_func;
+
+/* One call instruction's argument passing: where its .param arguments sit in the
+ * caller's frame and where they go in the callee's. */
+typedef struct exec_callsite {
+    const exec_func *callee;   /* NULL for an indirect call (callee from target slot) */
+    uint32_t nargs;
+    uint32_t *arg_off;         /* caller frame offset of each argument variable */
+    uint32_t *arg_size;
+    uint32_t nrets;
+    uint32_t *ret_off;         /* caller frame offset of each return variable */
+    uint32_t *ret_size;
+    uint32_t target_slot;      /* indirect calls: slot holding the function token */
+} exec_callsite;
+
+struct exec_func {
+    const ptx_func *pf;
+    uint32_t index;            /* in the module's function list */
+    int builtin;               /* enum exec_builtin; code is NULL for builtins */
+    exec_insn *code;           /* ncode instructions, then an end sentinel */
+    uint32_t ncode;
+    uint32_t nslots;           /* register + constant + scratch slots */
+    uint32_t npreds;           /* predicate registers + the two constant predicates */
+    uint32_t pred_false, pred_true; /* indices of the constant predicates */
+    exec_const *consts;
+    uint32_t nconsts;
+    /* local frame (per thread): own params, return params, then body .local/.param */
+    uint32_t frame_size;
+    uint32_t *param_off, *ret_off; /* frame offsets (non-entry functions) */
+    int32_t *local_off;        /* per body variable: frame offset, or -1 for .shared */
+    int32_t *local_sid;        /* per body variable: shared id, or -1 */
+    exec_callsite *calls;
+    uint32_t ncalls;
+    uint32_t *used_sids;       /* shared variables the body refers to */
+    uint32_t nused_sids;
+    uint32_t regs_estimate;
+};
+
+struct exec_kernel {
+    const exec_program *prog;
+    exec_func *func;
+    exec_kernel_info info;
+    uint32_t *param_offsets, *param_sizes;
+    uint32_t *shared_off;      /* per shared id: offset, UINT32_MAX when unused */
+    uint32_t dyn_base;         /* offset of the dynamic (extern) shared memory */
+    uint32_t local_stride;     /* bytes of local memory per thread */
+};
+
+struct exec_program {
+    ptx_module *m;
+    mem_table *mem;
+    uint64_t serial;           /* unique per load: keys the frames' constant caches */
+    exec_func *funcs;          /* one per module function */
+    exec_kernel *kernels;
+    uint32_t nkernels;
+    void **var_addr;           /* per module variable: storage (.global/.const), else NULL */
+    int32_t *var_sid;          /* per module variable: shared id, or -1 */
+    uint32_t nsids;
+    const ptx_var **sid_var;   /* per shared id: its declaration */
+};
+
+/* ---- running ---- */
+
+/* A call frame of one warp. The register storage stays allocated for reuse. */
+typedef struct exec_frame {
+    const exec_func *func;
+    uint64_t *R;
+    uint32_t *P;
+    uint32_t R_cap, P_cap;     /* allocated slots / predicates */
+    uint32_t local_base;       /* this frame's offset in each thread's local memory */
+    /* how to resume the caller */
+    const exec_insn *ret_ip;
+    const exec_callsite *site;
+    uint32_t restore_mask;     /* caller's active mask at the call */
+    uint32_t call_mask;        /* lanes that made the call */
+    uint32_t saved_returned;   /* caller's returned-lanes mask */
+    uint32_t rs_base;          /* reconvergence stack depth at the call */
+    /* constant-slot cache: what the constant slots were last filled for */
+    const exec_func *cfunc;
+    uint64_t cserial;
+    uint32_t clocal;
+    const exec_kernel *ckernel;
+} exec_frame;
+
+/* A divergence on the reconvergence stack: lanes of restore_mask meet again at rpc;
+ * pending_mask lanes still have to run from pending_ip before that. */
+typedef struct exec_rentry {
+    const exec_insn *rpc;       /* NULL: they meet only at function exit */
+    const exec_insn *pending_ip;
+    uint32_t pending_mask;
+    uint32_t restore_mask;
+} exec_rentry;
+
+enum exec_warp_status { EXEC_WARP_RUNNABLE, EXEC_WARP_BARRIER, EXEC_WARP_EXITED };
+
+typedef struct exec_wstate {
+    exec_warp h;                /* what handlers see; first member */
+    const exec_insn *ip;        /* next instruction */
+    const exec_insn *brk;       /* the run loop leaves its fast path on reaching this */
+    const exec_insn *code;      /* current function's code */
+    uint64_t clock;             /* issued instructions (%clock64) */
+    uint64_t slice_start;
+    uint32_t returned;          /* lanes that returned from the current function */
+    uint8_t status;             /* enum exec_warp_status */
+    bool yield;                 /* leave the run loop at brk */
+    exec_frame *frames;
+    uint32_t depth, frames_cap; /* current frame is frames[depth] */
+    exec_rentry *rs;
+    uint32_t rsp, rs_cap;
+    /* barrier wait */
+    uint32_t bar_id, bar_mask;
+    const exec_insn *bar_insn;
+} exec_wstate;
+
+typedef struct exec_barrier {
+    uint32_t arrived;           /* threads arrived */
+    uint32_t expected;          /* thread count given by the instruction, 0 = all */
+    uint32_t waiting;           /* warps waiting */
+    uint32_t red_popc;          /* bar.red accumulators */
+    bool red_and, red_or;
+} exec_barrier;
+
+struct exec_block {
+    const exec_launch *L;
+    const exec_kernel *k;
+    const exec_program *prog;
+    exec_worker *worker;
+    exec_dim3 ctaid, ntid;
+    uint32_t smid;
+    uint32_t nthreads, nwarps;
+    uint32_t live_threads;      /* threads that have not exited */
+    uint8_t *shared;
+    uint32_t shared_size;
+    uint8_t *local;
+    uint32_t local_stride;
+    /* last global allocations hit (read / write), so the common case is a range compare */
+    uint64_t rd_lo, rd_hi, wr_lo, wr_hi;
+    exec_output *out;
+    exec_fault *fault;
+    exec_fault_kind fault_kind;
+    exec_barrier bars[EXEC_NUM_BARRIERS];
+    exec_wstate *warps;
+};
+
+struct exec_worker {
+    exec_wstate *warps;
+    uint32_t warps_cap;
+    uint8_t *shared;
+    size_t shared_cap;
+    uint8_t *local;
+    size_t local_cap;
+    uint64_t insn_count;
+    struct exec_block block;
+};
+
+static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
+
+/* ---- warp.c: run loop, frames, reconvergence ---- */
+void exec_warp_run(exec_wstate *w);
+/* Leave the run loop before the next instruction (barrier, exit, fault, time slice). */
+static inline void exec_warp_yield(exec_wstate *w) { w->yield = true; w->brk = w->ip; }
+/* Set brk from the top of the reconvergence stack. */
+void exec_warp_update_brk(exec_wstate *w);
+/* The current path has no active lanes left: run a pending path, reconverge, return
+ * from the function or finish the warp. */
+void exec_warp_path_done(exec_wstate *w);
+/* Enter frame depth+1 for callee (frame buffers, constants); false on stack overflow
+ * (fault recorded). */
+bool exec_frame_push(exec_wstate *w, const exec_insn *in, const exec_func *callee,
+                     uint32_t lane_for_fault);
+/* Make frames[depth] ready for f at local offset local_base (buffers and constants). */
+bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
+                        uint32_t local_base);
+/* Lanes in mask leave the warp for good (exit). */
+void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
+
+/* ---- block.c ---- */
+/* Called when threads exit: a barrier waiting for all threads may now be complete. */
+void exec_block_threads_exited(struct exec_block *b, uint32_t n);
+/* Is an abort requested for this launch? */
+static inline bool exec_block_aborted(const struct exec_block *b) {
+    return b->L->abort && *b->L->abort;
+}
+
+/* ---- memory.c: address resolution, shared with control.c and printf.c ---- */
+enum { EXEC_ACC_READ, EXEC_ACC_WRITE, EXEC_ACC_ATOMIC };
+/* Host pointer for size bytes at address addr of space sp (PTX_SPACE_GENERIC: decided by
+ * the windows of mem/mem.h); checks alignment to size and bounds. NULL when the access
+ * faults (recorded against in and lane). */
+void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_space sp,
+                    uint64_t addr, uint32_t size, int access);
+void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t addr,
+                     uint32_t size);
+/* Length of the NUL-terminated string at generic address addr (bounded by its
+ * allocation); -1 when the address is invalid. *p receives the host pointer. */
+long exec_mem_string(exec_wstate *w, uint64_t addr, const char **p);
+
+/* ---- output (printf.c) ---- */
+void exec_output_append(exec_output *o, const char *s, size_t n);
+void exec_output_printf(exec_output *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Device printf for one lane: format at generic address fmt, arguments at generic address
+ * args. Returns printf's result (number of arguments) or -1 with a fault recorded. */
+int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt,
+                      uint64_t args);
+
+/* ---- fault.c ---- */
+/* Rebuild the PTX text of insn pi of function pf. */
+void exec_format_insn(const ptx_module *m, const ptx_func *pf, const ptx_insn *pi,
+                      char *buf, size_t n);
+/* Record a fault that belongs to no instruction (barrier deadlock). */
+void exec_fault_block(struct exec_block *b, exec_fault_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Thread index (x,y,z) of lane in warp w. */
+exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lane);
+
+/* ---- sreg.c ---- */
+uint64_t exec_sreg_value(exec_wstate *w, uint32_t sreg, uint32_t lane);
+void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);
+const char *exec_sreg_name(uint32_t sreg);
+
+/* ---- lower.c: decoder internals used by the class decoders ---- */
+struct exec_decoder {
+    exec_program *prog;
+    const ptx_module *m;
+    const ptx_func *pf;
+    exec_func *f;
+    exec_insn *code;
+    uint32_t ncode, code_cap;
+    uint32_t *reg_slot;        /* per IR register: slot, or P index for predicates */
+    uint32_t next_slot;
+    uint32_t *scratch;         /* scratch slots, allocated on first use */
+    uint32_t nscratch, scratch_used;
+    uint32_t consts_cap;
+    uint32_t sids_cap;
+    uint32_t calls_cap;
+    uint32_t *fixups;          /* code indices whose target/reconv hold IR indices */
+    uint32_t nfixups, fixups_cap;
+    uint32_t *pc_map;          /* IR instruction index -> code index */
+    char *err;
+    size_t errlen;
+    bool failed;
+};
+
+uint32_t exec_dec_scratch(exec_decoder *d);
+/* A constant slot of the given kind (deduplicated). */
+uint32_t exec_dec_const(exec_decoder *d, uint8_t kind, uint32_t sid, uint64_t value);
+/* The address of a symbol reference plus addend, as a constant slot. */
+bool exec_dec_sym_slot(exec_decoder *d, const ptx_insn *pi, const ptx_symref *s,
+                       int64_t addend, uint32_t *slot);
+/* Append an instruction to the function's code (the decoder's inserted reads). */
+void exec_dec_emit(exec_decoder *d, const exec_insn *in);
+/* The state space a memory instruction names (generic when none). */
+ptx_space exec_dec_space(const ptx_insn *pi);
+/* The space a symbol reference lives in. */
+ptx_space exec_dec_sym_space(exec_decoder *d, const ptx_symref *s);
+
+/* Record that the instruction about to be emitted holds IR indices in target/reconv. */
+void exec_dec_fixup(exec_decoder *d);
+/* Decode an address operand ([reg+imm], [sym+imm], [imm]) into a[0] and imm. */
+bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ptx_space sp,
+                      exec_insn *out);
+bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint32_t first_free,
+                     char *err, size_t errlen);
+/* regs.c: registers per thread, estimated from the most values live at once. */
+uint32_t exec_estimate_regs(const ptx_func *pf);
+
+/* Handlers other files name. */
+void exec_h_nop(exec_warp *w, const exec_insn *in, uint32_t mask);
+void exec_h_ret(exec_warp *w, const exec_insn *in, uint32_t mask);
+
+/* Class decoders: 1 decoded, 0 not theirs, -1 error. */
+int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+
+/* program.c: the function for a module function index. */
+const exec_func *exec_program_func(const exec_program *p, uint32_t index);
+
+#endif

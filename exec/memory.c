@@ -1,0 +1,487 @@
+/* exec/memory.c — the memory spaces as instructions see them: address resolution and
+ * checking (global via the allocation table, shared, local, param, const, generic
+ * windows), and the ld/ldu/st/cvta/isspacep/prefetch instructions plus mov of a symbol's
+ * address.
+ *
+ * Every access is checked: an address outside its space's bounds is
+ * EXEC_FAULT_ILLEGAL_ADDRESS, one not aligned to the access size EXEC_FAULT_MISALIGNED.
+ * Global accesses remember the last allocation they hit (per block, one for reads and
+ * one for writes) so the common case is a range compare; the table is consulted only on
+ * a miss.
+ */
+#include "core.h"
+
+#include <stdio.h>
+
+static const char *space_name(ptx_space s) {
+    switch (s) {
+    case PTX_SPACE_GLOBAL: return "global";
+    case PTX_SPACE_SHARED: return "shared";
+    case PTX_SPACE_LOCAL: return "local";
+    case PTX_SPACE_CONST: return "const";
+    case PTX_SPACE_PARAM: return "param";
+    default: return "generic";
+    }
+}
+
+static const char *access_name(int access) {
+    return access == EXEC_ACC_READ ? "load" : access == EXEC_ACC_WRITE ? "store" : "atomic";
+}
+
+__attribute__((noinline, cold)) static void *mem_fault(exec_wstate *w, const exec_insn *in,
+                                                        uint32_t lane, int kind, ptx_space sp,
+                                                        uint64_t addr, uint32_t size, int access,
+                                                        const char *why) {
+    char detail[200];
+    snprintf(detail, sizeof detail, "%s %s %s of %u bytes at address 0x%llx%s%s",
+             kind == EXEC_FAULT_MISALIGNED ? "misaligned" : "out-of-bounds", space_name(sp),
+             access_name(access), size, (unsigned long long)addr, why ? ": " : "",
+             why ? why : "");
+    exec_fault_at(&w->h, in, lane, kind, detail);
+    return NULL;
+}
+
+/* Global (and const) memory: the allocation table decides. */
+__attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_insn *in,
+                                                   uint32_t lane, ptx_space sp, uint64_t a,
+                                                   uint32_t size, int access) {
+    struct exec_block *b = w->h.block;
+    mem_alloc al;
+    if (mem_table_check(b->L->mem, a, size, &al)) {
+        if (access != EXEC_ACC_READ && al.kind == MEM_KIND_CONST_VAR)
+            return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
+                             "constant memory is read-only");
+        b->rd_lo = al.base;
+        b->rd_hi = al.base + al.size;
+        if (al.kind != MEM_KIND_CONST_VAR) { b->wr_lo = b->rd_lo; b->wr_hi = b->rd_hi; }
+        return (void *)(uintptr_t)a;
+    }
+    /* a generic pointer into the kernel's parameter buffer (cvta.param) */
+    const exec_kernel *k = b->k;
+    uint64_t pb = (uint64_t)(uintptr_t)b->L->params;
+    if (access == EXEC_ACC_READ && pb && a >= pb && a - pb + size <= k->info.param_size)
+        return (void *)(uintptr_t)a;
+    const char *why = "no allocation contains it";
+    if (mem_table_find(b->L->mem, a, &al)) why = "it runs past the end of its allocation";
+    return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access, why);
+}
+
+static inline void *global_addr(exec_wstate *w, const exec_insn *in, uint32_t lane,
+                                ptx_space sp, uint64_t a, uint32_t size, int access) {
+    struct exec_block *b = w->h.block;
+    if (access == EXEC_ACC_READ) {
+        if (a >= b->rd_lo && a + size <= b->rd_hi && a + size > a) return (void *)(uintptr_t)a;
+    } else if (a >= b->wr_lo && a + size <= b->wr_hi && a + size > a) {
+        return (void *)(uintptr_t)a;
+    }
+    return global_slow(w, in, lane, sp, a, size, access);
+}
+
+static inline void *shared_addr(exec_wstate *w, const exec_insn *in, uint32_t lane,
+                                ptx_space sp, uint64_t a, uint32_t size, int access) {
+    struct exec_block *b = w->h.block;
+    if (a >= b->shared_size || b->shared_size - a < size)
+        return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
+                         "outside the block's shared memory");
+    return b->shared + a;
+}
+
+void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
+                     uint32_t size) {
+    struct exec_block *b = w->h.block;
+    if (a >= b->local_stride || b->local_stride - a < size)
+        return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_LOCAL, a, size,
+                         EXEC_ACC_READ, "outside the thread's local memory");
+    size_t thread = (size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane;
+    return b->local + thread * b->local_stride + a;
+}
+
+static void *param_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
+                        uint32_t size, int access) {
+    struct exec_block *b = w->h.block;
+    if (a < EXEC_KPARAM_BASE) return exec_mem_local(w, in, lane, a, size);
+    uint64_t off = a - EXEC_KPARAM_BASE;
+    if (access != EXEC_ACC_READ)
+        return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_PARAM, a, size,
+                         access, "kernel parameters are read-only");
+    if (off >= b->k->info.param_size || b->k->info.param_size - off < size)
+        return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_PARAM, a, size,
+                         access, "outside the kernel's parameters");
+    return (void *)(b->L->params + off);
+}
+
+void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_space sp,
+                    uint64_t a, uint32_t size, int access) {
+    if (a & (size - 1))
+        return mem_fault(w, in, lane, EXEC_FAULT_MISALIGNED, sp, a, size, access, NULL);
+    switch (sp) {
+    case PTX_SPACE_SHARED: return shared_addr(w, in, lane, sp, a, size, access);
+    case PTX_SPACE_LOCAL: return exec_mem_local(w, in, lane, a, size);
+    case PTX_SPACE_PARAM: return param_addr(w, in, lane, a, size, access);
+    case PTX_SPACE_GLOBAL:
+    case PTX_SPACE_CONST: return global_addr(w, in, lane, sp, a, size, access);
+    default:
+        if (a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE)
+            return shared_addr(w, in, lane, sp, a - MEM_SHARED_WINDOW, size, access);
+        if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE)
+            return exec_mem_local(w, in, lane, a - MEM_LOCAL_WINDOW, size);
+        return global_addr(w, in, lane, sp, a, size, access);
+    }
+}
+
+long exec_mem_string(exec_wstate *w, uint64_t a, const char **p) {
+    struct exec_block *b = w->h.block;
+    const char *base;
+    uint64_t avail;
+    if (a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE) {
+        uint64_t off = a - MEM_SHARED_WINDOW;
+        if (off >= b->shared_size) return -1;
+        base = (const char *)b->shared + off;
+        avail = b->shared_size - off;
+    } else if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
+        /* only this lane's own local memory: the caller resolves the lane */
+        return -1;
+    } else {
+        mem_alloc al;
+        if (!mem_table_find(b->L->mem, a, &al)) return -1;
+        base = (const char *)(uintptr_t)a;
+        avail = al.base + al.size - a;
+    }
+    const char *nul = memchr(base, 0, avail);
+    *p = base;
+    return nul ? nul - base : (long)avail;
+}
+
+/* ---- ld / st ---- */
+
+/* aux of ld: destination width in bits (for extension); flags EXEC_F_SIGNED. */
+static inline uint64_t extend(uint64_t v, unsigned esize, unsigned dbits, bool sgn) {
+    if (sgn && esize < 8) {
+        unsigned sh = 64 - esize * 8;
+        v = (uint64_t)((int64_t)(v << sh) >> sh);
+    }
+    if (dbits < 64) v &= (1ull << dbits) - 1;
+    return v;
+}
+
+static inline uint64_t load_bytes(const void *p, unsigned n) {
+    switch (n) {
+    case 1: return *(const uint8_t *)p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static inline void store_bytes(void *p, uint64_t v, unsigned n) {
+    switch (n) {
+    case 1: *(uint8_t *)p = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* The general load: any space, size, vector width and extension. */
+static void h_ld(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    unsigned esize = ptx_type_sizes[in->type];
+    unsigned total = esize * in->vec;
+    bool sgn = (in->flags & EXEC_F_SIGNED) != 0;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
+        const uint8_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, total,
+                                         EXEC_ACC_READ);
+        if (!p) return;
+        for (unsigned k = 0; k < in->vec; k++)
+            EXEC_R(hw, in->d[k], lane) = extend(load_bytes(p + k * esize, esize), esize,
+                                                in->aux, sgn);
+    }
+}
+
+static void h_st(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    unsigned esize = ptx_type_sizes[in->type];
+    unsigned total = esize * in->vec;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
+        uint8_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, total,
+                                   EXEC_ACC_WRITE);
+        if (!p) return;
+        for (unsigned k = 0; k < in->vec; k++)
+            store_bytes(p + k * esize, EXEC_R(hw, in->d[k], lane), esize);
+    }
+}
+
+/* Fast paths for the common scalar 4- and 8-byte accesses. The address check runs over
+ * all lanes first; any lane that is out of the cached range or misaligned sends the whole
+ * instruction down the general path, which resolves and reports per lane. */
+#define FAST_SHARED(NAME, N, T, IS_LD)                                                      \
+    static void NAME(exec_warp *hw, const exec_insn *in, uint32_t mask) {                  \
+        struct exec_block *b = hw->block;                                                  \
+        const uint64_t *A = &EXEC_R(hw, in->a[0], 0);                                      \
+        uint64_t *V = &EXEC_R(hw, in->d[0], 0);                                            \
+        uint64_t imm = (uint64_t)in->imm, lim = b->shared_size, bad = 0;                   \
+        EXEC_FOR_LANES(mask, l) {                                                          \
+            uint64_t a = A[l] + imm;                                                       \
+            bad |= (a & (N - 1)) | (uint64_t)(a + N > lim) | (uint64_t)(a > lim);          \
+        }                                                                                  \
+        if (bad) { (IS_LD ? h_ld : h_st)(hw, in, mask); return; }                          \
+        uint8_t *base = b->shared;                                                         \
+        EXEC_FOR_LANES(mask, l) {                                                          \
+            if (IS_LD) { T v; memcpy(&v, base + (A[l] + imm), N); V[l] = v; }              \
+            else { T v = (T)V[l]; memcpy(base + (A[l] + imm), &v, N); }                    \
+        }                                                                                  \
+    }
+
+#define FAST_GLOBAL(NAME, N, T, IS_LD)                                                      \
+    static void NAME(exec_warp *hw, const exec_insn *in, uint32_t mask) {                  \
+        struct exec_block *b = hw->block;                                                  \
+        const uint64_t *A = &EXEC_R(hw, in->a[0], 0);                                      \
+        uint64_t *V = &EXEC_R(hw, in->d[0], 0);                                            \
+        uint64_t imm = (uint64_t)in->imm, bad = 0;                                         \
+        uint64_t lo = IS_LD ? b->rd_lo : b->wr_lo, hi = IS_LD ? b->rd_hi : b->wr_hi;       \
+        EXEC_FOR_LANES(mask, l) {                                                          \
+            uint64_t a = A[l] + imm;                                                       \
+            bad |= (a & (N - 1)) | (uint64_t)(a < lo) | (uint64_t)(a > hi) |         \
+                   (uint64_t)(a + N > hi);            \
+        }                                                                                  \
+        if (bad) { (IS_LD ? h_ld : h_st)(hw, in, mask); return; }                          \
+        EXEC_FOR_LANES(mask, l) {                                                          \
+            void *p = (void *)(uintptr_t)(A[l] + imm);                                     \
+            if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                                \
+            else { T v = (T)V[l]; memcpy(p, &v, N); }                                      \
+        }                                                                                  \
+    }
+
+FAST_SHARED(h_ld_shared_4, 4, uint32_t, 1)
+FAST_SHARED(h_ld_shared_8, 8, uint64_t, 1)
+FAST_SHARED(h_st_shared_4, 4, uint32_t, 0)
+FAST_SHARED(h_st_shared_8, 8, uint64_t, 0)
+FAST_GLOBAL(h_ld_global_4, 4, uint32_t, 1)
+FAST_GLOBAL(h_ld_global_8, 8, uint64_t, 1)
+FAST_GLOBAL(h_st_global_4, 4, uint32_t, 0)
+FAST_GLOBAL(h_st_global_8, 8, uint64_t, 0)
+
+/* ---- cvta / isspacep / mov of an address ---- */
+
+enum { CVTA_TO_GENERIC = 0x100 }; /* aux: space | direction */
+
+static uint64_t cvta_value(exec_wstate *w, unsigned aux, uint64_t a) {
+    struct exec_block *b = w->h.block;
+    ptx_space sp = (ptx_space)(aux & 0xff);
+    bool to_generic = (aux & CVTA_TO_GENERIC) != 0;
+    uint64_t params = (uint64_t)(uintptr_t)b->L->params;
+    switch (sp) {
+    case PTX_SPACE_SHARED:
+        return to_generic ? a + MEM_SHARED_WINDOW : a - MEM_SHARED_WINDOW;
+    case PTX_SPACE_LOCAL:
+        return to_generic ? a + MEM_LOCAL_WINDOW : a - MEM_LOCAL_WINDOW;
+    case PTX_SPACE_PARAM:
+        if (to_generic)
+            return a >= EXEC_KPARAM_BASE ? params + (a - EXEC_KPARAM_BASE) : a + MEM_LOCAL_WINDOW;
+        if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) return a - MEM_LOCAL_WINDOW;
+        if (params && a >= params && a - params < b->k->info.param_size)
+            return EXEC_KPARAM_BASE + (a - params);
+        return a;
+    default: /* global, const: generic addresses are the same */
+        return a;
+    }
+}
+
+static void h_cvta(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    uint64_t keep = ptx_type_sizes[in->type] == 4 ? 0xffffffffull : ~0ull;
+    EXEC_FOR_LANES(mask, lane)
+        EXEC_R(hw, in->d[0], lane) = cvta_value(w, in->aux, EXEC_R(hw, in->a[0], lane)) & keep;
+}
+
+static void h_isspacep(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    struct exec_block *b = hw->block;
+    uint32_t yes = 0;
+    uint64_t params = (uint64_t)(uintptr_t)b->L->params;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t a = EXEC_R(hw, in->a[0], lane);
+        bool sh = a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE;
+        bool lo = a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE;
+        bool r;
+        switch ((ptx_space)in->space) {
+        case PTX_SPACE_SHARED: r = sh; break;
+        case PTX_SPACE_LOCAL: r = lo; break;
+        case PTX_SPACE_PARAM:
+            r = params && a >= params && a - params < b->k->info.param_size;
+            break;
+        case PTX_SPACE_CONST: {
+            mem_alloc al;
+            r = mem_table_find(b->L->mem, a, &al) && al.kind == MEM_KIND_CONST_VAR;
+            break;
+        }
+        default: r = !sh && !lo; break;
+        }
+        if (r) yes |= 1u << lane;
+    }
+    hw->P[in->d[0]] = (hw->P[in->d[0]] & ~mask) | (yes & mask);
+}
+
+static void h_copy(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    uint64_t keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull;
+    EXEC_FOR_LANES(mask, lane) EXEC_R(hw, in->d[0], lane) = EXEC_R(hw, in->a[0], lane) & keep;
+}
+
+void exec_h_nop(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    (void)hw; (void)in; (void)mask;
+}
+
+/* ---- decoding ---- */
+
+static unsigned vec_width(const ptx_insn *pi) {
+    if (ptx_insn_has_mod(pi, PTX_MOD_v2)) return 2;
+    if (ptx_insn_has_mod(pi, PTX_MOD_v4)) return 4;
+    if (ptx_insn_has_mod(pi, PTX_MOD_v8)) return 8;
+    return 1;
+}
+
+/* Decode an address operand into a[0] (base slot) and imm. */
+bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ptx_space sp,
+                      exec_insn *out) {
+    if (o->kind == PTX_OPND_ADDR && o->reg >= 0) {
+        if (d->pf->regs[o->reg].type == PTX_T_pred)
+            return exec_dec_error(d, pi, "predicate used as an address");
+        out->a[0] = d->reg_slot[o->reg];
+        out->imm = o->ival;
+        return true;
+    }
+    if ((o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_SYM) && o->sym.index >= 0) {
+        ptx_space vs = exec_dec_sym_space(d, &o->sym);
+        if (sp == PTX_SPACE_GENERIC) {
+            /* a variable named in a generic access: its generic address */
+            if (vs == PTX_SPACE_SHARED) out->imm = (int64_t)MEM_SHARED_WINDOW;
+            else if (vs == PTX_SPACE_LOCAL) out->imm = (int64_t)MEM_LOCAL_WINDOW;
+            else if (vs == PTX_SPACE_PARAM)
+                return exec_dec_error(d, pi, "generic access to a parameter by name is not "
+                                      "supported");
+        } else if (vs != sp && !(sp == PTX_SPACE_CONST && vs == PTX_SPACE_GLOBAL) &&
+                   vs != PTX_SPACE_NONE) {
+            return exec_dec_error(d, pi, "variable is not in the .%s state space",
+                                  sp == PTX_SPACE_GLOBAL ? "global" : sp == PTX_SPACE_SHARED ?
+                                  "shared" : sp == PTX_SPACE_LOCAL ? "local" : sp ==
+                                  PTX_SPACE_PARAM ? "param" : "const");
+        }
+        if (!exec_dec_sym_slot(d, pi, &o->sym, 0, &out->a[0])) return false;
+        out->imm += o->ival;
+        return true;
+    }
+    if (o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_IMM_INT) {
+        out->a[0] = exec_dec_const(d, EXEC_CK_VALUE, 0, 0);
+        out->imm = o->ival;
+        out->flags |= EXEC_F_NO_BASE;
+        return true;
+    }
+    return exec_dec_error(d, pi, "operand is not an address");
+}
+
+static int dec_ld_st(exec_decoder *d, const ptx_insn *pi, exec_insn *out, bool is_ld) {
+    if (pi->ntypes < 1) return exec_dec_error(d, pi, "missing type"), -1;
+    ptx_type t = (ptx_type)pi->types[pi->ntypes - 1];
+    unsigned esize = ptx_type_sizes[t];
+    unsigned vec = vec_width(pi);
+    ptx_space sp = exec_dec_space(pi);
+    if (esize == 0 || esize > 8)
+        return exec_dec_error(d, pi, "%s of .%s is not supported", is_ld ? "ld" : "st",
+                              ptx_type_names[t]), -1;
+    if (vec > 4) return exec_dec_error(d, pi, ".v8 accesses are not supported"), -1;
+    if (pi->nopnds < 2) return exec_dec_error(d, pi, "missing operands"), -1;
+    out->type = (uint8_t)t;
+    out->vec = (uint8_t)vec;
+    out->space = (uint8_t)sp;
+    const ptx_operand *data = &pi->opnd[is_ld ? 0 : 1];
+    const ptx_operand *addr = &pi->opnd[is_ld ? 1 : 0];
+    if (!exec_dec_address(d, pi, addr, sp, out)) return -1;
+    if (!is_ld && sp == PTX_SPACE_PARAM && addr->sym.index >= 0 &&
+        addr->sym.scope == PTX_SYM_PARAM && d->pf->is_entry)
+        return exec_dec_error(d, pi, "store to a kernel parameter"), -1;
+    out->na = 1;
+    unsigned dbits = 64;
+    for (unsigned k = 0; k < vec; k++) {
+        const ptx_operand *o = data;
+        if (vec > 1 || data->kind == PTX_OPND_VEC) {
+            if (data->kind != PTX_OPND_VEC || data->vec_n != vec)
+                return exec_dec_error(d, pi, "vector operand does not match .v%u", vec), -1;
+            o = exec_dec_vec_elem(d, data, k);
+        }
+        if (is_ld) {
+            if (!exec_dec_dst(d, pi, o, &out->d[k])) return -1;
+            ptx_type rt = exec_dec_reg_type(d, o);
+            unsigned bits = rt != PTX_T_NONE ? ptx_type_sizes[rt] * 8u : 64u;
+            if (bits && bits < dbits) dbits = bits;
+        } else if (!exec_dec_src(d, pi, o, t, &out->d[k])) {
+            return -1;
+        }
+    }
+    out->nd = (uint8_t)vec;
+    out->aux = dbits;
+    if (is_ld && ptx_type_kinds[t] == 's' && dbits > esize * 8) out->flags |= EXEC_F_SIGNED;
+
+    bool plain = vec == 1 && !(out->flags & EXEC_F_SIGNED) && dbits >= esize * 8;
+    bool shared = sp == PTX_SPACE_SHARED;
+    bool global = sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_GENERIC;
+    if (plain && esize == 4 && shared) out->fn = is_ld ? h_ld_shared_4 : h_st_shared_4;
+    else if (plain && esize == 8 && shared) out->fn = is_ld ? h_ld_shared_8 : h_st_shared_8;
+    else if (plain && esize == 4 && global) out->fn = is_ld ? h_ld_global_4 : h_st_global_4;
+    else if (plain && esize == 8 && global) out->fn = is_ld ? h_ld_global_8 : h_st_global_8;
+    else out->fn = is_ld ? h_ld : h_st;
+    return 1;
+}
+
+static int dec_cvta(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    ptx_space sp = exec_dec_space(pi);
+    if (sp == PTX_SPACE_GENERIC) return exec_dec_error(d, pi, "cvta needs a state space"), -1;
+    ptx_type t = pi->ntypes ? (ptx_type)pi->types[0] : PTX_T_u64;
+    if (pi->nopnds < 2) return exec_dec_error(d, pi, "missing operands"), -1;
+    out->type = (uint8_t)t;
+    out->aux = (uint32_t)sp | (ptx_insn_has_mod(pi, PTX_MOD_to) ? 0u : (uint32_t)CVTA_TO_GENERIC);
+    out->nd = out->na = 1;
+    if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0])) return -1;
+    if (!exec_dec_src(d, pi, &pi->opnd[1], t, &out->a[0])) return -1;
+    out->fn = h_cvta;
+    return 1;
+}
+
+static int dec_isspacep(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    if (pi->nopnds < 2) return exec_dec_error(d, pi, "missing operands"), -1;
+    out->space = (uint8_t)exec_dec_space(pi);
+    if (ptx_insn_has_mod(pi, PTX_MOD_global)) out->space = PTX_SPACE_GLOBAL;
+    out->flags |= EXEC_F_D_PRED;
+    out->nd = out->na = 1;
+    if (!exec_dec_pred(d, pi, &pi->opnd[0], &out->d[0], NULL)) return -1;
+    if (!exec_dec_src(d, pi, &pi->opnd[1], PTX_T_u64, &out->a[0])) return -1;
+    out->fn = h_isspacep;
+    return 1;
+}
+
+int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    switch (pi->op) {
+    case PTX_OP_ld: case PTX_OP_ldu: return dec_ld_st(d, pi, out, true);
+    case PTX_OP_st: return dec_ld_st(d, pi, out, false);
+    case PTX_OP_cvta: return dec_cvta(d, pi, out);
+    case PTX_OP_isspacep: return dec_isspacep(d, pi, out);
+    case PTX_OP_prefetch: case PTX_OP_prefetchu: case PTX_OP_discard:
+        out->fn = exec_h_nop; /* cache hints: no effect on results */
+        return 1;
+    case PTX_OP_mov:
+        if (pi->nopnds == 2 && pi->opnd[1].kind == PTX_OPND_SYM) {
+            ptx_type t = pi->ntypes ? (ptx_type)pi->types[0] : PTX_T_u64;
+            out->type = (uint8_t)t;
+            out->nd = out->na = 1;
+            out->aux = ptx_type_sizes[t] * 8u;
+            if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0])) return -1;
+            if (!exec_dec_sym_slot(d, pi, &pi->opnd[1].sym, pi->opnd[1].ival, &out->a[0]))
+                return -1;
+            out->fn = h_copy;
+            return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}

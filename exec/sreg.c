@@ -1,0 +1,112 @@
+/* exec/sreg.c — special registers (%tid, %ctaid, %laneid, %clock64, %globaltimer, ...),
+ * read into a scratch slot by an instruction the decoder inserts before their user.
+ */
+#include "core.h"
+
+#include <stdio.h>
+#include <time.h>
+
+/* %nwarpid: warp slots per SM of the modelled device (64 on sm_70 and later). */
+#define EXEC_NWARPID 64u
+
+static const char *const sreg_names[PTX_SREG_ENVREG0] = {
+    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
+    "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
+    "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
+    "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
+    "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
+    "%dynamic_smem_size", "%total_smem_size",
+};
+
+const char *exec_sreg_name(uint32_t sreg) {
+    static const char *const env[32] = {
+        "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5", "%envreg6",
+        "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11", "%envreg12", "%envreg13",
+        "%envreg14", "%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19",
+        "%envreg20", "%envreg21", "%envreg22", "%envreg23", "%envreg24", "%envreg25",
+        "%envreg26", "%envreg27", "%envreg28", "%envreg29", "%envreg30", "%envreg31"};
+    if (sreg < PTX_SREG_ENVREG0) return sreg_names[sreg];
+    if (sreg < PTX_SREG_COUNT) return env[sreg - PTX_SREG_ENVREG0];
+    return "%?";
+}
+
+static uint64_t globaltimer_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A value that is the same for every lane of the warp. */
+static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
+    struct exec_block *b = w->h.block;
+    const exec_launch *L = b->L;
+    switch (sreg) {
+    case PTX_SREG_NTID_X: return b->ntid.x;
+    case PTX_SREG_NTID_Y: return b->ntid.y;
+    case PTX_SREG_NTID_Z: return b->ntid.z;
+    case PTX_SREG_CTAID_X: return b->ctaid.x;
+    case PTX_SREG_CTAID_Y: return b->ctaid.y;
+    case PTX_SREG_CTAID_Z: return b->ctaid.z;
+    case PTX_SREG_NCTAID_X: return L->grid.x;
+    case PTX_SREG_NCTAID_Y: return L->grid.y;
+    case PTX_SREG_NCTAID_Z: return L->grid.z;
+    case PTX_SREG_WARPID: return w->h.warp_in_block;
+    case PTX_SREG_NWARPID: return EXEC_NWARPID;
+    case PTX_SREG_SMID: return b->smid;
+    case PTX_SREG_NSMID: return L->num_sms;
+    case PTX_SREG_GRIDID: return L->grid_id;
+    case PTX_SREG_CLOCK: return (uint32_t)w->clock;
+    case PTX_SREG_CLOCK_HI: return (uint32_t)(w->clock >> 32);
+    case PTX_SREG_CLOCK64: return w->clock;
+    case PTX_SREG_GLOBALTIMER: return globaltimer_ns();
+    case PTX_SREG_GLOBALTIMER_LO: return (uint32_t)globaltimer_ns();
+    case PTX_SREG_GLOBALTIMER_HI: return globaltimer_ns() >> 32;
+    case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->dyn_shared;
+    case PTX_SREG_TOTAL_SMEM_SIZE: return b->shared_size;
+    default: return 0; /* %envregN */
+    }
+}
+
+uint64_t exec_sreg_value(exec_wstate *w, uint32_t sreg, uint32_t lane) {
+    struct exec_block *b = w->h.block;
+    switch (sreg) {
+    case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: {
+        exec_dim3 t = exec_thread_of(b, w->h.warp_in_block, lane);
+        return sreg == PTX_SREG_TID_X ? t.x : sreg == PTX_SREG_TID_Y ? t.y : t.z;
+    }
+    case PTX_SREG_LANEID: return lane;
+    case PTX_SREG_LANEMASK_EQ: return 1u << lane;
+    case PTX_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
+    case PTX_SREG_LANEMASK_LT: return (1u << lane) - 1;
+    case PTX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
+    case PTX_SREG_LANEMASK_GT: return ~(uint32_t)((2ull << lane) - 1);
+    default: return uniform_value(w, sreg);
+    }
+}
+
+void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    w->clock--; /* part of the instruction that follows, not one of its own */
+    uint32_t sreg = (uint32_t)in->target;
+    uint64_t *d = &EXEC_R(hw, in->d[0], 0);
+    switch (sreg) {
+    case PTX_SREG_TID_X:
+        if (hw->block->ntid.y == 1 && hw->block->ntid.z == 1) {
+            /* the common 1-D block: tid.x is the thread index */
+            uint32_t base = hw->warp_in_block * EXEC_WARP_SIZE;
+            EXEC_FOR_LANES(mask, lane) d[lane] = base + lane;
+            return;
+        }
+        /* fall through */
+    case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: case PTX_SREG_LANEID:
+    case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE: case PTX_SREG_LANEMASK_LT:
+    case PTX_SREG_LANEMASK_GE: case PTX_SREG_LANEMASK_GT:
+        EXEC_FOR_LANES(mask, lane) d[lane] = exec_sreg_value(w, sreg, lane);
+        return;
+    default: {
+        uint64_t v = uniform_value(w, sreg);
+        EXEC_FOR_LANES(mask, lane) d[lane] = v;
+        return;
+    }
+    }
+}

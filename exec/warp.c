@@ -1,0 +1,213 @@
+/* exec/warp.c — running one warp: the dispatch loop, call frames and the reconvergence
+ * stack.
+ *
+ * The loop is a fetch / guard / dispatch over pre-decoded instructions. Everything that
+ * is not a plain instruction — reaching a reconvergence point, a barrier, an exit, a
+ * fault, the end of a time slice — is found by one pointer compare at fetch: brk is the
+ * reconvergence pc on top of the stack, or the next pc when a handler asked the warp to
+ * leave the loop (exec_warp_yield).
+ *
+ * Divergence follows the immediate post-dominator scheme: a divergent branch pushes an
+ * entry {rpc, restore mask, pending path}; the warp runs one side, then the other, and
+ * the lanes meet again at rpc. Lanes that exit leave every mask; lanes that return wait
+ * in `returned` until the whole call returns.
+ */
+#include "core.h"
+
+#include <stdlib.h>
+
+void exec_warp_update_brk(exec_wstate *w) {
+    if (w->yield) {
+        w->brk = w->ip;
+        return;
+    }
+    w->brk = w->rsp > w->frames[w->depth].rs_base ? w->rs[w->rsp - 1].rpc : NULL;
+}
+
+/* ip reached the reconvergence point on top of the stack. */
+static void reconverge(exec_wstate *w) {
+    exec_rentry *e = &w->rs[w->rsp - 1];
+    uint32_t live = e->pending_mask & w->h.alive & ~w->returned;
+    if (live) {
+        /* the first side is done and waits here; run the other one */
+        e->pending_mask = 0;
+        w->h.active = live;
+        w->ip = e->pending_ip;
+        return;
+    }
+    w->rsp--;
+    w->h.active = e->restore_mask & w->h.alive & ~w->returned;
+    exec_warp_update_brk(w);
+    if (!w->h.active) exec_warp_path_done(w);
+}
+
+/* Copy the callee's return parameters to the caller's variables and resume the caller.
+ * Returns the lanes active in the caller afterwards. */
+static uint32_t return_from_call(exec_wstate *w) {
+    exec_frame *fr = &w->frames[w->depth];
+    exec_frame *caller = &w->frames[w->depth - 1];
+    const exec_callsite *cs = fr->site;
+    uint32_t lanes = fr->call_mask & w->h.alive;
+    struct exec_block *b = w->h.block;
+    if (lanes && cs) {
+        const exec_func *callee = fr->func;
+        uint32_t n = cs->nrets < callee->pf->nrets ? cs->nrets : callee->pf->nrets;
+        for (uint32_t r = 0; r < n; r++) {
+            uint32_t size = cs->ret_size[r];
+            if (callee->pf->rets[r].size < size) size = (uint32_t)callee->pf->rets[r].size;
+            uint32_t from = fr->local_base + callee->ret_off[r];
+            uint32_t to = caller->local_base + cs->ret_off[r];
+            EXEC_FOR_LANES(lanes, lane) {
+                uint8_t *t = b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) *
+                                            b->local_stride;
+                memcpy(t + to, t + from, size);
+            }
+        }
+    }
+    w->depth--;
+    w->rsp = fr->rs_base;
+    w->returned = fr->saved_returned;
+    w->h.active = fr->restore_mask & w->h.alive & ~w->returned;
+    w->h.R = caller->R;
+    w->h.P = caller->P;
+    w->code = caller->func->code;
+    w->ip = fr->ret_ip;
+    exec_warp_update_brk(w);
+    return w->h.active;
+}
+
+void exec_warp_path_done(exec_wstate *w) {
+    for (;;) {
+        const exec_frame *fr = &w->frames[w->depth];
+        if (w->rsp > fr->rs_base) {
+            exec_rentry *e = &w->rs[w->rsp - 1];
+            uint32_t live = e->pending_mask & w->h.alive & ~w->returned;
+            if (live) {
+                e->pending_mask = 0;
+                w->h.active = live;
+                w->ip = e->pending_ip;
+                exec_warp_update_brk(w);
+                return;
+            }
+            w->rsp--;
+            uint32_t act = e->restore_mask & w->h.alive & ~w->returned;
+            if (act) {
+                if (!e->rpc) {
+                    /* lanes whose paths end at function exit, yet still running: only
+                     * possible when a path runs off the end of the code */
+                    w->h.active = act;
+                    exec_fault_at(&w->h, w->ip > w->code ? w->ip - 1 : w->ip,
+                                  (uint32_t)__builtin_ctz(act), EXEC_FAULT_INVALID_PC,
+                                  "lanes lost their reconvergence point");
+                    return;
+                }
+                w->h.active = act;
+                w->ip = e->rpc;
+                exec_warp_update_brk(w);
+                return;
+            }
+            continue;
+        }
+        if (w->depth > 0) {
+            if (return_from_call(w)) return;
+            continue;
+        }
+        /* nothing left in the kernel: every lane has exited */
+        w->h.active = 0;
+        w->status = EXEC_WARP_EXITED;
+        exec_warp_yield(w);
+        return;
+    }
+}
+
+void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask) {
+    mask &= w->h.alive;
+    w->h.alive &= ~mask;
+    w->h.active &= ~mask;
+    exec_block_threads_exited(w->h.block, (uint32_t)__builtin_popcount(mask));
+    if (!w->h.active) exec_warp_path_done(w);
+}
+
+static void fill_constants(exec_frame *fr, const exec_func *f, const exec_kernel *k,
+                           uint32_t local_base) {
+    for (uint32_t i = 0; i < f->nconsts; i++) {
+        const exec_const *c = &f->consts[i];
+        uint64_t v = c->value;
+        switch (c->kind) {
+        case EXEC_CK_LOCAL: v += local_base; break;
+        case EXEC_CK_SHARED: v += k->shared_off[c->sid]; break;
+        case EXEC_CK_DYN_SHARED: v += k->dyn_base; break;
+        default: break;
+        }
+        uint64_t *r = fr->R + (size_t)c->slot * EXEC_WARP_SIZE;
+        for (unsigned l = 0; l < EXEC_WARP_SIZE; l++) r[l] = v;
+    }
+    fr->P[f->pred_false] = 0;
+    fr->P[f->pred_true] = EXEC_FULL_MASK;
+}
+
+bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
+                        uint32_t local_base) {
+    if (depth >= w->frames_cap) {
+        uint32_t cap = w->frames_cap ? w->frames_cap * 2 : 4;
+        while (cap <= depth) cap *= 2;
+        exec_frame *nf = realloc(w->frames, cap * sizeof *nf);
+        if (!nf) abort();
+        memset(nf + w->frames_cap, 0, (cap - w->frames_cap) * sizeof *nf);
+        w->frames = nf;
+        w->frames_cap = cap;
+    }
+    exec_frame *fr = &w->frames[depth];
+    if (fr->R_cap < f->nslots) {
+        free(fr->R);
+        size_t bytes = (size_t)f->nslots * EXEC_WARP_SIZE * sizeof(uint64_t);
+        fr->R = aligned_alloc(64, bytes);
+        if (!fr->R) abort();
+        memset(fr->R, 0, bytes);
+        fr->R_cap = f->nslots;
+        fr->cfunc = NULL;
+    }
+    if (fr->P_cap < f->npreds) {
+        free(fr->P);
+        fr->P = calloc(f->npreds, sizeof *fr->P);
+        if (!fr->P) abort();
+        fr->P_cap = f->npreds;
+        fr->cfunc = NULL;
+    }
+    const exec_kernel *k = w->h.block->k;
+    uint64_t serial = k->prog->serial;
+    if (fr->cfunc != f || fr->cserial != serial || fr->clocal != local_base || fr->ckernel != k) {
+        fill_constants(fr, f, k, local_base);
+        fr->cfunc = f;
+        fr->cserial = serial;
+        fr->clocal = local_base;
+        fr->ckernel = k;
+    }
+    fr->func = f;
+    fr->local_base = local_base;
+    return true;
+}
+
+void exec_warp_run(exec_wstate *w) {
+    w->slice_start = w->clock;
+    for (;;) {
+        const exec_insn *in = w->ip;
+        if (__builtin_expect(in == w->brk, 0)) {
+            if (w->yield) {
+                w->yield = false;
+                exec_warp_update_brk(w);
+                return;
+            }
+            reconverge(w);
+            continue;
+        }
+        w->ip = in + 1;
+        w->clock++;
+        uint32_t m = w->h.active;
+        if (in->guard >= 0) {
+            uint32_t p = w->h.P[in->guard];
+            m &= in->guard_neg ? ~p : p;
+        }
+        if (__builtin_expect(m != 0, 1)) in->fn(&w->h, in, m);
+    }
+}
