@@ -373,7 +373,12 @@ exec_fn exec_alu_cvt_lookup(const exec_insn *in) {
         if (relu || satfinite) return NULL;
         if (si >= 0) {                                   /* int -> int */
             if (rnd != EXEC_RND_DEFAULT || ftz) return NULL;
-            return sat ? alu_cvt_i2i_sat[di][si] : alu_cvt_i2i[di][si];
+            if (!sat) return alu_cvt_i2i[di][si];
+            /* .sat only where the destination range does not cover the source's */
+            const bool ds = di >= 4, ss = si >= 4;
+            const int dw = di & 3, sw = si & 3;
+            if ((ds == ss && dw >= sw) || (ds && !ss && dw > sw)) return NULL;
+            return alu_cvt_i2i_sat[di][si];
         }
         if (sf < 0 || sf == 4 || !irnd) return NULL;   /* float -> int needs .rni etc. */
         if (ftz && sf != 2) return NULL;

@@ -43,6 +43,12 @@ static char *read_file(const char *path, size_t *len) {
     return s;
 }
 
+static void dev_free(mem_table *mem, void *p) {
+    mem_alloc a;
+    mem_table_remove(mem, (uint64_t)(uintptr_t)p, &a);
+    free(p);
+}
+
 static void *dev_alloc(mem_table *mem, size_t size) {
     size_t sz = (size + 255) & ~(size_t)255;
     void *p = aligned_alloc(256, sz ? sz : 256);
@@ -281,8 +287,19 @@ int main(int argc, char **argv) {
         }
     }
     printf("test_alu_e2e: %d cases checked, %d with mismatches\n", checked, bad_cases);
+    dev_free(mem, d_in);
+    dev_free(mem, d_out);
+    dev_free(mem, w_in);
+    dev_free(mem, w_out);
     exec_worker_free(worker);
     exec_program_free(prog, mem);
     mem_table_free(mem);
+    free(cases);
+    free(sin_);
+    free(win);
+    free(exp);
+    free(ptx);
+    free(txt);
+    free(expf);
     return bad_cases != 0;
 }
