@@ -64,8 +64,22 @@ static uint32_t distinct_granules(prof_space space, const uint64_t addr[32], uin
     for (uint32_t lane = 0; lane < 32; lane++)
         if ((mask >> lane) & 1u)
             n = add_granules(ids, n, space, lane, addr[lane], size, shift);
-    prof_sort_u64(ids, n);
-    return count_sorted_distinct(ids, n);
+    return prof_count_distinct(ids, n);
+}
+
+/* Distinct sectors, and the lines (four sectors each) they fall in. */
+static void distinct_sectors_lines(prof_space space, const uint64_t addr[32], uint32_t mask,
+                                   unsigned size, uint32_t *sectors, uint32_t *lines)
+{
+    uint64_t ids[MAX_IDS];
+    uint32_t n = 0;
+    for (uint32_t lane = 0; lane < 32; lane++)
+        if ((mask >> lane) & 1u)
+            n = add_granules(ids, n, space, lane, addr[lane], size, 5);
+    *sectors = prof_count_distinct(ids, n);
+    for (uint32_t i = 0; i < n; i++)
+        ids[i] >>= 2;
+    *lines = prof_count_distinct(ids, n);
 }
 
 /* Atomics: round r serves one lane of every address that more than r lanes share. */
@@ -199,18 +213,22 @@ prof_mem_cost prof_coalesce(const prof_rules *r, prof_space space, prof_access a
 
     bool atomic = access == PROF_ACCESS_ATOMIC || access == PROF_ACCESS_REDUCTION;
     c.bytes_requested = prof_popcount(mask) * size;
+    c.requests = 1;
     if (space == PROF_SPACE_LOCAL) {
         c.requests = (size + 3) / 4;
         c.bytes_used = c.bytes_requested;  /* every thread has its own local memory */
-    } else {
-        c.requests = 1;
+        distinct_sectors_lines(space, addr, mask, size, &c.sectors, &c.lines);
+    } else if (atomic) {
         c.bytes_used = prof_distinct_bytes(addr, mask, size);
-    }
-    if (atomic && space == PROF_SPACE_GLOBAL) {
         atomic_rounds(addr, mask, size, &c.sectors, &c.lines);
+    } else if (prof_contiguous_warp(addr, mask, size)) {
+        uint64_t first = addr[0], last = addr[0] + 32u * (uint64_t)size - 1;
+        c.bytes_used = c.bytes_requested;
+        c.sectors = (uint32_t)((last >> 5) - (first >> 5) + 1);
+        c.lines = (uint32_t)((last >> 7) - (first >> 7) + 1);
     } else {
-        c.sectors = distinct_granules(space, addr, mask, size, 5);
-        c.lines = distinct_granules(space, addr, mask, size, 7);
+        c.bytes_used = prof_distinct_bytes(addr, mask, size);
+        distinct_sectors_lines(space, addr, mask, size, &c.sectors, &c.lines);
     }
     if (r->generation == PROF_GEN_SECTORED) {
         c.transactions = atomic ? c.lines : c.sectors;
