@@ -17,7 +17,13 @@
  * address of lane ^ 1, or every lane on has the address of lane ^ 2 (a partner that is off
  * does not matter). The instruction-level wavefront counter that Nsight Compute divides
  * by in its shared-efficiency figure sees only the lane ^ 1 pairing. Stores are never
- * paired. All of this was read off an H100 with Nsight Compute (tests/unit/data/prof/).
+ * paired.
+ *
+ * Atomics get no broadcast: every lane is an operation of its own, so an atomic takes as
+ * many wavefronts as the bank with the most lanes on it (32 lanes adding to one word:
+ * 32). One wavefront is the ideal, the rest are bank conflicts.
+ *
+ * All of this was read off an H100 with Nsight Compute (tests/unit/data/prof/).
  */
 #include "banks.h"
 #include "lanes.h"
@@ -82,6 +88,25 @@ static bool pairs_up(const uint64_t addr[32], uint32_t mask, uint32_t x)
     return true;
 }
 
+/* Atomics: every lane's word is a separate operation, even on a word another lane uses,
+ * and a bank does one per wavefront. */
+static uint32_t atomic_wavefronts(const uint64_t addr[32], uint32_t mask, unsigned size,
+                                  unsigned bank_shift)
+{
+    uint32_t per_bank[PROF_SHARED_BANKS] = {0}, worst = 0;
+    for (uint32_t lane = 0; lane < 32; lane++) {
+        if (!((mask >> lane) & 1u))
+            continue;
+        uint64_t first = addr[lane] >> bank_shift, last = (addr[lane] + size - 1) >> bank_shift;
+        for (uint64_t w = first; w <= last; w++) {
+            uint32_t b = (uint32_t)(w % PROF_SHARED_BANKS);
+            if (++per_bank[b] > worst)
+                worst = per_bank[b];
+        }
+    }
+    return worst;
+}
+
 prof_shared_cost prof_banks(const prof_rules *r, prof_access access, const uint64_t addr[32],
                             uint32_t mask, unsigned size)
 {
@@ -93,7 +118,8 @@ prof_shared_cost prof_banks(const prof_rules *r, prof_access access, const uint6
         size = 16;  /* no shared access is wider; a wider request is counted as 16 bytes */
     c.requests = 1;
     c.bytes_requested = prof_popcount(mask) * size;
-    if (prof_contiguous_warp(addr, mask, size) && bank_bytes == 4 && addr[0] % size == 0) {
+    if (prof_contiguous_warp(addr, mask, size) && bank_bytes == 4 && addr[0] % size == 0 &&
+        (access == PROF_ACCESS_LOAD || access == PROF_ACCESS_STORE)) {
         /* consecutive aligned accesses: each group of lanes reads 128 consecutive bytes,
          * one word from every bank */
         c.wavefronts = c.ideal_wavefronts = c.sass_wavefronts = size <= 4 ? 1u : size / 4u;
@@ -101,11 +127,18 @@ prof_shared_cost prof_banks(const prof_rules *r, prof_access access, const uint6
         return c;
     }
     c.bytes_used = prof_distinct_bytes(addr, mask, size);
+    unsigned bank_shift = bank_bytes == 8 ? 3u : 2u;
+
+    if (access == PROF_ACCESS_ATOMIC || access == PROF_ACCESS_REDUCTION) {
+        c.wavefronts = c.sass_wavefronts = atomic_wavefronts(addr, mask, size, bank_shift);
+        c.ideal_wavefronts = 1;
+        c.bank_conflicts = c.wavefronts - c.ideal_wavefronts;
+        return c;
+    }
 
     /* Lanes per group: as many as fit one bank-width word per bank. */
     uint32_t words_per_lane = size <= bank_bytes ? 1u : size / bank_bytes;
     uint32_t group = 32u / words_per_lane;
-    unsigned bank_shift = bank_bytes == 8 ? 3u : 2u;
     grouped(addr, mask, size, bank_shift, group, &c.wavefronts, &c.ideal_wavefronts);
     c.sass_wavefronts = c.wavefronts;
 
