@@ -248,6 +248,9 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->h.active = w->h.alive;
     w->h.carry = 0;
     w->h.fault = 0;
+    w->h.sync_mask_insn = NULL;
+    w->h.sync_mask_missing = 0;
+    w->h.sync_mask_excluded = 0;
     w->depth = 0;
     exec_frame_prepare(w, 0, f, 0);
     w->frames[0].rs_base = 0;

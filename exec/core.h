@@ -92,6 +92,8 @@ struct exec_func {
     int32_t *local_sid;        /* per body variable: shared id, or -1 */
     exec_callsite *calls;
     uint32_t ncalls;
+    int32_t *jump_tables;      /* brx.idx targets (code indices), insn: target = first, aux = n */
+    uint32_t njump;
     uint32_t *used_sids;       /* shared variables the body refers to */
     uint32_t nused_sids;
     uint32_t regs_estimate;
@@ -295,7 +297,7 @@ struct exec_decoder {
     uint32_t consts_cap;
     uint32_t sids_cap;
     uint32_t calls_cap;
-    uint32_t *fixups;          /* code indices whose target/reconv hold IR indices */
+    uint32_t *fixups;          /* code index << 1 | target flag, see exec_dec_fixup */
     uint32_t nfixups, fixups_cap;
     uint32_t *pc_map;          /* IR instruction index -> code index */
     char *err;
@@ -316,8 +318,9 @@ ptx_space exec_dec_space(const ptx_insn *pi);
 /* The space a symbol reference lives in. */
 ptx_space exec_dec_sym_space(exec_decoder *d, const ptx_symref *s);
 
-/* Record that the instruction about to be emitted holds IR indices in target/reconv. */
-void exec_dec_fixup(exec_decoder *d);
+/* Record that the instruction about to be emitted holds IR indices in reconv (and in
+ * target when target is true), to be mapped to code indices once the body is decoded. */
+void exec_dec_fixup(exec_decoder *d, bool target);
 /* Decode an address operand ([reg+imm], [sym+imm], [imm]) into a[0] and imm. */
 bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ptx_space sp,
                       exec_insn *out);

@@ -332,6 +332,86 @@ void exec_h_nop(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     (void)hw; (void)in; (void)mask;
 }
 
+/* ---- cp.async: the copy happens at once, so commit_group / wait_group have nothing
+ * left to wait for. a[0]+imm: shared destination; a[1]+target: global source; vec: bytes
+ * to write; a[2]: source size (CP_SRC_SIZE) or ignore-src predicate (CP_IGNORE_SRC). ---- */
+
+#define CP_SRC_SIZE   (EXEC_F_HANDLER << 8)
+#define CP_IGNORE_SRC (EXEC_F_HANDLER << 9)
+
+static void h_cp_async(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    unsigned n = in->vec;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t dst = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
+        uint64_t src = EXEC_R(hw, in->a[1], lane) + (uint64_t)(int64_t)in->target;
+        uint64_t from = n;
+        if (in->flags & CP_SRC_SIZE) from = EXEC_R(hw, in->a[2], lane);
+        if ((in->flags & CP_IGNORE_SRC) && ((hw->P[in->a[2]] >> lane) & 1u)) from = 0;
+        if (from > n) from = n;
+        uint8_t *d = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, dst, n, EXEC_ACC_WRITE);
+        if (!d) return;
+        uint8_t tmp[16] = {0};
+        if (from == n) {
+            const uint8_t *p = exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, src, n, EXEC_ACC_READ);
+            if (!p) return;
+            memcpy(tmp, p, n);
+        } else if (from) {
+            if (src & (n - 1)) {
+                mem_fault(w, in, lane, EXEC_FAULT_MISALIGNED, PTX_SPACE_GLOBAL, src, n,
+                          EXEC_ACC_READ, NULL);
+                return;
+            }
+            const uint8_t *p = exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, src, 1, EXEC_ACC_READ);
+            if (!p || !exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, src + from - 1, 1,
+                                     EXEC_ACC_READ))
+                return;
+            memcpy(tmp, p, from);
+        }
+        memcpy(d, tmp, n);
+    }
+}
+
+static int dec_cp(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    if (!ptx_insn_has_mod(pi, PTX_MOD_async) || ptx_insn_has_mod(pi, PTX_MOD_bulk))
+        return exec_dec_error(d, pi, "only cp.async (not bulk copies) is supported"), -1;
+    if (ptx_insn_has_mod(pi, PTX_MOD_commit_group) || ptx_insn_has_mod(pi, PTX_MOD_wait_group) ||
+        ptx_insn_has_mod(pi, PTX_MOD_wait_all)) {
+        out->fn = exec_h_nop;
+        return 1;
+    }
+    if (pi->nopnds < 3 || pi->opnd[2].kind != PTX_OPND_IMM_INT)
+        return exec_dec_error(d, pi, "cp.async needs [dst], [src], size"), -1;
+    int64_t n = pi->opnd[2].ival;
+    if (n != 4 && n != 8 && n != 16)
+        return exec_dec_error(d, pi, "cp.async size must be 4, 8 or 16"), -1;
+    out->vec = (uint8_t)n;
+    exec_insn src;
+    memset(&src, 0, sizeof src);
+    if (!exec_dec_address(d, pi, &pi->opnd[0], PTX_SPACE_SHARED, out) ||
+        !exec_dec_address(d, pi, &pi->opnd[1], PTX_SPACE_GLOBAL, &src))
+        return -1;
+    if (src.imm < INT32_MIN || src.imm > INT32_MAX)
+        return exec_dec_error(d, pi, "cp.async source offset too large"), -1;
+    out->a[1] = src.a[0];
+    out->target = (int32_t)src.imm;
+    if (pi->nopnds > 3) {
+        const ptx_operand *o = &pi->opnd[3];
+        if (o->kind == PTX_OPND_REG && exec_dec_reg_type(d, o) == PTX_T_pred) {
+            bool neg = false;
+            if (!exec_dec_pred(d, pi, o, &out->a[2], &neg)) return -1;
+            if (neg) return exec_dec_error(d, pi, "negated ignore-src predicate"), -1;
+            out->flags |= CP_IGNORE_SRC;
+        } else if (exec_dec_reg_type(d, o) != PTX_T_b64 || pi->nopnds > 4) {
+            /* a 64-bit fourth operand alone is a cache policy */
+            if (!exec_dec_src(d, pi, o, PTX_T_u32, &out->a[2])) return -1;
+            out->flags |= CP_SRC_SIZE;
+        }
+    }
+    out->fn = h_cp_async;
+    return 1;
+}
+
 /* ---- decoding ---- */
 
 static unsigned vec_width(const ptx_insn *pi) {
@@ -465,6 +545,7 @@ int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     case PTX_OP_st: return dec_ld_st(d, pi, out, false);
     case PTX_OP_cvta: return dec_cvta(d, pi, out);
     case PTX_OP_isspacep: return dec_isspacep(d, pi, out);
+    case PTX_OP_cp: return dec_cp(d, pi, out);
     case PTX_OP_prefetch: case PTX_OP_prefetchu: case PTX_OP_discard:
         out->fn = exec_h_nop; /* cache hints: no effect on results */
         return 1;

@@ -64,7 +64,14 @@ typedef enum ptx_sreg {
     PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
     PTX_SREG_ENVREG0, /* %envreg0..%envreg31 follow */
-    PTX_SREG_COUNT = PTX_SREG_ENVREG0 + 32
+    /* thread block clusters (sm_90) */
+    PTX_SREG_CLUSTERID_X = PTX_SREG_ENVREG0 + 32, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z,
+    PTX_SREG_NCLUSTERID_X, PTX_SREG_NCLUSTERID_Y, PTX_SREG_NCLUSTERID_Z,
+    PTX_SREG_CLUSTER_CTAID_X, PTX_SREG_CLUSTER_CTAID_Y, PTX_SREG_CLUSTER_CTAID_Z,
+    PTX_SREG_CLUSTER_NCTAID_X, PTX_SREG_CLUSTER_NCTAID_Y, PTX_SREG_CLUSTER_NCTAID_Z,
+    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
+    PTX_SREG_AGGR_SMEM_SIZE,
+    PTX_SREG_COUNT
 } ptx_sreg;
 
 /* ---- state spaces of declarations ---- */
@@ -108,7 +115,11 @@ typedef enum ptx_opnd_kind {
  *                         calls an optional LABEL naming the ".callprototype". The callee is
  *                         the first operand that is not a LIST. Call arguments and returns
  *                         are normally .param variables declared in the enclosing { } block
- *                         (SYM, scope PTX_SYM_LOCAL_VAR). */
+ *                         (SYM, scope PTX_SYM_LOCAL_VAR).
+ *   tex/tld4/suld/sust d, [h, {c}]  /  [h, s, {c}]
+ *                         the bracket's parts are flattened: ADDR h (reg or symbol), then
+ *                         the sampler s if present, then the coordinate VEC; operands that
+ *                         follow the bracket come after them. */
 
 /* A symbol reference: module-level (variables, functions) or function-local
  * (.local/.shared/.param declared in a body, and the function's own parameters). */

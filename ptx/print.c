@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const sreg_names[PTX_SREG_ENVREG0] = {
+static const char *const sreg_names[PTX_SREG_COUNT] = {
     [PTX_SREG_TID_X] = "%tid.x", [PTX_SREG_TID_Y] = "%tid.y", [PTX_SREG_TID_Z] = "%tid.z",
     [PTX_SREG_NTID_X] = "%ntid.x", [PTX_SREG_NTID_Y] = "%ntid.y", [PTX_SREG_NTID_Z] = "%ntid.z",
     [PTX_SREG_CTAID_X] = "%ctaid.x", [PTX_SREG_CTAID_Y] = "%ctaid.y", [PTX_SREG_CTAID_Z] = "%ctaid.z",
@@ -20,12 +20,22 @@ static const char *const sreg_names[PTX_SREG_ENVREG0] = {
     [PTX_SREG_CLOCK64] = "%clock64", [PTX_SREG_GLOBALTIMER] = "%globaltimer",
     [PTX_SREG_GLOBALTIMER_LO] = "%globaltimer_lo", [PTX_SREG_GLOBALTIMER_HI] = "%globaltimer_hi",
     [PTX_SREG_DYNAMIC_SMEM_SIZE] = "%dynamic_smem_size", [PTX_SREG_TOTAL_SMEM_SIZE] = "%total_smem_size",
+    [PTX_SREG_CLUSTERID_X] = "%clusterid.x", [PTX_SREG_CLUSTERID_Y] = "%clusterid.y",
+    [PTX_SREG_CLUSTERID_Z] = "%clusterid.z", [PTX_SREG_NCLUSTERID_X] = "%nclusterid.x",
+    [PTX_SREG_NCLUSTERID_Y] = "%nclusterid.y", [PTX_SREG_NCLUSTERID_Z] = "%nclusterid.z",
+    [PTX_SREG_CLUSTER_CTAID_X] = "%cluster_ctaid.x", [PTX_SREG_CLUSTER_CTAID_Y] = "%cluster_ctaid.y",
+    [PTX_SREG_CLUSTER_CTAID_Z] = "%cluster_ctaid.z", [PTX_SREG_CLUSTER_NCTAID_X] = "%cluster_nctaid.x",
+    [PTX_SREG_CLUSTER_NCTAID_Y] = "%cluster_nctaid.y", [PTX_SREG_CLUSTER_NCTAID_Z] = "%cluster_nctaid.z",
+    [PTX_SREG_CLUSTER_CTARANK] = "%cluster_ctarank", [PTX_SREG_CLUSTER_NCTARANK] = "%cluster_nctarank",
+    [PTX_SREG_IS_EXPLICIT_CLUSTER] = "%is_explicit_cluster", [PTX_SREG_AGGR_SMEM_SIZE] = "%aggr_smem_size",
 };
 
 const char *ptx_sreg_name(ptx_sreg s, char *buf, size_t n) {
-    if (s < PTX_SREG_ENVREG0) return sreg_names[s];
-    snprintf(buf, n, "%%envreg%d", (int)(s - PTX_SREG_ENVREG0));
-    return buf;
+    if (s >= PTX_SREG_ENVREG0 && s < PTX_SREG_ENVREG0 + 32) {
+        snprintf(buf, n, "%%envreg%d", (int)(s - PTX_SREG_ENVREG0));
+        return buf;
+    }
+    return s < PTX_SREG_COUNT && sreg_names[s] ? sreg_names[s] : "%?";
 }
 
 const char *ptx_symref_name(const ptx_module *m, const ptx_func *f, ptx_symref s) {
@@ -118,10 +128,28 @@ const char *ptx_insn_str(const ptx_module *m, const ptx_func *f, const ptx_insn 
     put(&o, "%s", in->op < PTX_OP_COUNT ? ptx_opcode_names[in->op] : "?");
     for (unsigned k = 0; k < in->nmods; k++) put(&o, ".%s", in->mods[k] < PTX_MOD_COUNT ? ptx_mod_names[in->mods[k]] : "?");
     for (unsigned k = 0; k < in->ntypes; k++) put(&o, ".%s", in->types[k] < PTX_T_COUNT ? ptx_type_names[in->types[k]] : "?");
+    /* Texture/surface addresses were flattened by the parser: the bracket holds the ADDR
+     * handle and the operands after it up to the coordinate vector. */
+    bool tex = in->op == PTX_OP_tex || in->op == PTX_OP_tld4 || in->op == PTX_OP_suld || in->op == PTX_OP_sust;
+    bool in_bracket = false;
     for (unsigned k = 0; k < in->nopnds; k++) {
+        const ptx_operand *op = &in->opnd[k];
         put(&o, k ? ", " : " ");
-        put_operand(&o, m, f, &in->opnd[k]);
+        if (tex && op->kind == PTX_OPND_ADDR && !in_bracket && k + 1 < in->nopnds) {
+            ptx_operand handle = *op;
+            handle.kind = op->reg >= 0 ? PTX_OPND_REG : PTX_OPND_SYM;
+            put(&o, "[");
+            put_operand(&o, m, f, &handle);
+            in_bracket = true;
+            continue;
+        }
+        put_operand(&o, m, f, op);
+        if (in_bracket && op->kind == PTX_OPND_VEC) {
+            put(&o, "]");
+            in_bracket = false;
+        }
     }
+    if (in_bracket) put(&o, "]");
     put(&o, ";");
     return buf;
 }

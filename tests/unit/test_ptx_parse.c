@@ -883,6 +883,62 @@ static void test_reconvergence_shapes(void) {
     ptx_module_free(m);
 }
 
+static void test_inline_lineinfo(void) {
+    ptx_module *m = load("inline.lineinfo.ptx");
+    if (!m) return;
+    const ptx_func *f = func(m, "_Z3inlPf");
+    if (f) {
+        /* .loc 1 8 5, function_name $L__info_string0, inlined_at 1 13 5 */
+        int i = find_insn(m, f, "fma.rn.f32 %f2, %f1, 0f40000000, 0f3F800000;");
+        if (i >= 0) CHECK_EQ(f->insns[i].loc.line, 8);
+        i = find_insn(m, f, "mul.f32 %f3, %f2, %f2;");
+        if (i >= 0) CHECK_EQ(f->insns[i].loc.line, 9);
+        i = find_insn(m, f, "st.global.f32 [%rd4], %f3;");
+        if (i >= 0) CHECK_EQ(f->insns[i].loc.line, 13);
+    }
+    ptx_module_free(m);
+}
+
+static void test_features(void) {
+    ptx_module *m = load("features.rdc.sm90.ptx");
+    if (!m) return;
+    const ptx_func *f = func(m, "_Z2nrv");
+    if (f) CHECK(f->noreturn && f->is_visible);
+    f = func(m, "malloc");
+    if (f) CHECK(f->is_extern && f->nrets == 1 && f->nparams == 1);
+    f = func(m, "_Z3ldgPK6float4PS_yi");
+    if (f) {
+        /* tex.2d.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd4, {%f9, %f9}]; */
+        int i = find_insn(m, f, "tex.2d.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd4, {%f9, %f9}];");
+        if (i >= 0) {
+            const ptx_insn *in = &f->insns[i];
+            CHECK_EQ(in->nmods, 2);
+            CHECK_EQ(in->mods[0], PTX_MOD_dim_2d);
+            CHECK_EQ(in->mods[1], PTX_MOD_v4);
+            CHECK_EQ(in->ntypes, 2);
+            CHECK_EQ(in->nopnds, 3);
+            CHECK_EQ(in->opnd[0].kind, PTX_OPND_VEC);
+            CHECK_EQ(in->opnd[1].kind, PTX_OPND_ADDR);
+            CHECK_STR(f->regs[in->opnd[1].reg].name, "%rd4");
+            CHECK_EQ(in->opnd[2].kind, PTX_OPND_VEC);
+            CHECK_EQ(in->opnd[2].vec_n, 2);
+        }
+    }
+    ptx_module_free(m);
+
+    m = load("cluster.sm90.ptx");
+    if (!m) return;
+    f = func(m, "_Z2clPi");
+    if (f) {
+        CHECK(f->explicitcluster && f->reqnctapercluster[0] == 2);
+        int i = find_insn(m, f, "mov.b32 %r1, %cluster_ctarank;");
+        if (i >= 0) CHECK_EQ(f->insns[i].opnd[1].sreg, PTX_SREG_CLUSTER_CTARANK);
+        i = find_insn(m, f, "barrier.cluster.arrive;");
+        if (i >= 0) { CHECK_EQ(f->insns[i].mods[0], PTX_MOD_cluster); CHECK_EQ(f->insns[i].mods[1], PTX_MOD_arrive); }
+    }
+    ptx_module_free(m);
+}
+
 /* A large synthetic module parses completely (the parser's speed is measured by the
  * benchmark, not asserted here). */
 static void test_large_module(void) {
@@ -932,6 +988,8 @@ int main(void) {
     test_atomics_and_warp();
     test_handwritten();
     test_reconvergence_shapes();
+    test_inline_lineinfo();
+    test_features();
     test_large_module();
     if (failures) {
         fprintf(stderr, "test_ptx_parse: %d failure(s)\n", failures);
