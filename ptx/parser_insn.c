@@ -279,6 +279,13 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
         }
         return;
     }
+    if (ptx_tok_is(&t, "WARP_SZ") && !not) {
+        /* PTX's predefined constant: the warp size, usable wherever an immediate is */
+        o->kind = PTX_OPND_IMM_INT;
+        o->ival = neg ? -32 : 32;
+        ptx_next(p);
+        return;
+    }
     int sreg = parse_sreg(p, &t);
     if (sreg >= 0) {
         if (not) ptx_fail_tok(p, &t, "'!' applies to predicates only");

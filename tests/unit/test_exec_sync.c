@@ -1,6 +1,7 @@
 /* test_exec_sync — barriers (tests/ptx/exec/reduce.cu): the shared-memory tree
- * reduction with its warp-synchronous tail, exited threads at barriers, bar.red, a 2-D
- * block, and a barrier that can never complete being reported instead of hanging. */
+ * reduction with its warp-synchronous tail, exited threads at barriers (also half of a
+ * warp), bar.red, a 2-D block, and a barrier that can never complete being reported
+ * instead of hanging. */
 #include "exec_harness.h"
 
 static void test_reduce(harness *h) {
@@ -51,6 +52,15 @@ static void test_bar_red(harness *h) {
     harness_dealloc(h, out);
 }
 
+static void test_half_warp_barrier(harness *h) {
+    int *out = harness_alloc(h, 96 * 4);
+    void *args[] = {&out};
+    harness_run r = harness_launch(h, "half_warp_barrier", dim(1, 1, 1), dim(96, 1, 1), 0, args);
+    CHECK_EQ_U64(r.kind, EXEC_OK);
+    for (int t = 0; t < 96; t++) CHECK_EQ_U64(out[t], t % 32 < 16);
+    harness_dealloc(h, out);
+}
+
 static void test_deadlock(harness *h) {
     int *out = harness_alloc(h, 64 * 4);
     void *args[] = {&out};
@@ -81,6 +91,7 @@ int main(void) {
     test_reduce(&h);
     test_early_exit(&h);
     test_bar_red(&h);
+    test_half_warp_barrier(&h);
     test_deadlock(&h);
     test_transpose(&h);
     harness_free(&h);

@@ -6,8 +6,14 @@ __device__ __noinline__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n -
 
 extern "C" __global__ void recursion(int *out) { out[threadIdx.x] = fib(threadIdx.x % 15); }
 
-__device__ __noinline__ int depth(int n) { return n == 0 ? 0 : 1 + depth(n - 1); }
-extern "C" __global__ void deep(int *out, int n) { out[0] = depth(n); }
+// Not a tail call: the store after the recursive call keeps every frame alive.
+__device__ __noinline__ int depth(volatile int *p, int n) {
+    if (n == 0) return *p;
+    int r = depth(p, n - 1);
+    *p = r;
+    return r + 1;
+}
+extern "C" __global__ void deep(int *out, int n) { out[0] = depth(out + 1, n); }
 
 typedef int (*op_fn)(int);
 __device__ __noinline__ int twice(int x) { return 2 * x; }

@@ -45,11 +45,23 @@ extern "C" __global__ void sync_reductions(int *out, int v) {
     out[threadIdx.x] = c + a * 1000 + o * 10000;
 }
 
-// A barrier only half of each warp reaches: it can never complete in lockstep.
+// Threads that exit instead of reaching a barrier count as arrived.
+extern "C" __global__ void half_warp_barrier(int *out) {
+    if (threadIdx.x % 32 < 16) {
+        __syncthreads();
+        out[threadIdx.x] = 1;
+    }
+}
+
+// Barriers in divergent code (undefined in CUDA: "likely to hang"): each half of a warp
+// waits at its own barrier while the other half cannot run.
 extern "C" __global__ void divergent_barrier(int *out) {
     if (threadIdx.x % 32 < 16) {
         __syncthreads();
         out[threadIdx.x] = 1;
+    } else {
+        out[threadIdx.x] = 2;
+        __syncthreads();
     }
 }
 
