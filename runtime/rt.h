@@ -281,8 +281,6 @@ bool rt_stream_valid(rt_context *c, cudaStream_t s);
 void rt_queue_push(rt_context *c, rt_op *op);
 /* Run all queued work. Returns the sticky error after it (cudaSuccess when none). */
 cudaError_t rt_queue_drain(rt_context *c);
-/* Does the queue hold work? */
-bool rt_queue_busy(rt_context *c);
 /* Drop queued work without running it (reset, fault). */
 void rt_queue_discard(rt_context *c);
 /* Run a kernel now (the queue calls this). */
