@@ -44,6 +44,11 @@ static const sreg_name sreg_names[] = {
     {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK, false},
     {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER, false},
     {"%aggr_smem_size", PTX_SREG_AGGR_SMEM_SIZE, false},
+    {"%reserved_smem_offset_begin", PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, false},
+    {"%reserved_smem_offset_end", PTX_SREG_RESERVED_SMEM_OFFSET_END, false},
+    {"%reserved_smem_offset_cap", PTX_SREG_RESERVED_SMEM_OFFSET_CAP, false},
+    {"%reserved_smem_offset_0", PTX_SREG_RESERVED_SMEM_OFFSET_0, false},
+    {"%reserved_smem_offset_1", PTX_SREG_RESERVED_SMEM_OFFSET_1, false},
 };
 
 /* Special register named by token t (and a following .x/.y/.z); -1 when t is not one. */
@@ -276,6 +281,13 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
             if (not) ptx_fail_tok(p, &t, "'!' applies to predicates only");
             o->ival = parse_offset(p);
         }
+        return;
+    }
+    if (ptx_tok_is(&t, "WARP_SZ") && !not) {
+        /* PTX's predefined constant: the warp size, usable wherever an immediate is */
+        o->kind = PTX_OPND_IMM_INT;
+        o->ival = neg ? -32 : 32;
+        ptx_next(p);
         return;
     }
     int sreg = parse_sreg(p, &t);
