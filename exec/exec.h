@@ -86,6 +86,8 @@ typedef struct exec_launch {
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
+    const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
+                                           * (exec/observe.h) */
 } exec_launch;
 
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they

@@ -23,7 +23,8 @@
  * many wavefronts as the bank with the most lanes on it (32 lanes adding to one word:
  * 32). One wavefront is the ideal, the rest are bank conflicts.
  *
- * All of this was read off an H100 with Nsight Compute (tests/unit/data/prof/).
+ * The sm_70+ behaviour was read off an H100 with Nsight Compute (tests/unit/data/prof/);
+ * Fermi and Kepler follow the CUDA C Programming Guide (compute capability 2.x, 3.x).
  */
 #include "banks.h"
 #include "lanes.h"

@@ -29,15 +29,6 @@
 #define MAX_ACCESS_BYTES 32u
 #define MAX_IDS (32 * MAX_ACCESS_BYTES / 4)
 
-/* Distinct values of a sorted list. */
-static uint32_t count_sorted_distinct(const uint64_t *ids, uint32_t n)
-{
-    uint32_t distinct = n ? 1 : 0;
-    for (uint32_t i = 1; i < n; i++)
-        distinct += ids[i] != ids[i - 1];
-    return distinct;
-}
-
 /* Append the granule numbers (address >> shift) that lane's access covers.
  * Local addresses are interleaved 4-byte words (see coalesce.h). */
 static uint32_t add_granules(uint64_t *ids, uint32_t n, prof_space space, uint32_t lane,
@@ -115,9 +106,8 @@ static void atomic_rounds(const uint64_t addr[32], uint32_t mask, unsigned size,
             ns = add_granules(sec, ns, PROF_SPACE_GLOBAL, 0, uniq[i], size, 5);
             nl = add_granules(lin, nl, PROF_SPACE_GLOBAL, 0, uniq[i], size, 7);
         }
-        /* uniq is sorted, so the granule lists are too */
-        *sectors += count_sorted_distinct(sec, ns);
-        *lines += count_sorted_distinct(lin, nl);
+        *sectors += prof_count_distinct(sec, ns);
+        *lines += prof_count_distinct(lin, nl);
     }
 }
 

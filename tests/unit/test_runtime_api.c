@@ -275,6 +275,39 @@ static void test_memory(void) {
     free(hm);
 }
 
+static void test_memory3d(void) {
+    struct cudaExtent x = {100, 3, 4}; /* bytes, rows, slices */
+    struct cudaPitchedPtr p;
+    CHECK_ERR(cudaMalloc3D(&p, x), cudaSuccess);
+    CHECK(p.ptr && p.pitch == 512 && p.xsize == 100 && p.ysize == 3);
+    CHECK_ERR(cudaMemset3D(p, 0x11, x), cudaSuccess);
+    unsigned char host[4][3][100], back[4][3][100];
+    for (int z = 0; z < 4; z++)
+        for (int y = 0; y < 3; y++)
+            for (int i = 0; i < 100; i++) host[z][y][i] = (unsigned char)(z * 31 + y * 7 + i);
+    struct cudaMemcpy3DParms cp;
+    memset(&cp, 0, sizeof cp);
+    cp.srcPtr = (struct cudaPitchedPtr){host, 100, 100, 3};
+    cp.dstPtr = p;
+    cp.extent = (struct cudaExtent){100, 3, 2}; /* the first two slices */
+    cp.kind = cudaMemcpyHostToDevice;
+    CHECK_ERR(cudaMemcpy3D(&cp), cudaSuccess);
+    memset(&cp, 0, sizeof cp);
+    cp.srcPtr = p;
+    cp.dstPtr = (struct cudaPitchedPtr){back, 100, 100, 3};
+    cp.extent = x;
+    cp.kind = cudaMemcpyDeviceToHost;
+    CHECK_ERR(cudaMemcpy3D(&cp), cudaSuccess);
+    CHECK(memcmp(back[0], host[0], sizeof back[0]) == 0 && memcmp(back[1], host[1], sizeof back[1]) == 0);
+    CHECK(back[2][0][0] == 0x11 && back[3][2][99] == 0x11);
+    cp.extent.depth = 5; /* one slice past the allocation */
+    CHECK_ERR(cudaMemcpy3D(&cp), cudaErrorInvalidValue);
+    cp.extent = x;
+    cp.srcArray = (cudaArray_t)&stub_not_a_kernel;
+    CHECK_ERR(cudaMemcpy3D(&cp), cudaErrorNotSupported);
+    CHECK_ERR(cudaFree(p.ptr), cudaSuccess);
+}
+
 static void test_symbols(void) {
     float v[4] = {1, 2, 3, 4}, back[4] = {0};
     CHECK_ERR(cudaMemcpyToSymbol(shadow_cscale, v, 16, 0, cudaMemcpyHostToDevice), cudaSuccess);
@@ -542,6 +575,7 @@ int main(void) {
     test_launch_checks();
     test_bad_modules();
     test_memory();
+    test_memory3d();
     test_symbols();
     test_streams_events();
     test_functions();
