@@ -233,11 +233,21 @@ void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
  * per-lane test, so the compiler can unroll or vectorise it), the set bits otherwise.
- * The body comes last and may contain commas. */
+ * The body comes last and may contain commas. Lanes are independent: a body may read and
+ * write the same slot (d == a), but never another lane's element, so the loop carries
+ * no dependence and may be vectorised without alias checks (EXEC_LANES_INDEPENDENT). */
+#if defined(__clang__)
+#define EXEC_LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define EXEC_LANES_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define EXEC_LANES_INDEPENDENT
+#endif
 #define EXEC_EACH_LANE(mask, lane, ...)                                                    \
     do {                                                                                  \
         uint32_t each_m_ = (mask);                                                        \
         if (each_m_ == EXEC_FULL_MASK) {                                                  \
+            EXEC_LANES_INDEPENDENT                                                        \
             for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) { __VA_ARGS__; }       \
         } else {                                                                          \
             for (; each_m_; each_m_ &= each_m_ - 1) {                                     \
