@@ -310,9 +310,6 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
                       uint64_t args);
 
 /* ---- fault.c ---- */
-/* Rebuild the PTX text of insn pi of function pf. */
-void exec_format_insn(const ptx_module *m, const ptx_func *pf, const ptx_insn *pi,
-                      char *buf, size_t n);
 /* Record a fault that belongs to no instruction (barrier deadlock). */
 void exec_fault_block(struct exec_block *b, exec_fault_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -321,7 +318,6 @@ exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lan
 
 /* ---- sreg.c ---- */
 void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);
-const char *exec_sreg_name(uint32_t sreg);
 
 /* ---- lower.c: decoder internals used by the class decoders ---- */
 struct exec_decoder {

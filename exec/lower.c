@@ -271,7 +271,9 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (r == 0) r = exec_decode_sync(d, pi, out);
     if (r == 0) {
         char text[200];
-        exec_format_insn(d->m, d->pf, pi, text, sizeof text);
+        ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
+        size_t n = strlen(text);
+        if (n && text[n - 1] == ';') text[n - 1] = 0;
         exec_dec_error(d, pi, "unsupported instruction '%s'", text);
         return -1;
     }
