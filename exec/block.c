@@ -161,14 +161,6 @@ static void h_zero(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_broadcast(&EXEC_R(hw, in->d[0], 0), mask, 0);
 }
 
-static bool has_mod_named(const ptx_insn *pi, const char *name) {
-    for (unsigned i = 0; i < pi->nmods; i++)
-        if (pi->mods[i] < PTX_MOD_COUNT && ptx_mod_names[pi->mods[i]] &&
-            !strcmp(ptx_mod_names[pi->mods[i]], name))
-            return true;
-    return false;
-}
-
 /* Barrier id (a) and optional thread count (b) operands. */
 static bool bar_operands(exec_decoder *d, const ptx_insn *pi, exec_insn *out, unsigned first,
                          unsigned last) {
@@ -197,11 +189,11 @@ static bool bar_operands(exec_decoder *d, const ptx_insn *pi, exec_insn *out, un
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     switch (pi->op) {
     case PTX_OP_bar: case PTX_OP_barrier: {
-        if (has_mod_named(pi, "warp")) { /* bar.warp.sync: lanes run in lockstep already */
+        if (exec_dec_has_mod_named(pi, "warp")) { /* bar.warp.sync: lanes run in lockstep already */
             out->fn = exec_h_nop;
             return 1;
         }
-        if (has_mod_named(pi, "cluster"))
+        if (exec_dec_has_mod_named(pi, "cluster"))
             return exec_dec_error(d, pi, "cluster barriers are not supported"), -1;
         out->fn = h_bar;
         if (ptx_insn_has_mod(pi, PTX_MOD_red)) {
@@ -225,6 +217,7 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         if (!ptx_insn_has_mod(pi, PTX_MOD_arrive)) out->flags |= BAR_WAIT;
         return bar_operands(d, pi, out, 0, pi->nopnds) ? 1 : -1;
     }
+    case PTX_OP_mbarrier: return exec_decode_mbarrier(d, pi, out);
     case PTX_OP_membar: case PTX_OP_fence:
         out->fn = h_fence;
         return 1;

@@ -357,6 +357,8 @@ bool exec_dec_sym_slot(exec_decoder *d, const ptx_insn *pi, const ptx_symref *s,
                        int64_t addend, uint32_t *slot);
 /* Append an instruction to the function's code (the decoder's inserted reads). */
 void exec_dec_emit(exec_decoder *d, const exec_insn *in);
+/* Does pi carry the modifier spelled name? (for modifiers the .def may not list) */
+bool exec_dec_has_mod_named(const ptx_insn *pi, const char *name);
 /* The state space a memory instruction names (generic when none). */
 ptx_space exec_dec_space(const ptx_insn *pi);
 /* The space a symbol reference lives in. */
@@ -383,6 +385,9 @@ int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
+                                bool noinc);
 
 /* program.c: the function for a module function index. */
 const exec_func *exec_program_func(const exec_program *p, uint32_t index);

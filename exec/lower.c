@@ -243,6 +243,14 @@ ptx_type exec_dec_reg_type(exec_decoder *d, const ptx_operand *o) {
     return (ptx_type)d->pf->regs[o->reg].type;
 }
 
+bool exec_dec_has_mod_named(const ptx_insn *pi, const char *name) {
+    for (unsigned i = 0; i < pi->nmods; i++)
+        if (pi->mods[i] < PTX_MOD_COUNT && ptx_mod_names[pi->mods[i]] &&
+            !strcmp(ptx_mod_names[pi->mods[i]], name))
+            return true;
+    return false;
+}
+
 ptx_space exec_dec_space(const ptx_insn *pi) {
     for (unsigned i = 0; i < pi->nmods; i++) {
         switch (pi->mods[i]) {
