@@ -48,6 +48,12 @@ static bool reserve(uint8_t **buf, size_t *cap, size_t need) {
     return true;
 }
 
+void exec_warp_stop_aborted(exec_wstate *w) {
+    exec_fault_block(w->h.block, EXEC_FAULT_ABORTED, "stopped because another block faulted");
+    w->h.fault = 1;
+    exec_warp_yield(w);
+}
+
 void exec_block_forget_ranges(struct exec_block *b) {
     for (uint32_t i = 0; i < EXEC_RANGE_CACHE; i++) {
         b->ranges[i].lo = 1;
@@ -114,9 +120,7 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         return;
     }
     if (exec_block_aborted(b)) {
-        if (b->fault_kind == EXEC_OK) b->fault_kind = EXEC_FAULT_ABORTED;
-        hw->fault = 1;
-        exec_warp_yield(w);
+        exec_warp_stop_aborted(w);
         return;
     }
     exec_barrier *bar = &b->bars[id];
@@ -306,7 +310,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     if (b->nthreads == 0) return EXEC_OK;
     if (exec_block_aborted(b)) {
         exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
-        return EXEC_FAULT_ABORTED;
+        return b->fault_kind;
     }
 
     b->shared_size = L->dyn_shared ? k->dyn_base + L->dyn_shared : k->info.static_shared;
@@ -349,16 +353,11 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
             break;
         }
         if (exec_block_aborted(b)) {
-            b->fault_kind = EXEC_FAULT_ABORTED;
+            exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
             break;
         }
     }
 done:
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
-    if (b->fault_kind == EXEC_FAULT_ABORTED && fault->kind == EXEC_OK) {
-        fault->kind = EXEC_FAULT_ABORTED;
-        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' block (%u,%u,%u): stopped because "
-                 "another block faulted", k->info.name, ctaid.x, ctaid.y, ctaid.z);
-    }
     return b->fault_kind;
 }

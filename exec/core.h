@@ -283,6 +283,8 @@ void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
 /* ---- block.c ---- */
 /* Called when threads exit: a barrier waiting for all threads may now be complete. */
 void exec_block_threads_exited(struct exec_block *b, uint32_t n);
+/* Stop the block because the launch is being aborted (another block faulted). */
+void exec_warp_stop_aborted(exec_wstate *w);
 /* Is an abort requested for this launch? */
 static inline bool exec_block_aborted(const struct exec_block *b) {
     return b->L->abort && *b->L->abort;
