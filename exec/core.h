@@ -247,6 +247,7 @@ void exec_block_forget_ranges(struct exec_block *b);
         uint32_t each_m_ = (mask);                                                        \
         if (each_m_ == EXEC_FULL_MASK) {                                                  \
             EXEC_LANES_INDEPENDENT                                                        \
+            _Pragma("GCC unroll 8")                                                       \
             for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) { __VA_ARGS__; }       \
         } else {                                                                          \
             for (; each_m_; each_m_ &= each_m_ - 1) {                                     \
@@ -267,8 +268,9 @@ void exec_warp_run(exec_wstate *w);
 static inline void exec_warp_yield(exec_wstate *w) { w->yield = true; w->brk = w->ip; }
 /* Set brk from the top of the reconvergence stack. */
 void exec_warp_update_brk(exec_wstate *w);
-/* The current path has no active lanes left: run a pending path, reconverge, return
- * from the function or finish the warp. */
+/* The current path is finished: its lanes have left it (exit, ret) or wait at the
+ * reconvergence point on top of the stack. Run the pending side, or reconverge and go on
+ * from there, or return from the function, or finish the warp. */
 void exec_warp_path_done(exec_wstate *w);
 /* Enter frame depth+1 for callee (frame buffers, constants); false on stack overflow
  * (fault recorded). */

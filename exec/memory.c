@@ -277,31 +277,19 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         bool ok = end >= lo + N;                                                           \
         if (ok && mask == EXEC_FULL_MASK) {                                                \
             FULL_WARP_RANGE(A, imm, N, lo, end - N, !(SHARED), ok);                        \
-            if (ok) {                                                                      \
-                _Pragma("GCC unroll 8")                                                    \
-                for (unsigned l = 0; l < EXEC_WARP_SIZE; l++) {                            \
-                    void *p = (void *)(base + (A[l] + imm));                               \
-                    if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                        \
-                    else { T v = (T)V[l]; memcpy(p, &v, N); }                              \
-                }                                                                          \
-                return;                                                                    \
-            }                                                                              \
-        } else if (ok) { /* some lanes: check them all, then access */                     \
+        } else if (ok) { /* some lanes: check each */                                      \
             for (uint32_t m = mask; m && ok; m &= m - 1) {                                 \
                 uint64_t a = A[__builtin_ctz(m)] + imm;                                    \
                 ok = !(a & (N - 1)) && a >= lo && a <= end - N;                            \
             }                                                                              \
-            if (ok) {                                                                      \
-                for (uint32_t m = mask; m; m &= m - 1) {                                   \
-                    unsigned l = (unsigned)__builtin_ctz(m);                               \
-                    void *p = (void *)(base + (A[l] + imm));                               \
-                    if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                        \
-                    else { T v = (T)V[l]; memcpy(p, &v, N); }                              \
-                }                                                                          \
-                return;                                                                    \
-            }                                                                              \
         }                                                                                  \
-        (IS_LD ? h_ld : h_st)(hw, in, mask);                                               \
+        if (!ok) {                                                                         \
+            (IS_LD ? h_ld : h_st)(hw, in, mask);                                           \
+            return;                                                                        \
+        }                                                                                  \
+        EXEC_EACH_LANE(mask, l, void *p = (void *)(base + (A[l] + imm));                   \
+                       if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                     \
+                       else { T v = (T)V[l]; memcpy(p, &v, N); });                         \
     }
 
 FAST_ACCESS(h_ld_shared_4, 4, uint32_t, 1, 1)

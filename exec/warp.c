@@ -24,23 +24,6 @@ void exec_warp_update_brk(exec_wstate *w) {
     w->brk = w->rsp > w->frames[w->depth].rs_base ? w->rs[w->rsp - 1].rpc : NULL;
 }
 
-/* ip reached the reconvergence point on top of the stack. */
-static void reconverge(exec_wstate *w) {
-    exec_rentry *e = &w->rs[w->rsp - 1];
-    uint32_t live = e->pending_mask & w->h.alive & ~w->returned;
-    if (live) {
-        /* the first side is done and waits here; run the other one */
-        e->pending_mask = 0;
-        w->h.active = live;
-        w->ip = e->pending_ip;
-        return;
-    }
-    w->rsp--;
-    w->h.active = e->restore_mask & w->h.alive & ~w->returned;
-    exec_warp_update_brk(w);
-    if (!w->h.active) exec_warp_path_done(w);
-}
-
 /* Copy the callee's return parameters to the caller's variables and resume the caller.
  * Returns the lanes active in the caller afterwards. */
 static uint32_t return_from_call(exec_wstate *w) {
@@ -196,7 +179,9 @@ void exec_warp_run(exec_wstate *w) {
                 exec_warp_update_brk(w);
                 return;
             }
-            reconverge(w);
+            /* the path reached the reconvergence point on top of the stack: its lanes
+             * wait there while the other side runs, or all continue together */
+            exec_warp_path_done(w);
             continue;
         }
         w->ip = in + 1;
