@@ -44,6 +44,11 @@ static const sreg_name sreg_names[] = {
     {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK, false},
     {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER, false},
     {"%aggr_smem_size", PTX_SREG_AGGR_SMEM_SIZE, false},
+    {"%reserved_smem_offset_begin", PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, false},
+    {"%reserved_smem_offset_end", PTX_SREG_RESERVED_SMEM_OFFSET_END, false},
+    {"%reserved_smem_offset_cap", PTX_SREG_RESERVED_SMEM_OFFSET_CAP, false},
+    {"%reserved_smem_offset_0", PTX_SREG_RESERVED_SMEM_OFFSET_0, false},
+    {"%reserved_smem_offset_1", PTX_SREG_RESERVED_SMEM_OFFSET_1, false},
 };
 
 /* Special register named by token t (and a following .x/.y/.z); -1 when t is not one. */
