@@ -269,6 +269,11 @@ exec_fn exec_alu_bits_lookup(const exec_insn *in) {
     ptx_type t = (ptx_type)in->type;
     unsigned var = ALU_AUX_VAR(in->aux);
     bool sgn = ptx_type_kinds[t] == 's';
+    if (ALU_AUX_RND(in->aux) != EXEC_RND_DEFAULT || ALU_AUX_BOOL(in->aux) ||
+        (in->flags & (EXEC_F_FTZ | EXEC_F_SAT | EXEC_F_APPROX | EXEC_F_CC_IN | EXEC_F_CC_OUT |
+                      ALU_F_RELU | ALU_F_NANMODE | ALU_F_SATFINITE | ALU_F_XORSIGN)))
+        return NULL;
+    if ((in->flags & ALU_F_SHIFTAMT) && in->op != PTX_OP_bfind) return NULL;
     if (t == PTX_T_pred) {
         switch (in->op) {
         case PTX_OP_and: return alu_and_pred;

@@ -260,13 +260,15 @@ exec_fn exec_alu_float_lookup(const exec_insn *in) {
 #define ALU_IEEE(op)                                                                    \
     (f64 ? (ftz ? NULL : dir ? alu_##op##_f64_dir : alu_##op##_f64)                      \
          : dir ? alu_##op##_f32_dir : alu_##op##_f32_tab[v4])
+    /* fma, mad, and the IEEE forms of div, sqrt, rcp name their rounding (PTX 1.4 on) */
+    const bool named = rnd != EXEC_RND_DEFAULT;
 
     switch (in->op) {
     case PTX_OP_add: return approx ? NULL : ALU_IEEE(add);
     case PTX_OP_sub: return approx ? NULL : ALU_IEEE(sub);
     case PTX_OP_mul: return approx ? NULL : ALU_IEEE(mul);
     case PTX_OP_fma:
-    case PTX_OP_mad: return approx ? NULL : ALU_IEEE(fma);
+    case PTX_OP_mad: return approx || !named ? NULL : ALU_IEEE(fma);
     case PTX_OP_div:
         if (var == ALU_V_APPROX || approx) {
             if (f64 || sat || !rn) return NULL;
@@ -276,20 +278,20 @@ exec_fn exec_alu_float_lookup(const exec_insn *in) {
             if (f64 || sat || !rn) return NULL;
             return alu_div_f32_tab[v4];
         }
-        return ALU_IEEE(div);
+        return named ? ALU_IEEE(div) : NULL;
     case PTX_OP_sqrt:
         if (approx) {
             if (f64 || sat || !rn) return NULL;
             return alu_sqrt_f32_tab[v4];
         }
-        return ALU_IEEE(sqrt);
+        return named ? ALU_IEEE(sqrt) : NULL;
     case PTX_OP_rcp:
         if (approx) {
             if (f64) return ftz && rn ? alu_rcp_approx_ftz_f64 : NULL;
             if (sat || !rn) return NULL;
             return alu_rcp_f32_tab[v4];
         }
-        return ALU_IEEE(rcp);
+        return named ? ALU_IEEE(rcp) : NULL;
     case PTX_OP_rsqrt:
         if (!approx || sat || !rn) return NULL;
         if (f64) return ftz ? alu_rsqrt_approx_ftz_f64 : alu_rsqrt_f64;
