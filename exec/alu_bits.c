@@ -138,7 +138,8 @@ static inline uint32_t alu_brev32(uint32_t v) {
     return __builtin_bswap32(v);
 }
 ALU_OP1(alu_brev_32, uint32_t, alu_brev32(a))
-ALU_OP1(alu_brev_64, uint64_t, ((uint64_t)alu_brev32((uint32_t)a) << 32) | alu_brev32((uint32_t)(a >> 32)))
+ALU_OP1(alu_brev_64, uint64_t,
+        ((uint64_t)alu_brev32((uint32_t)a) << 32) | alu_brev32((uint32_t)(a >> 32)))
 
 /* bfe: extract len = c[7:0] bits at pos = b[7:0]; the field is zero- or sign-extended
  * (the sign is the field's top bit, or a's msb when the field runs past it). */

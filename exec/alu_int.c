@@ -123,7 +123,8 @@ static inline uint32_t alu_x2(uint32_t lo, uint32_t hi) { return (lo & 0xffffu) 
 #define ALU_SH(v, i) ((int16_t)ALU_H(v, i))
 static inline int16_t alu_relu16(int16_t v) { return v > 0 ? v : 0; }
 ALU_OP2(alu_add_x2_16, uint32_t, uint32_t,
-        alu_x2((uint32_t)ALU_H(a, 0) + ALU_H(b, 0), (uint32_t)(uint16_t)(ALU_H(a, 1) + ALU_H(b, 1))))
+        alu_x2((uint32_t)ALU_H(a, 0) + ALU_H(b, 0),
+               (uint32_t)(uint16_t)(ALU_H(a, 1) + ALU_H(b, 1))))
 #define ALU_X2_MINMAX(name, T, GET, PICK)                                                \
     ALU_OP2(name, uint32_t, uint32_t,                                                   \
             alu_x2((uint16_t)PICK(GET(a, 0), GET(b, 0)), (uint16_t)PICK(GET(a, 1), GET(b, 1))))
