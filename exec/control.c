@@ -43,10 +43,29 @@ static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t resto
     e->pending_mask = pending_mask;
 }
 
+static void h_exit(exec_warp *hw, const exec_insn *in, uint32_t mask);
+
+/* Does the thread end at p (an unguarded exit, or ret from the kernel)? */
+static bool ends_thread(const exec_wstate *w, const exec_insn *p) {
+    return p->guard < 0 && (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0));
+}
+
 __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *in,
                                               uint32_t taken, const exec_insn *target) {
     uint32_t not_taken = w->h.active & ~taken;
     const exec_insn *fall = w->ip;
+    /* A side that goes straight to the thread's end exits now rather than waiting for the
+     * other side: with independent thread scheduling those threads are gone, so they
+     * must not hold up a barrier the other side reaches (if (i >= n) return; ...). */
+    if (ends_thread(w, target)) {
+        exec_warp_exit_lanes(w, taken);
+        return;
+    }
+    if (ends_thread(w, fall)) {
+        w->ip = target;
+        exec_warp_exit_lanes(w, not_taken);
+        return;
+    }
     const exec_insn *rpc;
     if (in->reconv >= 0) rpc = w->code + in->reconv;
     else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
@@ -76,6 +95,43 @@ static void h_bra(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                                  w->clock - w->slice_start > EXEC_TIME_SLICE, 0))
             backward_branch(w);
     }
+}
+
+/* brx.idx: each lane jumps to the table entry its index names. Lanes bound for the first
+ * lane's target go now; the others wait as a pending path that runs this brx again. */
+static void h_brx(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const int32_t *table = w->frames[w->depth].func->jump_tables + in->target;
+    uint32_t first = (uint32_t)__builtin_ctz(mask);
+    uint32_t group = 0;
+    uint64_t idx0 = (uint32_t)EXEC_R(hw, in->a[0], first);
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t idx = (uint32_t)EXEC_R(hw, in->a[0], lane);
+        if (idx >= in->aux) {
+            exec_fault_at(hw, in, lane, EXEC_FAULT_INVALID_PC, "brx.idx index out of range");
+            return;
+        }
+        if (idx == idx0) group |= 1u << lane;
+    }
+    const exec_insn *target = w->code + table[idx0];
+    if (group != hw->active) {
+        const exec_insn *rpc;
+        if (in->reconv >= 0) rpc = w->code + in->reconv;
+        else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
+        else rpc = NULL;
+        if (mask != hw->active) { /* guarded: the lanes whose guard fails fall through */
+            push_divergence(w, rpc, hw->active, w->ip, hw->active & ~mask);
+            hw->active = mask;
+        }
+        if (group != mask) { /* the lanes bound elsewhere run this brx again */
+            push_divergence(w, rpc, mask, in, mask & ~group);
+            hw->active = group;
+        }
+        exec_warp_update_brk(w);
+    }
+    w->ip = target;
+    if (exec_block_aborted(hw->block) || w->clock - w->slice_start > EXEC_TIME_SLICE)
+        backward_branch(w);
 }
 
 /* ---- exit / ret / trap ---- */
@@ -283,6 +339,7 @@ static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite
             exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, detail);
             return;
         }
+        /* device-heap blocks are never in the blocks' range caches: nothing to forget */
         if (mem_table_remove(mem, ptr, &al)) free((void *)(uintptr_t)ptr);
     }
 }
@@ -389,7 +446,29 @@ int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         out->reconv = pi->reconv;
         if (to <= self) out->flags |= EXEC_F_BACKWARD;
         out->fn = h_bra;
-        exec_dec_fixup(d);
+        exec_dec_fixup(d, true);
+        return 1;
+    }
+    case PTX_OP_brx: {
+        if (pi->nopnds < 2 || pi->opnd[1].kind != PTX_OPND_LIST)
+            return exec_dec_error(d, pi, "brx.idx needs an index and a target list"), -1;
+        if (!exec_dec_src(d, pi, &pi->opnd[0], PTX_T_u32, &out->a[0])) return -1;
+        const ptx_operand *list = &pi->opnd[1];
+        exec_func *f = d->f;
+        int32_t *jt = realloc(f->jump_tables, (f->njump + list->vec_n + 1) * sizeof *jt);
+        if (!jt) abort();
+        f->jump_tables = jt;
+        out->target = (int32_t)f->njump;
+        out->aux = list->vec_n;
+        for (uint32_t k = 0; k < list->vec_n; k++) {
+            const ptx_operand *o = exec_dec_vec_elem(d, list, k);
+            if (!o || o->kind != PTX_OPND_LABEL)
+                return exec_dec_error(d, pi, "brx.idx target is not a label"), -1;
+            f->jump_tables[f->njump++] = d->pf->labels[o->label].insn; /* IR index for now */
+        }
+        out->reconv = pi->reconv;
+        out->fn = h_brx;
+        exec_dec_fixup(d, false); /* reconv only: target indexes the table */
         return 1;
     }
     case PTX_OP_call: return dec_call(d, pi, out);

@@ -260,9 +260,11 @@ ptx_space exec_dec_space(const ptx_insn *pi) {
 }
 
 static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
-    /* mov of a symbol's address is a memory-layout question, so the core answers it
-     * before the ALU decoder sees the register forms. */
-    int r = exec_decode_memory(d, pi, out);
+    /* mov of a symbol's address is a memory-layout question, and mov of a special
+     * register a read of warp state, so the core answers them before the ALU decoder
+     * sees the register and immediate forms. */
+    int r = exec_decode_sreg_mov(d, pi, out);
+    if (r == 0) r = exec_decode_memory(d, pi, out);
     if (r == 0) r = exec_decode_alu(d, pi, out);
     if (r == 0) r = exec_decode_atomic(d, pi, out);
     if (r == 0) r = exec_decode_control(d, pi, out);
@@ -326,9 +328,10 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         end.guard = -1;
         end.reconv = -1;
         exec_dec_emit(&d, &end);
+        for (uint32_t i = 0; i < f->njump; i++) f->jump_tables[i] = (int32_t)d.pc_map[f->jump_tables[i]];
         for (uint32_t i = 0; i < d.nfixups; i++) {
-            exec_insn *in = &d.code[d.fixups[i]];
-            if (in->target >= 0) in->target = (int32_t)d.pc_map[in->target];
+            exec_insn *in = &d.code[d.fixups[i] >> 1];
+            if ((d.fixups[i] & 1) && in->target >= 0) in->target = (int32_t)d.pc_map[in->target];
             if (in->reconv >= 0) in->reconv = (int32_t)d.pc_map[in->reconv];
         }
         f->code = d.code;
@@ -343,7 +346,8 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
     return ok;
 }
 
-void exec_dec_fixup(exec_decoder *d) {
+void exec_dec_fixup(exec_decoder *d, bool target) {
     d->fixups = grow(d->fixups, &d->fixups_cap, d->nfixups + 1, sizeof *d->fixups);
-    d->fixups[d->nfixups++] = d->ncode; /* the instruction about to be emitted */
+    /* the instruction about to be emitted; bit 0: its target is an IR index too */
+    d->fixups[d->nfixups++] = d->ncode << 1 | (target ? 1u : 0u);
 }

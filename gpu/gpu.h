@@ -187,10 +187,39 @@ typedef void (*gpu_print_fn)(const char *data, size_t len, void *ctx);
 void gpu_device_set_print(gpu_device *d, gpu_print_fn fn, void *ctx);
 
 /* Run a whole grid and return when every block has finished or one faulted.
- * L->num_sms, L->clock_khz, L->grid_id and L->abort are filled in here.
+ * L->num_sms, L->clock_khz and L->grid_id are filled in here; each host thread runs blocks
+ * with its own copy of *L, whose abort flag the scheduler raises to stop that thread's
+ * block (L->abort itself is not used).
  * Blocks run in parallel on the device's workers; printf output is emitted in block
  * order (block 0's output first), so a run prints the same thing every time.
  * Returns EXEC_OK or the first fault (by block order), with fault->msg set. */
 exec_fault_kind gpu_run_grid(gpu_device *d, exec_launch *L, exec_fault *fault);
+
+/* What running a grid cost (for reports and benchmarks). */
+typedef struct gpu_grid_stats {
+    uint64_t warp_instructions;   /* executed warp-instructions, all blocks */
+    uint64_t blocks_run;          /* blocks that ran to completion or faulted */
+    unsigned host_threads;        /* host threads that ran blocks of the grid */
+    double host_seconds;          /* wall-clock time of gpu_run_grid */
+} gpu_grid_stats;
+
+/* gpu_run_grid, also filling *stats (when not NULL).
+ *
+ * The scheduler's guarantees, for both:
+ *   - Blocks are handed out in linear order (x fastest, then y, then z) from one counter;
+ *     block k runs as SM (k mod multiprocessor_count), a fixed function of the block.
+ *   - Device printf output appears in block order, each block's output after all of the
+ *     output of the blocks before it, written as soon as that order allows.
+ *   - When block f faults, blocks before f still run to completion, blocks after f are
+ *     stopped or never started and their output is dropped; the fault returned is the one
+ *     of the lowest faulting block. So output and result do not depend on the number of
+ *     host threads or their timing (as long as blocks do not race through global memory).
+ *   - Grids of one device run one at a time; a grid launched from inside a running block
+ *     (on one of the device's threads) runs at once, on that thread, block after block. */
+exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                   gpu_grid_stats *stats);
+
+/* Host threads a grid may use, the calling thread included (VCUDA_THREADS or cores). */
+unsigned gpu_device_threads(const gpu_device *d);
 
 #endif

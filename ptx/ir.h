@@ -64,7 +64,18 @@ typedef enum ptx_sreg {
     PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
     PTX_SREG_ENVREG0, /* %envreg0..%envreg31 follow */
-    PTX_SREG_COUNT = PTX_SREG_ENVREG0 + 32
+    /* thread block clusters (sm_90) */
+    PTX_SREG_CLUSTERID_X = PTX_SREG_ENVREG0 + 32, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z,
+    PTX_SREG_NCLUSTERID_X, PTX_SREG_NCLUSTERID_Y, PTX_SREG_NCLUSTERID_Z,
+    PTX_SREG_CLUSTER_CTAID_X, PTX_SREG_CLUSTER_CTAID_Y, PTX_SREG_CLUSTER_CTAID_Z,
+    PTX_SREG_CLUSTER_NCTAID_X, PTX_SREG_CLUSTER_NCTAID_Y, PTX_SREG_CLUSTER_NCTAID_Z,
+    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
+    PTX_SREG_AGGR_SMEM_SIZE,
+    /* shared memory the driver reserves (grid sync uses it) */
+    PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, PTX_SREG_RESERVED_SMEM_OFFSET_END,
+    PTX_SREG_RESERVED_SMEM_OFFSET_CAP, PTX_SREG_RESERVED_SMEM_OFFSET_0,
+    PTX_SREG_RESERVED_SMEM_OFFSET_1,
+    PTX_SREG_COUNT
 } ptx_sreg;
 
 /* ---- state spaces of declarations ---- */
@@ -96,6 +107,23 @@ typedef enum ptx_opnd_kind {
     PTX_OPND_SINK,    /* '_' */
     PTX_OPND_LIST     /* (a, b, ...) call argument/return list, stored like VEC */
 } ptx_opnd_kind;
+
+/* Operand shapes of the control instructions:
+ *   bra L                 LABEL
+ *   brx.idx idx, T        REG (or IMM_INT), then LIST of LABELs: the targets of the
+ *                         ".branchtargets" declaration T, in order
+ *   call [(rets),] f [, (args)] [, proto]
+ *                         in source order: an optional LIST of return parameters, the
+ *                         callee (SYM of scope PTX_SYM_FUNC, or REG for an indirect call),
+ *                         an optional LIST of arguments (possibly empty), and for indirect
+ *                         calls an optional LABEL naming the ".callprototype". The callee is
+ *                         the first operand that is not a LIST. Call arguments and returns
+ *                         are normally .param variables declared in the enclosing { } block
+ *                         (SYM, scope PTX_SYM_LOCAL_VAR).
+ *   tex/tld4/suld/sust d, [h, {c}]  /  [h, s, {c}]
+ *                         the bracket's parts are flattened: ADDR h (reg or symbol), then
+ *                         the sampler s if present, then the coordinate VEC; operands that
+ *                         follow the bracket come after them. */
 
 /* A symbol reference: module-level (variables, functions) or function-local
  * (.local/.shared/.param declared in a body, and the function's own parameters). */
@@ -133,8 +161,10 @@ typedef struct ptx_insn {
     int32_t guard;               /* guard predicate register, -1 when unguarded */
     bool guard_neg;              /* "@!%p" */
     ptx_operand opnd[PTX_MAX_OPNDS];
-    /* For bra: index of the reconvergence instruction (immediate post-dominator of the
-     * branch's block), or -1 when the branch reconverges only at function exit. */
+    /* For a divergent branch (guarded bra, brx, guarded ret/exit/trap): index of the
+     * reconvergence instruction (first of the immediate post-dominator of the branch's
+     * block), or -1 when it reconverges only at function exit. -1 for everything else.
+     * See ptx/cfg.c. */
     int32_t reconv;
     ptx_srcloc loc;
 } ptx_insn;
@@ -147,7 +177,8 @@ typedef struct ptx_reg {
 
 typedef struct ptx_label {
     char *name;
-    int32_t insn;      /* index of the instruction that follows the label */
+    int32_t insn;      /* index of the instruction that follows the label (ninsns when the
+                        * label ends the body) */
 } ptx_label;
 
 /* A variable: module-level .global/.const/.shared, or function-local .local/.shared/.param,
@@ -182,7 +213,8 @@ typedef struct ptx_func {
     bool is_entry, is_visible, is_extern, is_weak, noreturn;
     ptx_var *params;  uint32_t nparams;   /* in declaration order */
     ptx_var *rets;    uint32_t nrets;     /* .func return parameters */
-    ptx_reg *regs;    uint32_t nregs;     /* every register declared in any scope */
+    ptx_reg *regs;    uint32_t nregs;     /* every register declared in any scope; a name
+                                           * declared again in an inner { } is a new entry */
     ptx_var *locals;  uint32_t nlocals;   /* .local/.shared/.param declared in the body */
     ptx_label *labels; uint32_t nlabels;
     ptx_insn *insns;  uint32_t ninsns;    /* empty for a declaration without body */
@@ -215,6 +247,18 @@ void ptx_module_free(ptx_module *m);
 /* Lookups by name, for the loader (not for the hot path). -1 when absent. */
 int ptx_find_func(const ptx_module *m, const char *name);
 int ptx_find_var(const ptx_module *m, const char *name);
+
+/* ---- printing (ptx/print.c), for diagnostics and tests ---- */
+
+/* An instruction as PTX text ("@%p1 bra $L__BB0_2;"), modifiers before types; returns buf. */
+const char *ptx_insn_str(const ptx_module *m, const ptx_func *f, const ptx_insn *in,
+                         char *buf, size_t n);
+const char *ptx_operand_str(const ptx_module *m, const ptx_func *f, const ptx_operand *op,
+                            char *buf, size_t n);
+/* "%tid.x", "%envreg3" (buf is used for the envregs). */
+const char *ptx_sreg_name(ptx_sreg s, char *buf, size_t n);
+/* Name of the variable, function or parameter a symbol reference designates. */
+const char *ptx_symref_name(const ptx_module *m, const ptx_func *f, ptx_symref s);
 
 /* Does insn carry modifier mod? */
 static inline bool ptx_insn_has_mod(const ptx_insn *in, ptx_mod mod) {

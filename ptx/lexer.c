@@ -50,10 +50,15 @@ static bool skip_space(ptx_lexer *lx) {
         } else if (c == '/' && lx->cur + 1 < lx->end && lx->cur[1] == '/') {
             while (lx->cur < lx->end && *lx->cur != '\n') lx->cur++;
         } else if (c == '/' && lx->cur + 1 < lx->end && lx->cur[1] == '*') {
+            const char *start = lx->cur, *start_line = lx->line_start;
+            uint32_t line = lx->line;
             lx->cur += 2;
             for (;;) {
                 if (lx->cur + 1 >= lx->end) {
-                    lx->cur = lx->end;
+                    /* report where the comment opened */
+                    lx->cur = start;
+                    lx->line = line;
+                    lx->line_start = start_line;
                     lx->error = "unterminated comment";
                     return false;
                 }

@@ -106,9 +106,8 @@ static void parse_local_decl(ptx_parser *p, uint8_t space) {
     ptx_var *v = PTX_PUSH(p, f->locals, f->nlocals, p->locals_cap);
     f->nlocals++;
     v->space = space;
-    ptx_token at = p->tok;
     ptx_parse_var_decl(p, v, false);
-    (void)at;
+    ptx_token at = {.line = v->loc.ptx_line, .col = v->loc.ptx_col};
     if (v->unsized && space != PTX_SPACE_SHARED)
         ptx_fail_tok(p, &at, "variable '%s' has no size", v->name);
     declare_scoped(p, v->name, PTX_NK_LOCAL, (int32_t)f->nlocals - 1, &at);

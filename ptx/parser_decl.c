@@ -400,10 +400,10 @@ static void reset_function_state(ptx_parser *p) {
     p->loc_line = 0;
 }
 
-static void bind_param(ptx_parser *p, const ptx_var *v, uint8_t kind, int32_t index, const ptx_token *at) {
+static void bind_param(ptx_parser *p, const ptx_var *v, uint8_t kind, int32_t index) {
     ptx_name_entry *e = ptx_names_insert(&p->scope, v->name, (uint32_t)strlen(v->name));
-    if (!e) ptx_fail_tok(p, at, "out of memory");
-    if (e->kind != PTX_NK_NONE) ptx_fail_tok(p, at, "duplicate parameter '%s'", v->name);
+    if (!e) ptx_fail(p, v->loc.ptx_line, v->loc.ptx_col, "out of memory");
+    if (e->kind != PTX_NK_NONE) ptx_fail(p, v->loc.ptx_line, v->loc.ptx_col, "duplicate parameter '%s'", v->name);
     e->kind = kind;
     e->value = index;
     e->depth = 0;
@@ -430,11 +430,9 @@ static void parse_param_list(ptx_parser *p, bool is_ret) {
             index = (int32_t)f->nparams++;
         }
         v->space = PTX_SPACE_PARAM;
-        ptx_token name_at = p->tok;
         ptx_parse_var_decl(p, v, false);
-        (void)name_at;
-        if (v->unsized) ptx_fail_tok(p, &at, "parameter '%s' has no size", v->name);
-        bind_param(p, v, is_ret ? PTX_NK_RET : PTX_NK_PARAM, index, &at);
+        if (v->unsized) ptx_fail(p, v->loc.ptx_line, v->loc.ptx_col, "parameter '%s' has no size", v->name);
+        bind_param(p, v, is_ret ? PTX_NK_RET : PTX_NK_PARAM, index);
         if (ptx_accept_punct(p, ')')) return;
         ptx_expect_punct(p, ',', "or ')' in parameter list");
     }

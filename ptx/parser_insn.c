@@ -8,6 +8,8 @@
  * and, for indirect calls, an optional LABEL naming the .callprototype.
  * brx.idx's second operand, a label declared with .branchtargets, becomes a LIST of
  * LABEL operands (the table's targets in order).
+ * Texture and surface addresses [handle, {coords}] / [handle, sampler, {coords}] become
+ * an ADDR operand for the handle followed by the other parts as operands.
  */
 #include "parser_internal.h"
 
@@ -36,6 +38,17 @@ static const sreg_name sreg_names[] = {
     {"%globaltimer_hi", PTX_SREG_GLOBALTIMER_HI, false},
     {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE, false},
     {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, false},
+    {"%clusterid", PTX_SREG_CLUSTERID_X, true},      {"%nclusterid", PTX_SREG_NCLUSTERID_X, true},
+    {"%cluster_ctaid", PTX_SREG_CLUSTER_CTAID_X, true}, {"%cluster_nctaid", PTX_SREG_CLUSTER_NCTAID_X, true},
+    {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK, false},
+    {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK, false},
+    {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER, false},
+    {"%aggr_smem_size", PTX_SREG_AGGR_SMEM_SIZE, false},
+    {"%reserved_smem_offset_begin", PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, false},
+    {"%reserved_smem_offset_end", PTX_SREG_RESERVED_SMEM_OFFSET_END, false},
+    {"%reserved_smem_offset_cap", PTX_SREG_RESERVED_SMEM_OFFSET_CAP, false},
+    {"%reserved_smem_offset_0", PTX_SREG_RESERVED_SMEM_OFFSET_0, false},
+    {"%reserved_smem_offset_1", PTX_SREG_RESERVED_SMEM_OFFSET_1, false},
 };
 
 /* Special register named by token t (and a following .x/.y/.z); -1 when t is not one. */
@@ -113,7 +126,12 @@ _Noreturn static void fail_undeclared(ptx_parser *p, const ptx_token *t) {
     ptx_fail_tok(p, t, "undeclared %s '%.*s'", what, (int)t->len, t->text);
 }
 
-static void parse_address(ptx_parser *p, ptx_operand *o) {
+static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, bool in_group);
+
+/* [base], [base+off], [base+-off], [number]; and the texture/surface form
+ * [handle, {coords}] or [handle, sampler, {coords}], whose parts after the handle become
+ * further operands of the instruction. */
+static void parse_address(ptx_parser *p, ptx_insn *in, ptx_operand *o) {
     ptx_next(p); /* '[' */
     o->kind = PTX_OPND_ADDR;
     ptx_token t = p->tok;
@@ -135,10 +153,16 @@ static void parse_address(ptx_parser *p, ptx_operand *o) {
     } else {
         ptx_fail_expected(p, "a register, symbol or number in address");
     }
+    while (ptx_tok_punct(&p->tok, ',') && (in->op == PTX_OP_tex || in->op == PTX_OP_tld4 ||
+                                           in->op == PTX_OP_suld || in->op == PTX_OP_sust)) {
+        ptx_next(p);
+        if (in->nopnds == PTX_MAX_OPNDS) ptx_fail_tok(p, &p->tok, "too many operands");
+        ptx_operand *extra = &in->opnd[in->nopnds++];
+        if (ptx_tok_punct(&p->tok, '[')) ptx_fail_tok(p, &p->tok, "nested address");
+        parse_operand(p, in, extra, OPND_PLAIN, false);
+    }
     ptx_expect_punct(p, ']', "to close address");
 }
-
-static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, bool in_group);
 
 /* {a, b, ...} (vec) or (a, b, ...) (call list); elements go to the function's vec_elems */
 static void parse_group(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx) {
@@ -200,7 +224,7 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
     ptx_token t = p->tok;
     if (ptx_tok_punct(&t, '[')) {
         if (in_group) ptx_fail_tok(p, &t, "address inside a vector operand");
-        parse_address(p, o);
+        parse_address(p, in, o);
         return;
     }
     if (ptx_tok_punct(&t, '{') || ptx_tok_punct(&t, '(')) {
@@ -257,6 +281,13 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
             if (not) ptx_fail_tok(p, &t, "'!' applies to predicates only");
             o->ival = parse_offset(p);
         }
+        return;
+    }
+    if (ptx_tok_is(&t, "WARP_SZ") && !not) {
+        /* PTX's predefined constant: the warp size, usable wherever an immediate is */
+        o->kind = PTX_OPND_IMM_INT;
+        o->ival = neg ? -32 : 32;
+        ptx_next(p);
         return;
     }
     int sreg = parse_sreg(p, &t);

@@ -1,0 +1,234 @@
+/* gpu/device.c — the virtual device: its preset, its memory table, where device printf
+ * output goes, and the persistent pool of host threads that run blocks.
+ *
+ * The pool starts lazily: a program whose grids all have one block never starts a thread,
+ * and such a launch runs on the calling thread with no hand-off at all. Pool threads sleep
+ * on a condition variable between grids and are woken only as many as a grid can use.
+ * The block scheduling itself is in gpu/scheduler.c.
+ */
+#include "device_internal.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GPU_MAX_THREADS 1024
+
+static void print_to_stdout(const char *data, size_t len, void *ctx) {
+    (void)ctx;
+    fwrite(data, 1, len, stdout);
+}
+
+/* VCUDA_THREADS when set to a positive number, else the cores this process may run on. */
+static unsigned default_thread_count(void) {
+    const char *env = getenv("VCUDA_THREADS");
+    if (env && *env) {
+        char *end;
+        long n = strtol(env, &end, 10);
+        if (*end == 0 && n > 0)
+            return (unsigned)(n > GPU_MAX_THREADS ? GPU_MAX_THREADS : n);
+        fprintf(stderr, "vcuda: VCUDA_THREADS=%s is not a positive number; using the host's cores\n",
+                env);
+    }
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                              : sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1)
+        cores = 1;
+    return (unsigned)(cores > GPU_MAX_THREADS ? GPU_MAX_THREADS : cores);
+}
+
+static void *pool_thread_main(void *arg);
+
+gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
+    gpu_device *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->preset = p;
+    d->mem = mem_table_new();
+    d->nlanes = nworkers ? nworkers : default_thread_count();
+    if (d->nlanes > GPU_MAX_THREADS)
+        d->nlanes = GPU_MAX_THREADS;
+    d->lanes = calloc(d->nlanes, sizeof *d->lanes);
+    if (!d->mem || !d->lanes) {
+        mem_table_free(d->mem);
+        free(d->lanes);
+        free(d);
+        return NULL;
+    }
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        d->lanes[i].dev = d;
+        d->lanes[i].index = i;
+        atomic_init(&d->lanes[i].block, UINT64_MAX);
+    }
+    d->lanes[0].worker = exec_worker_new();
+    if (!d->lanes[0].worker) {
+        mem_table_free(d->mem);
+        free(d->lanes);
+        free(d);
+        return NULL;
+    }
+    d->print = print_to_stdout;
+    atomic_init(&d->next_grid_id, 1);
+    pthread_mutex_init(&d->print_lock, NULL);
+    pthread_mutex_init(&d->grid_lock, NULL);
+    pthread_mutex_init(&d->pool_lock, NULL);
+    pthread_mutex_init(&d->spare_lock, NULL);
+    pthread_cond_init(&d->pool_wake, NULL);
+    pthread_cond_init(&d->pool_idle, NULL);
+    return d;
+}
+
+void gpu_device_free(gpu_device *d) {
+    if (!d)
+        return;
+    pthread_mutex_lock(&d->pool_lock);
+    d->shutdown = true;
+    pthread_cond_broadcast(&d->pool_wake);
+    pthread_mutex_unlock(&d->pool_lock);
+    if (d->pool_started) {
+        for (unsigned i = 1; i < d->nlanes; i++)
+            pthread_join(d->lanes[i].thread, NULL);
+    }
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        if (d->lanes[i].worker)
+            exec_worker_free(d->lanes[i].worker);
+        free(d->lanes[i].out.data);
+    }
+    for (size_t i = 0; i < d->nspare; i++)
+        exec_worker_free(d->spare[i]);
+    free(d->spare);
+    free(d->lanes);
+    mem_table_free(d->mem);
+    pthread_cond_destroy(&d->pool_wake);
+    pthread_cond_destroy(&d->pool_idle);
+    pthread_mutex_destroy(&d->spare_lock);
+    pthread_mutex_destroy(&d->pool_lock);
+    pthread_mutex_destroy(&d->grid_lock);
+    pthread_mutex_destroy(&d->print_lock);
+    free(d);
+}
+
+const gpu_preset *gpu_device_preset(const gpu_device *d) { return d->preset; }
+mem_table *gpu_device_mem(gpu_device *d) { return d->mem; }
+unsigned gpu_device_threads(const gpu_device *d) { return d->nlanes; }
+
+void gpu_device_set_print(gpu_device *d, gpu_print_fn fn, void *ctx) {
+    pthread_mutex_lock(&d->print_lock);
+    d->print = fn ? fn : print_to_stdout;
+    d->print_ctx = fn ? ctx : NULL;
+    pthread_mutex_unlock(&d->print_lock);
+}
+
+void gpu_device_emit(gpu_device *d, const char *data, size_t len) {
+    if (len == 0)
+        return;
+    pthread_mutex_lock(&d->print_lock);
+    d->print(data, len, d->print_ctx);
+    pthread_mutex_unlock(&d->print_lock);
+}
+
+/* ---- the pool ---- */
+
+/* Start the pool lanes (called with pool_lock held). A lane that cannot be started is
+ * left out: the grid runs on fewer threads. */
+static void start_pool(gpu_device *d) {
+    d->pool_started = true;
+    for (unsigned i = 1; i < d->nlanes; i++) {
+        gpu_lane *lane = &d->lanes[i];
+        lane->worker = exec_worker_new();
+        lane->seen_generation = d->generation;
+        if (pthread_create(&lane->thread, NULL, pool_thread_main, lane) != 0) {
+            fprintf(stderr, "vcuda: could not start host thread %u; running with %u\n", i, i);
+            exec_worker_free(lane->worker);
+            lane->worker = NULL;
+            d->nlanes = i;
+            break;
+        }
+    }
+}
+
+static void *pool_thread_main(void *arg) {
+    gpu_lane *lane = arg;
+    gpu_device *d = lane->dev;
+    pthread_mutex_lock(&d->pool_lock);
+    for (;;) {
+        while (!d->shutdown && d->generation == lane->seen_generation)
+            pthread_cond_wait(&d->pool_wake, &d->pool_lock);
+        if (d->shutdown)
+            break;
+        lane->seen_generation = d->generation;
+        /* Join only a grid still open, and only as many lanes as it asked for: a lane
+         * that wakes after the caller took the last block stays out of its way. */
+        if (!d->grid || d->lanes_joined + 1 >= d->grid_lanes)
+            continue;
+        struct gpu_grid *g = d->grid;
+        d->lanes_joined++;
+        pthread_mutex_unlock(&d->pool_lock);
+        gpu_grid_work(g, lane);
+        pthread_mutex_lock(&d->pool_lock);
+        d->lanes_done++;
+        pthread_cond_signal(&d->pool_idle);
+    }
+    pthread_mutex_unlock(&d->pool_lock);
+    return NULL;
+}
+
+unsigned gpu_pool_run(gpu_device *d, struct gpu_grid *g, unsigned nlanes) {
+    pthread_mutex_lock(&d->pool_lock);
+    if (!d->pool_started)
+        start_pool(d);
+    if (nlanes > d->nlanes)
+        nlanes = d->nlanes;
+    d->grid = g;
+    d->grid_lanes = nlanes;
+    d->lanes_joined = 0;
+    d->lanes_done = 0;
+    d->generation++;
+    /* Wake only as many lanes as the grid can use (a lane not asleep right now sees the
+     * new generation before it next waits). */
+    for (unsigned i = 1; i < nlanes; i++)
+        pthread_cond_signal(&d->pool_wake);
+    pthread_mutex_unlock(&d->pool_lock);
+
+    gpu_grid_work(g, &d->lanes[0]);
+
+    /* Every block has been taken: close the grid to late lanes, wait for those in it. */
+    pthread_mutex_lock(&d->pool_lock);
+    d->grid = NULL;
+    while (d->lanes_done < d->lanes_joined)
+        pthread_cond_wait(&d->pool_idle, &d->pool_lock);
+    unsigned used = 1 + d->lanes_joined;
+    pthread_mutex_unlock(&d->pool_lock);
+    return used;
+}
+
+/* ---- workers for nested grids ---- */
+
+exec_worker *gpu_spare_worker_take(gpu_device *d) {
+    exec_worker *w = NULL;
+    pthread_mutex_lock(&d->spare_lock);
+    if (d->nspare > 0)
+        w = d->spare[--d->nspare];
+    pthread_mutex_unlock(&d->spare_lock);
+    return w ? w : exec_worker_new();
+}
+
+void gpu_spare_worker_give(gpu_device *d, exec_worker *w) {
+    pthread_mutex_lock(&d->spare_lock);
+    if (d->nspare == d->spare_cap) {
+        size_t cap = d->spare_cap ? d->spare_cap * 2 : 4;
+        exec_worker **n = realloc(d->spare, cap * sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&d->spare_lock);
+            exec_worker_free(w);
+            return;
+        }
+        d->spare = n;
+        d->spare_cap = cap;
+    }
+    d->spare[d->nspare++] = w;
+    pthread_mutex_unlock(&d->spare_lock);
+}

@@ -1,0 +1,238 @@
+/* runtime/func.c — what the API tells and lets a program set about a kernel:
+ * cudaFuncGetAttributes, cudaFuncSetAttribute, the cache and shared-memory configuration
+ * calls, and the occupancy calculator (gpu/occupancy.c does the arithmetic).
+ *
+ * A kernel is named by its host stub (the function pointer a program passes) or by a
+ * handle; NULL gives cudaErrorInvalidDeviceFunction and a pointer that names no kernel
+ * cudaErrorInvalidResourceHandle, as on an H100 (tests/cuda/probes/expected/func_attrs.out).
+ */
+#include "rt.h"
+
+#include <string.h>
+
+/* Registers per thread as ptxas would settle them: the PTX estimate, at most what a
+ * thread may have, and few enough for __launch_bounds__ to hold (ptxas spills to fit). */
+static int rt_func_regs(const gpu_preset *p, const exec_kernel_info *info) {
+    int regs = (int)info->regs_per_thread;
+    if (regs > p->max_regs_per_thread) regs = p->max_regs_per_thread;
+    if (info->maxntid[0]) {
+        uint32_t threads = info->maxntid[0] * (info->maxntid[1] ? info->maxntid[1] : 1) *
+                           (info->maxntid[2] ? info->maxntid[2] : 1);
+        uint32_t warps = (threads + (uint32_t)p->warp_size - 1) / (uint32_t)p->warp_size;
+        uint32_t blocks = info->minnctapersm ? info->minnctapersm : 1;
+        int fit = (int)((uint32_t)p->regs_per_sm / (warps * (uint32_t)p->warp_size * blocks)) / 8 * 8;
+        if (fit > 0 && regs > fit) regs = fit;
+    }
+    return regs;
+}
+
+static gpu_occ_kernel rt_occ_kernel(rt_context *c, const rt_func *f) {
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    gpu_occ_kernel k = gpu_occ_kernel_default(c->preset, rt_func_regs(c->preset, info),
+                                              info->static_shared);
+    k.max_dynamic_shared = rt_func_max_dynamic_shared(c, f);
+    k.dynamic_shared_raised = f->max_dynamic_shared >= 0;
+    k.carveout = f->carveout;
+    return k;
+}
+
+/* Find and load the kernel func. Called with c->lock held. */
+static cudaError_t rt_func_ready(rt_context *c, const void *func, rt_func **out) {
+    cudaError_t e = rt_func_lookup(c, func, out);
+    if (e == cudaSuccess) e = rt_func_resolve(c, *out);
+    return e;
+}
+
+static int rt_max_threads(rt_context *c, const rt_func *f) {
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    int max = gpu_max_threads_per_block(c->preset, rt_func_regs(c->preset, info));
+    if (info->maxntid[0]) {
+        int bound = (int)(info->maxntid[0] * (info->maxntid[1] ? info->maxntid[1] : 1) *
+                          (info->maxntid[2] ? info->maxntid[2] : 1));
+        if (bound < max) max = bound;
+    }
+    return max;
+}
+
+RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!attr) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_ready(c, func, &f);
+    if (e == cudaSuccess) {
+        const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+        const gpu_preset *p = c->preset;
+        memset(attr, 0, sizeof *attr);
+        attr->sharedSizeBytes = info->static_shared;
+        attr->constSizeBytes = f->mod->const_bytes;
+        attr->localSizeBytes = info->local_per_thread;
+        attr->maxThreadsPerBlock = rt_max_threads(c, f);
+        attr->numRegs = rt_func_regs(p, info);
+        attr->ptxVersion = (int)f->mod->ptx_arch;     /* the PTX's virtual architecture */
+        attr->binaryVersion = p->major * 10 + p->minor; /* code "compiled" for the device */
+        attr->cacheModeCA = 0;
+        attr->maxDynamicSharedSizeBytes = (int)rt_func_max_dynamic_shared(c, f);
+        attr->preferredShmemCarveout = f->carveout;
+        attr->clusterDimMustBeSet = f->cluster_attrs[0];
+        attr->requiredClusterWidth = f->cluster_attrs[1];
+        attr->requiredClusterHeight = f->cluster_attrs[2];
+        attr->requiredClusterDepth = f->cluster_attrs[3];
+        attr->nonPortableClusterSizeAllowed = f->cluster_attrs[4];
+        attr->clusterSchedulingPolicyPreference = f->cluster_attrs[5];
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_ready(c, func, &f);
+    if (e == cudaSuccess) {
+        const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+        switch (attr) {
+        case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+            uint64_t optin = c->preset->shared_per_block_optin;
+            uint64_t most = info->static_shared < optin ? optin - info->static_shared : 0;
+            if (value < 0 || (uint64_t)value > most)
+                e = cudaErrorInvalidValue;
+            else
+                f->max_dynamic_shared = value;
+            break;
+        }
+        case cudaFuncAttributePreferredSharedMemoryCarveout:
+            if (value < -1 || value > 100)
+                e = cudaErrorInvalidValue;
+            else
+                f->carveout = value;
+            break;
+        case cudaFuncAttributeClusterDimMustBeSet:
+        case cudaFuncAttributeRequiredClusterWidth:
+        case cudaFuncAttributeRequiredClusterHeight:
+        case cudaFuncAttributeRequiredClusterDepth:
+            /* Set by __cluster_dims__ at compile time; read-only here. */
+            e = cudaErrorInvalidValue;
+            break;
+        case cudaFuncAttributeNonPortableClusterSizeAllowed:
+            f->cluster_attrs[4] = value;
+            break;
+        case cudaFuncAttributeClusterSchedulingPolicyPreference:
+            f->cluster_attrs[5] = value;
+            break;
+        default:
+            e = cudaErrorInvalidValue;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_lookup(c, func, &f);
+    if (e == cudaSuccess) {
+        if ((unsigned)cacheConfig > cudaFuncCachePreferEqual)
+            e = cudaErrorInvalidValue;
+        else
+            f->cache_config = cacheConfig;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_lookup(c, func, &f);
+    if (e == cudaSuccess && (unsigned)config > cudaSharedMemBankSizeEightByte)
+        e = cudaErrorInvalidValue;
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaFuncGetName(const char **name, const void *func) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!name) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_lookup(c, func, &f);
+    if (e == cudaSuccess) *name = f->name;
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+/* ---- occupancy ---- */
+
+RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!numBlocks) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_ready(c, func, &f);
+    if (e == cudaSuccess) {
+        gpu_occ_kernel k = rt_occ_kernel(c, f);
+        /* The register limit on the block size applies, __launch_bounds__ does not: an
+         * H100 answers 8 blocks of 256 threads for a kernel bounded to 128 (func_attrs.out). */
+        int most_threads = gpu_max_threads_per_block(c->preset, k.regs_per_thread);
+        if (flags & ~(unsigned)cudaOccupancyDisableCachingOverride || blockSize <= 0)
+            e = cudaErrorInvalidValue;
+        else if (blockSize > most_threads || dynamicSMemSize > k.max_dynamic_shared)
+            *numBlocks = 0; /* such a block could never launch */
+        else
+            *numBlocks = gpu_occupancy_kernel(c->preset, &k, blockSize, dynamicSMemSize).blocks_per_sm;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                                 int blockSize,
+                                                                 size_t dynamicSMemSize) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
+                                                                  dynamicSMemSize,
+                                                                  cudaOccupancyDefault);
+}
+
+RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                             const void *func, int numBlocks,
+                                                             int blockSize) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!dynamicSmemSize) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_ready(c, func, &f);
+    if (e == cudaSuccess) {
+        if (blockSize <= 0 || numBlocks <= 0) {
+            e = cudaErrorInvalidValue;
+        } else {
+            gpu_occ_kernel k = rt_occ_kernel(c, f);
+            size_t avail = 0;
+            if (!gpu_occupancy_available_dynamic_shared(c->preset, &k, blockSize, numBlocks, &avail))
+                avail = 0;
+            *dynamicSmemSize = avail;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}

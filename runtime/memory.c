@@ -1,0 +1,626 @@
+/* runtime/memory.c — allocation, copies, sets and pointer queries.
+ *
+ * Device memory is host memory entered in the device's allocation table (mem/mem.h): a
+ * device pointer is a host address, and the table says what it is. Every argument is
+ * checked the way CUDA 13 checks it (tests/cuda/probes/expected/memory_api.out):
+ *  - the device side of a copy or set must lie inside one allocation the device can
+ *    reach (device, pinned, managed, registered, a module variable), else
+ *    cudaErrorInvalidValue; one byte past the end is already outside;
+ *  - the host side may be any host memory, but not NULL, and a range that starts inside
+ *    a known allocation must end inside it;
+ *  - cudaMemcpyDefault infers each side from the table (unified addressing);
+ *  - a pitch smaller than the width is cudaErrorInvalidPitchValue for copies and
+ *    cudaErrorInvalidValue for cudaMemset2D; a size of 0 succeeds whatever the pointers.
+ * Allocations are zero-filled, so a program reads the same values on every run.
+ */
+#include "rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define RT_ALLOC_ALIGN 256u        /* cudaMalloc's alignment guarantee */
+#define RT_MMAP_MIN (1u << 20)     /* larger blocks come zeroed (and lazily) from mmap */
+
+static size_t rt_round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+static void *rt_alloc_bytes(size_t size) {
+    if (size >= RT_MMAP_MIN) {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        void *p = mmap(NULL, rt_round_up(size, page), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    void *p = NULL;
+    size_t n = rt_round_up(size, RT_ALLOC_ALIGN);
+    if (posix_memalign(&p, RT_ALLOC_ALIGN, n)) return NULL;
+    memset(p, 0, n);
+    return p;
+}
+
+static void rt_free_bytes(void *p, size_t size) {
+    if (size >= RT_MMAP_MIN)
+        munmap(p, rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)));
+    else
+        free(p);
+}
+
+static mem_table *rt_mem(rt_context *c) { return gpu_device_mem(c->dev); }
+
+/* Device memory in use (what counts against the preset's global memory). */
+static uint64_t rt_device_bytes_used(rt_context *c) {
+    size_t n;
+    uint64_t dev = 0, managed = 0;
+    mem_table_usage(rt_mem(c), MEM_KIND_DEVICE, &n, &dev);
+    mem_table_usage(rt_mem(c), MEM_KIND_MANAGED, &n, &managed);
+    return dev + managed;
+}
+
+/* Allocate size bytes of the given kind and enter them in the table. */
+cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags) {
+    if (kind == MEM_KIND_DEVICE || kind == MEM_KIND_MANAGED) {
+        uint64_t used = rt_device_bytes_used(c);
+        if (size > c->preset->total_global_mem || used > c->preset->total_global_mem - size)
+            return cudaErrorMemoryAllocation;
+    }
+    void *p = rt_alloc_bytes(size);
+    if (!p) return cudaErrorMemoryAllocation;
+    if (!mem_table_add(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags)) {
+        rt_free_bytes(p, size);
+        return cudaErrorMemoryAllocation;
+    }
+    *out = p;
+    return cudaSuccess;
+}
+
+/* Remove the allocation starting at p if it is of one of the kinds in mask (bits
+ * 1 << mem_kind) and give its memory back. */
+static bool rt_release(rt_context *c, void *p, unsigned kinds) {
+    mem_alloc a;
+    if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
+    if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
+    if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
+    if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
+    return true;
+}
+
+struct rt_release_ctx {
+    uint64_t *bases;
+    uint64_t *sizes;
+    uint32_t *kinds;
+    size_t n, cap;
+};
+
+static void rt_collect(const mem_alloc *a, void *ctx) {
+    struct rt_release_ctx *r = ctx;
+    if (a->kind != MEM_KIND_DEVICE && a->kind != MEM_KIND_HOST && a->kind != MEM_KIND_MANAGED &&
+        a->kind != MEM_KIND_REGISTERED)
+        return;
+    if (r->n == r->cap) return; /* counted beforehand; never happens */
+    r->bases[r->n] = a->base;
+    r->sizes[r->n] = a->size;
+    r->kinds[r->n] = a->kind;
+    r->n++;
+}
+
+void rt_memory_release_all(rt_context *c, mem_table *t) {
+    (void)c;
+    size_t count = 0;
+    uint64_t bytes;
+    mem_table_usage(t, 0, &count, &bytes);
+    if (!count) return;
+    struct rt_release_ctx r = {malloc(count * sizeof(uint64_t)), malloc(count * sizeof(uint64_t)),
+                               malloc(count * sizeof(uint32_t)), 0, count};
+    if (r.bases && r.sizes && r.kinds) {
+        mem_table_each(t, rt_collect, &r);
+        for (size_t i = 0; i < r.n; i++) {
+            mem_table_remove(t, r.bases[i], NULL);
+            if (r.kinds[i] != MEM_KIND_REGISTERED)
+                rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i]);
+        }
+    }
+    free(r.bases);
+    free(r.sizes);
+    free(r.kinds);
+}
+
+/* ---- pointer checks ---- */
+
+bool rt_device_range_ok(rt_context *c, const void *p, size_t bytes) {
+    if (!p) return false;
+    if (bytes == 0) return mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, NULL);
+    return mem_table_check(rt_mem(c), (uint64_t)(uintptr_t)p, bytes, NULL);
+}
+
+bool rt_host_range_ok(rt_context *c, const void *p, size_t bytes) {
+    if (!p) return false;
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    if (!mem_table_find(rt_mem(c), a, NULL)) return true; /* ordinary host memory */
+    return bytes == 0 || mem_table_check(rt_mem(c), a, bytes, NULL);
+}
+
+/* Is p in memory the host can touch directly without the device (pageable memory)? */
+static bool rt_is_pageable(rt_context *c, const void *p) {
+    return !mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, NULL);
+}
+
+/* Memory the host reads directly (pinned, managed, registered): work on it happens at
+ * once, after the queue, so that host code sees it as soon as the call returns. */
+static bool rt_is_host_visible(rt_context *c, const void *p) {
+    mem_alloc a;
+    if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return true;
+    return a.kind == MEM_KIND_HOST || a.kind == MEM_KIND_MANAGED || a.kind == MEM_KIND_REGISTERED;
+}
+
+/* The sides a copy kind says are device memory. */
+cudaError_t rt_check_copy(rt_context *c, void *dst, size_t dst_span, const void *src,
+                                 size_t src_span, enum cudaMemcpyKind kind) {
+    bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    bool ok_dst = dst_dev ? rt_device_range_ok(c, dst, dst_span) : rt_host_range_ok(c, dst, dst_span);
+    bool ok_src = src_dev ? rt_device_range_ok(c, src, src_span) : rt_host_range_ok(c, src, src_span);
+    return ok_dst && ok_src ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+static bool rt_kind_valid(enum cudaMemcpyKind kind) {
+    return (unsigned)kind <= (unsigned)cudaMemcpyDefault;
+}
+
+/* Run op now (after everything queued before it) or queue it. */
+static cudaError_t rt_issue(rt_context *c, rt_op *op, bool now) {
+    if (now) {
+        cudaError_t e = rt_queue_drain(c);
+        rt_queue_push(c, op);
+        cudaError_t e2 = rt_queue_drain(c);
+        return e ? e : e2;
+    }
+    rt_queue_push(c, op);
+    return cudaSuccess;
+}
+
+static rt_op *rt_op_new(rt_op_kind kind, cudaStream_t stream) {
+    rt_op *op = calloc(1, sizeof *op);
+    if (op) {
+        op->kind = kind;
+        op->stream = stream;
+    }
+    return op;
+}
+
+cudaError_t rt_memcpy(rt_context *c, void *dst, const void *src, size_t bytes,
+                      enum cudaMemcpyKind kind, cudaStream_t stream, bool async) {
+    if (!rt_kind_valid(kind)) return cudaErrorInvalidMemcpyDirection;
+    if (bytes == 0) return cudaSuccess;
+    cudaError_t e = rt_check_copy(c, dst, bytes, src, bytes, kind);
+    if (e != cudaSuccess) return e;
+    if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
+    rt_op *op = rt_op_new(RT_OP_COPY, stream);
+    if (!op) return cudaErrorMemoryAllocation;
+    op->u.copy.dst = dst;
+    op->u.copy.src = src;
+    op->u.copy.bytes = bytes;
+    /* A blocking copy, or one from or to pageable memory, completes before returning. */
+    bool now = !async || rt_is_pageable(c, dst) || rt_is_pageable(c, src);
+    return rt_issue(c, op, now);
+}
+
+/* ---- allocation API ---- */
+
+RT_API cudaError_t cudaMalloc(void **devPtr, size_t size) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!devPtr) return rt_record(cudaErrorInvalidValue);
+    if (size == 0) {
+        *devPtr = NULL;
+        return cudaSuccess;
+    }
+    return rt_record(rt_allocate(c, devPtr, size, MEM_KIND_DEVICE, 0));
+}
+
+RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!rt_stream_valid(c, hStream)) return rt_record(cudaErrorInvalidResourceHandle);
+    return cudaMalloc(devPtr, size);
+}
+
+RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream) {
+    return cudaMallocAsync(devPtr, size, hStream);
+}
+
+static cudaError_t rt_free(void *devPtr, unsigned kinds) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!devPtr) return cudaSuccess;
+    /* cudaFree waits for the device: queued work may still use the memory. */
+    e = rt_queue_drain(c);
+    if (e) return rt_record(e);
+    return rt_record(rt_release(c, devPtr, kinds) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+RT_API cudaError_t cudaFree(void *devPtr) {
+    return rt_free(devPtr, 1u << MEM_KIND_DEVICE | 1u << MEM_KIND_MANAGED);
+}
+
+RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!rt_stream_valid(c, hStream)) return rt_record(cudaErrorInvalidResourceHandle);
+    return cudaFree(devPtr);
+}
+
+RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream) {
+    return cudaFreeAsync(devPtr, hStream);
+}
+
+RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!pHost) return rt_record(cudaErrorInvalidValue);
+    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return rt_record(cudaErrorInvalidValue);
+    if (size == 0) {
+        *pHost = NULL;
+        return cudaSuccess;
+    }
+    /* With unified addressing every pinned allocation is mapped (cudaHostGetFlags says so). */
+    return rt_record(rt_allocate(c, pHost, size, MEM_KIND_HOST, flags | cudaHostAllocMapped));
+}
+
+RT_API cudaError_t cudaMallocHost(void **ptr, size_t size) {
+    return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+RT_API cudaError_t cudaFreeHost(void *ptr) { return rt_free(ptr, 1u << MEM_KIND_HOST); }
+
+RT_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    mem_alloc a;
+    if (!pFlags || !mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)pHost, &a) ||
+        (a.kind != MEM_KIND_HOST && a.kind != MEM_KIND_REGISTERED))
+        return rt_record(cudaErrorInvalidValue);
+    *pFlags = a.flags;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    mem_alloc a;
+    if (!pDevice || flags != 0 || !mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)pHost, &a) ||
+        (a.kind != MEM_KIND_HOST && a.kind != MEM_KIND_REGISTERED))
+        return rt_record(cudaErrorInvalidValue);
+    *pDevice = pHost; /* unified addressing: the same address on both sides */
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    unsigned valid = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory |
+                     cudaHostRegisterReadOnly;
+    if (!ptr || size == 0 || (flags & ~valid)) return rt_record(cudaErrorInvalidValue);
+    if (!mem_table_add(rt_mem(c), (uint64_t)(uintptr_t)ptr, size, MEM_KIND_REGISTERED,
+                       flags | cudaHostRegisterMapped))
+        return rt_record(cudaErrorHostMemoryAlreadyRegistered);
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaHostUnregister(void *ptr) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!ptr) return rt_record(cudaErrorInvalidValue);
+    e = rt_queue_drain(c);
+    if (e) return rt_record(e);
+    if (!rt_release(c, ptr, 1u << MEM_KIND_REGISTERED))
+        return rt_record(cudaErrorHostMemoryNotRegistered);
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!devPtr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+        return rt_record(cudaErrorInvalidValue);
+    if (size == 0) {
+        *devPtr = NULL;
+        return cudaSuccess;
+    }
+    return rt_record(rt_allocate(c, devPtr, size, MEM_KIND_MANAGED, flags));
+}
+
+RT_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!devPtr || !pitch) return rt_record(cudaErrorInvalidValue);
+    if (width == 0 || height == 0) {
+        *devPtr = NULL;
+        *pitch = 0;
+        return cudaSuccess;
+    }
+    /* Rows start at the texture alignment (512 bytes on an H100: tests/cuda/probes). */
+    size_t align = (size_t)c->preset->texture_alignment;
+    if (width > SIZE_MAX - align) return rt_record(cudaErrorMemoryAllocation);
+    size_t p = rt_round_up(width, align);
+    if (height > SIZE_MAX / p) return rt_record(cudaErrorMemoryAllocation);
+    e = rt_allocate(c, devPtr, p * height, MEM_KIND_DEVICE, 0);
+    if (e == cudaSuccess) *pitch = p;
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    uint64_t t = c->preset->total_global_mem, used = rt_device_bytes_used(c);
+    if (total) *total = (size_t)t;
+    if (free_bytes) *free_bytes = (size_t)(used < t ? t - used : 0);
+    return cudaSuccess;
+}
+
+/* Answers even after a device fault, as CUDA does. */
+RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                                            const void *ptr) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter_device(c);
+    if (e) return e;
+    if (!attributes) return rt_record(cudaErrorInvalidValue);
+    memset(attributes, 0, sizeof *attributes);
+    mem_alloc a;
+    if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)ptr, &a)) {
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->device = -2;
+        attributes->devicePointer = NULL;
+        attributes->hostPointer = (void *)ptr;
+        return cudaSuccess;
+    }
+    attributes->device = 0;
+    attributes->devicePointer = (void *)ptr;
+    switch (a.kind) {
+    case MEM_KIND_HOST:
+    case MEM_KIND_REGISTERED:
+        attributes->type = cudaMemoryTypeHost;
+        attributes->hostPointer = (void *)ptr;
+        break;
+    case MEM_KIND_MANAGED:
+        attributes->type = cudaMemoryTypeManaged;
+        attributes->hostPointer = (void *)ptr;
+        break;
+    case MEM_KIND_GLOBAL_VAR: {
+        /* A __managed__ variable is module storage that CUDA counts as managed memory. */
+        pthread_mutex_lock(&c->lock);
+        rt_var *v = rt_var_lookup(c, (const void *)(uintptr_t)a.base);
+        pthread_mutex_unlock(&c->lock);
+        bool managed = v && v->managed;
+        attributes->type = managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
+        attributes->hostPointer = managed ? (void *)ptr : NULL;
+        break;
+    }
+    default:
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->hostPointer = NULL;
+        break;
+    }
+    return cudaSuccess;
+}
+
+/* ---- copies ---- */
+
+static cudaError_t rt_memcpy_entry(void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind, cudaStream_t stream, bool async) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    return rt_record(rt_memcpy(c, dst, src, count, kind, stream, async));
+}
+
+RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+    return rt_memcpy_entry(dst, src, count, kind, 0, false);
+}
+
+RT_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind) {
+    return rt_memcpy_entry(dst, src, count, kind, cudaStreamPerThread, false);
+}
+
+RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind, cudaStream_t stream) {
+    return rt_memcpy_entry(dst, src, count, kind, stream, true);
+}
+
+RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
+                                        enum cudaMemcpyKind kind, cudaStream_t stream) {
+    return rt_memcpy_entry(dst, src, count, kind, stream, true);
+}
+
+RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                                  size_t count) {
+    if (dstDevice != 0 || srcDevice != 0) return rt_record(cudaErrorInvalidDevice);
+    return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, 0, false);
+}
+
+cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, size_t spitch,
+                      size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream,
+                      bool async) {
+    if (!rt_kind_valid(kind)) return cudaErrorInvalidMemcpyDirection;
+    if (width == 0 || height == 0) return cudaSuccess;
+    if (width > dpitch || width > spitch || dpitch > c->preset->mem_pitch ||
+        spitch > c->preset->mem_pitch)
+        return cudaErrorInvalidPitchValue;
+    size_t dspan = (height - 1) * dpitch + width, sspan = (height - 1) * spitch + width;
+    cudaError_t e = rt_check_copy(c, dst, dspan, src, sspan, kind);
+    if (e) return e;
+    if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
+    rt_op *op = rt_op_new(RT_OP_COPY2D, stream);
+    if (!op) return cudaErrorMemoryAllocation;
+    op->u.copy2d.dst = dst;
+    op->u.copy2d.dpitch = dpitch;
+    op->u.copy2d.src = src;
+    op->u.copy2d.spitch = spitch;
+    op->u.copy2d.width = width;
+    op->u.copy2d.height = height;
+    bool now = !async || rt_is_pageable(c, dst) || rt_is_pageable(c, src);
+    return rt_issue(c, op, now);
+}
+
+RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                       size_t count, cudaStream_t stream) {
+    if (dstDevice != 0 || srcDevice != 0) return rt_record(cudaErrorInvalidDevice);
+    return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, stream, true);
+}
+
+static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                               size_t width, size_t height, enum cudaMemcpyKind kind,
+                               cudaStream_t stream, bool async) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    return rt_record(rt_copy2d(c, dst, dpitch, src, spitch, width, height, kind, stream, async));
+}
+
+RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                size_t width, size_t height, enum cudaMemcpyKind kind) {
+    return rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, 0, false);
+}
+
+RT_API cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                     size_t width, size_t height, enum cudaMemcpyKind kind) {
+    return rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, cudaStreamPerThread, false);
+}
+
+RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                     size_t width, size_t height, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream) {
+    return rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, stream, true);
+}
+
+RT_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+                                          size_t spitch, size_t width, size_t height,
+                                          enum cudaMemcpyKind kind, cudaStream_t stream) {
+    return rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, stream, true);
+}
+
+/* ---- sets ---- */
+
+cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t width,
+                     size_t height, cudaStream_t stream, bool async) {
+    if (width == 0 || height == 0) return cudaSuccess;
+    if (pitch < width) return cudaErrorInvalidValue;
+    size_t span = (height - 1) * pitch + width;
+    if (!rt_device_range_ok(c, dst, span)) return cudaErrorInvalidValue;
+    if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
+    rt_op *op;
+    if (height == 1 || pitch == width) {
+        op = rt_op_new(RT_OP_SET, stream);
+        if (!op) return cudaErrorMemoryAllocation;
+        op->u.set.dst = dst;
+        op->u.set.value = value;
+        op->u.set.bytes = span;
+    } else {
+        op = rt_op_new(RT_OP_SET2D, stream);
+        if (!op) return cudaErrorMemoryAllocation;
+        op->u.set2d.dst = dst;
+        op->u.set2d.pitch = pitch;
+        op->u.set2d.value = value;
+        op->u.set2d.width = width;
+        op->u.set2d.height = height;
+    }
+    return rt_issue(c, op, rt_is_host_visible(c, dst));
+}
+
+static cudaError_t rt_memset2d(void *dst, size_t pitch, int value, size_t width, size_t height,
+                               cudaStream_t stream, bool async) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    return rt_record(rt_set2d(c, dst, pitch, value, width, height, stream, async));
+}
+
+RT_API cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
+    return rt_memset2d(devPtr, count, value, count, 1, 0, false);
+}
+
+RT_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count) {
+    return rt_memset2d(devPtr, count, value, count, 1, cudaStreamPerThread, false);
+}
+
+RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
+    return rt_memset2d(devPtr, count, value, count, 1, stream, true);
+}
+
+RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                        cudaStream_t stream) {
+    return rt_memset2d(devPtr, count, value, count, 1, stream, true);
+}
+
+RT_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                                size_t height) {
+    return rt_memset2d(devPtr, pitch, value, width, height, 0, false);
+}
+
+RT_API cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
+                                     size_t height) {
+    return rt_memset2d(devPtr, pitch, value, width, height, cudaStreamPerThread, false);
+}
+
+RT_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                     size_t height, cudaStream_t stream) {
+    return rt_memset2d(devPtr, pitch, value, width, height, stream, true);
+}
+
+RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
+                                          size_t height, cudaStream_t stream) {
+    return rt_memset2d(devPtr, pitch, value, width, height, stream, true);
+}
+
+/* ---- managed-memory hints: nothing moves on an emulated device, but arguments are
+ * still checked ---- */
+
+RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                        struct cudaMemLocation location, unsigned int flags,
+                                        cudaStream_t stream) {
+    (void)location;
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    mem_alloc a;
+    if (flags != 0 || !mem_table_check(rt_mem(c), (uint64_t)(uintptr_t)devPtr, count, &a) ||
+        a.kind != MEM_KIND_MANAGED)
+        return rt_record(cudaErrorInvalidValue);
+    if (!rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+                                             struct cudaMemLocation location, unsigned int flags,
+                                             cudaStream_t stream) {
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+}
+
+RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                 struct cudaMemLocation location) {
+    (void)location;
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    mem_alloc a;
+    if ((int)advice < cudaMemAdviseSetReadMostly || (int)advice > cudaMemAdviseUnsetAccessedBy ||
+        !mem_table_check(rt_mem(c), (uint64_t)(uintptr_t)devPtr, count, &a) ||
+        a.kind != MEM_KIND_MANAGED)
+        return rt_record(cudaErrorInvalidValue);
+    return cudaSuccess;
+}

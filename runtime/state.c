@@ -1,0 +1,196 @@
+/* runtime/state.c — the runtime's context and per-thread state: lazy creation of the
+ * context and the emulated device, the calling thread's last error, the sticky device
+ * error, and cudaDeviceReset's teardown.
+ *
+ * Errors follow CUDA 13 as an H100 shows them (tests/cuda/probes/expected/fault_*.out):
+ * a failing call records its error as the thread's last error; after a device fault
+ * every call that needs the context returns the fault (and records it again), while
+ * cudaGetLastError clears only the thread's copy; cudaDeviceReset clears the fault.
+ */
+#include "rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static rt_context *rt_the_context;
+static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
+static _Thread_local rt_thread rt_tls;
+static cudaError_t rt_init_error; /* the device could not be set up: every call fails */
+
+rt_thread *rt_thread_state(void) { return &rt_tls; }
+
+double rt_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void rt_limits_default(rt_context *c) {
+    const gpu_preset *p = c->preset;
+    if (!p) return;
+    c->limits[cudaLimitStackSize] = p->limit_stack_size;
+    c->limits[cudaLimitPrintfFifoSize] = p->limit_printf_fifo_size;
+    c->limits[cudaLimitMallocHeapSize] = p->limit_malloc_heap_size;
+    c->limits[cudaLimitDevRuntimeSyncDepth] = p->limit_dev_runtime_sync_depth;
+    c->limits[cudaLimitDevRuntimePendingLaunchCount] = p->limit_dev_runtime_pending_launch_count;
+    c->limits[cudaLimitMaxL2FetchGranularity] = p->limit_max_l2_fetch_granularity;
+    c->limits[cudaLimitPersistingL2CacheSize] = p->limit_persisting_l2_cache_size;
+}
+
+static void rt_at_exit(void) {
+    rt_context *c = rt_the_context;
+    /* Work never synchronised is lost at exit, as on a GPU (its printf output too). */
+    if (c && c->report) rt_report_print(c);
+}
+
+static void rt_context_create(void) {
+    rt_context *c = calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "vcuda: out of memory creating the runtime\n");
+        abort();
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->queue_lock, NULL);
+    pthread_mutex_init(&c->drain_lock, NULL);
+    char err[512] = "";
+    c->preset = gpu_preset_from_env(err, sizeof err);
+    if (!c->preset) {
+        fprintf(stderr, "vcuda: %s\n", err);
+        rt_init_error = cudaErrorNoDevice;
+    }
+    c->active = true;
+    rt_limits_default(c);
+    const char *rep = getenv("VCUDA_REPORT");
+    c->report = rep && strcmp(rep, "0") != 0 && rep[0];
+    c->next_stream_id = 1;
+    rt_the_context = c;
+    atexit(rt_at_exit);
+}
+
+rt_context *rt_ctx(void) {
+    pthread_once(&rt_once, rt_context_create);
+    return rt_the_context;
+}
+
+cudaError_t rt_record(cudaError_t e) {
+    if (e != cudaSuccess) rt_tls.last_error = e;
+    return e;
+}
+
+static void rt_print_stdout(const char *data, size_t len, void *ctx) {
+    (void)ctx;
+    /* Through stdio's own buffer, so device output stays in order with the host's. */
+    fwrite(data, 1, len, stdout);
+}
+
+gpu_device *rt_device(rt_context *c) {
+    if (!c->dev && c->preset) {
+        c->dev = gpu_device_new(c->preset, 0);
+        if (!c->dev) {
+            fprintf(stderr, "vcuda: cannot create the %s device\n", c->preset->key);
+            return NULL;
+        }
+        gpu_device_set_print(c->dev, rt_print_stdout, NULL);
+    }
+    c->active = true;
+    return c->dev;
+}
+
+static cudaError_t rt_enter_common(rt_context *c, bool sticky_matters) {
+    if (rt_init_error) return rt_record(rt_init_error);
+    pthread_mutex_lock(&c->lock);
+    cudaError_t e = sticky_matters ? c->sticky : cudaSuccess;
+    if (e == cudaSuccess && c->unusable) e = cudaErrorDevicesUnavailable;
+    if (e == cudaSuccess && !rt_device(c)) e = cudaErrorDevicesUnavailable;
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+cudaError_t rt_enter(rt_context *c) { return rt_enter_common(c, true); }
+cudaError_t rt_enter_device(rt_context *c) { return rt_enter_common(c, false); }
+
+void rt_set_sticky(rt_context *c, cudaError_t e) {
+    pthread_mutex_lock(&c->lock);
+    if (c->sticky == cudaSuccess) c->sticky = e;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void rt_free_handles(rt_ptrmap *m) {
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) free(m->values[i]);
+    rt_ptrmap_free(m);
+}
+
+/* Called with drain_lock and lock held, the queue empty. */
+void rt_context_reset(rt_context *c) {
+    rt_modules_unload(c);
+    if (c->dev) {
+        rt_memory_release_all(c, gpu_device_mem(c->dev));
+        gpu_device_free(c->dev);
+        c->dev = NULL;
+    }
+    rt_free_handles(&c->streams);
+    rt_free_handles(&c->events);
+    for (rt_func *f = c->funcs; f; f = f->next) {
+        f->max_dynamic_shared = -1;
+        f->carveout = -1;
+        f->cache_config = cudaFuncCachePreferNone;
+        memset(f->cluster_attrs, 0, sizeof f->cluster_attrs);
+    }
+    /* After a device fault the device stays unusable to this process even once reset
+     * (an H100 answers cudaErrorDevicesUnavailable from then on: fault_*.out). */
+    if (c->sticky != cudaSuccess) c->unusable = true;
+    c->sticky = cudaSuccess;
+    c->device_flags = 0;
+    c->flags_set = false;
+    c->active = false; /* no primary context until the next call makes one */
+    c->cache_config = cudaFuncCachePreferNone;
+    rt_limits_default(c);
+}
+
+void rt_context_shutdown(void) {
+    rt_context *c = rt_the_context;
+    if (!c) return;
+    pthread_mutex_lock(&c->drain_lock);
+    pthread_mutex_lock(&c->lock);
+    rt_queue_discard(c);
+    rt_context_reset(c);
+    rt_ptrmap_free(&c->func_by_stub);
+    rt_ptrmap_free(&c->func_handles);
+    rt_ptrmap_free(&c->var_by_shadow);
+    for (rt_func *f = c->funcs, *n; f; f = n) {
+        n = f->next;
+        free(f->name);
+        free(f);
+    }
+    for (rt_var *v = c->vars, *n; v; v = n) {
+        n = v->next;
+        free(v->name);
+        free(v);
+    }
+    for (rt_module *m = c->modules, *n; m; m = n) {
+        n = m->next;
+        free(m->error);
+        free(m);
+    }
+    c->funcs = NULL;
+    c->vars = NULL;
+    c->modules = NULL;
+    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&c->drain_lock);
+}
+
+RT_API cudaError_t cudaGetLastError(void) {
+    rt_ctx();
+    if (rt_init_error) return rt_init_error; /* a runtime that could not start stays so */
+    cudaError_t e = rt_tls.last_error;
+    rt_tls.last_error = cudaSuccess;
+    return e;
+}
+
+RT_API cudaError_t cudaPeekAtLastError(void) {
+    rt_ctx();
+    return rt_init_error ? rt_init_error : rt_tls.last_error;
+}

@@ -1,0 +1,396 @@
+/* tests/unit/test_gpu_scheduler.c — the device's block scheduler: output in block order
+ * whatever the thread count and timing, the first fault in block order, stopping later
+ * blocks soon after a fault, SM numbering, grid coordinates, nested grids, statistics.
+ *
+ * Blocks here are scripted: this file provides the four exec functions the scheduler
+ * calls (exec_worker_new/free/insn_count, exec_run_block), running a "kernel" that
+ * describes per block how long to work, what to print and whether to fault. (The static
+ * library's own exec objects are then not linked into this test.) */
+#include "gpu/gpu.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failures;
+#define CHECK(cond)                                                                \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                            \
+        }                                                                          \
+    } while (0)
+
+/* ---- scripted blocks ---- */
+
+struct exec_kernel {
+    unsigned work_us_mod;      /* block b works ((b * 7919) % mod) microseconds (0: none) */
+    uint64_t slow_block;       /* this block works slow_us instead */
+    unsigned slow_us;
+    uint64_t fault_a, fault_b; /* blocks that fault (UINT64_MAX: none) */
+    unsigned fault_a_delay_us; /* fault_a faults only after this long */
+    uint64_t spin_from;        /* blocks >= this spin until aborted (at most 20 s) */
+    int lines;                 /* printf lines per block */
+    gpu_device *nested_dev;    /* block nested_block launches nested_kernel on it */
+    uint64_t nested_block;
+    const struct exec_kernel *nested_kernel;
+    _Atomic int smid_errors, coord_errors, ran_after_fault;
+};
+
+struct exec_worker {
+    uint64_t insns;
+};
+
+exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
+void exec_worker_free(exec_worker *w) { free(w); }
+uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
+
+static void out_printf(exec_output *o, const char *fmt, ...) {
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (o->len + (size_t)n + 1 > o->cap) {
+        o->cap = (o->len + (size_t)n + 1) * 2;
+        o->data = realloc(o->data, o->cap);
+    }
+    memcpy(o->data + o->len, buf, (size_t)n);
+    o->len += (size_t)n;
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_us(unsigned us) {
+    struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 ctaid,
+                               uint32_t smid, exec_output *out, exec_fault *fault) {
+    struct exec_kernel *k = (struct exec_kernel *)L->kernel;
+    uint64_t b = ctaid.x + (uint64_t)L->grid.x * (ctaid.y + (uint64_t)L->grid.y * ctaid.z);
+    if (ctaid.x >= L->grid.x || ctaid.y >= L->grid.y || ctaid.z >= L->grid.z)
+        atomic_fetch_add(&k->coord_errors, 1);
+    if (smid != b % L->num_sms || L->num_sms == 0)
+        atomic_fetch_add(&k->smid_errors, 1);
+    w->insns += 10;
+    fault->kind = EXEC_OK;
+    for (int i = 0; i < k->lines; i++)
+        out_printf(out, "block %llu line %d\n", (unsigned long long)b, i);
+    if (b == k->fault_b || (b == k->fault_a && k->fault_a_delay_us == 0)) {
+        fault->kind = EXEC_FAULT_ILLEGAL_ADDRESS;
+        snprintf(fault->msg, sizeof fault->msg, "fault in block %llu", (unsigned long long)b);
+        return fault->kind;
+    }
+    if (b == k->fault_a) {
+        sleep_us(k->fault_a_delay_us);
+        fault->kind = EXEC_FAULT_TRAP;
+        snprintf(fault->msg, sizeof fault->msg, "trap in block %llu", (unsigned long long)b);
+        return fault->kind;
+    }
+    if (k->nested_kernel && b == k->nested_block) {
+        exec_launch inner = {.kernel = (const exec_kernel *)k->nested_kernel,
+                             .grid = {5, 1, 1}, .block = {32, 1, 1}};
+        exec_fault f;
+        exec_fault_kind r = gpu_run_grid(k->nested_dev, &inner, &f);
+        out_printf(out, "nested grid returned %d\n", (int)r);
+    }
+    if (b >= k->spin_from) {
+        double until = now() + 20.0;
+        while (!__atomic_load_n(L->abort, __ATOMIC_RELAXED) && now() < until)
+            sleep_us(100);
+        if (__atomic_load_n(L->abort, __ATOMIC_RELAXED)) {
+            fault->kind = EXEC_FAULT_ABORTED;
+            return fault->kind;
+        }
+        atomic_fetch_add(&k->ran_after_fault, 1);
+    }
+    unsigned us = b == k->slow_block ? k->slow_us
+                  : k->work_us_mod ? (unsigned)((b * 7919) % k->work_us_mod) : 0;
+    if (us)
+        sleep_us(us);
+    return EXEC_OK;
+}
+
+/* ---- capturing the output ---- */
+
+typedef struct capture {
+    char *data;
+    size_t len, cap;
+    int calls;
+} capture;
+
+static void capture_print(const char *data, size_t len, void *ctx) {
+    capture *c = ctx;
+    if (c->len + len + 1 > c->cap) {
+        c->cap = (c->len + len + 1) * 2;
+        c->data = realloc(c->data, c->cap);
+    }
+    memcpy(c->data + c->len, data, len);
+    c->len += len;
+    c->data[c->len] = 0;
+    c->calls++;
+}
+
+static char *expected_output(uint64_t first, uint64_t last, int lines) {
+    capture c = {0};
+    for (uint64_t b = first; b <= last; b++) {
+        for (int i = 0; i < lines; i++) {
+            char buf[64];
+            int n = snprintf(buf, sizeof buf, "block %llu line %d\n", (unsigned long long)b, i);
+            capture_print(buf, (size_t)n, &c);
+        }
+    }
+    return c.data ? c.data : calloc(1, 1);
+}
+
+static struct exec_kernel plain_kernel(void) {
+    struct exec_kernel k;
+    memset(&k, 0, sizeof k);
+    k.fault_a = k.fault_b = UINT64_MAX;
+    k.slow_block = UINT64_MAX;
+    k.spin_from = UINT64_MAX;
+    k.nested_block = UINT64_MAX;
+    k.lines = 2;
+    return k;
+}
+
+static exec_fault_kind run(gpu_device *d, struct exec_kernel *k, exec_dim3 grid, capture *c,
+                           exec_fault *f, gpu_grid_stats *st) {
+    exec_launch L = {.kernel = (const exec_kernel *)k, .grid = grid, .block = {64, 1, 1}};
+    memset(c, 0, sizeof *c);
+    gpu_device_set_print(d, capture_print, c);
+    exec_fault_kind r = gpu_run_grid_stats(d, &L, f, st);
+    CHECK(L.num_sms == (uint32_t)gpu_device_preset(d)->multiprocessor_count);
+    CHECK(L.clock_khz == (uint32_t)gpu_device_preset(d)->clock_khz);
+    if (!c->data)
+        c->data = calloc(1, 1);
+    return r;
+}
+
+static const unsigned thread_counts[] = {1, 2, 3, 8};
+
+/* Output in block order, whatever the thread count and how long blocks take. */
+static void test_output_order(void) {
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+        gpu_device *d = gpu_device_new(gpu_preset_find("h100"), thread_counts[t]);
+        CHECK(gpu_device_threads(d) == thread_counts[t]);
+        struct exec_kernel k = plain_kernel();
+        k.work_us_mod = 300;
+        k.lines = 3;
+        capture c;
+        exec_fault f;
+        gpu_grid_stats st;
+        exec_fault_kind r = run(d, &k, (exec_dim3){300, 1, 1}, &c, &f, &st);
+        char *want = expected_output(0, 299, 3);
+        CHECK(r == EXEC_OK && f.kind == EXEC_OK);
+        CHECK(strcmp(c.data, want) == 0);
+        CHECK(st.blocks_run == 300 && st.warp_instructions == 3000);
+        CHECK(st.host_threads >= 1 && st.host_threads <= thread_counts[t]);
+        CHECK(k.smid_errors == 0 && k.coord_errors == 0);
+        free(want);
+        free(c.data);
+        gpu_device_free(d);
+    }
+}
+
+/* 3-D grids: coordinates within bounds, SM = linear index mod SM count, every block once. */
+static void test_coordinates(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("k40"), 4);
+    struct exec_kernel k = plain_kernel();
+    k.lines = 1;
+    capture c;
+    exec_fault f;
+    gpu_grid_stats st;
+    CHECK(run(d, &k, (exec_dim3){7, 5, 3}, &c, &f, &st) == EXEC_OK);
+    char *want = expected_output(0, 7 * 5 * 3 - 1, 1);
+    CHECK(strcmp(c.data, want) == 0);
+    CHECK(k.smid_errors == 0 && k.coord_errors == 0 && st.blocks_run == 105);
+    free(want);
+    free(c.data);
+    /* an empty grid does nothing */
+    CHECK(run(d, &k, (exec_dim3){0, 1, 1}, &c, &f, &st) == EXEC_OK && c.len == 0);
+    CHECK(st.blocks_run == 0);
+    free(c.data);
+    gpu_device_free(d);
+}
+
+/* Two faulting blocks, the later one faulting first in time: the earlier one is reported,
+ * its output and that of every block before it is written, nothing after. */
+static void test_first_fault_in_block_order(void) {
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+        gpu_device *d = gpu_device_new(gpu_preset_find("h100"), thread_counts[t]);
+        struct exec_kernel k = plain_kernel();
+        k.work_us_mod = 50;
+        k.fault_a = 37;
+        k.fault_a_delay_us = 20000;
+        k.fault_b = 40;
+        capture c;
+        exec_fault f;
+        gpu_grid_stats st;
+        exec_fault_kind r = run(d, &k, (exec_dim3){200, 1, 1}, &c, &f, &st);
+        CHECK(r == EXEC_FAULT_TRAP && f.kind == EXEC_FAULT_TRAP);
+        CHECK(strcmp(f.msg, "trap in block 37") == 0);
+        char *want = expected_output(0, 37, 2);
+        CHECK(strcmp(c.data, want) == 0);
+        free(want);
+        free(c.data);
+
+        /* the device is fine afterwards */
+        struct exec_kernel k2 = plain_kernel();
+        CHECK(run(d, &k2, (exec_dim3){10, 1, 1}, &c, &f, &st) == EXEC_OK);
+        want = expected_output(0, 9, 2);
+        CHECK(strcmp(c.data, want) == 0 && f.kind == EXEC_OK && f.msg[0] == 0);
+        free(want);
+        free(c.data);
+        gpu_device_free(d);
+    }
+}
+
+/* Blocks after a fault that would run for 20 s are stopped at once; blocks before it
+ * are not. */
+static void test_stop_after_fault(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 4);
+    struct exec_kernel k = plain_kernel();
+    k.fault_a = 3;
+    k.fault_a_delay_us = 30000;
+    k.spin_from = 4;
+    capture c;
+    exec_fault f;
+    gpu_grid_stats st;
+    double t0 = now();
+    exec_fault_kind r = run(d, &k, (exec_dim3){1000, 1, 1}, &c, &f, &st);
+    double took = now() - t0;
+    CHECK(r == EXEC_FAULT_TRAP && strcmp(f.msg, "trap in block 3") == 0);
+    CHECK(k.ran_after_fault == 0);
+    CHECK(took < 10.0); /* the spinning blocks would hold it for 20 s */
+    CHECK(st.blocks_run < 10);
+    char *want = expected_output(0, 3, 2);
+    CHECK(strcmp(c.data, want) == 0);
+    free(want);
+    free(c.data);
+    gpu_device_free(d);
+}
+
+/* One very slow early block: thousands of later blocks finish first and wait their turn;
+ * the output is still in order, and the first blocks' output is written as soon as
+ * they finish (the print function is called many times, not once at the end). */
+static void test_slow_block_and_streaming(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 3);
+    struct exec_kernel k = plain_kernel();
+    k.slow_block = 5;
+    k.slow_us = 200000;
+    k.lines = 1;
+    capture c;
+    exec_fault f;
+    gpu_grid_stats st;
+    CHECK(run(d, &k, (exec_dim3){10000, 1, 1}, &c, &f, &st) == EXEC_OK);
+    char *want = expected_output(0, 9999, 1);
+    CHECK(strcmp(c.data, want) == 0);
+    CHECK(c.calls > 5);
+    free(want);
+    free(c.data);
+    gpu_device_free(d);
+}
+
+/* A block launching a grid on its own device: it runs at once, on that thread. */
+static void test_nested_grid(void) {
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        gpu_device *d = gpu_device_new(gpu_preset_find("h100"), threads);
+        struct exec_kernel inner = plain_kernel();
+        inner.lines = 1;
+        inner.fault_b = 3;
+        struct exec_kernel k = plain_kernel();
+        k.lines = 1;
+        k.nested_dev = d;
+        k.nested_block = 2;
+        k.nested_kernel = &inner;
+        capture c;
+        exec_fault f;
+        gpu_grid_stats st;
+        CHECK(run(d, &k, (exec_dim3){6, 1, 1}, &c, &f, &st) == EXEC_OK);
+        /* the inner grid prints its blocks 0..3 (3 faults: cudaErrorIllegalAddress, 1) as
+         * it runs, before outer block 2's own output */
+        const char *want = "block 0 line 0\nblock 1 line 0\n"
+                           "block 0 line 0\nblock 1 line 0\nblock 2 line 0\nblock 3 line 0\n"
+                           "block 2 line 0\nnested grid returned 1\n"
+                           "block 3 line 0\nblock 4 line 0\nblock 5 line 0\n";
+        if (threads == 1) {
+            CHECK(strcmp(c.data, want) == 0);
+        } else {
+            /* outer blocks 0 and 1 may be written while the inner grid prints */
+            CHECK(strlen(c.data) == strlen(want));
+            CHECK(strstr(c.data, "block 2 line 0\nnested grid returned 1\nblock 3 line 0\n"
+                                 "block 4 line 0\nblock 5 line 0\n"));
+        }
+        CHECK(k.smid_errors == 0 && inner.smid_errors == 0);
+        free(c.data);
+        gpu_device_free(d);
+    }
+}
+
+static void test_thread_count_from_env(void) {
+    setenv("VCUDA_THREADS", "3", 1);
+    gpu_device *d = gpu_device_new(gpu_preset_find("fermi"), 0);
+    CHECK(gpu_device_threads(d) == 3);
+    CHECK(gpu_device_mem(d) != NULL && gpu_device_preset(d) == gpu_preset_find("fermi"));
+    gpu_device_free(d);
+    setenv("VCUDA_THREADS", "2", 1);
+    d = gpu_device_new(gpu_preset_find("fermi"), 5); /* an explicit count wins */
+    CHECK(gpu_device_threads(d) == 5);
+    gpu_device_free(d);
+    unsetenv("VCUDA_THREADS");
+    d = gpu_device_new(gpu_preset_find("fermi"), 0);
+    CHECK(gpu_device_threads(d) >= 1);
+    gpu_device_free(d);
+}
+
+/* Grid ids increase; a one-block launch costs little (printed, not asserted). */
+static void test_small_launches(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 8);
+    struct exec_kernel k = plain_kernel();
+    k.lines = 0;
+    exec_launch L = {.kernel = (const exec_kernel *)&k, .grid = {1, 1, 1}, .block = {32, 1, 1}};
+    uint64_t last = 0;
+    int n = 2000;
+    double t0 = now();
+    for (int i = 0; i < n; i++) {
+        CHECK(gpu_run_grid(d, &L, NULL) == EXEC_OK);
+        CHECK(L.grid_id > last);
+        last = L.grid_id;
+    }
+    double one = (now() - t0) / n;
+    L.grid = (exec_dim3){4, 1, 1};
+    t0 = now();
+    for (int i = 0; i < n; i++)
+        CHECK(gpu_run_grid(d, &L, NULL) == EXEC_OK);
+    double four = (now() - t0) / n;
+    printf("one-block launch: %.1f us, four-block launch: %.1f us\n", one * 1e6, four * 1e6);
+    gpu_device_free(d);
+}
+
+int main(void) {
+    test_output_order();
+    test_coordinates();
+    test_first_fault_in_block_order();
+    test_stop_after_fault();
+    test_slow_block_and_streaming();
+    test_nested_grid();
+    test_thread_count_from_env();
+    test_small_launches();
+    if (failures) {
+        fprintf(stderr, "test_gpu_scheduler: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_gpu_scheduler: ok\n");
+    return 0;
+}

@@ -1,0 +1,241 @@
+/* tools/cc.c — `vcuda cc`: compile a CUDA program with nvcc for the virtual GPU.
+ *
+ * The user's nvcc options pass through unchanged, with three changes:
+ *   - `-cudart none` (any -cudart the user gave is replaced): the program must not link
+ *     NVIDIA's runtime, libvcuda provides the same entry points;
+ *   - PTX must be in the binary, since PTX is what vcuda runs: when the -arch/-code/
+ *     -gencode options name only machine code (SASS), `-gencode
+ *     arch=compute_NN,code=compute_NN` is added for the highest NN they name (with no
+ *     architecture option at all, nvcc's default embeds PTX already);
+ *   - when nvcc links (no -c, -E, -ptx, -lib, ... phase option), `-L<libdir> -lvcuda
+ *     -Xlinker -rpath,<libdir>`, where libdir is the lib folder next to this command's
+ *     bin folder (a build tree or an installed tree) or else the build's lib folder.
+ * nvcc is VCUDA_NVCC, else $CUDA_HOME/bin/nvcc, else the nvcc found when vcuda was built,
+ * else nvcc from PATH.
+ */
+#include "tool.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef VCUDA_NVCC
+#define VCUDA_NVCC ""
+#endif
+#ifndef VCUDA_BUILD_DIR
+#define VCUDA_BUILD_DIR ""
+#endif
+
+/* nvcc options whose value may come as the next argument (so the value is not mistaken
+ * for a file or an option of its own). */
+static const char *const value_options[] = {
+    "-o", "--output-file", "-I", "--include-path", "-D", "--define-macro", "-U",
+    "--undefine-macro", "-L", "--library-path", "-l", "--library", "-x", "--x",
+    "-Xcompiler", "--compiler-options", "-Xlinker", "--linker-options", "-Xptxas",
+    "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xarchive", "--archive-options",
+    "-ccbin", "--compiler-bindir", "-arch", "--gpu-architecture", "-code", "--gpu-code",
+    "-gencode", "--generate-code", "-std", "--std", "-include", "--pre-include", "-isystem",
+    "--system-include", "-odir", "--output-directory", "-MF", "--dependency-output", "-MT",
+    "--dependency-target-name", "-maxrregcount", "--maxrregcount", "-rdc",
+    "--relocatable-device-code", "-t", "--threads", "-cudart", "--cudart", "-ldir",
+    "--libdevice-directory", "-Xfatbin", "--fatbin-options", "-split-compile",
+    "--split-compile", "-time", "--time", "-Werror", "--Werror", NULL};
+
+/* Phase options after which nvcc does not link an executable. */
+static const char *const no_link_options[] = {
+    "-c", "--compile", "-E", "--preprocess", "-ptx", "--ptx", "-cubin", "--cubin",
+    "-fatbin", "--fatbin", "-M", "--generate-dependencies", "-MM",
+    "--generate-nonsystem-dependencies", "-lib", "--lib", "-dc", "--device-c", "-dw",
+    "--device-w", "-dlink", "--device-link", "-cuda", "--cuda", "-optix-ir", "--optix-ir",
+    "-lto-ir", "-ltoir", "--generate-lto-ir", "-V", "--version", "-h", "--help",
+    "--list-gpu-arch", "-arch-ls", "--list-gpu-code", "-code-ls", NULL};
+
+static bool in_list(const char *const *list, const char *s) {
+    for (size_t i = 0; list[i]; i++)
+        if (strcmp(list[i], s) == 0)
+            return true;
+    return false;
+}
+
+static bool takes_separate_value(const char *opt) { return in_list(value_options, opt); }
+
+/* What the architecture options say. */
+typedef struct arch_info {
+    bool any;          /* some -arch, -code or -gencode was given */
+    bool ptx;          /* PTX will be embedded */
+    bool arch_given;   /* -arch given */
+    bool code_given;   /* -code given */
+    bool arch_implies_ptx; /* -arch names something that embeds PTX by itself */
+    int highest;       /* highest compute capability named (e.g. 90), 0 if none */
+    char suffix[4];    /* its feature suffix ("a", "f") if any */
+} arch_info;
+
+/* Note every sm_NN / compute_NN in text; returns true if one is compute_. */
+static bool scan_archs(arch_info *a, const char *text) {
+    bool compute = false;
+    for (const char *p = text; *p; p++) {
+        int skip = 0;
+        if (strncmp(p, "compute_", 8) == 0) {
+            skip = 8;
+            compute = true;
+        } else if (strncmp(p, "sm_", 3) == 0) {
+            skip = 3;
+        }
+        if (!skip || !isdigit((unsigned char)p[skip]))
+            continue;
+        int n = 0;
+        const char *q = p + skip;
+        while (isdigit((unsigned char)*q))
+            n = n * 10 + (*q++ - '0');
+        if (n > a->highest) {
+            a->highest = n;
+            size_t k = 0;
+            while (k < sizeof a->suffix - 1 && isalpha((unsigned char)q[k])) {
+                a->suffix[k] = q[k];
+                k++;
+            }
+            a->suffix[k] = 0;
+        }
+        p = q - 1;
+    }
+    return compute;
+}
+
+/* The value of option opt at argv[i] ("-opt=v", "-opt v"), or NULL when argv[i] is not
+ * that option. */
+static const char *value_of(int argc, char **argv, int i, const char *opt) {
+    size_t n = strlen(opt);
+    if (strncmp(argv[i], opt, n) != 0)
+        return NULL;
+    if (argv[i][n] == '=')
+        return argv[i] + n + 1;
+    if (argv[i][n] == 0)
+        return i + 1 < argc ? argv[i + 1] : "";
+    return NULL;
+}
+
+static void note_arch_option(arch_info *a, int argc, char **argv, int i) {
+    const char *v;
+    if ((v = value_of(argc, argv, i, "-gencode")) || (v = value_of(argc, argv, i, "--generate-code"))) {
+        a->any = true;
+        scan_archs(a, v);
+        const char *code = strstr(v, "code=");
+        if (code && scan_archs(a, code + 5))
+            a->ptx = true;
+    } else if ((v = value_of(argc, argv, i, "-arch")) ||
+               (v = value_of(argc, argv, i, "--gpu-architecture"))) {
+        a->any = true;
+        a->arch_given = true;
+        scan_archs(a, v);
+        /* -arch=sm_NN and -arch=compute_NN alone embed PTX; so do all, all-major, native */
+        a->arch_implies_ptx = true;
+    } else if ((v = value_of(argc, argv, i, "-code")) || (v = value_of(argc, argv, i, "--gpu-code"))) {
+        a->any = true;
+        a->code_given = true;
+        if (scan_archs(a, v))
+            a->ptx = true;
+    }
+}
+
+static bool file_exists(const char *path) { return access(path, F_OK) == 0; }
+
+static const char *find_nvcc(void) {
+    static char path[PATH_MAX];
+    const char *env = getenv("VCUDA_NVCC");
+    if (env && *env)
+        return env;
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(path, sizeof path, "%s/bin/nvcc", home);
+        if (file_exists(path))
+            return path;
+    }
+    if (VCUDA_NVCC[0] && strstr(VCUDA_NVCC, "NOTFOUND") == NULL && file_exists(VCUDA_NVCC))
+        return VCUDA_NVCC;
+    return "nvcc";
+}
+
+/* The folder holding libvcuda.so: <bin>/../lib for a build or installed tree. */
+static const char *find_libdir(void) {
+    static char dir[PATH_MAX];
+    char lib[PATH_MAX + 32];
+    const char *bin = tool_exe_dir();
+    if (bin) {
+        snprintf(lib, sizeof lib, "%s/../lib/libvcuda.so", bin);
+        char resolved[PATH_MAX];
+        if (realpath(lib, resolved)) {
+            char *slash = strrchr(resolved, '/');
+            *slash = 0;
+            snprintf(dir, sizeof dir, "%s", resolved);
+            return dir;
+        }
+    }
+    snprintf(dir, sizeof dir, "%s/lib", VCUDA_BUILD_DIR);
+    return dir;
+}
+
+int tool_cc(int argc, char **argv) {
+    if (argc == 0) {
+        fprintf(stderr, "usage: vcuda cc [nvcc options] files...\n");
+        return 2;
+    }
+    /* room for the user's arguments and the few added ones */
+    char **cmd = calloc((size_t)argc + 16, sizeof *cmd);
+    char gencode[64], rpath[PATH_MAX + 16], libflag[PATH_MAX + 8];
+    if (!cmd)
+        return 1;
+    size_t n = 0;
+    cmd[n++] = (char *)find_nvcc();
+    cmd[n++] = "-cudart";
+    cmd[n++] = "none";
+
+    bool verbose = false, link = true;
+    arch_info arch = {0};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            verbose = true;
+            continue;
+        }
+        if (value_of(argc, argv, i, "-cudart") || value_of(argc, argv, i, "--cudart")) {
+            /* replaced by -cudart none */
+            if (!strchr(a, '=') && i + 1 < argc)
+                i++;
+            continue;
+        }
+        if (in_list(no_link_options, a))
+            link = false;
+        note_arch_option(&arch, argc, argv, i);
+        cmd[n++] = argv[i];
+        if (a[0] == '-' && !strchr(a, '=') && takes_separate_value(a) && i + 1 < argc)
+            cmd[n++] = argv[++i];
+    }
+    if (arch.arch_given && !arch.code_given && arch.arch_implies_ptx)
+        arch.ptx = true;
+    if (arch.any && !arch.ptx && arch.highest > 0) {
+        snprintf(gencode, sizeof gencode, "arch=compute_%d%s,code=compute_%d%s", arch.highest,
+                 arch.suffix, arch.highest, arch.suffix);
+        cmd[n++] = "-gencode";
+        cmd[n++] = gencode;
+    }
+    if (link) {
+        const char *libdir = find_libdir();
+        snprintf(libflag, sizeof libflag, "-L%s", libdir);
+        snprintf(rpath, sizeof rpath, "-rpath,%s", libdir);
+        cmd[n++] = libflag;
+        cmd[n++] = "-lvcuda";
+        cmd[n++] = "-Xlinker";
+        cmd[n++] = rpath;
+    }
+    cmd[n] = NULL;
+    if (verbose)
+        tool_print_command(cmd);
+    int rc = tool_spawn_wait(cmd);
+    if (rc == 127 && strcmp(cmd[0], "nvcc") == 0)
+        fprintf(stderr, "vcuda cc: nvcc not found: set VCUDA_NVCC or CUDA_HOME, or put nvcc in PATH\n");
+    free(cmd);
+    return rc;
+}
