@@ -317,7 +317,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     }
 
     b->shared_size = L->dyn_shared ? k->dyn_base + L->dyn_shared : k->info.static_shared;
-    b->local_stride = k->local_stride;
+    b->local_stride = k->info.local_per_thread;
     if (!reserve(&wk->shared, &wk->shared_cap, b->shared_size + 1) ||
         !reserve(&wk->local, &wk->local_cap, (size_t)b->nthreads * b->local_stride + 1)) {
         exec_fault_block(b, EXEC_FAULT_ILLEGAL_ADDRESS,

@@ -7,11 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static inline uint8_t *lane_local(exec_wstate *w, uint32_t lane, uint32_t off) {
-    struct exec_block *b = w->h.block;
-    return b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride + off;
-}
-
 /* ---- bra ---- */
 
 /* Rare work at a backward branch: a launch being aborted, or a warp that has run long
@@ -185,7 +180,7 @@ static void do_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs
         uint32_t from = cur->local_base + cs->arg_off[i];
         uint32_t to = base + callee->param_off[i];
         EXEC_FOR_LANES(mask, lane) {
-            uint8_t *t = lane_local(w, lane, 0);
+            uint8_t *t = exec_lane_local(w, lane, 0);
             memcpy(t + to, t + from, size);
         }
     }
@@ -253,7 +248,7 @@ static uint64_t arg_u64(exec_wstate *w, const exec_callsite *cs, uint32_t lane, 
     uint64_t v = 0;
     if (i < cs->nargs) {
         uint32_t n = cs->arg_size[i] < 8 ? cs->arg_size[i] : 8;
-        memcpy(&v, lane_local(w, lane, w->frames[w->depth].local_base + cs->arg_off[i]), n);
+        memcpy(&v, exec_lane_local(w, lane, w->frames[w->depth].local_base + cs->arg_off[i]), n);
     }
     return v;
 }
@@ -261,23 +256,15 @@ static uint64_t arg_u64(exec_wstate *w, const exec_callsite *cs, uint32_t lane, 
 static void set_ret(exec_wstate *w, const exec_callsite *cs, uint32_t lane, uint64_t v) {
     if (cs->nrets == 0) return;
     uint32_t n = cs->ret_size[0] < 8 ? cs->ret_size[0] : 8;
-    memcpy(lane_local(w, lane, w->frames[w->depth].local_base + cs->ret_off[0]), &v, n);
+    memcpy(exec_lane_local(w, lane, w->frames[w->depth].local_base + cs->ret_off[0]), &v, n);
 }
 
 /* A NUL-terminated string argument for diagnostics; "" when it cannot be read. */
 static const char *string_arg(exec_wstate *w, uint32_t lane, uint64_t addr, char *buf,
                               size_t n) {
     const char *p;
-    long len;
-    if (addr - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
-        uint64_t off = addr - MEM_LOCAL_WINDOW;
-        if (off >= w->h.block->local_stride) return "";
-        p = (const char *)lane_local(w, lane, (uint32_t)off);
-        len = (long)strnlen(p, w->h.block->local_stride - off);
-    } else {
-        len = exec_mem_string(w, addr, &p);
-        if (len < 0) return "";
-    }
+    long len = exec_mem_string(w, lane, addr, &p);
+    if (len < 0) return "";
     if ((size_t)len >= n) len = (long)n - 1;
     memcpy(buf, p, (size_t)len);
     buf[len] = 0;

@@ -86,7 +86,7 @@ struct exec_func {
     uint32_t nconsts;
     /* local frame (per thread): own params, return params, then body .local/.param */
     uint32_t frame_size;
-    uint32_t *param_off, *ret_off; /* frame offsets (non-entry functions) */
+    uint32_t *param_off, *ret_off; /* frame offsets; for a kernel: param buffer offsets */
     int32_t *local_off;        /* per body variable: frame offset, or -1 for .shared */
     int32_t *local_sid;        /* per body variable: shared id, or -1 */
     exec_callsite *calls;
@@ -105,7 +105,6 @@ struct exec_kernel {
     uint32_t *param_offsets, *param_sizes;
     uint32_t *shared_off;      /* per shared id: offset, UINT32_MAX when unused */
     uint32_t dyn_base;         /* offset of the dynamic (extern) shared memory */
-    uint32_t local_stride;     /* bytes of local memory per thread */
 };
 
 struct exec_program {
@@ -233,11 +232,21 @@ void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
  * per-lane test, so the compiler can unroll or vectorise it), the set bits otherwise.
- * The body comes last and may contain commas. */
+ * The body comes last and may contain commas. Lanes are independent: a body may read and
+ * write the same slot (d == a), but never another lane's element, so the loop carries
+ * no dependence and may be vectorised without alias checks (EXEC_LANES_INDEPENDENT). */
+#if defined(__clang__)
+#define EXEC_LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define EXEC_LANES_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define EXEC_LANES_INDEPENDENT
+#endif
 #define EXEC_EACH_LANE(mask, lane, ...)                                                    \
     do {                                                                                  \
         uint32_t each_m_ = (mask);                                                        \
         if (each_m_ == EXEC_FULL_MASK) {                                                  \
+            EXEC_LANES_INDEPENDENT                                                        \
             for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) { __VA_ARGS__; }       \
         } else {                                                                          \
             for (; each_m_; each_m_ &= each_m_ - 1) {                                     \
@@ -286,9 +295,17 @@ enum { EXEC_ACC_READ, EXEC_ACC_WRITE, EXEC_ACC_ATOMIC };
  * faults (recorded against in and lane). */
 void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_space sp,
                     uint64_t addr, uint32_t size, int access);
-/* Length of the NUL-terminated string at generic address addr (bounded by its
- * allocation); -1 when the address is invalid. *p receives the host pointer. */
-long exec_mem_string(exec_wstate *w, uint64_t addr, const char **p);
+/* The string at generic address addr as lane sees it (local addresses are the lane's
+ * own): *p receives the host pointer; returns its length before the NUL, bounded by the
+ * memory that contains it, or -1 when the address is invalid. */
+long exec_mem_string(exec_wstate *w, uint32_t lane, uint64_t addr, const char **p);
+
+/* Host address of byte off of lane's local memory (the caller keeps off in bounds). */
+static inline uint8_t *exec_lane_local(exec_wstate *w, uint32_t lane, uint64_t off) {
+    struct exec_block *b = w->h.block;
+    return b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride +
+           off;
+}
 
 /* ---- output (printf.c) ---- */
 void exec_output_append(exec_output *o, const char *s, size_t n);
@@ -300,9 +317,6 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
                       uint64_t args);
 
 /* ---- fault.c ---- */
-/* Rebuild the PTX text of insn pi of function pf. */
-void exec_format_insn(const ptx_module *m, const ptx_func *pf, const ptx_insn *pi,
-                      char *buf, size_t n);
 /* Record a fault that belongs to no instruction (barrier deadlock). */
 void exec_fault_block(struct exec_block *b, exec_fault_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -311,7 +325,6 @@ exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lan
 
 /* ---- sreg.c ---- */
 void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);
-const char *exec_sreg_name(uint32_t sreg);
 
 /* ---- lower.c: decoder internals used by the class decoders ---- */
 struct exec_decoder {

@@ -45,20 +45,6 @@ void exec_output_printf(exec_output *o, const char *fmt, ...) {
     free(big);
 }
 
-/* Where one lane's string at a generic address lies: its bytes up to the end of the
- * containing memory. Returns the length before the NUL (or the bytes available). */
-static long lane_string(exec_wstate *w, uint32_t lane, uint64_t addr, const char **p) {
-    if (addr - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
-        struct exec_block *b = w->h.block;
-        uint64_t off = addr - MEM_LOCAL_WINDOW;
-        if (off >= b->local_stride) return -1;
-        *p = (const char *)b->local +
-             ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride + off;
-        return (long)strnlen(*p, b->local_stride - off);
-    }
-    return exec_mem_string(w, addr, p);
-}
-
 typedef struct argbuf {
     exec_wstate *w;
     const exec_insn *in;
@@ -90,7 +76,7 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
     struct exec_block *b = w->h.block;
     if (!fmt_addr) return -1;
     const char *fmt;
-    long flen = lane_string(w, lane, fmt_addr, &fmt);
+    long flen = exec_mem_string(w, lane, fmt_addr, &fmt);
     if (flen < 0) {
         exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS,
                       "printf format string is at an invalid address");
@@ -183,7 +169,7 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
             char *tmp = NULL;
             if (p) {
                 const char *hs;
-                long n = lane_string(w, lane, p, &hs);
+                long n = exec_mem_string(w, lane, p, &hs);
                 if (n < 0) {
                     s = "(invalid)";
                 } else {

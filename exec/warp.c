@@ -48,7 +48,6 @@ static uint32_t return_from_call(exec_wstate *w) {
     exec_frame *caller = &w->frames[w->depth - 1];
     const exec_callsite *cs = fr->site;
     uint32_t lanes = fr->call_mask & w->h.alive;
-    struct exec_block *b = w->h.block;
     if (lanes && cs) {
         const exec_func *callee = fr->func;
         uint32_t n = cs->nrets < callee->pf->nrets ? cs->nrets : callee->pf->nrets;
@@ -58,8 +57,7 @@ static uint32_t return_from_call(exec_wstate *w) {
             uint32_t from = fr->local_base + callee->ret_off[r];
             uint32_t to = caller->local_base + cs->ret_off[r];
             EXEC_FOR_LANES(lanes, lane) {
-                uint8_t *t = b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) *
-                                            b->local_stride;
+                uint8_t *t = exec_lane_local(w, lane, 0);
                 memcpy(t + to, t + from, size);
             }
         }
