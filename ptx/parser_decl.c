@@ -157,8 +157,8 @@ static void parse_address_init(ptx_parser *p, ptx_symref *sym, int64_t *addend, 
     if (ptx_tok_punct(&p->tok, '+') || ptx_tok_punct(&p->tok, '-')) {
         bool neg = p->tok.punct == '-';
         ptx_next(p);
-        int64_t v = ptx_expect_int(p, "offset after symbol", true);
-        *addend = neg ? -v : v;
+        uint64_t v = (uint64_t)ptx_expect_int(p, "offset after symbol", true);
+        *addend = (int64_t)(neg ? 0 - v : v); /* wraps like the address arithmetic it feeds */
     }
 }
 
@@ -325,8 +325,6 @@ void ptx_parse_var_decl(ptx_parser *p, ptx_var *v, bool allow_init) {
     parse_declarator(p, v, &a, allow_init);
 }
 
-void ptx_var_release(ptx_var *v);
-
 bool ptx_lookup_global(ptx_parser *p, const char *s, uint32_t len, ptx_symref *out) {
     const ptx_name_entry *e = ptx_names_find(&p->globals, s, len);
     if (!e || e->kind == PTX_NK_NONE) return false;
@@ -464,15 +462,13 @@ static void parse_func_attributes(ptx_parser *p) {
         else if (ptx_tok_is(t, ".maxclusterrank")) parse_dims(p, &f->maxclusterrank, 1, ".maxclusterrank");
         else if (ptx_tok_is(t, ".reqnctapercluster")) parse_dims(p, f->reqnctapercluster, 3, ".reqnctapercluster");
         else if (ptx_tok_is(t, ".explicitcluster")) { f->explicitcluster = true; ptx_next(p); }
-        else if (ptx_tok_is(t, ".pragma")) {
-            extern void ptx_parse_pragma(ptx_parser *);
-            ptx_parse_pragma(p);
-        } else return;
+        else if (ptx_tok_is(t, ".pragma")) ptx_parse_pragma(p);
+        else return;
     }
 }
 
-/* Is function index fi already defined with a body? Tracked in the name table: a function
- * entry's depth field is 1 once its body has been parsed. */
+/* A function may be declared several times and defined once; the name table entry's
+ * depth field records whether its body has been parsed (1) or not (0). */
 void ptx_parse_function(ptx_parser *p, bool is_extern, bool is_visible, bool is_weak) {
     ptx_module *m = p->m;
     ptx_token start = p->tok;
