@@ -12,11 +12,8 @@
 /* Rare work at a backward branch: a launch being aborted, or a warp that has run long
  * enough to let its siblings run (spin-waits). */
 __attribute__((noinline)) static void backward_branch(exec_wstate *w) {
-    struct exec_block *b = w->h.block;
-    if (exec_block_aborted(b)) {
-        if (b->fault_kind == EXEC_OK) b->fault_kind = EXEC_FAULT_ABORTED;
-        w->h.fault = 1;
-        exec_warp_yield(w);
+    if (exec_block_aborted(w->h.block)) {
+        exec_warp_stop_aborted(w);
     } else if (w->clock - w->slice_start > EXEC_TIME_SLICE) {
         exec_warp_yield(w);
     }
@@ -36,6 +33,15 @@ static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t resto
     e->restore_mask = restore;
     e->pending_ip = pending_ip;
     e->pending_mask = pending_mask;
+}
+
+/* Where the paths of divergent branch in meet again: its immediate post-dominator, or
+ * when that is the function's exit, the enclosing divergence's meeting point (the lanes
+ * that never get there leave by ret or exit). */
+static const exec_insn *reconv_point(const exec_wstate *w, const exec_insn *in) {
+    if (in->reconv >= 0) return w->code + in->reconv;
+    if (w->rsp > w->frames[w->depth].rs_base) return w->rs[w->rsp - 1].rpc;
+    return NULL; /* the paths meet only when they return or exit */
 }
 
 static void h_exit(exec_warp *hw, const exec_insn *in, uint32_t mask);
@@ -61,10 +67,7 @@ __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *i
         exec_warp_exit_lanes(w, not_taken);
         return;
     }
-    const exec_insn *rpc;
-    if (in->reconv >= 0) rpc = w->code + in->reconv;
-    else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
-    else rpc = NULL; /* the paths meet only when they return or exit */
+    const exec_insn *rpc = reconv_point(w, in);
     uint32_t restore = w->h.active;
     if (fall == rpc) { /* if-then: the not-taken lanes simply wait at rpc */
         push_divergence(w, rpc, restore, NULL, 0);
@@ -110,10 +113,7 @@ static void h_brx(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
     const exec_insn *target = w->code + table[idx0];
     if (group != hw->active) {
-        const exec_insn *rpc;
-        if (in->reconv >= 0) rpc = w->code + in->reconv;
-        else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
-        else rpc = NULL;
+        const exec_insn *rpc = reconv_point(w, in);
         if (mask != hw->active) { /* guarded: the lanes whose guard fails fall through */
             push_divergence(w, rpc, hw->active, w->ip, hw->active & ~mask);
             hw->active = mask;

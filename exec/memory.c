@@ -277,31 +277,19 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         bool ok = end >= lo + N;                                                           \
         if (ok && mask == EXEC_FULL_MASK) {                                                \
             FULL_WARP_RANGE(A, imm, N, lo, end - N, !(SHARED), ok);                        \
-            if (ok) {                                                                      \
-                _Pragma("GCC unroll 8")                                                    \
-                for (unsigned l = 0; l < EXEC_WARP_SIZE; l++) {                            \
-                    void *p = (void *)(base + (A[l] + imm));                               \
-                    if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                        \
-                    else { T v = (T)V[l]; memcpy(p, &v, N); }                              \
-                }                                                                          \
-                return;                                                                    \
-            }                                                                              \
-        } else if (ok) { /* some lanes: check them all, then access */                     \
+        } else if (ok) { /* some lanes: check each */                                      \
             for (uint32_t m = mask; m && ok; m &= m - 1) {                                 \
                 uint64_t a = A[__builtin_ctz(m)] + imm;                                    \
                 ok = !(a & (N - 1)) && a >= lo && a <= end - N;                            \
             }                                                                              \
-            if (ok) {                                                                      \
-                for (uint32_t m = mask; m; m &= m - 1) {                                   \
-                    unsigned l = (unsigned)__builtin_ctz(m);                               \
-                    void *p = (void *)(base + (A[l] + imm));                               \
-                    if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                        \
-                    else { T v = (T)V[l]; memcpy(p, &v, N); }                              \
-                }                                                                          \
-                return;                                                                    \
-            }                                                                              \
         }                                                                                  \
-        (IS_LD ? h_ld : h_st)(hw, in, mask);                                               \
+        if (!ok) {                                                                         \
+            (IS_LD ? h_ld : h_st)(hw, in, mask);                                           \
+            return;                                                                        \
+        }                                                                                  \
+        EXEC_EACH_LANE(mask, l, void *p = (void *)(base + (A[l] + imm));                   \
+                       if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                     \
+                       else { T v = (T)V[l]; memcpy(p, &v, N); });                         \
     }
 
 FAST_ACCESS(h_ld_shared_4, 4, uint32_t, 1, 1)
@@ -429,6 +417,8 @@ static void h_cp_async(exec_warp *hw, const exec_insn *in, uint32_t mask) {
 static int dec_cp(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (!ptx_insn_has_mod(pi, PTX_MOD_async) || ptx_insn_has_mod(pi, PTX_MOD_bulk))
         return exec_dec_error(d, pi, "only cp.async (not bulk copies) is supported"), -1;
+    if (exec_dec_has_mod_named(pi, "mbarrier"))
+        return exec_decode_cp_async_arrive(d, pi, out, exec_dec_has_mod_named(pi, "noinc"));
     if (ptx_insn_has_mod(pi, PTX_MOD_commit_group) || ptx_insn_has_mod(pi, PTX_MOD_wait_group) ||
         ptx_insn_has_mod(pi, PTX_MOD_wait_all)) {
         out->fn = exec_h_nop;

@@ -71,6 +71,24 @@ static uint64_t next_arg(argbuf *a, unsigned size) {
     return v;
 }
 
+/* Room for a conversion rebuilt for the host's snprintf: flags (20), width and precision
+ * (each at most 16 digits when written out, 11 when taken from '*'), length and conversion. */
+#define SPEC_MAX 80
+
+/* A width or precision: '*' takes it from the arguments, otherwise the digits as written. */
+static void number_field(argbuf *a, const char *fmt, long flen, long *i, char *spec, size_t *sl,
+                         int *nargs) {
+    if (*i < flen && fmt[*i] == '*') {
+        int v = (int)(uint32_t)next_arg(a, 4);
+        (*nargs)++;
+        *sl += (size_t)snprintf(spec + *sl, SPEC_MAX - *sl, "%d", v);
+        (*i)++;
+        return;
+    }
+    size_t room = *sl + 16;
+    while (*i < flen && fmt[*i] >= '0' && fmt[*i] <= '9' && *sl < room) spec[(*sl)++] = fmt[(*i)++];
+}
+
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt_addr,
                       uint64_t args) {
     struct exec_block *b = w->h.block;
@@ -93,30 +111,16 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
         exec_output_append(&line, fmt + start, (size_t)(i - start));
         if (i >= flen) break;
         /* a conversion: %[flags][width][.precision][length]conv */
-        char spec[64];
+        char spec[SPEC_MAX];
         size_t sl = 0;
         long pct = i;
         spec[sl++] = '%';
         i++;
         while (i < flen && strchr("-+ #0", fmt[i]) && sl < 20) spec[sl++] = fmt[i++];
-        if (i < flen && fmt[i] == '*') {
-            int v = (int)(uint32_t)next_arg(&a, 4);
-            nargs++;
-            sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", v);
-            i++;
-        } else {
-            while (i < flen && fmt[i] >= '0' && fmt[i] <= '9' && sl < 40) spec[sl++] = fmt[i++];
-        }
+        number_field(&a, fmt, flen, &i, spec, &sl, &nargs);
         if (i < flen && fmt[i] == '.') {
             spec[sl++] = fmt[i++];
-            if (i < flen && fmt[i] == '*') {
-                int v = (int)(uint32_t)next_arg(&a, 4);
-                nargs++;
-                sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", v);
-                i++;
-            } else {
-                while (i < flen && fmt[i] >= '0' && fmt[i] <= '9' && sl < 50) spec[sl++] = fmt[i++];
-            }
+            number_field(&a, fmt, flen, &i, spec, &sl, &nargs);
         }
         int longs = 0, shorts = 0;
         while (i < flen && strchr("hlLqjzt", fmt[i])) {

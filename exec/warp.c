@@ -24,23 +24,6 @@ void exec_warp_update_brk(exec_wstate *w) {
     w->brk = w->rsp > w->frames[w->depth].rs_base ? w->rs[w->rsp - 1].rpc : NULL;
 }
 
-/* ip reached the reconvergence point on top of the stack. */
-static void reconverge(exec_wstate *w) {
-    exec_rentry *e = &w->rs[w->rsp - 1];
-    uint32_t live = e->pending_mask & w->h.alive & ~w->returned;
-    if (live) {
-        /* the first side is done and waits here; run the other one */
-        e->pending_mask = 0;
-        w->h.active = live;
-        w->ip = e->pending_ip;
-        return;
-    }
-    w->rsp--;
-    w->h.active = e->restore_mask & w->h.alive & ~w->returned;
-    exec_warp_update_brk(w);
-    if (!w->h.active) exec_warp_path_done(w);
-}
-
 /* Copy the callee's return parameters to the caller's variables and resume the caller.
  * Returns the lanes active in the caller afterwards. */
 static uint32_t return_from_call(exec_wstate *w) {
@@ -186,7 +169,10 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
     return true;
 }
 
-void exec_warp_run(exec_wstate *w) {
+/* The run loop, written once and compiled twice (exec_warp_run, exec_warp_run_observed):
+ * with observed a constant false the event call disappears, so an unobserved run pays
+ * nothing per instruction for the observer's existence. */
+static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const bool observed) {
     w->slice_start = w->clock;
     for (;;) {
         const exec_insn *in = w->ip;
@@ -196,7 +182,9 @@ void exec_warp_run(exec_wstate *w) {
                 exec_warp_update_brk(w);
                 return;
             }
-            reconverge(w);
+            /* the path reached the reconvergence point on top of the stack: its lanes
+             * wait there while the other side runs, or all continue together */
+            exec_warp_path_done(w);
             continue;
         }
         w->ip = in + 1;
@@ -206,6 +194,11 @@ void exec_warp_run(exec_wstate *w) {
             uint32_t p = w->h.P[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
+        if (observed) exec_observe_insn(w, in, m);
         if (__builtin_expect(m != 0, 1)) in->fn(&w->h, in, m);
     }
 }
+
+void exec_warp_run(exec_wstate *w) { run_loop(w, false); }
+
+void exec_warp_run_observed(exec_wstate *w) { run_loop(w, true); }

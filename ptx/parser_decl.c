@@ -79,6 +79,7 @@ typedef struct init_ctx {
     uint32_t esize;      /* its size */
     uint64_t max_elems;  /* UINT64_MAX for "[]" */
     uint64_t n;          /* elements written */
+    uint32_t depth;      /* brace nesting, bounded so hostile input cannot exhaust the stack */
 } init_ctx;
 
 static uint8_t *init_slot(ptx_parser *p, init_ctx *c, const ptx_token *at) {
@@ -165,13 +166,17 @@ static void parse_address_init(ptx_parser *p, ptx_symref *sym, int64_t *addend, 
 static void parse_init_elem(ptx_parser *p, init_ctx *c);
 
 static void parse_init_list(ptx_parser *p, init_ctx *c) {
+    if (c->depth == 32) ptx_fail_tok(p, &p->tok, "initializer nested too deeply");
+    c->depth++;
     ptx_expect_punct(p, '{', "to open initializer list");
-    if (ptx_accept_punct(p, '}')) return;
-    for (;;) {
-        parse_init_elem(p, c);
-        if (ptx_accept_punct(p, '}')) return;
-        ptx_expect_punct(p, ',', "or '}' in initializer list");
+    if (!ptx_accept_punct(p, '}')) {
+        for (;;) {
+            parse_init_elem(p, c);
+            if (ptx_accept_punct(p, '}')) break;
+            ptx_expect_punct(p, ',', "or '}' in initializer list");
+        }
     }
+    c->depth--;
 }
 
 static void parse_init_elem(ptx_parser *p, init_ctx *c) {

@@ -948,6 +948,10 @@ static void test_handwritten(void) {
     v = m->vars + ptx_find_var(m, "gWeak");
     CHECK(v->is_weak && v->init && v->init[0] == 1);
     CHECK(m->vars[ptx_find_var(m, "gCommon")].is_weak);
+    v = m->vars + ptx_find_var(m, "gUnsized"); /* [] sized by its initializer */
+    CHECK(!v->unsized && v->size == 6 && v->init && v->init[2] == 2 && v->init[4] == 0xFF && v->init[5] == 0xFF);
+    CHECK(ptx_find_var(m, "gA") >= 0 && m->vars[ptx_find_var(m, "gA")].init == NULL);
+    CHECK(ptx_find_var(m, "gB") >= 0 && m->vars[ptx_find_var(m, "gB")].init[0] == 9);
     f = func(m, "weak_fn");
     if (f) {
         CHECK(f->is_weak && f->nparams == 2);
