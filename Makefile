@@ -25,7 +25,7 @@ test-sanitize:
 	$(MAKE) test BUILD=build-san CMAKE_ARGS=-DVCUDA_SANITIZE=ON
 	
 bench: build
-	$(BUILD)/bench/run_bench
+	bench/run_bench.sh $(BUILD)
 
 clean:
 	rm -rf build build-san

@@ -217,10 +217,12 @@ ALU_OP2(alu_szext_wrap_s32, uint32_t, uint32_t, alu_szext_f(a, b, false, true))
 ALU_OP2(alu_szext_clamp_s32, uint32_t, uint32_t, alu_szext_f(a, b, true, true))
 
 /* fns: position of the |offset|-th set bit of mask counting from base (upwards for a
- * positive offset, downwards for a negative one); 0xffffffff when there is none. */
+ * positive offset, downwards for a negative one); 0xffffffff when there is none. An
+ * offset of INT32_MIN gives 0, as on the H100. */
 static inline uint32_t alu_fns_f(uint32_t m, uint32_t base, int32_t offset) {
     base &= 31u; /* base > 31 is undefined; keep it in range */
     if (offset == 0) return ((m >> base) & 1u) ? base : 0xffffffffu;
+    if (offset == INT32_MIN) return 0;
     uint32_t count = offset > 0 ? (uint32_t)offset : 0u - (uint32_t)offset;
     uint32_t bits = offset > 0 ? m & (0xffffffffu << base) : m & (0xffffffffu >> (31 - base));
     if ((uint32_t)__builtin_popcount(bits) < count) return 0xffffffffu;

@@ -77,12 +77,14 @@ static inline void alu_setp_x2_out(exec_warp *w, const exec_insn *in, uint32_t m
     if (in->flags & EXEC_F_D2_PRED) alu_write_pred(w, in->d[1], mask, alu_combine(w, in, t1));
 }
 /* The value set writes for "true", by destination type (whole value, and per half of a
- * pair result). */
+ * pair result). The ISA says 1.0 for the float types; the H100 (CUDA 13's ptxas) writes
+ * the integer 1 for .f32 and .f16 results, and 1.0 in each half of .f16x2 and .bf16x2
+ * results, so those are the values used here (tests/ptx/alu records them). */
 static uint64_t alu_set_true(ptx_type t) {
     static const uint64_t tab[PTX_T_COUNT] = {
         [PTX_T_u16] = 0xffffu, [PTX_T_s16] = 0xffffu, [PTX_T_b16] = 0xffffu,
         [PTX_T_u32] = 0xffffffffu, [PTX_T_s32] = 0xffffffffu, [PTX_T_b32] = 0xffffffffu,
-        [PTX_T_f32] = 0x3f800000u, [PTX_T_f16] = 0x3c00u, [PTX_T_bf16] = 0x3f80u,
+        [PTX_T_f32] = 1u, [PTX_T_f16] = 1u, [PTX_T_bf16] = 1u,
         [PTX_T_f16x2] = 0x3c00u, [PTX_T_bf16x2] = 0x3f80u,
     };
     return tab[t];

@@ -147,11 +147,34 @@ ALU_ITYPES_A(ALU_I2F_DEF)
 static inline double alu_ftz_d32(double x) {
     return fabs(x) < 0x1p-126 ? copysign(0.0, x) : x;
 }
-static uint64_t alu_cvt_f2f_one(double x, const exec_insn *in, bool src_f32,
-                                const alu_fmt *dst) {
+/* The NaN a conversion gives, as the H100 does: widening to f64 keeps the payload
+ * (quieted); narrowing from f64 keeps only the sign; tf32 keeps the f32 bits it has room
+ * for; a plain f32 move and the bf16 -> f32 shift pass the bits through; anything else
+ * gives the destination's canonical NaN. An f32 source under .ftz is first made the
+ * canonical f32 NaN. raw holds the source bits. */
+static uint64_t alu_cvt_nan(double x, uint64_t raw, bool src_f32, bool src_f64,
+                            const exec_insn *in, const alu_fmt *dst) {
+    const bool plain = !(in->flags & (EXEC_F_FTZ | EXEC_F_SAT | ALU_F_RELU)) &&
+                       ALU_AUX_RND(in->aux) == EXEC_RND_DEFAULT;
+    if (src_f32 && (in->flags & EXEC_F_FTZ)) {
+        raw = ALU_F32_CANON_NAN;
+        x = (double)alu_f32(raw);
+    }
+    const uint64_t sign = signbit(x) ? 1ull << (dst->mbits + dst->ebits) : 0;
+    if (dst == &alu_fmt_f64) return alu_f64_bits(x) | ALU_F64_QUIET;
+    if (dst == &alu_fmt_tf32 && src_f32) return (raw & 0xffffe000u) >> 13;
+    if (src_f64) return sign | ((((1ull << dst->ebits) - 1) << dst->mbits) |
+                                (1ull << (dst->mbits - 1)));
+    if (plain && dst == &alu_fmt_f32) return src_f32 ? raw : raw << 16;
+    return dst->nan;
+}
+
+static uint64_t alu_cvt_f2f_one(double x, uint64_t raw, const exec_insn *in, bool src_f32,
+                                bool src_f64, const alu_fmt *dst) {
     const uint32_t f = in->flags;
     const unsigned rnd = ALU_AUX_RND(in->aux);
     const bool ftz = f & EXEC_F_FTZ;
+    if (x != x && !(f & EXEC_F_SAT)) return alu_cvt_nan(x, raw, src_f32, src_f64, in, dst);
     if (ftz && src_f32) x = alu_ftz_d32(x);
     switch (rnd) {                       /* rounding to an integral value (same size) */
     case EXEC_RND_RNI: x = nearbyint(x); break;
@@ -162,38 +185,44 @@ static uint64_t alu_cvt_f2f_one(double x, const exec_insn *in, bool src_f32,
     }
     if (x != x) return (f & EXEC_F_SAT) ? 0 : dst->nan;
     if (f & EXEC_F_SAT) x = x > 0 ? (x < 1 ? x : 1) : 0;
-    if ((f & ALU_F_RELU) && x < 0) x = 0;
+    if ((f & ALU_F_RELU) && signbit(x)) x = 0;        /* -0 too, as on the H100 */
     uint64_t r = alu_double_to_fmt(x, rnd, dst, (f & ALU_F_SATFINITE) != 0);
     if (ftz && dst == &alu_fmt_f32 && (r & 0x7f800000u) == 0) r &= 0x80000000u;
     return r;
 }
-#define ALU_F2F_DEF(F, SRC_F32, DN, DFMT, SHIFT)                                        \
+#define ALU_F2F_DEF(F, SRC_F32, SRC_F64, DN, DFMT, SHIFT)                               \
     ALU_HANDLER(alu_cvt_##DN##_##F) {                                                   \
         uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);                          \
         for (uint32_t m = mask; m; m &= m - 1) {                                        \
             uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            Dv[l] = alu_cvt_f2f_one(ALU_FSRC_##F(A[l]), in, SRC_F32, &DFMT) << SHIFT;   \
+            Dv[l] = alu_cvt_f2f_one(ALU_FSRC_##F(A[l]), A[l], in, SRC_F32, SRC_F64,     \
+                                    &DFMT) << SHIFT;                                    \
         }                                                                               \
     }
-#define ALU_F2F_ROW(F, SRC_F32)                                                         \
-    ALU_F2F_DEF(F, SRC_F32, f16, alu_fmt_f16, 0)                                        \
-    ALU_F2F_DEF(F, SRC_F32, bf16, alu_fmt_bf16, 0)                                      \
-    ALU_F2F_DEF(F, SRC_F32, f32, alu_fmt_f32, 0)                                        \
-    ALU_F2F_DEF(F, SRC_F32, f64, alu_fmt_f64, 0)                                        \
-    ALU_F2F_DEF(F, SRC_F32, tf32, alu_fmt_tf32, 13)
-ALU_F2F_ROW(f16, false)
-ALU_F2F_ROW(bf16, false)
-ALU_F2F_ROW(f32, true)
-ALU_F2F_ROW(f64, false)
+#define ALU_F2F_ROW(F, SRC_F32, SRC_F64)                                                \
+    ALU_F2F_DEF(F, SRC_F32, SRC_F64, f16, alu_fmt_f16, 0)                               \
+    ALU_F2F_DEF(F, SRC_F32, SRC_F64, bf16, alu_fmt_bf16, 0)                             \
+    ALU_F2F_DEF(F, SRC_F32, SRC_F64, f32, alu_fmt_f32, 0)                               \
+    ALU_F2F_DEF(F, SRC_F32, SRC_F64, f64, alu_fmt_f64, 0)                               \
+    ALU_F2F_DEF(F, SRC_F32, SRC_F64, tf32, alu_fmt_tf32, 13)
+ALU_F2F_ROW(f16, false, false)
+ALU_F2F_ROW(bf16, false, false)
+ALU_F2F_ROW(f32, true, false)
+ALU_F2F_ROW(f64, false, true)
 
-/* fast forms */
+/* fast forms (NaN as alu_cvt_nan says) */
 ALU_HANDLER(alu_cvt_f64_f32_plain) {
     uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { Dv[l] = alu_f64_out((double)alu_f32(A[l])); });
+    /* the host's widening quiets a NaN and keeps its payload, like the GPU */
+    ALU_LANES(mask, l, { Dv[l] = alu_f64_bits((double)alu_f32(A[l])); });
 }
 ALU_HANDLER(alu_cvt_f32_f64_rn) {
     uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { Dv[l] = alu_f32_out((float)alu_f64(A[l])); });
+    ALU_LANES(mask, l, {
+        const double x = alu_f64(A[l]);
+        Dv[l] = x != x ? (uint32_t)((A[l] >> 32) & 0x80000000u) | 0x7fc00000u
+                       : alu_f32_bits((float)x);
+    });
 }
 ALU_HANDLER(alu_cvt_f32_f16_plain) {
     uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);
@@ -201,7 +230,7 @@ ALU_HANDLER(alu_cvt_f32_f16_plain) {
 }
 ALU_HANDLER(alu_cvt_f32_bf16_plain) {
     uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { Dv[l] = alu_f32_out(alu_bf2f((uint16_t)A[l])); });
+    ALU_LANES(mask, l, { Dv[l] = (uint32_t)(uint16_t)A[l] << 16; });   /* NaNs too */
 }
 ALU_HANDLER(alu_cvt_f16_f32_rn) {
     uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);
@@ -219,8 +248,8 @@ ALU_HANDLER(alu_cvt_bf16_f32_rn) {
         uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);           \
         for (uint32_t m = mask; m; m &= m - 1) {                                        \
             uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            uint64_t hi = alu_cvt_f2f_one(alu_f32(A[l]), in, true, &DFMT);              \
-            uint64_t lo = alu_cvt_f2f_one(alu_f32(B[l]), in, true, &DFMT);              \
+            uint64_t hi = alu_cvt_f2f_one(alu_f32(A[l]), A[l], in, true, false, &DFMT);              \
+            uint64_t lo = alu_cvt_f2f_one(alu_f32(B[l]), B[l], in, true, false, &DFMT);              \
             Dv[l] = (hi << 16) | lo;                                                    \
         }                                                                               \
     }
@@ -234,8 +263,8 @@ ALU_PACK2_DEF(alu_cvt_bf16x2_f32, alu_fmt_bf16)
         uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);           \
         for (uint32_t m = mask; m; m &= m - 1) {                                        \
             uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            uint64_t hi = alu_cvt_f2f_one(alu_f32(A[l]), in, true, &DFMT);              \
-            uint64_t lo = alu_cvt_f2f_one(alu_f32(B[l]), in, true, &DFMT);              \
+            uint64_t hi = alu_cvt_f2f_one(alu_f32(A[l]), A[l], in, true, false, &DFMT);              \
+            uint64_t lo = alu_cvt_f2f_one(alu_f32(B[l]), B[l], in, true, false, &DFMT);              \
             Dv[l] = (hi << 8) | lo;                                                     \
         }                                                                               \
     }                                                                                   \
@@ -243,8 +272,8 @@ ALU_PACK2_DEF(alu_cvt_bf16x2_f32, alu_fmt_bf16)
         uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);                          \
         for (uint32_t m = mask; m; m &= m - 1) {                                        \
             uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            uint64_t hi = alu_cvt_f2f_one(alu_h2f((uint16_t)(A[l] >> 16)), in, false, &DFMT);\
-            uint64_t lo = alu_cvt_f2f_one(alu_h2f((uint16_t)A[l]), in, false, &DFMT);   \
+            uint64_t hi = alu_cvt_f2f_one(alu_h2f((uint16_t)(A[l] >> 16)), A[l] >> 16, in, false, false, &DFMT);\
+            uint64_t lo = alu_cvt_f2f_one(alu_h2f((uint16_t)A[l]), A[l], in, false, false, &DFMT);   \
             Dv[l] = (hi << 8) | lo;                                                     \
         }                                                                               \
     }                                                                                   \
@@ -254,8 +283,8 @@ ALU_PACK2_DEF(alu_cvt_bf16x2_f32, alu_fmt_bf16)
             uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
             double hi = alu_fmt_to_double((A[l] >> 8) & 0xffu, &DFMT);                  \
             double lo = alu_fmt_to_double(A[l] & 0xffu, &DFMT);                         \
-            Dv[l] = (alu_cvt_f2f_one(hi, in, false, &alu_fmt_f16) << 16) |              \
-                    alu_cvt_f2f_one(lo, in, false, &alu_fmt_f16);                       \
+            Dv[l] = (alu_cvt_f2f_one(hi, 0, in, false, false, &alu_fmt_f16) << 16) |              \
+                    alu_cvt_f2f_one(lo, 0, in, false, false, &alu_fmt_f16);                       \
         }                                                                               \
     }
 ALU_FP8_DEF(e4m3, alu_fmt_e4m3)
@@ -344,7 +373,12 @@ exec_fn exec_alu_cvt_lookup(const exec_insn *in) {
         if (relu || satfinite) return NULL;
         if (si >= 0) {                                   /* int -> int */
             if (rnd != EXEC_RND_DEFAULT || ftz) return NULL;
-            return sat ? alu_cvt_i2i_sat[di][si] : alu_cvt_i2i[di][si];
+            if (!sat) return alu_cvt_i2i[di][si];
+            /* .sat only where the destination range does not cover the source's */
+            const bool ds = di >= 4, ss = si >= 4;
+            const int dw = di & 3, sw = si & 3;
+            if ((ds == ss && dw >= sw) || (ds && !ss && dw > sw)) return NULL;
+            return alu_cvt_i2i_sat[di][si];
         }
         if (sf < 0 || sf == 4 || !irnd) return NULL;   /* float -> int needs .rni etc. */
         if (ftz && sf != 2) return NULL;

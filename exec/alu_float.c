@@ -37,7 +37,7 @@
         const uint64_t *B = NSRC > 1 ? ALU_A(1) : A, *C = NSRC > 2 ? ALU_A(2) : A;      \
         ALU_LANES(mask, l, {                                                            \
             double a = alu_f64(A[l]), b = alu_f64(B[l]), c = alu_f64(C[l]);             \
-            D[l] = alu_f64_out(expr);                                                   \
+            D[l] = alu_f64_prop(NSRC, a, b, c, (expr));                                 \
             (void)b; (void)c;                                                           \
         });                                                                             \
     }
@@ -79,11 +79,12 @@ ALU_DIRECTED(sqrt, ALU_FOP_SQRT)
 ALU_DIRECTED(rcp, ALU_FOP_RCP)
 
 /* ---- approximations ---- */
-/* div.approx: a * (1/b), and 0 (or NaN for infinite a) when 2^126 < |b| < 2^128, as the
- * ISA describes; div.full is within 2 ulp: the IEEE quotient qualifies. */
+/* div.approx: within 2 ulp of a/b for |b| <= 2^126 (the IEEE quotient qualifies), and
+ * 0 (NaN for infinite a) when 2^126 < |b| < 2^128, as the ISA describes; div.full is
+ * within 2 ulp everywhere: the IEEE quotient again. */
 static inline float alu_div_approx(float a, float b) {
-    float r = fabsf(b) > 0x1p126f && fabsf(b) < INFINITY ? 0.0f : 1.0f / b;
-    return a * r;
+    if (fabsf(b) > 0x1p126f && fabsf(b) < INFINITY) return a * 0.0f;
+    return a / b;
 }
 F32_OP(alu_div_approx_f32, 0, 0, 2, alu_div_approx(a, b))
 F32_OP(alu_div_approx_f32_ftz, 1, 0, 2, alu_ftz32(alu_div_approx(a, b)))
@@ -156,8 +157,14 @@ F32_OP(alu_min_nan_f32, 0, 0, 2, ALU_NANPROP(alu_fmin32, a, b))
 F32_OP(alu_min_nan_f32_ftz, 1, 0, 2, ALU_NANPROP(alu_fmin32, a, b))
 F32_OP(alu_max_nan_f32, 0, 0, 2, ALU_NANPROP(alu_fmax32, a, b))
 F32_OP(alu_max_nan_f32_ftz, 1, 0, 2, ALU_NANPROP(alu_fmax32, a, b))
-F64_OP(alu_min_f64, 2, alu_fmin64(a, b))
-F64_OP(alu_max_f64, 2, alu_fmax64(a, b))
+ALU_HANDLER(alu_min_f64) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);
+    ALU_LANES(mask, l, { D[l] = alu_f64_out(alu_fmin64(alu_f64(A[l]), alu_f64(B[l]))); });
+}
+ALU_HANDLER(alu_max_f64) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);
+    ALU_LANES(mask, l, { D[l] = alu_f64_out(alu_fmax64(alu_f64(A[l]), alu_f64(B[l]))); });
+}
 
 /* .xorsign.abs: min/max of |a|, |b| with the sign a^b (a NaN result keeps no sign rule).
  * Rare, so one handler reads .ftz/.NaN at run time. */
@@ -178,33 +185,43 @@ F64_OP(alu_max_f64, 2, alu_fmax64(a, b))
 ALU_XORSIGN(alu_min_xorsign_f32, alu_fmin32)
 ALU_XORSIGN(alu_max_xorsign_f32, alu_fmax32)
 
-/* ---- sign manipulation: bit operations (NaN payloads pass through) ---- */
+/* ---- sign manipulation: bit operations on numbers; a NaN gives the canonical NaN (f32)
+ * or itself, quieted, sign unchanged (f64), as on the H100 ---- */
 static inline uint32_t alu_ftz32_bits(uint32_t b) {
     return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b;
 }
+static inline uint64_t alu_sign32(uint32_t b, uint32_t and_mask, uint32_t xor_mask) {
+    return (b & 0x7fffffffu) > 0x7f800000u ? ALU_F32_CANON_NAN : (b & and_mask) ^ xor_mask;
+}
+static inline uint64_t alu_sign64(uint64_t b, uint64_t and_mask, uint64_t xor_mask) {
+    return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? b | ALU_F64_QUIET
+                                                                 : (b & and_mask) ^ xor_mask;
+}
 ALU_HANDLER(alu_abs_f32) {
     uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { D[l] = (uint32_t)A[l] & 0x7fffffffu; });
+    ALU_LANES(mask, l, { D[l] = alu_sign32((uint32_t)A[l], 0x7fffffffu, 0); });
 }
 ALU_HANDLER(alu_abs_f32_ftz) {
     uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { D[l] = alu_ftz32_bits((uint32_t)A[l]) & 0x7fffffffu; });
+    ALU_LANES(mask, l, { D[l] = alu_sign32(alu_ftz32_bits((uint32_t)A[l]), 0x7fffffffu, 0); });
 }
 ALU_HANDLER(alu_neg_f32) {
     uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { D[l] = (uint32_t)A[l] ^ 0x80000000u; });
+    ALU_LANES(mask, l, { D[l] = alu_sign32((uint32_t)A[l], ~0u, 0x80000000u); });
 }
 ALU_HANDLER(alu_neg_f32_ftz) {
     uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { D[l] = alu_ftz32_bits((uint32_t)A[l]) ^ 0x80000000u; });
+    ALU_LANES(mask, l, {
+        D[l] = alu_sign32(alu_ftz32_bits((uint32_t)A[l]), ~0u, 0x80000000u);
+    });
 }
 ALU_HANDLER(alu_abs_f64) {
     uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { D[l] = A[l] & 0x7fffffffffffffffull; });
+    ALU_LANES(mask, l, { D[l] = alu_sign64(A[l], 0x7fffffffffffffffull, 0); });
 }
 ALU_HANDLER(alu_neg_f64) {
     uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);
-    ALU_LANES(mask, l, { D[l] = A[l] ^ 0x8000000000000000ull; });
+    ALU_LANES(mask, l, { D[l] = alu_sign64(A[l], ~0ull, 0x8000000000000000ull); });
 }
 /* copysign d, a, b: b with the sign of a. */
 ALU_HANDLER(alu_copysign_f32) {

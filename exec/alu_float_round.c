@@ -82,7 +82,8 @@ void alu_f64_directed(exec_warp *w, const exec_insn *in, uint32_t mask, alu_fop 
     fesetround(alu_fe_mode(ALU_AUX_RND(in->aux)));
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        D[l] = alu_f64_out(alu_f64_op_now(op, alu_f64(A[l]), alu_f64(B[l]), alu_f64(C[l])));
+        const double a = alu_f64(A[l]), b = alu_f64(B[l]), c = alu_f64(C[l]);
+        D[l] = alu_f64_prop(n, a, b, c, alu_f64_op_now(op, a, b, c));
     }
     fesetround(saved);
 }

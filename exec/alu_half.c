@@ -150,7 +150,7 @@ static inline uint16_t alu_h_ftz_bits(uint16_t h, unsigned mbits) {
 static inline uint16_t alu_h_finish(double v, uint32_t flags, const alu_fmt *fmt) {
     if (v != v) return flags & EXEC_F_SAT ? 0 : (uint16_t)fmt->nan;
     if (flags & EXEC_F_SAT) v = v > 0 ? (v < 1 ? v : 1) : 0;
-    if ((flags & ALU_F_RELU) && v < 0) v = 0;
+    if ((flags & ALU_F_RELU) && signbit(v)) v = 0;   /* -0 too, as on the H100 */
     uint16_t r = (uint16_t)alu_double_to_fmt(v, EXEC_RND_RN, fmt, false);
     if (flags & EXEC_F_FTZ) r = alu_h_ftz_bits(r, fmt->mbits);
     return r;
@@ -228,19 +228,21 @@ static inline double alu_hmax(double a, double b) {
 ALU_HALF_OPS(f16, true)
 ALU_HALF_OPS(bf16, false)
 
-/* neg, abs: sign-bit operations on each half (.ftz flushes subnormals first). */
+/* neg, abs: sign-bit operations on each half (.ftz flushes subnormals first); a NaN
+ * gives the canonical NaN, as on the H100. */
 #define ALU_HALF_SIGN(name, OPV)                                                        \
     ALU_HANDLER(name) {                                                                 \
         uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);                           \
         const bool ftz = in->flags & EXEC_F_FTZ;                                        \
-        const unsigned mb =                                                             \
-            (in->type == PTX_T_bf16 || in->type == PTX_T_bf16x2) ? 7u : 10u;            \
+        const bool bf = in->type == PTX_T_bf16 || in->type == PTX_T_bf16x2;             \
+        const unsigned mb = bf ? 7u : 10u;                                              \
+        const uint16_t inf = bf ? 0x7f80u : 0x7c00u;                                    \
         const bool x2 = ptx_type_sizes[in->type] == 4;                                  \
         ALU_LANES(mask, l, {                                                            \
             uint16_t lo = (uint16_t)A[l], hi = (uint16_t)(A[l] >> 16);                  \
             if (ftz) { lo = alu_h_ftz_bits(lo, mb); hi = alu_h_ftz_bits(hi, mb); }       \
-            uint32_t r = (uint16_t)(lo OPV);                                            \
-            if (x2) r |= (uint32_t)(uint16_t)(hi OPV) << 16;                            \
+            uint32_t r = (lo & 0x7fffu) > inf ? 0x7fffu : (uint16_t)(lo OPV);           \
+            if (x2) r |= (uint32_t)((hi & 0x7fffu) > inf ? 0x7fffu : (uint16_t)(hi OPV)) << 16;\
             D[l] = r;                                                                   \
         });                                                                             \
     }

@@ -139,17 +139,16 @@ ALU_X2_MINMAX(alu_min_relu_s16x2, int16_t, ALU_SH, ALU_PMIN_RELU)
 ALU_X2_MINMAX(alu_max_relu_s16x2, int16_t, ALU_SH, ALU_PMAX_RELU)
 
 /* ---- div, rem ----
- * PTX leaves division by zero unspecified; these return what NVIDIA GPUs return:
- * unsigned x/0 = all ones, x%0 = x; signed x/0 = -1 for x >= 0 and 1 for x < 0 (the
- * unsigned quotient of the magnitudes, negated when the signs differ), x%0 = x.
- * MIN/-1 = MIN and MIN%-1 = 0 without trapping. */
+ * PTX leaves division by zero unspecified; these return what an H100 returns (recorded in
+ * tests/ptx/alu): x/0 and x%0 are all ones, signed or not. MIN/-1 = MIN and MIN%-1 = 0,
+ * without trapping. */
 #define ALU_DIV_OPS(N, U, S, W)                                                         \
     ALU_OP2(alu_div_u##N, U, U, (U)(b ? a / b : (U)~(U)0))                               \
-    ALU_OP2(alu_rem_u##N, U, U, (U)(b ? a % b : a))                                      \
+    ALU_OP2(alu_rem_u##N, U, U, (U)(b ? a % b : (U)~(U)0))                               \
     ALU_OP2(alu_div_s##N, S, S,                                                         \
-            (U)(b == 0 ? (a >= 0 ? (W)~(W)0 : (W)1)                                      \
-                : b == -1 ? 0u - (W)(U)a : (W)(U)(S)(a / b)))                            \
-    ALU_OP2(alu_rem_s##N, S, S, (U)(b == 0 ? (W)(U)a : b == -1 ? 0u : (W)(U)(S)(a % b)))
+            (U)(b == 0 ? (W)~(W)0 : b == -1 ? 0u - (W)(U)a : (W)(U)(S)(a / b)))           \
+    ALU_OP2(alu_rem_s##N, S, S,                                                         \
+            (U)(b == 0 ? (W)~(W)0 : b == -1 ? 0u : (W)(U)(S)(a % b)))
 ALU_WIDTHS(ALU_DIV_OPS)
 
 /* ---- dp4a, dp2a ---- */

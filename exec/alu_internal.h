@@ -152,7 +152,10 @@ static inline uint64_t alu_f64_bits(double f) {
     uint64_t b; memcpy(&b, &f, 8); return b;
 }
 
-/* The NaN NVIDIA GPUs produce for f32/f16/bf16 results (payloads are not propagated). */
+/* NaN results, as the H100 produces them (tests/ptx/alu records them):
+ * - f32, f16, bf16 arithmetic (abs and neg included) gives the canonical NaN below;
+ * - f64 arithmetic passes on the NaN of its first NaN operand, quieted, and an invalid
+ *   operation gives 0xfff8000000000000 (as x86 does); f64 min/max give the canonical one. */
 #define ALU_F32_CANON_NAN 0x7fffffffu
 #define ALU_F64_CANON_NAN 0x7fffffffffffffffull
 #define ALU_F16_CANON_NAN 0x7fffu
@@ -163,10 +166,20 @@ static inline uint64_t alu_f32_out(float f) {
     uint32_t b; memcpy(&b, &f, 4);
     return (b & 0x7fffffffu) > 0x7f800000u ? ALU_F32_CANON_NAN : b;
 }
-/* Result bits of an f64 operation: NaN becomes the canonical NaN. */
+/* Result bits of an f64 min/max: NaN becomes the canonical NaN. */
 static inline uint64_t alu_f64_out(double f) {
     uint64_t b; memcpy(&b, &f, 8);
     return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? ALU_F64_CANON_NAN : b;
+}
+#define ALU_F64_QUIET 0x0008000000000000ull
+/* Result bits of an f64 arithmetic operation with n (1-3) sources: the first NaN source,
+ * quieted, or else the host's IEEE result (whose invalid-operation NaN is the GPU's). The
+ * explicit order keeps the answer independent of how the compiler orders operands. */
+static inline uint64_t alu_f64_prop(unsigned n, double a, double b, double c, double r) {
+    if (a != a) return alu_f64_bits(a) | ALU_F64_QUIET;
+    if (n > 1 && b != b) return alu_f64_bits(b) | ALU_F64_QUIET;
+    if (n > 2 && c != c) return alu_f64_bits(c) | ALU_F64_QUIET;
+    return alu_f64_bits(r);
 }
 /* .ftz: a subnormal f32 becomes zero of the same sign. */
 static inline float alu_ftz32(float f) {

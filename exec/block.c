@@ -48,6 +48,14 @@ static bool reserve(uint8_t **buf, size_t *cap, size_t need) {
     return true;
 }
 
+void exec_block_forget_ranges(struct exec_block *b) {
+    for (uint32_t i = 0; i < EXEC_RANGE_CACHE; i++) {
+        b->ranges[i].lo = 1;
+        b->ranges[i].hi = 0;
+        b->ranges[i].writable = false;
+    }
+}
+
 /* ---- barriers ---- */
 
 enum { RED_NONE = 0, RED_POPC, RED_AND, RED_OR };
@@ -60,7 +68,7 @@ static void deliver_reduction(exec_wstate *w, const exec_barrier *bar) {
     uint32_t m = w->bar_mask;
     switch (in->aux) {
     case RED_POPC:
-        EXEC_FOR_LANES(m, lane) EXEC_R(&w->h, in->d[0], lane) = bar->red_popc;
+        exec_broadcast(&EXEC_R(&w->h, in->d[0], 0), m, bar->red_popc);
         break;
     case RED_AND: case RED_OR: {
         bool r = in->aux == RED_AND ? bar->red_and : bar->red_or;
@@ -150,7 +158,7 @@ static void h_nanosleep(exec_warp *hw, const exec_insn *in, uint32_t mask) {
 }
 
 static void h_zero(exec_warp *hw, const exec_insn *in, uint32_t mask) {
-    EXEC_FOR_LANES(mask, lane) EXEC_R(hw, in->d[0], lane) = 0;
+    exec_broadcast(&EXEC_R(hw, in->d[0], 0), mask, 0);
 }
 
 static bool has_mod_named(const ptx_insn *pi, const char *name) {
@@ -301,7 +309,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     b->nthreads = L->block.x * L->block.y * L->block.z;
     b->nwarps = (b->nthreads + EXEC_WARP_SIZE - 1) / EXEC_WARP_SIZE;
     b->live_threads = b->nthreads;
-    b->rd_lo = b->wr_lo = 1; /* empty caches */
+    exec_block_forget_ranges(b);
     if (b->nthreads == 0) return EXEC_OK;
     if (exec_block_aborted(b)) {
         exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");

@@ -339,6 +339,7 @@ static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite
             exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, detail);
             return;
         }
+        /* device-heap blocks are never in the blocks' range caches: nothing to forget */
         if (mem_table_remove(mem, ptr, &al)) free((void *)(uintptr_t)ptr);
     }
 }

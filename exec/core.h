@@ -34,7 +34,6 @@
 #define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
 #define EXEC_F_SIGNED   (EXEC_F_HANDLER << 1) /* ld: sign-extend the loaded value */
 #define EXEC_F_BACKWARD (EXEC_F_HANDLER << 2) /* bra: target at or before the branch */
-#define EXEC_F_NO_BASE  (EXEC_F_HANDLER << 3) /* memory: absolute address, no base slot */
 
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
@@ -175,6 +174,13 @@ typedef struct exec_wstate {
     const exec_insn *bar_insn;
 } exec_wstate;
 
+/* A global allocation an instruction recently accessed: [lo, hi). */
+typedef struct exec_range {
+    uint64_t lo, hi;
+    bool writable;
+} exec_range;
+#define EXEC_RANGE_CACHE 64u
+
 typedef struct exec_barrier {
     uint32_t arrived;           /* threads arrived */
     uint32_t expected;          /* thread count given by the instruction, 0 = all */
@@ -196,8 +202,9 @@ struct exec_block {
     uint32_t shared_size;
     uint8_t *local;
     uint32_t local_stride;
-    /* last global allocations hit (read / write), so the common case is a range compare */
-    uint64_t rd_lo, rd_hi, wr_lo, wr_hi;
+    /* the allocation each global memory instruction last hit, so the common case is a
+     * range compare (direct-mapped by instruction address) */
+    exec_range ranges[EXEC_RANGE_CACHE];
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
@@ -217,6 +224,33 @@ struct exec_worker {
 };
 
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
+
+static inline exec_range *exec_range_of(struct exec_block *b, const exec_insn *in) {
+    return &b->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
+}
+/* Forget every cached range (at the start of a block). */
+void exec_block_forget_ranges(struct exec_block *b);
+
+/* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
+ * per-lane test, so the compiler can unroll or vectorise it), the set bits otherwise.
+ * The body comes last and may contain commas. */
+#define EXEC_EACH_LANE(mask, lane, ...)                                                    \
+    do {                                                                                  \
+        uint32_t each_m_ = (mask);                                                        \
+        if (each_m_ == EXEC_FULL_MASK) {                                                  \
+            for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) { __VA_ARGS__; }       \
+        } else {                                                                          \
+            for (; each_m_; each_m_ &= each_m_ - 1) {                                     \
+                uint32_t lane = (uint32_t)__builtin_ctz(each_m_);                         \
+                __VA_ARGS__;                                                              \
+            }                                                                             \
+        }                                                                                 \
+    } while (0)
+
+/* d[lane] = v for the lanes in mask. */
+static inline void exec_broadcast(uint64_t *d, uint32_t mask, uint64_t v) {
+    EXEC_EACH_LANE(mask, lane, d[lane] = v);
+}
 
 /* ---- warp.c: run loop, frames, reconvergence ---- */
 void exec_warp_run(exec_wstate *w);
@@ -252,8 +286,6 @@ enum { EXEC_ACC_READ, EXEC_ACC_WRITE, EXEC_ACC_ATOMIC };
  * faults (recorded against in and lane). */
 void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_space sp,
                     uint64_t addr, uint32_t size, int access);
-void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t addr,
-                     uint32_t size);
 /* Length of the NUL-terminated string at generic address addr (bounded by its
  * allocation); -1 when the address is invalid. *p receives the host pointer. */
 long exec_mem_string(exec_wstate *w, uint64_t addr, const char **p);
@@ -278,9 +310,7 @@ void exec_fault_block(struct exec_block *b, exec_fault_kind kind, const char *fm
 exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lane);
 
 /* ---- sreg.c ---- */
-uint64_t exec_sreg_value(exec_wstate *w, uint32_t sreg, uint32_t lane);
 void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);
-const char *exec_sreg_name(uint32_t sreg);
 
 /* ---- lower.c: decoder internals used by the class decoders ---- */
 struct exec_decoder {
@@ -338,6 +368,7 @@ int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 
 /* program.c: the function for a module function index. */
 const exec_func *exec_program_func(const exec_program *p, uint32_t index);

@@ -76,12 +76,6 @@ typedef struct exec_output {
     size_t len, cap;
 } exec_output;
 
-/* Counters of one grid (for the runtime's per-kernel report). */
-typedef struct exec_grid_stats {
-    uint64_t warp_insns;            /* warp-instructions executed by all its blocks */
-    uint64_t blocks;                /* blocks that ran to completion */
-} exec_grid_stats;
-
 typedef struct exec_launch {
     const exec_kernel *kernel;
     exec_dim3 grid, block;
@@ -92,8 +86,8 @@ typedef struct exec_launch {
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
-    exec_grid_stats *stats;         /* optional (NULL = not wanted): gpu_run_grid adds the
-                                     * grid's counters here */
+    const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
+                                           * (exec/observe.h) */
 } exec_launch;
 
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they

@@ -260,9 +260,11 @@ ptx_space exec_dec_space(const ptx_insn *pi) {
 }
 
 static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
-    /* mov of a symbol's address is a memory-layout question, so the core answers it
-     * before the ALU decoder sees the register forms. */
-    int r = exec_decode_memory(d, pi, out);
+    /* mov of a symbol's address is a memory-layout question, and mov of a special
+     * register a read of warp state, so the core answers them before the ALU decoder
+     * sees the register and immediate forms. */
+    int r = exec_decode_sreg_mov(d, pi, out);
+    if (r == 0) r = exec_decode_memory(d, pi, out);
     if (r == 0) r = exec_decode_alu(d, pi, out);
     if (r == 0) r = exec_decode_atomic(d, pi, out);
     if (r == 0) r = exec_decode_control(d, pi, out);

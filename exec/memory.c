@@ -1,13 +1,13 @@
 /* exec/memory.c — the memory spaces as instructions see them: address resolution and
  * checking (global via the allocation table, shared, local, param, const, generic
- * windows), and the ld/ldu/st/cvta/isspacep/prefetch instructions plus mov of a symbol's
- * address.
+ * windows), and the ld/ldu/st/cvta/isspacep/prefetch/cp.async instructions plus mov of a
+ * symbol's address.
  *
  * Every access is checked: an address outside its space's bounds is
  * EXEC_FAULT_ILLEGAL_ADDRESS, one not aligned to the access size EXEC_FAULT_MISALIGNED.
- * Global accesses remember the last allocation they hit (per block, one for reads and
- * one for writes) so the common case is a range compare; the table is consulted only on
- * a miss.
+ * Each global memory instruction remembers the allocation it last hit (a small per-block
+ * table indexed by instruction) so the common case is a range compare; the allocation
+ * table is consulted only on a miss.
  */
 #include "core.h"
 
@@ -51,9 +51,14 @@ __attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_in
         if (access != EXEC_ACC_READ && al.kind == MEM_KIND_CONST_VAR)
             return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
                              "constant memory is read-only");
-        b->rd_lo = al.base;
-        b->rd_hi = al.base + al.size;
-        if (al.kind != MEM_KIND_CONST_VAR) { b->wr_lo = b->rd_lo; b->wr_hi = b->rd_hi; }
+        /* Device-heap blocks are not remembered: another block may free them at any
+         * time, and a stale range must never let an access through. */
+        if (!(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP)) {
+            exec_range *r = exec_range_of(b, in);
+            r->lo = al.base;
+            r->hi = al.base + al.size;
+            r->writable = al.kind != MEM_KIND_CONST_VAR;
+        }
         return (void *)(uintptr_t)a;
     }
     /* a generic pointer into the kernel's parameter buffer (cvta.param) */
@@ -68,12 +73,9 @@ __attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_in
 
 static inline void *global_addr(exec_wstate *w, const exec_insn *in, uint32_t lane,
                                 ptx_space sp, uint64_t a, uint32_t size, int access) {
-    struct exec_block *b = w->h.block;
-    if (access == EXEC_ACC_READ) {
-        if (a >= b->rd_lo && a + size <= b->rd_hi && a + size > a) return (void *)(uintptr_t)a;
-    } else if (a >= b->wr_lo && a + size <= b->wr_hi && a + size > a) {
+    const exec_range *r = exec_range_of(w->h.block, in);
+    if (a >= r->lo && a + size <= r->hi && a + size > a && (r->writable || access == EXEC_ACC_READ))
         return (void *)(uintptr_t)a;
-    }
     return global_slow(w, in, lane, sp, a, size, access);
 }
 
@@ -86,12 +88,12 @@ static inline void *shared_addr(exec_wstate *w, const exec_insn *in, uint32_t la
     return b->shared + a;
 }
 
-void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
-                     uint32_t size) {
+static void *local_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
+                        uint32_t size, int access) {
     struct exec_block *b = w->h.block;
     if (a >= b->local_stride || b->local_stride - a < size)
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_LOCAL, a, size,
-                         EXEC_ACC_READ, "outside the thread's local memory");
+                         access, "outside the thread's local memory");
     size_t thread = (size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane;
     return b->local + thread * b->local_stride + a;
 }
@@ -99,7 +101,7 @@ void *exec_mem_local(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_
 static void *param_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
                         uint32_t size, int access) {
     struct exec_block *b = w->h.block;
-    if (a < EXEC_KPARAM_BASE) return exec_mem_local(w, in, lane, a, size);
+    if (a < EXEC_KPARAM_BASE) return local_addr(w, in, lane, a, size, access);
     uint64_t off = a - EXEC_KPARAM_BASE;
     if (access != EXEC_ACC_READ)
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_PARAM, a, size,
@@ -116,7 +118,7 @@ void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_spac
         return mem_fault(w, in, lane, EXEC_FAULT_MISALIGNED, sp, a, size, access, NULL);
     switch (sp) {
     case PTX_SPACE_SHARED: return shared_addr(w, in, lane, sp, a, size, access);
-    case PTX_SPACE_LOCAL: return exec_mem_local(w, in, lane, a, size);
+    case PTX_SPACE_LOCAL: return local_addr(w, in, lane, a, size, access);
     case PTX_SPACE_PARAM: return param_addr(w, in, lane, a, size, access);
     case PTX_SPACE_GLOBAL:
     case PTX_SPACE_CONST: return global_addr(w, in, lane, sp, a, size, access);
@@ -124,7 +126,7 @@ void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_spac
         if (a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE)
             return shared_addr(w, in, lane, sp, a - MEM_SHARED_WINDOW, size, access);
         if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE)
-            return exec_mem_local(w, in, lane, a - MEM_LOCAL_WINDOW, size);
+            return local_addr(w, in, lane, a - MEM_LOCAL_WINDOW, size, access);
         return global_addr(w, in, lane, sp, a, size, access);
     }
 }
@@ -213,55 +215,87 @@ static void h_st(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
 }
 
-/* Fast paths for the common scalar 4- and 8-byte accesses. The address check runs over
- * all lanes first; any lane that is out of the cached range or misaligned sends the whole
- * instruction down the general path, which resolves and reports per lane. */
-#define FAST_SHARED(NAME, N, T, IS_LD)                                                      \
-    static void NAME(exec_warp *hw, const exec_insn *in, uint32_t mask) {                  \
-        struct exec_block *b = hw->block;                                                  \
-        const uint64_t *A = &EXEC_R(hw, in->a[0], 0);                                      \
-        uint64_t *V = &EXEC_R(hw, in->d[0], 0);                                            \
-        uint64_t imm = (uint64_t)in->imm, lim = b->shared_size, bad = 0;                   \
-        EXEC_FOR_LANES(mask, l) {                                                          \
-            uint64_t a = A[l] + imm;                                                       \
-            bad |= (a & (N - 1)) | (uint64_t)(a + N > lim) | (uint64_t)(a > lim);          \
-        }                                                                                  \
-        if (bad) { (IS_LD ? h_ld : h_st)(hw, in, mask); return; }                          \
-        uint8_t *base = b->shared;                                                         \
-        EXEC_FOR_LANES(mask, l) {                                                          \
-            if (IS_LD) { T v; memcpy(&v, base + (A[l] + imm), N); V[l] = v; }              \
-            else { T v = (T)V[l]; memcpy(base + (A[l] + imm), &v, N); }                    \
-        }                                                                                  \
-    }
+/* Loads whose address is the same for every lane (a kernel parameter, a variable named
+ * by symbol): one access, broadcast to the lanes. */
+static void h_ld_kparam(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    /* offset and bounds were checked against the parameter layout when decoding */
+    const uint8_t *p = hw->block->L->params + in->imm;
+    unsigned esize = ptx_type_sizes[in->type];
+    bool sgn = (in->flags & EXEC_F_SIGNED) != 0;
+    for (unsigned k = 0; k < in->vec; k++)
+        exec_broadcast(&EXEC_R(hw, in->d[k], 0), mask,
+                       extend(load_bytes(p + k * esize, esize), esize, in->aux, sgn));
+}
 
-#define FAST_GLOBAL(NAME, N, T, IS_LD)                                                      \
+static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    unsigned esize = ptx_type_sizes[in->type];
+    uint32_t lane0 = (uint32_t)__builtin_ctz(mask);
+    uint64_t a = EXEC_R(hw, in->a[0], lane0) + (uint64_t)in->imm;
+    const uint8_t *p = exec_mem_addr(exec_ws(hw), in, lane0, (ptx_space)in->space, a,
+                                     esize * in->vec, EXEC_ACC_READ);
+    if (!p) return;
+    bool sgn = (in->flags & EXEC_F_SIGNED) != 0;
+    for (unsigned k = 0; k < in->vec; k++)
+        exec_broadcast(&EXEC_R(hw, in->d[k], 0), mask,
+                       extend(load_bytes(p + k * esize, esize), esize, in->aux, sgn));
+}
+
+/* Fast paths for the common scalar 4- and 8-byte accesses. With every lane active the
+ * check is a running maximum and an OR over the addresses (alignment), which keeps the
+ * per-lane work to a few instructions; any lane out of range or misaligned, or a partial
+ * mask, takes the general path, which resolves and reports per lane. */
+#define FULL_WARP_RANGE(A, imm, N, lo, hi, check_lo, ok)                                  \
+    do {                                                                                   \
+        uint64_t mn0_ = UINT64_MAX, mn1_ = UINT64_MAX, mx0_ = 0, mx1_ = 0, or_ = 0;        \
+        _Pragma("GCC unroll 4")                                                            \
+        for (unsigned l_ = 0; l_ < EXEC_WARP_SIZE; l_ += 2) {                              \
+            uint64_t a_ = (A)[l_] + (imm), c_ = (A)[l_ + 1] + (imm);                       \
+            if (check_lo) {                                                                \
+                mn0_ = a_ < mn0_ ? a_ : mn0_;                                              \
+                mn1_ = c_ < mn1_ ? c_ : mn1_;                                              \
+            }                                                                              \
+            mx0_ = a_ > mx0_ ? a_ : mx0_;                                                  \
+            mx1_ = c_ > mx1_ ? c_ : mx1_;                                                  \
+            or_ |= a_ | c_;                                                                \
+        }                                                                                  \
+        (ok) = !(or_ & ((N) - 1)) && mx0_ <= (hi) && mx1_ <= (hi) &&                       \
+               (!(check_lo) || (mn0_ >= (lo) && mn1_ >= (lo)));                            \
+    } while (0)
+
+#define FAST_ACCESS(NAME, N, T, IS_LD, SHARED)                                              \
     static void NAME(exec_warp *hw, const exec_insn *in, uint32_t mask) {                  \
         struct exec_block *b = hw->block;                                                  \
         const uint64_t *A = &EXEC_R(hw, in->a[0], 0);                                      \
         uint64_t *V = &EXEC_R(hw, in->d[0], 0);                                            \
-        uint64_t imm = (uint64_t)in->imm, bad = 0;                                         \
-        uint64_t lo = IS_LD ? b->rd_lo : b->wr_lo, hi = IS_LD ? b->rd_hi : b->wr_hi;       \
-        EXEC_FOR_LANES(mask, l) {                                                          \
-            uint64_t a = A[l] + imm;                                                       \
-            bad |= (a & (N - 1)) | (uint64_t)(a < lo) | (uint64_t)(a > hi) |         \
-                   (uint64_t)(a + N > hi);            \
+        uint64_t imm = (uint64_t)in->imm;                                                  \
+        /* the region the whole access must lie in: [lo, end) */                          \
+        const exec_range *r_ = exec_range_of(b, in);                                       \
+        uint64_t lo = SHARED ? 0 : r_->lo;                                                 \
+        uint64_t end = SHARED ? b->shared_size : (IS_LD || r_->writable) ? r_->hi : 0;     \
+        uintptr_t base = SHARED ? (uintptr_t)b->shared : 0;                                \
+        bool ok = false;                                                                   \
+        if (mask == EXEC_FULL_MASK && end >= lo + N)                                       \
+            FULL_WARP_RANGE(A, imm, N, lo, end - N, !(SHARED), ok);                        \
+        if (!ok) {                                                                         \
+            (IS_LD ? h_ld : h_st)(hw, in, mask);                                           \
+            return;                                                                        \
         }                                                                                  \
-        if (bad) { (IS_LD ? h_ld : h_st)(hw, in, mask); return; }                          \
-        EXEC_FOR_LANES(mask, l) {                                                          \
-            void *p = (void *)(uintptr_t)(A[l] + imm);                                     \
+        _Pragma("GCC unroll 8")                                                            \
+        for (unsigned l = 0; l < EXEC_WARP_SIZE; l++) {                                    \
+            void *p = (void *)(base + (A[l] + imm));                                       \
             if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                                \
             else { T v = (T)V[l]; memcpy(p, &v, N); }                                      \
         }                                                                                  \
     }
 
-FAST_SHARED(h_ld_shared_4, 4, uint32_t, 1)
-FAST_SHARED(h_ld_shared_8, 8, uint64_t, 1)
-FAST_SHARED(h_st_shared_4, 4, uint32_t, 0)
-FAST_SHARED(h_st_shared_8, 8, uint64_t, 0)
-FAST_GLOBAL(h_ld_global_4, 4, uint32_t, 1)
-FAST_GLOBAL(h_ld_global_8, 8, uint64_t, 1)
-FAST_GLOBAL(h_st_global_4, 4, uint32_t, 0)
-FAST_GLOBAL(h_st_global_8, 8, uint64_t, 0)
+FAST_ACCESS(h_ld_shared_4, 4, uint32_t, 1, 1)
+FAST_ACCESS(h_ld_shared_8, 8, uint64_t, 1, 1)
+FAST_ACCESS(h_st_shared_4, 4, uint32_t, 0, 1)
+FAST_ACCESS(h_st_shared_8, 8, uint64_t, 0, 1)
+FAST_ACCESS(h_ld_global_4, 4, uint32_t, 1, 0)
+FAST_ACCESS(h_ld_global_8, 8, uint64_t, 1, 0)
+FAST_ACCESS(h_st_global_4, 4, uint32_t, 0, 0)
+FAST_ACCESS(h_st_global_8, 8, uint64_t, 0, 0)
 
 /* ---- cvta / isspacep / mov of an address ---- */
 
@@ -287,6 +321,15 @@ static uint64_t cvta_value(exec_wstate *w, unsigned aux, uint64_t a) {
     default: /* global, const: generic addresses are the same */
         return a;
     }
+}
+
+/* d = (a + imm) & keep: cvta to or from the shared and local windows (imm = +-window),
+ * cvta of global and const addresses (imm = 0), mov of a symbol's address. aux: bits. */
+static void h_offset(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    uint64_t keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull, imm = (uint64_t)in->imm;
+    const uint64_t *a = &EXEC_R(hw, in->a[0], 0);
+    uint64_t *d = &EXEC_R(hw, in->d[0], 0);
+    EXEC_EACH_LANE(mask, lane, d[lane] = (a[lane] + imm) & keep);
 }
 
 static void h_cvta(exec_warp *hw, const exec_insn *in, uint32_t mask) {
@@ -321,11 +364,6 @@ static void h_isspacep(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         if (r) yes |= 1u << lane;
     }
     hw->P[in->d[0]] = (hw->P[in->d[0]] & ~mask) | (yes & mask);
-}
-
-static void h_copy(exec_warp *hw, const exec_insn *in, uint32_t mask) {
-    uint64_t keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull;
-    EXEC_FOR_LANES(mask, lane) EXEC_R(hw, in->d[0], lane) = EXEC_R(hw, in->a[0], lane) & keep;
 }
 
 void exec_h_nop(exec_warp *hw, const exec_insn *in, uint32_t mask) {
@@ -454,7 +492,6 @@ bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o,
     if (o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_IMM_INT) {
         out->a[0] = exec_dec_const(d, EXEC_CK_VALUE, 0, 0);
         out->imm = o->ival;
-        out->flags |= EXEC_F_NO_BASE;
         return true;
     }
     return exec_dec_error(d, pi, "operand is not an address");
@@ -502,6 +539,27 @@ static int dec_ld_st(exec_decoder *d, const ptx_insn *pi, exec_insn *out, bool i
     out->aux = dbits;
     if (is_ld && ptx_type_kinds[t] == 's' && dbits > esize * 8) out->flags |= EXEC_F_SIGNED;
 
+    /* a kernel parameter named by symbol: its place in the param buffer is known now */
+    if (is_ld && sp == PTX_SPACE_PARAM && addr->kind == PTX_OPND_ADDR && addr->reg < 0 &&
+        addr->sym.index >= 0 && addr->sym.scope == PTX_SYM_PARAM && d->pf->is_entry) {
+        const ptx_var *pv = &d->pf->params[addr->sym.index];
+        int64_t off = (int64_t)d->f->param_off[addr->sym.index] + addr->ival;
+        if (addr->ival < 0 || (uint64_t)addr->ival + esize * vec > pv->size)
+            return exec_dec_error(d, pi, "access outside parameter '%s'", pv->name), -1;
+        if (off % (int64_t)(esize * vec))
+            return exec_dec_error(d, pi, "misaligned access to parameter '%s'", pv->name), -1;
+        out->imm = off;
+        out->fn = h_ld_kparam;
+        return 1;
+    }
+    /* one address for all lanes, in a space whose memory all threads share */
+    bool uniform = addr->kind == PTX_OPND_ADDR && addr->reg < 0 &&
+                   (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_CONST || sp == PTX_SPACE_SHARED);
+    if (is_ld && uniform) {
+        out->fn = h_ld_uniform;
+        return 1;
+    }
+
     bool plain = vec == 1 && !(out->flags & EXEC_F_SIGNED) && dbits >= esize * 8;
     bool shared = sp == PTX_SPACE_SHARED;
     bool global = sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_GENERIC;
@@ -523,7 +581,16 @@ static int dec_cvta(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     out->nd = out->na = 1;
     if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0])) return -1;
     if (!exec_dec_src(d, pi, &pi->opnd[1], t, &out->a[0])) return -1;
-    out->fn = h_cvta;
+    bool to_generic = !ptx_insn_has_mod(pi, PTX_MOD_to);
+    int64_t window = sp == PTX_SPACE_SHARED ? (int64_t)MEM_SHARED_WINDOW
+                   : sp == PTX_SPACE_LOCAL ? (int64_t)MEM_LOCAL_WINDOW : 0;
+    if (sp == PTX_SPACE_PARAM) {
+        out->fn = h_cvta; /* depends on which kind of parameter the address names */
+    } else {
+        out->imm = to_generic ? window : -window;
+        out->aux = ptx_type_sizes[t] * 8u;
+        out->fn = h_offset;
+    }
     return 1;
 }
 
@@ -558,7 +625,7 @@ int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0])) return -1;
             if (!exec_dec_sym_slot(d, pi, &pi->opnd[1].sym, pi->opnd[1].ival, &out->a[0]))
                 return -1;
-            out->fn = h_copy;
+            out->fn = h_offset;
             return 1;
         }
         return 0;

@@ -256,8 +256,15 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
     info->local_per_thread = k->local_stride;
 
     uint32_t regs = 0;
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (wk.state[i] == 2 && p->funcs[i].regs_estimate > regs) regs = p->funcs[i].regs_estimate;
+    bool calls = false;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (wk.state[i] != 2) continue;
+        if (p->funcs[i].regs_estimate > regs) regs = p->funcs[i].regs_estimate;
+        if (p->funcs[i].ncalls) calls = true;
+    }
+    /* a kernel that makes calls follows the ABI's register convention: ptxas reports at
+     * least 24 registers for such kernels on sm_90 */
+    if (calls && regs < 24) regs = 24;
     info->regs_per_thread = regs;
     free(wk.state);
     free(wk.stack_bytes);

@@ -1,5 +1,6 @@
-/* exec/sreg.c — special registers (%tid, %ctaid, %laneid, %clock64, %globaltimer, ...),
- * read into a scratch slot by an instruction the decoder inserts before their user.
+/* exec/sreg.c — special registers (%tid, %ctaid, %laneid, %clock64, %globaltimer, ...):
+ * mov from a special register, and the reads the decoder inserts before other
+ * instructions that name one, into a scratch slot.
  */
 #include "core.h"
 
@@ -8,27 +9,6 @@
 
 /* %nwarpid: warp slots per SM of the modelled device (64 on sm_70 and later). */
 #define EXEC_NWARPID 64u
-
-static const char *const sreg_names[PTX_SREG_ENVREG0] = {
-    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
-    "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
-    "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
-    "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
-    "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
-    "%dynamic_smem_size", "%total_smem_size",
-};
-
-const char *exec_sreg_name(uint32_t sreg) {
-    static const char *const env[32] = {
-        "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5", "%envreg6",
-        "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11", "%envreg12", "%envreg13",
-        "%envreg14", "%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19",
-        "%envreg20", "%envreg21", "%envreg22", "%envreg23", "%envreg24", "%envreg25",
-        "%envreg26", "%envreg27", "%envreg28", "%envreg29", "%envreg30", "%envreg31"};
-    if (sreg < PTX_SREG_ENVREG0) return sreg_names[sreg];
-    if (sreg < PTX_SREG_COUNT) return env[sreg - PTX_SREG_ENVREG0];
-    return "%?";
-}
 
 static uint64_t globaltimer_ns(void) {
     struct timespec ts;
@@ -67,7 +47,7 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     }
 }
 
-uint64_t exec_sreg_value(exec_wstate *w, uint32_t sreg, uint32_t lane) {
+static uint64_t lane_value(exec_wstate *w, uint32_t sreg, uint32_t lane) {
     struct exec_block *b = w->h.block;
     switch (sreg) {
     case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: {
@@ -86,7 +66,7 @@ uint64_t exec_sreg_value(exec_wstate *w, uint32_t sreg, uint32_t lane) {
 
 void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
-    w->clock--; /* part of the instruction that follows, not one of its own */
+    if (in->flags & EXEC_F_PSEUDO) w->clock--; /* part of the instruction that follows */
     uint32_t sreg = (uint32_t)in->target;
     uint64_t *d = &EXEC_R(hw, in->d[0], 0);
     switch (sreg) {
@@ -94,19 +74,29 @@ void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         if (hw->block->ntid.y == 1 && hw->block->ntid.z == 1) {
             /* the common 1-D block: tid.x is the thread index */
             uint32_t base = hw->warp_in_block * EXEC_WARP_SIZE;
-            EXEC_FOR_LANES(mask, lane) d[lane] = base + lane;
+            EXEC_EACH_LANE(mask, lane, d[lane] = base + lane);
             return;
         }
         /* fall through */
     case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: case PTX_SREG_LANEID:
     case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE: case PTX_SREG_LANEMASK_LT:
     case PTX_SREG_LANEMASK_GE: case PTX_SREG_LANEMASK_GT:
-        EXEC_FOR_LANES(mask, lane) d[lane] = exec_sreg_value(w, sreg, lane);
+        EXEC_EACH_LANE(mask, lane, d[lane] = lane_value(w, sreg, lane));
         return;
-    default: {
-        uint64_t v = uniform_value(w, sreg);
-        EXEC_FOR_LANES(mask, lane) d[lane] = v;
+    default:
+        exec_broadcast(d, mask, uniform_value(w, sreg));
         return;
     }
-    }
+}
+
+/* mov of a special register reads it straight into the destination. 1 when pi is one. */
+int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    if (pi->op != PTX_OP_mov || pi->nopnds != 2 || pi->opnd[1].kind != PTX_OPND_SREG ||
+        pi->opnd[0].kind != PTX_OPND_REG || !pi->ntypes || ptx_type_sizes[pi->types[0]] < 4)
+        return 0;
+    out->nd = 1;
+    out->target = pi->opnd[1].sreg;
+    if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0])) return -1;
+    out->fn = exec_h_sreg;
+    return 1;
 }

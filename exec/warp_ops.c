@@ -47,7 +47,7 @@ ALU_HANDLER(warp_activemask) {
  * minLane = lane & segmask, the source lane j is lane-bval (up, valid if >= maxLane),
  * lane+bval (down, valid if <= maxLane), lane^bval (bfly, <= maxLane) or
  * minLane | (bval & ~segmask) (idx, <= maxLane); an invalid j reads the lane's own a.
- * Reading a lane that does not take part gives that lane's register as it stands. */
+ * A source lane that is not executing the shfl gives 0 (p still true), as on the H100. */
 #define WARP_SHFL(name, J, VALID)                                                       \
     ALU_HANDLER(name) {                                                                 \
         uint32_t members[EXEC_WARP_SIZE];                                               \
@@ -68,7 +68,7 @@ ALU_HANDLER(warp_activemask) {
             const bool valid = (VALID);                                                 \
             if (!valid) j = lane;                                                       \
             pbits |= (uint32_t)valid << lane;                                           \
-            D[lane] = (uint32_t)src[j];                                                 \
+            D[lane] = ((mask >> j) & 1u) ? (uint32_t)src[j] : 0;                        \
         }                                                                               \
         if (in->flags & EXEC_F_D2_PRED) alu_write_pred(w, in->d[1], mask, pbits);       \
     }

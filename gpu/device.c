@@ -8,6 +8,7 @@
  */
 #include "device_internal.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static void print_to_stdout(const char *data, size_t len, void *ctx) {
     fwrite(data, 1, len, stdout);
 }
 
-/* VCUDA_THREADS when set to a positive number, else the host's online cores. */
+/* VCUDA_THREADS when set to a positive number, else the cores this process may run on. */
 static unsigned default_thread_count(void) {
     const char *env = getenv("VCUDA_THREADS");
     if (env && *env) {
@@ -31,7 +32,9 @@ static unsigned default_thread_count(void) {
         fprintf(stderr, "vcuda: VCUDA_THREADS=%s is not a positive number; using the host's cores\n",
                 env);
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                              : sysconf(_SC_NPROCESSORS_ONLN);
     if (cores < 1)
         cores = 1;
     return (unsigned)(cores > GPU_MAX_THREADS ? GPU_MAX_THREADS : cores);
@@ -61,6 +64,12 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
         atomic_init(&d->lanes[i].block, UINT64_MAX);
     }
     d->lanes[0].worker = exec_worker_new();
+    if (!d->lanes[0].worker) {
+        mem_table_free(d->mem);
+        free(d->lanes);
+        free(d);
+        return NULL;
+    }
     d->print = print_to_stdout;
     atomic_init(&d->next_grid_id, 1);
     pthread_mutex_init(&d->print_lock, NULL);
@@ -178,8 +187,10 @@ unsigned gpu_pool_run(gpu_device *d, struct gpu_grid *g, unsigned nlanes) {
     d->lanes_joined = 0;
     d->lanes_done = 0;
     d->generation++;
-    if (nlanes > 1)
-        pthread_cond_broadcast(&d->pool_wake);
+    /* Wake only as many lanes as the grid can use (a lane not asleep right now sees the
+     * new generation before it next waits). */
+    for (unsigned i = 1; i < nlanes; i++)
+        pthread_cond_signal(&d->pool_wake);
     pthread_mutex_unlock(&d->pool_lock);
 
     gpu_grid_work(g, &d->lanes[0]);

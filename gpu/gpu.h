@@ -187,7 +187,9 @@ typedef void (*gpu_print_fn)(const char *data, size_t len, void *ctx);
 void gpu_device_set_print(gpu_device *d, gpu_print_fn fn, void *ctx);
 
 /* Run a whole grid and return when every block has finished or one faulted.
- * L->num_sms, L->clock_khz, L->grid_id and L->abort are filled in here.
+ * L->num_sms, L->clock_khz and L->grid_id are filled in here; each host thread runs blocks
+ * with its own copy of *L, whose abort flag the scheduler raises to stop that thread's
+ * block (L->abort itself is not used).
  * Blocks run in parallel on the device's workers; printf output is emitted in block
  * order (block 0's output first), so a run prints the same thing every time.
  * Returns EXEC_OK or the first fault (by block order), with fault->msg set. */

@@ -29,15 +29,6 @@
 #define MAX_ACCESS_BYTES 32u
 #define MAX_IDS (32 * MAX_ACCESS_BYTES / 4)
 
-/* Distinct values of a sorted list. */
-static uint32_t count_sorted_distinct(const uint64_t *ids, uint32_t n)
-{
-    uint32_t distinct = n ? 1 : 0;
-    for (uint32_t i = 1; i < n; i++)
-        distinct += ids[i] != ids[i - 1];
-    return distinct;
-}
-
 /* Append the granule numbers (address >> shift) that lane's access covers.
  * Local addresses are interleaved 4-byte words (see coalesce.h). */
 static uint32_t add_granules(uint64_t *ids, uint32_t n, prof_space space, uint32_t lane,
@@ -64,8 +55,22 @@ static uint32_t distinct_granules(prof_space space, const uint64_t addr[32], uin
     for (uint32_t lane = 0; lane < 32; lane++)
         if ((mask >> lane) & 1u)
             n = add_granules(ids, n, space, lane, addr[lane], size, shift);
-    prof_sort_u64(ids, n);
-    return count_sorted_distinct(ids, n);
+    return prof_count_distinct(ids, n);
+}
+
+/* Distinct sectors, and the lines (four sectors each) they fall in. */
+static void distinct_sectors_lines(prof_space space, const uint64_t addr[32], uint32_t mask,
+                                   unsigned size, uint32_t *sectors, uint32_t *lines)
+{
+    uint64_t ids[MAX_IDS];
+    uint32_t n = 0;
+    for (uint32_t lane = 0; lane < 32; lane++)
+        if ((mask >> lane) & 1u)
+            n = add_granules(ids, n, space, lane, addr[lane], size, 5);
+    *sectors = prof_count_distinct(ids, n);
+    for (uint32_t i = 0; i < n; i++)
+        ids[i] >>= 2;
+    *lines = prof_count_distinct(ids, n);
 }
 
 /* Atomics: round r serves one lane of every address that more than r lanes share. */
@@ -101,9 +106,8 @@ static void atomic_rounds(const uint64_t addr[32], uint32_t mask, unsigned size,
             ns = add_granules(sec, ns, PROF_SPACE_GLOBAL, 0, uniq[i], size, 5);
             nl = add_granules(lin, nl, PROF_SPACE_GLOBAL, 0, uniq[i], size, 7);
         }
-        /* uniq is sorted, so the granule lists are too */
-        *sectors += count_sorted_distinct(sec, ns);
-        *lines += count_sorted_distinct(lin, nl);
+        *sectors += prof_count_distinct(sec, ns);
+        *lines += prof_count_distinct(lin, nl);
     }
 }
 
@@ -199,18 +203,22 @@ prof_mem_cost prof_coalesce(const prof_rules *r, prof_space space, prof_access a
 
     bool atomic = access == PROF_ACCESS_ATOMIC || access == PROF_ACCESS_REDUCTION;
     c.bytes_requested = prof_popcount(mask) * size;
+    c.requests = 1;
     if (space == PROF_SPACE_LOCAL) {
         c.requests = (size + 3) / 4;
         c.bytes_used = c.bytes_requested;  /* every thread has its own local memory */
-    } else {
-        c.requests = 1;
+        distinct_sectors_lines(space, addr, mask, size, &c.sectors, &c.lines);
+    } else if (atomic) {
         c.bytes_used = prof_distinct_bytes(addr, mask, size);
-    }
-    if (atomic && space == PROF_SPACE_GLOBAL) {
         atomic_rounds(addr, mask, size, &c.sectors, &c.lines);
+    } else if (prof_contiguous_warp(addr, mask, size)) {
+        uint64_t first = addr[0], last = addr[0] + 32u * (uint64_t)size - 1;
+        c.bytes_used = c.bytes_requested;
+        c.sectors = (uint32_t)((last >> 5) - (first >> 5) + 1);
+        c.lines = (uint32_t)((last >> 7) - (first >> 7) + 1);
     } else {
-        c.sectors = distinct_granules(space, addr, mask, size, 5);
-        c.lines = distinct_granules(space, addr, mask, size, 7);
+        c.bytes_used = prof_distinct_bytes(addr, mask, size);
+        distinct_sectors_lines(space, addr, mask, size, &c.sectors, &c.lines);
     }
     if (r->generation == PROF_GEN_SECTORED) {
         c.transactions = atomic ? c.lines : c.sectors;

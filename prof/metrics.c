@@ -215,6 +215,7 @@ MEM_METRICS(lld, LOCAL_LD)
 MEM_METRICS(lst, LOCAL_ST)
 MEM_METRICS(sld, SHARED_LD)
 MEM_METRICS(sst, SHARED_ST)
+MEM_METRICS(satom, SHARED_ATOM)
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -315,6 +316,10 @@ const prof_metric prof_metrics[] = {
      "Branches where all active threads took the same path", uniform_branches},
     {"cf_executed", NULL, 1, C, "", 0,
      "Executed Control-Flow Instructions", cf_executed},
+    {NULL, "smsp__inst_executed_op_branch.sum", 1, C, "inst", 0,
+     "Warp-level control-flow instructions executed (bra, brx, call, ret, exit)", cf_executed},
+    {NULL, "smsp__sass_thread_inst_executed.sum", 1, C, "inst", 0,
+     "Thread instructions executed", thread_inst_executed},
     {"ldst_executed", NULL, 1, C, "", 0,
      "Executed Load/Store Instructions", ldst_executed},
     {"inst_fp_32", "smsp__sass_thread_inst_executed_op_fp32_pred_on.sum", 1, C, "inst", 0,
@@ -360,6 +365,10 @@ const prof_metric prof_metrics[] = {
      "Warp level instructions for global loads", gld_inst},
     {"inst_executed_global_stores", "smsp__inst_executed_op_global_st.sum", 1, C, "inst", 0,
      "Warp level instructions for global stores", gst_inst},
+    {NULL, "smsp__sass_inst_executed_op_global_ld.sum", 1, C, "inst", 0,
+     "Warp level instructions for global loads", gld_inst},
+    {NULL, "smsp__sass_inst_executed_op_global_st.sum", 1, C, "inst", 0,
+     "Warp level instructions for global stores", gst_inst},
     {"gld_throughput", "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", 1, T,
      "byte/second", 0, "Global Load Throughput", gld_throughput},
     {"gst_throughput", "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second", 1, T,
@@ -382,6 +391,12 @@ const prof_metric prof_metrics[] = {
      "Global Atomic Requests", gatom_requests},
     {"global_reduction_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", 1, C, "", 0,
      "Global Reduction Requests", gred_requests},
+    {"inst_executed_global_atomics", "smsp__sass_inst_executed_op_global_atom.sum", 1, C, "inst",
+     0, "Warp level instructions for global atom and atom cas", gatom_inst},
+    {"inst_executed_global_reductions", "smsp__inst_executed_op_global_red.sum", 1, C, "inst", 0,
+     "Warp level instructions for global reductions", gred_inst},
+    {NULL, "smsp__sass_inst_executed_op_global_red.sum", 1, C, "inst", 0,
+     "Warp level instructions for global reductions", gred_inst},
     {NULL, "l1tex__t_set_accesses_pipe_lsu_mem_global_op_atom.sum", 1, C, "", 0,
      "Cache set accesses for global atomics", gatom_set_accesses},
     {NULL, "l1tex__t_set_accesses_pipe_lsu_mem_global_op_red.sum", 1, C, "", 0,
@@ -430,9 +445,19 @@ const prof_metric prof_metrics[] = {
      "Warp level instructions for shared loads", sld_inst},
     {"inst_executed_shared_stores", "smsp__inst_executed_op_shared_st.sum", 1, C, "inst", 0,
      "Warp level instructions for shared stores", sst_inst},
+    {"inst_executed_shared_atomics", "smsp__inst_executed_op_shared_atom.sum", 1, C, "inst", 0,
+     "Warp level shared instructions for atom and atom CAS", satom_inst},
+    {NULL, "smsp__sass_inst_executed_op_shared_ld.sum", 1, C, "inst", 0,
+     "Warp level instructions for shared loads", sld_inst},
+    {NULL, "smsp__sass_inst_executed_op_shared_st.sum", 1, C, "inst", 0,
+     "Warp level instructions for shared stores", sst_inst},
     {"inst_executed_local_loads", "smsp__inst_executed_op_local_ld.sum", 1, C, "inst", 0,
      "Warp level instructions for local loads", lld_inst},
     {"inst_executed_local_stores", "smsp__inst_executed_op_local_st.sum", 1, C, "inst", 0,
+     "Warp level instructions for local stores", lst_inst},
+    {NULL, "smsp__sass_inst_executed_op_local_ld.sum", 1, C, "inst", 0,
+     "Warp level instructions for local loads", lld_inst},
+    {NULL, "smsp__sass_inst_executed_op_local_st.sum", 1, C, "inst", 0,
      "Warp level instructions for local stores", lst_inst},
 
     /* the launch */
@@ -440,6 +465,7 @@ const prof_metric prof_metrics[] = {
      "Registers per thread", registers_per_thread},
     {NULL, "launch__grid_size", 1, C, "", 0, "Blocks in the grid", grid_size},
     {NULL, "launch__block_size", 1, C, "", 0, "Threads per block", block_size},
+    {NULL, "sm__ctas_launched.sum", 1, C, "block", 0, "Blocks launched", grid_size},
     {NULL, "launch__shared_mem_per_block_static", 1, C, "byte/block", 0,
      "Static shared memory per block", shared_static},
     {NULL, "launch__shared_mem_per_block_dynamic", 1, C, "byte/block", 0,

@@ -44,6 +44,11 @@ static const sreg_name sreg_names[] = {
     {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK, false},
     {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER, false},
     {"%aggr_smem_size", PTX_SREG_AGGR_SMEM_SIZE, false},
+    {"%reserved_smem_offset_begin", PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, false},
+    {"%reserved_smem_offset_end", PTX_SREG_RESERVED_SMEM_OFFSET_END, false},
+    {"%reserved_smem_offset_cap", PTX_SREG_RESERVED_SMEM_OFFSET_CAP, false},
+    {"%reserved_smem_offset_0", PTX_SREG_RESERVED_SMEM_OFFSET_0, false},
+    {"%reserved_smem_offset_1", PTX_SREG_RESERVED_SMEM_OFFSET_1, false},
 };
 
 /* Special register named by token t (and a following .x/.y/.z); -1 when t is not one. */
@@ -91,10 +96,7 @@ static int64_t parse_offset(ptx_parser *p) {
     }
     if (ptx_tok_punct(&p->tok, '-')) {
         ptx_next(p);
-        ptx_token t = p->tok;
-        int64_t v = ptx_expect_int(p, "offset", false);
-        (void)t;
-        return -v;
+        return -ptx_expect_int(p, "offset", false);
     }
     return 0;
 }
@@ -142,9 +144,8 @@ static void parse_address(ptx_parser *p, ptx_insn *in, ptx_operand *o) {
         o->sym = base.sym;
         o->ival = parse_offset(p);
     } else if (t.kind == PTX_TOK_INT) {
-        o->ival = (int64_t)t.ival;
         ptx_next(p);
-        o->ival += parse_offset(p);
+        o->ival = (int64_t)(t.ival + (uint64_t)parse_offset(p)); /* wraps, as addresses do */
     } else {
         ptx_fail_expected(p, "a register, symbol or number in address");
     }

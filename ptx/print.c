@@ -28,6 +28,11 @@ static const char *const sreg_names[PTX_SREG_COUNT] = {
     [PTX_SREG_CLUSTER_NCTAID_Y] = "%cluster_nctaid.y", [PTX_SREG_CLUSTER_NCTAID_Z] = "%cluster_nctaid.z",
     [PTX_SREG_CLUSTER_CTARANK] = "%cluster_ctarank", [PTX_SREG_CLUSTER_NCTARANK] = "%cluster_nctarank",
     [PTX_SREG_IS_EXPLICIT_CLUSTER] = "%is_explicit_cluster", [PTX_SREG_AGGR_SMEM_SIZE] = "%aggr_smem_size",
+    [PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN] = "%reserved_smem_offset_begin",
+    [PTX_SREG_RESERVED_SMEM_OFFSET_END] = "%reserved_smem_offset_end",
+    [PTX_SREG_RESERVED_SMEM_OFFSET_CAP] = "%reserved_smem_offset_cap",
+    [PTX_SREG_RESERVED_SMEM_OFFSET_0] = "%reserved_smem_offset_0",
+    [PTX_SREG_RESERVED_SMEM_OFFSET_1] = "%reserved_smem_offset_1",
 };
 
 const char *ptx_sreg_name(ptx_sreg s, char *buf, size_t n) {

@@ -158,7 +158,8 @@ RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, co
 /* Called by the queue. */
 void rt_run_kernel(rt_context *c, rt_op *op) {
     rt_func *f = op->u.kernel.func;
-    exec_grid_stats stats = {0};
+    gpu_grid_stats stats;
+    memset(&stats, 0, sizeof stats);
     exec_launch L;
     memset(&L, 0, sizeof L);
     L.kernel = f->kernel;
@@ -167,18 +168,15 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.dyn_shared = op->u.kernel.dyn_shared;
     L.params = op->u.kernel.params;
     L.mem = gpu_device_mem(c->dev);
-    L.stats = &stats;
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
-    double t0 = rt_now_ms();
-    exec_fault_kind k = gpu_run_grid(c->dev, &L, &fault);
-    double t1 = rt_now_ms();
+    exec_fault_kind k = gpu_run_grid_stats(c->dev, &L, &fault, &stats);
 
     pthread_mutex_lock(&c->lock);
     rt_kernel_stats *s = &f->stats;
     s->calls++;
-    s->warp_insns += stats.warp_insns;
-    s->host_seconds += (t1 - t0) / 1e3;
+    s->warp_insns += stats.warp_instructions;
+    s->host_seconds += stats.host_seconds;
     s->last_grid = L.grid;
     s->last_block = L.block;
     if (k != EXEC_OK) s->faults++;

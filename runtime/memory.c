@@ -59,8 +59,7 @@ static uint64_t rt_device_bytes_used(rt_context *c) {
 }
 
 /* Allocate size bytes of the given kind and enter them in the table. */
-static cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind,
-                               uint32_t flags) {
+cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags) {
     if (kind == MEM_KIND_DEVICE || kind == MEM_KIND_MANAGED) {
         uint64_t used = rt_device_bytes_used(c);
         if (size > c->preset->total_global_mem || used > c->preset->total_global_mem - size)
@@ -156,7 +155,7 @@ static bool rt_is_host_visible(rt_context *c, const void *p) {
 }
 
 /* The sides a copy kind says are device memory. */
-static cudaError_t rt_check_copy(rt_context *c, void *dst, size_t dst_span, const void *src,
+cudaError_t rt_check_copy(rt_context *c, void *dst, size_t dst_span, const void *src,
                                  size_t src_span, enum cudaMemcpyKind kind) {
     bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
@@ -454,23 +453,20 @@ RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int
     return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, 0, false);
 }
 
-static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
-                               size_t width, size_t height, enum cudaMemcpyKind kind,
-                               cudaStream_t stream, bool async) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_kind_valid(kind)) return rt_record(cudaErrorInvalidMemcpyDirection);
+cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, size_t spitch,
+                      size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream,
+                      bool async) {
+    if (!rt_kind_valid(kind)) return cudaErrorInvalidMemcpyDirection;
     if (width == 0 || height == 0) return cudaSuccess;
     if (width > dpitch || width > spitch || dpitch > c->preset->mem_pitch ||
         spitch > c->preset->mem_pitch)
-        return rt_record(cudaErrorInvalidPitchValue);
+        return cudaErrorInvalidPitchValue;
     size_t dspan = (height - 1) * dpitch + width, sspan = (height - 1) * spitch + width;
-    e = rt_check_copy(c, dst, dspan, src, sspan, kind);
-    if (e) return rt_record(e);
-    if (async && !rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
+    cudaError_t e = rt_check_copy(c, dst, dspan, src, sspan, kind);
+    if (e) return e;
+    if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
     rt_op *op = rt_op_new(RT_OP_COPY2D, stream);
-    if (!op) return rt_record(cudaErrorMemoryAllocation);
+    if (!op) return cudaErrorMemoryAllocation;
     op->u.copy2d.dst = dst;
     op->u.copy2d.dpitch = dpitch;
     op->u.copy2d.src = src;
@@ -478,7 +474,22 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t
     op->u.copy2d.width = width;
     op->u.copy2d.height = height;
     bool now = !async || rt_is_pageable(c, dst) || rt_is_pageable(c, src);
-    return rt_record(rt_issue(c, op, now));
+    return rt_issue(c, op, now);
+}
+
+RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                       size_t count, cudaStream_t stream) {
+    if (dstDevice != 0 || srcDevice != 0) return rt_record(cudaErrorInvalidDevice);
+    return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, stream, true);
+}
+
+static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                               size_t width, size_t height, enum cudaMemcpyKind kind,
+                               cudaStream_t stream, bool async) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    return rt_record(rt_copy2d(c, dst, dpitch, src, spitch, width, height, kind, stream, async));
 }
 
 RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -505,33 +516,38 @@ RT_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *
 
 /* ---- sets ---- */
 
-static cudaError_t rt_memset2d(void *dst, size_t pitch, int value, size_t width, size_t height,
-                               cudaStream_t stream, bool async) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
+cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t width,
+                     size_t height, cudaStream_t stream, bool async) {
     if (width == 0 || height == 0) return cudaSuccess;
-    if (pitch < width) return rt_record(cudaErrorInvalidValue);
+    if (pitch < width) return cudaErrorInvalidValue;
     size_t span = (height - 1) * pitch + width;
-    if (!rt_device_range_ok(c, dst, span)) return rt_record(cudaErrorInvalidValue);
-    if (async && !rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
+    if (!rt_device_range_ok(c, dst, span)) return cudaErrorInvalidValue;
+    if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
     rt_op *op;
     if (height == 1 || pitch == width) {
         op = rt_op_new(RT_OP_SET, stream);
-        if (!op) return rt_record(cudaErrorMemoryAllocation);
+        if (!op) return cudaErrorMemoryAllocation;
         op->u.set.dst = dst;
         op->u.set.value = value;
         op->u.set.bytes = span;
     } else {
         op = rt_op_new(RT_OP_SET2D, stream);
-        if (!op) return rt_record(cudaErrorMemoryAllocation);
+        if (!op) return cudaErrorMemoryAllocation;
         op->u.set2d.dst = dst;
         op->u.set2d.pitch = pitch;
         op->u.set2d.value = value;
         op->u.set2d.width = width;
         op->u.set2d.height = height;
     }
-    return rt_record(rt_issue(c, op, rt_is_host_visible(c, dst)));
+    return rt_issue(c, op, rt_is_host_visible(c, dst));
+}
+
+static cudaError_t rt_memset2d(void *dst, size_t pitch, int value, size_t width, size_t height,
+                               cudaStream_t stream, bool async) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    return rt_record(rt_set2d(c, dst, pitch, value, width, height, stream, async));
 }
 
 RT_API cudaError_t cudaMemset(void *devPtr, int value, size_t count) {

@@ -44,13 +44,6 @@ static rt_op *rt_queue_pop(rt_context *c) {
     return op;
 }
 
-bool rt_queue_busy(rt_context *c) {
-    pthread_mutex_lock(&c->queue_lock);
-    bool busy = c->queue_head != NULL;
-    pthread_mutex_unlock(&c->queue_lock);
-    return busy;
-}
-
 static void rt_op_free(rt_op *op) {
     if (op->kind == RT_OP_KERNEL) free(op->u.kernel.params);
     free(op);

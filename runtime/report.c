@@ -1,6 +1,7 @@
 /* runtime/report.c — the per-kernel summary printed on stderr at exit when VCUDA_REPORT=1
- * (`vcuda run` sets it): for each kernel that ran, its launches, the last grid and block
- * shape, the warp-instructions executed, and the host time its grids took.
+ * (`vcuda run` sets it): for each kernel that ran, most host time first, its share of the
+ * time, the host time its grids took, its launches, the last grid and block shape, and the
+ * warp-instructions executed.
  */
 #include "rt.h"
 
@@ -32,24 +33,33 @@ static void rt_dim(char *buf, size_t n, exec_dim3 d) {
         snprintf(buf, n, "(%u,%u,%u)", d.x, d.y, d.z);
 }
 
+/* Most host time first, as profilers list kernels; ties by name. */
+static int rt_by_time(const void *a, const void *b) {
+    const rt_func *x = *(rt_func *const *)a, *y = *(rt_func *const *)b;
+    if (x->stats.host_seconds != y->stats.host_seconds)
+        return x->stats.host_seconds < y->stats.host_seconds ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
 void rt_report_print(rt_context *c) {
     pthread_mutex_lock(&c->lock);
-    /* Kernels in registration order (the list holds the newest first). */
     size_t n = 0;
     for (rt_func *f = c->funcs; f; f = f->next)
         if (f->stats.calls) n++;
     rt_func **order = n ? calloc(n, sizeof *order) : NULL;
-    size_t i = n;
+    size_t i = 0;
     for (rt_func *f = c->funcs; f && order; f = f->next)
-        if (f->stats.calls) order[--i] = f;
+        if (f->stats.calls) order[i++] = f;
+    if (order) qsort(order, n, sizeof *order, rt_by_time);
     fprintf(stderr, "\n==vcuda== kernel report (device %s, preset %s)\n",
             c->preset ? c->preset->name : "none", c->preset ? c->preset->key : "none");
     if (!n) {
         fprintf(stderr, "==vcuda== no kernel ran\n");
     } else {
-        fprintf(stderr, "==vcuda== %8s %14s %14s %16s %12s  %s\n", "calls", "grid", "block",
-                "warp insns", "host ms", "kernel");
         double total_ms = 0;
+        for (i = 0; order && i < n; i++) total_ms += order[i]->stats.host_seconds * 1e3;
+        fprintf(stderr, "==vcuda== %6s %12s %8s %14s %14s %16s  %s\n", "time%", "host ms", "calls",
+                "grid", "block", "warp insns", "kernel");
         for (i = 0; order && i < n; i++) {
             rt_func *f = order[i];
             char grid[48], block[48];
@@ -57,14 +67,16 @@ void rt_report_print(rt_context *c) {
             rt_dim(block, sizeof block, f->stats.last_block);
             char *pretty = rt_demangle(f->name);
             double ms = f->stats.host_seconds * 1e3;
-            total_ms += ms;
-            fprintf(stderr, "==vcuda== %8llu %14s %14s %16llu %12.3f  %s%s\n",
+            fprintf(stderr, "==vcuda== %5.1f%% %12.3f %8llu %14s %14s %16llu  %s%s\n",
+                    total_ms > 0 ? 100.0 * ms / total_ms : 0.0, ms,
                     (unsigned long long)f->stats.calls, grid, block,
-                    (unsigned long long)f->stats.warp_insns, ms, pretty ? pretty : f->name,
+                    (unsigned long long)f->stats.warp_insns, pretty ? pretty : f->name,
                     f->stats.faults ? "  (faulted)" : "");
             free(pretty);
         }
-        fprintf(stderr, "==vcuda== total host time in kernels: %.3f ms\n", total_ms);
+        fprintf(stderr, "==vcuda== total host time in kernels: %.3f ms (grid and block: the "
+                        "last launch's)\n",
+                total_ms);
     }
     free(order);
     pthread_mutex_unlock(&c->lock);

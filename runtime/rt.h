@@ -281,8 +281,6 @@ bool rt_stream_valid(rt_context *c, cudaStream_t s);
 void rt_queue_push(rt_context *c, rt_op *op);
 /* Run all queued work. Returns the sticky error after it (cudaSuccess when none). */
 cudaError_t rt_queue_drain(rt_context *c);
-/* Does the queue hold work? */
-bool rt_queue_busy(rt_context *c);
 /* Drop queued work without running it (reset, fault). */
 void rt_queue_discard(rt_context *c);
 /* Run a kernel now (the queue calls this). */
@@ -296,9 +294,21 @@ bool rt_device_range_ok(rt_context *c, const void *p, size_t bytes);
 /* Checks one side of a copy: for the device side the range must be device memory; for the
  * host side, NULL is invalid and a range that starts in a known allocation must end in it. */
 bool rt_host_range_ok(rt_context *c, const void *p, size_t bytes);
+/* Check both sides of a copy of the given spans for its kind (cudaErrorInvalidValue). */
+cudaError_t rt_check_copy(rt_context *c, void *dst, size_t dst_span, const void *src,
+                          size_t src_span, enum cudaMemcpyKind kind);
 /* Validate and issue a copy (async or not). */
 cudaError_t rt_memcpy(rt_context *c, void *dst, const void *src, size_t bytes,
                       enum cudaMemcpyKind kind, cudaStream_t stream, bool async);
+/* The 2D copy and set behind cudaMemcpy2D* and cudaMemset2D* (checks included; the
+ * caller records the error). */
+cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, size_t spitch,
+                      size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream,
+                      bool async);
+cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t width,
+                     size_t height, cudaStream_t stream, bool async);
+/* Allocate size zeroed bytes of a kind and enter them in the allocation table. */
+cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags);
 /* Free every allocation the runtime made (reset). */
 void rt_memory_release_all(rt_context *c, mem_table *t);
 

@@ -338,3 +338,65 @@ RT_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t eve
                                             unsigned int flags) {
     return cudaStreamWaitEvent(stream, event, flags);
 }
+
+/* ---- the rest of what single-device stream code calls ---- */
+
+RT_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!device) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    bool ok = rt_stream_valid(c, hStream);
+    pthread_mutex_unlock(&c->lock);
+    if (!ok) return rt_record(cudaErrorInvalidResourceHandle);
+    *device = 0;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device) {
+    return cudaStreamGetDevice(hStream, device);
+}
+
+/* Stream capture (CUDA graphs) is not emulated: no stream is ever capturing. */
+RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+                                         enum cudaStreamCaptureStatus *pCaptureStatus) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!pCaptureStatus) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    bool ok = rt_stream_valid(c, stream);
+    pthread_mutex_unlock(&c->lock);
+    if (!ok) return rt_record(cudaErrorInvalidResourceHandle);
+    *pCaptureStatus = cudaStreamCaptureStatusNone;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
+                                              enum cudaStreamCaptureStatus *pCaptureStatus) {
+    return cudaStreamIsCapturing(stream, pCaptureStatus);
+}
+
+/* Managed memory is visible everywhere at once here: attaching only checks arguments. */
+RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                            unsigned int flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+        return rt_record(cudaErrorInvalidValue);
+    mem_alloc a;
+    if (!mem_table_find(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)devPtr, &a) ||
+        a.kind != MEM_KIND_MANAGED || length > a.base + a.size - (uint64_t)(uintptr_t)devPtr)
+        return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    bool ok = rt_stream_valid(c, stream);
+    pthread_mutex_unlock(&c->lock);
+    return ok ? cudaSuccess : rt_record(cudaErrorInvalidResourceHandle);
+}
+
+RT_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+                                                 unsigned int flags) {
+    return cudaStreamAttachMemAsync(stream, devPtr, length, flags);
+}

@@ -150,6 +150,35 @@ static char *cc_args(const char *args) {
     return out;
 }
 
+/* An installed layout, <prefix>/bin/vcuda and <prefix>/lib/libvcuda.so (a stand-in
+ * library with the registration entry points a kernel-less program calls): the program
+ * links against that library and finds it at run time through its rpath. */
+static void test_cc_link_installed_layout(void) {
+    char *out;
+    CHECK(sh(&out, "mkdir -p %s/prefix/bin %s/prefix/lib && cp %s %s/prefix/bin/vcuda", tmpdir,
+             tmpdir, vcuda, tmpdir) == 0);
+    free(out);
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/stub.c", tmpdir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "#include <stdio.h>\n"
+               "void **__cudaRegisterFatBinary(void *fb) { (void)fb; puts(\"stand-in libvcuda\"); return 0; }\n"
+               "void __cudaRegisterFatBinaryEnd(void **h) { (void)h; }\n"
+               "void __cudaUnregisterFatBinary(void **h) { (void)h; }\n"
+               "char __cudaInitModule(void **h) { (void)h; return 0; }\n");
+    fclose(f);
+    CHECK(sh(&out, "cc -shared -fPIC -o %s/prefix/lib/libvcuda.so %s", tmpdir, path) == 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/main.cu", tmpdir);
+    f = fopen(path, "w");
+    fprintf(f, "#include <cstdio>\nint main() { std::puts(\"main ran\"); return 0; }\n");
+    fclose(f);
+    CHECK(sh(&out, "cd %s && env -u VCUDA_NVCC prefix/bin/vcuda cc -o app main.cu", tmpdir) == 0);
+    free(out);
+    CHECK(sh(&out, "cd / && %s/app", tmpdir) == 0 && strcmp(out, "stand-in libvcuda\nmain ran\n") == 0);
+    free(out);
+}
+
 static void test_cc(void) {
     snprintf(fake_nvcc, sizeof fake_nvcc, "%s/nvcc", tmpdir);
     FILE *f = fopen(fake_nvcc, "w");
@@ -216,6 +245,7 @@ static void test_cc(void) {
               strstr(out, "kind=ptx,sm=80") && strstr(out, "-lvcuda") &&
               strstr(out, "-rpath"));
         free(out);
+        test_cc_link_installed_layout();
     } else {
         free(out);
         printf("no nvcc: the real-compiler checks are skipped\n");

@@ -125,6 +125,25 @@ static void test_wide(void)
     EXPECT_COST(sts(&h, a, 0xaaaaaaaau, 8), 2, 0);
 }
 
+static void test_atomics(void)
+{
+    prof_rules h = rules_of(9);
+    uint64_t a[32];
+    /* no broadcast for atomics: 32 lanes on one word are 32 operations in bank 0 */
+    strided(a, 64, 0);
+    EXPECT_COST(prof_banks(&h, PROF_ACCESS_ATOMIC, a, FULL, 4), 32, 31);
+    /* one word per bank: one wavefront */
+    strided(a, 0, 4);
+    EXPECT_COST(prof_banks(&h, PROF_ACCESS_REDUCTION, a, FULL, 4), 1, 0);
+    /* lanes in pairs on 16 words: two lanes per bank */
+    for (int i = 0; i < 32; i++)
+        a[i] = (uint64_t)(i / 2) * 4;
+    EXPECT_COST(prof_banks(&h, PROF_ACCESS_ATOMIC, a, FULL, 4), 2, 1);
+    /* stride 4 words: 4 lanes in each of 8 banks */
+    strided(a, 0, 16);
+    EXPECT_COST(prof_banks(&h, PROF_ACCESS_ATOMIC, a, FULL, 4), 4, 3);
+}
+
 static void test_older(void)
 {
     uint64_t a[32];
@@ -164,6 +183,7 @@ int main(void)
 {
     test_four_byte();
     test_wide();
+    test_atomics();
     test_older();
     return prof_test_finish("test_prof_banks");
 }

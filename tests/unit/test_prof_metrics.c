@@ -158,6 +158,16 @@ static void test_values(void)
     EXPECT_NEAR(value("launch__registers_per_thread", c, &L), 32, 0);
     EXPECT_NEAR(value("launch__grid_size", c, &L), 4, 0);
     EXPECT_NEAR(value("launch__block_size", c, &L), 64, 0);
+    EXPECT_NEAR(value("sm__ctas_launched.sum", c, &L), 4, 0);
+
+    /* instruction counts by kind, under both spellings Nsight Compute has */
+    EXPECT_NEAR(value("inst_executed_global_loads", c, &L), 16, 0);
+    EXPECT_NEAR(value("smsp__sass_inst_executed_op_global_ld.sum", c, &L), 16, 0);
+    EXPECT_NEAR(value("smsp__inst_executed_op_shared_st.sum", c, &L), 8, 0);
+    EXPECT_NEAR(value("smsp__sass_inst_executed_op_local_ld.sum", c, &L), 8, 0);
+    EXPECT_NEAR(value("inst_executed_global_reductions", c, &L), 8, 0);
+    EXPECT_NEAR(value("smsp__sass_thread_inst_executed.sum", c, &L), 88 * 32, 0);
+    EXPECT_NEAR(value("ldst_executed", c, &L), 8 * 6, 0);
     EXPECT_NEAR(value("launch__waves_per_multiprocessor", c, &L), 4.0 / (32 * 132), 1e-15);
 
     /* no timing, no residency samples: not available */

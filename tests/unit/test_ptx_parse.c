@@ -167,6 +167,88 @@ static void check_invariants(const ptx_module *m) {
     }
 }
 
+/* Independent check of the reconvergence points, by brute force at instruction level:
+ * c post-dominates i when i cannot reach the exit once c is removed. The reconvergence
+ * point of a divergent branch b must be the post-dominator of b that every other
+ * post-dominator of b post-dominates (or -1 when only the exit does). Functions where some
+ * instruction cannot reach the exit (endless loops) are left to the hand-made cases. */
+static int reconv_checked;
+
+static int insn_succs(const ptx_func *f, uint32_t i, uint32_t *out) {
+    const ptx_insn *in = &f->insns[i];
+    uint32_t n = f->ninsns, k = 0;
+    bool falls = true;
+    if (in->op == PTX_OP_bra) {
+        for (unsigned o = 0; o < in->nopnds; o++)
+            if (in->opnd[o].kind == PTX_OPND_LABEL) out[k++] = (uint32_t)f->labels[in->opnd[o].label].insn;
+        falls = in->guard >= 0;
+    } else if (in->op == PTX_OP_brx) {
+        const ptx_operand *t = &in->opnd[1];
+        for (uint32_t e = 0; e < t->vec_n; e++) out[k++] = (uint32_t)f->labels[f->vec_elems[t->vec_first + e].label].insn;
+        falls = in->guard >= 0;
+    } else if (in->op == PTX_OP_ret || in->op == PTX_OP_exit || in->op == PTX_OP_trap) {
+        out[k++] = n;
+        falls = in->guard >= 0;
+    }
+    if (falls) out[k++] = i + 1;
+    return (int)k;
+}
+
+static void check_reconv_bruteforce(const char *name, const ptx_func *f) {
+    uint32_t n = f->ninsns, nn = n + 1; /* node n is the exit */
+    if (n == 0 || n > 4000) return;
+    /* predecessor lists */
+    uint32_t *npred = calloc(nn, sizeof *npred), *preds = malloc(sizeof *preds * nn * 64), succ[64];
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        int k = insn_succs(f, i, succ);
+        for (int e = 0; e < k; e++) {
+            if (npred[succ[e]] == 64) { ok = false; break; }
+            preds[succ[e] * 64 + npred[succ[e]]++] = i;
+        }
+    }
+    uint8_t *reach = malloc((size_t)nn * nn); /* reach[c*nn+i]: i reaches exit avoiding c */
+    uint32_t *stack = malloc(sizeof *stack * nn);
+    for (uint32_t c = 0; c <= n && ok; c++) {
+        uint8_t *r = reach + (size_t)c * nn;
+        memset(r, 0, nn);
+        uint32_t sp = 0;
+        r[n] = 1;
+        stack[sp++] = n;
+        while (sp) {
+            uint32_t x = stack[--sp];
+            for (uint32_t e = 0; e < npred[x]; e++) {
+                uint32_t q = preds[x * 64 + e];
+                if (q != c && !r[q]) { r[q] = 1; stack[sp++] = q; }
+            }
+        }
+    }
+    /* with c = the exit itself (index n) nothing is removed: every instruction must reach it */
+    for (uint32_t i = 0; i < n && ok; i++)
+        if (!reach[(size_t)n * nn + i]) ok = false;
+    for (uint32_t b = 0; b < n && ok; b++) {
+        int k = insn_succs(f, b, succ);
+        if (k < 2 || (k == 2 && succ[0] == succ[1])) continue; /* not divergent */
+        reconv_checked++;
+        int32_t want = -1;
+        for (uint32_t c = 0; c < n; c++) {
+            if (c == b || reach[(size_t)c * nn + b]) continue; /* c does not post-dominate b */
+            bool nearest = true;
+            for (uint32_t c2 = 0; c2 < n && nearest; c2++)
+                if (c2 != b && c2 != c && !reach[(size_t)c2 * nn + b] && reach[(size_t)c2 * nn + c]) nearest = false;
+            if (nearest) { want = (int32_t)c; break; }
+        }
+        if (f->insns[b].reconv != want) {
+            fprintf(stderr, "%s: %s insn %u: reconv %d, brute force says %d\n", name, f->name, b, f->insns[b].reconv, want);
+            failures++;
+        }
+    }
+    free(npred);
+    free(preds);
+    free(reach);
+    free(stack);
+}
+
 /* Each instruction written on one line prints back as that line (whitespace, "+0]" and
  * inline-asm braces aside). */
 static void normalize(const char *s, char *o, size_t n) {
@@ -243,12 +325,14 @@ static void test_all_files(void) {
             check_invariants(m);
             /* hand-written files use literal spellings the printer normalizes */
             if (strncmp(e->d_name, "handwritten", 11) != 0) check_round_trip(e->d_name, text, m);
+            for (uint32_t fi = 0; fi < m->nfuncs; fi++) check_reconv_bruteforce(e->d_name, &m->funcs[fi]);
         }
         ptx_module_free(m);
         free(text);
     }
     closedir(d);
     CHECK(nfiles >= 15);
+    CHECK(reconv_checked > 100);
 }
 
 /* ---- known modules ---- */
@@ -860,6 +944,59 @@ static void test_handwritten(void) {
             CHECK_EQ(f->labels[f->vec_elems[tab->vec_first + 2].label].insn, label_insn(f, "L_case2"));
             CHECK_EQ(f->insns[i].reconv, label_insn(f, "L_done"));
         }
+    }
+    v = m->vars + ptx_find_var(m, "gWeak");
+    CHECK(v->is_weak && v->init && v->init[0] == 1);
+    CHECK(m->vars[ptx_find_var(m, "gCommon")].is_weak);
+    v = m->vars + ptx_find_var(m, "gUnsized"); /* [] sized by its initializer */
+    CHECK(!v->unsized && v->size == 6 && v->init && v->init[2] == 2 && v->init[4] == 0xFF && v->init[5] == 0xFF);
+    CHECK(ptx_find_var(m, "gA") >= 0 && m->vars[ptx_find_var(m, "gA")].init == NULL);
+    CHECK(ptx_find_var(m, "gB") >= 0 && m->vars[ptx_find_var(m, "gB")].init[0] == 9);
+    f = func(m, "weak_fn");
+    if (f) {
+        CHECK(f->is_weak && f->nparams == 2);
+        CHECK_EQ(f->params[0].ptr_space, PTX_SPACE_GLOBAL);
+        CHECK_EQ(f->params[0].ptr_align, 16);
+        CHECK_EQ(f->params[0].align, 8);
+        CHECK_EQ(f->params[1].ptr_space, PTX_SPACE_NONE);
+        CHECK_EQ(f->params[1].ptr_align, 8);
+    }
+    f = func(m, "sregs");
+    if (f) {
+        CHECK(f->reqntid[0] == 64 && f->reqntid[1] == 2 && f->reqntid[2] == 0);
+        CHECK_EQ(f->maxnreg, 40);
+        CHECK_EQ(f->params[0].ptr_space, PTX_SPACE_GLOBAL);
+        static const uint8_t want[] = {
+            PTX_SREG_TID_Y, PTX_SREG_TID_Z, PTX_SREG_NTID_Y, PTX_SREG_NTID_Z, PTX_SREG_CTAID_X, PTX_SREG_CTAID_Z,
+            PTX_SREG_NCTAID_X, PTX_SREG_NCTAID_Y, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID, PTX_SREG_GRIDID,
+            PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT, PTX_SREG_CLOCK,
+            PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
+            PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE, PTX_SREG_ENVREG0, PTX_SREG_ENVREG0 + 31};
+        for (size_t k = 0; k < sizeof want; k++) {
+            const ptx_insn *in = &f->insns[1 + k];
+            CHECK_EQ(in->opnd[1].kind, PTX_OPND_SREG);
+            CHECK_EQ(in->opnd[1].sreg, want[k]);
+        }
+        int i = find_insn(m, f, "setp.eq.and.s32 %q, %r0, %r1, !%p;");
+        if (i >= 0) {
+            CHECK_EQ(f->insns[i].mods[1], PTX_MOD_and_);
+            CHECK(f->insns[i].opnd[3].neg);
+            CHECK_EQ(f->regs[f->insns[i].opnd[3].reg].type, PTX_T_pred);
+        }
+        i = find_insn(m, f, "ld.global.nc.L2::cache_hint.L2::cache_hint.v4.f32 {%f0, %f1, %f2, %f3}, [%rd0];");
+        if (i >= 0) {
+            const ptx_insn *in = &f->insns[i];
+            CHECK_EQ(in->nmods, 5);
+            CHECK(in->mods[2] == PTX_MOD_cache_hint && in->mods[3] == PTX_MOD_cache_hint && in->mods[4] == PTX_MOD_v4);
+        }
+        i = find_insn(m, f, "ld.global.L2::cache_hint.u32 %r24, [%rd0+16], %rd2;");
+        if (i >= 0) CHECK_EQ(f->insns[i].nopnds, 3);
+        i = find_insn(m, f, "st.shared::cta.u32 [%r25], %r24;");
+        if (i >= 0) CHECK_EQ(f->insns[i].mods[0], PTX_MOD_shared_cta);
+        i = find_insn(m, f, "ld.shared::cluster.u32 %r26, [%r25];");
+        if (i >= 0) CHECK_EQ(f->insns[i].mods[0], PTX_MOD_shared_cluster);
+        i = find_insn(m, f, "prefetch.global.L2 [%rd0];");
+        if (i >= 0) CHECK_EQ(f->insns[i].mods[1], PTX_MOD_L2);
     }
     ptx_module_free(m);
 }

@@ -37,6 +37,11 @@ __global__ void g_atom(char *base, unsigned *out) {
     unsigned lane = threadIdx.x;
     if ((c_pat.mask >> lane) & 1u) out[lane] = atomicAdd((unsigned *)(base + c_pat.off[lane]), 1u);
 }
+__global__ void g_atom64(char *base, unsigned long long *out) {
+    unsigned lane = threadIdx.x;
+    if ((c_pat.mask >> lane) & 1u)
+        out[lane] = atomicAdd((unsigned long long *)(base + c_pat.off[lane]), 1ull);
+}
 __global__ void g_red(char *base) {
     unsigned lane = threadIdx.x;
     if ((c_pat.mask >> lane) & 1u) atomicAdd((unsigned *)(base + c_pat.off[lane]), 1u);
@@ -58,6 +63,14 @@ template <typename T> __global__ void s_st(T *out, int read_at) {
     if ((c_pat.mask >> lane) & 1u) *(T *)(sm + c_pat.off[lane]) = make_val<T>(lane);
     __syncthreads();
     if (read_at >= 0) out[lane] = *(const T *)(sm + read_at);
+}
+
+__global__ void s_atom(unsigned *out, int never) {
+    __shared__ __align__(128) char sm[8192];
+    unsigned lane = threadIdx.x;
+    if (never) { for (int i = lane; i < 8192; i += 32) sm[i] = (char)i; }
+    __syncthreads();
+    if ((c_pat.mask >> lane) & 1u) out[lane] = atomicAdd((unsigned *)(sm + c_pat.off[lane]), 1u);
 }
 
 // ---- local ---- (a per-thread array indexed at run time lives in local memory)
@@ -196,7 +209,7 @@ int main(int argc, char **argv) {
     for (int s : sizes) add_global_like("global_st", s);
     for (int s : sizes) add_shared_like("shared_ld", s);
     for (int s : sizes) add_shared_like("shared_st", s);
-    const int lsizes[] = {4, 8, 16};
+    const int lsizes[] = {1, 2, 4, 8, 16};
     for (int s : lsizes) {
         for (const char *k : {"local_ld", "local_st"}) {
             add(k, s, ~0u, p_bcast);
@@ -206,6 +219,23 @@ int main(int argc, char **argv) {
             add(k, s, ~0u, p_mod8);
         }
     }
+    for (const char *k : {"shared_atom"}) {
+        add(k, 4, ~0u, p_contig);
+        add(k, 4, ~0u, p_bcast);
+        add(k, 4, ~0u, p_stride2);
+        add(k, 4, ~0u, p_stride4);
+        add(k, 4, ~0u, p_stride128);
+        add(k, 4, ~0u, p_pairs);
+        add(k, 4, ~0u, p_two_lines);
+        add(k, 4, 0x0000ffffu, p_contig);
+        add_random(k, 4, ~0u, 1024, 23u);
+        add_random(k, 4, ~0u, 256, 29u);
+    }
+    add("global_atom64", 8, ~0u, p_contig);
+    add("global_atom64", 8, ~0u, p_bcast);
+    add("global_atom64", 8, ~0u, p_pairs);
+    add("global_atom64", 8, ~0u, p_stride32B);
+    add_random("global_atom64", 8, ~0u, 1024, 31u);
     for (const char *k : {"global_atom", "global_red"}) {
         add(k, 4, ~0u, p_contig);
         add(k, 4, ~0u, p_bcast);
@@ -230,6 +260,8 @@ int main(int argc, char **argv) {
     for (const Launch &L : g_launches) {
         CK(cudaMemcpyToSymbol(c_pat, &L.p, sizeof(Pattern)));
         if (L.kernel == "global_atom") g_atom<<<1, 32>>>(gbuf, (unsigned *)out);
+        else if (L.kernel == "global_atom64") g_atom64<<<1, 32>>>(gbuf, (unsigned long long *)out);
+        else if (L.kernel == "shared_atom") s_atom<<<1, 32>>>((unsigned *)out, 0);
         else if (L.kernel == "global_red") g_red<<<1, 32>>>(gbuf);
         else switch (L.size) {
             case 1: launch_sized<uint8_t>(L, gbuf, out); break;

@@ -32,6 +32,8 @@ smsp__sass_data_bytes_mem_shared_op_ld.sum smsp__sass_data_bytes_mem_shared_op_s
 smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct
 smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 smsp__inst_executed_op_shared_ld.sum smsp__inst_executed_op_shared_st.sum
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum
+smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum smsp__sass_inst_executed_op_shared_atom.sum
 smsp__sass_branch_targets.sum smsp__sass_branch_targets_threads_divergent.sum smsp__sass_branch_targets_threads_uniform.sum
 smsp__sass_average_branch_targets_threads_uniform.pct smsp__inst_executed_op_branch.sum
 smsp__inst_executed.sum smsp__thread_inst_executed.sum smsp__thread_inst_executed_pred_on.sum
@@ -46,6 +48,6 @@ done
 list=${list#,}
 echo "$list" > "$out/metrics_used.txt"
 ncu --csv --page raw --print-units base --metrics "$list" "$out/patterns" "$out/listing.txt" > "$out/ncu_stdout.txt" 2> "$out/ncu_stderr.txt" || { tail -30 "$out/ncu_stderr.txt"; tail -30 "$out/ncu_stdout.txt"; exit 1; }
-rm -f "$out/patterns" "$out/metrics_all.txt"
+rm -f "$out/patterns" "$out/metrics_all.txt" "$out/metrics_query.txt"
 grep -c '^"' "$out/ncu_stdout.txt"
 wc -l "$out/listing.txt"
