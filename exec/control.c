@@ -345,7 +345,7 @@ static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite
     char msg[256], file[256], func[256];
     EXEC_FOR_LANES(mask, lane) {
         exec_dim3 t = exec_thread_of(b, w->h.warp_in_block, lane);
-        exec_output_printf(b->out,
+        exec_output_err_printf(b->out,
                            "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` "
                            "failed.\n",
                            string_arg(w, lane, arg_u64(w, cs, lane, 1), file, sizeof file),

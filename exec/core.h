@@ -298,6 +298,9 @@ long exec_mem_string(exec_wstate *w, uint64_t addr, const char **p);
 
 /* ---- output (printf.c) ---- */
 void exec_output_append(exec_output *o, const char *s, size_t n);
+/* Append to the block's diagnostics (o->err) instead of its printf output. */
+void exec_output_err_printf(exec_output *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void exec_output_printf(exec_output *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Device printf for one lane: format at generic address fmt, arguments at generic address
