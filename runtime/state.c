@@ -43,6 +43,7 @@ static void rt_at_exit(void) {
     rt_context *c = rt_the_context;
     /* Work never synchronised is lost at exit, as on a GPU (its printf output too). */
     if (c && c->report) rt_report_print(c);
+    if (c) rt_prof_report(c);
 }
 
 static void rt_context_create(void) {
