@@ -170,7 +170,9 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.mem = gpu_device_mem(c->dev);
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
+    rt_prof_run *prof = rt_prof_begin(c, f, &L, op->stream); /* NULL unless profiling */
     exec_fault_kind k = gpu_run_grid_stats(c->dev, &L, &fault, &stats);
+    rt_prof_end(c, prof, &stats, k != EXEC_OK);
 
     pthread_mutex_lock(&c->lock);
     rt_kernel_stats *s = &f->stats;

@@ -47,6 +47,7 @@ static void rt_at_exit(void) {
         fflush(stdout);
         rt_report_print(c);
     }
+    if (c) rt_prof_report(c);
 }
 
 static void rt_context_create(void) {
