@@ -42,6 +42,9 @@ typedef struct exec_kernel_info {
     const uint32_t *param_sizes;
     uint32_t param_size;            /* total bytes of the param buffer */
     uint32_t static_shared;         /* bytes of .shared declared in the kernel and its callees */
+    uint32_t dyn_shared_base;       /* offset of the dynamic (extern) shared memory: a block
+                                     * has dyn_shared_base + dynamic bytes when a launch
+                                     * asks for any, static_shared otherwise */
     uint32_t local_per_thread;      /* bytes of .local (stack frames included) */
     uint32_t regs_per_thread;       /* estimate from the PTX (ptxas may say otherwise) */
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
