@@ -19,6 +19,7 @@ exec_worker *exec_worker_new(void) {
 
 void exec_worker_free(exec_worker *wk) {
     if (!wk) return;
+    exec_worker_observe_end(wk);
     for (uint32_t i = 0; i < wk->warps_cap; i++) {
         exec_wstate *w = &wk->warps[i];
         for (uint32_t f = 0; f < w->frames_cap; f++) {
@@ -101,12 +102,15 @@ void exec_block_threads_exited(struct exec_block *b, uint32_t n) {
         if (b->bars[id].arrived && !b->bars[id].expected) barrier_check(b, id);
 }
 
+uint32_t exec_barrier_id(const exec_warp *hw, const exec_insn *in, uint32_t lane) {
+    return in->flags & BAR_ID_REG ? (uint32_t)EXEC_R(hw, in->a[0], lane) : (uint32_t)in->target;
+}
+
 static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     struct exec_block *b = hw->block;
     uint32_t lane0 = (uint32_t)__builtin_ctz(mask);
-    uint32_t id = in->flags & BAR_ID_REG ? (uint32_t)EXEC_R(hw, in->a[0], lane0)
-                                         : (uint32_t)in->target;
+    uint32_t id = exec_barrier_id(hw, in, lane0);
     uint32_t count = in->flags & BAR_COUNT_REG ? (uint32_t)EXEC_R(hw, in->a[1], lane0)
                                                : (uint32_t)in->imm;
     if (id >= EXEC_NUM_BARRIERS) {
@@ -198,6 +202,10 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     switch (pi->op) {
     case PTX_OP_bar: case PTX_OP_barrier: {
         if (has_mod_named(pi, "warp")) { /* bar.warp.sync: lanes run in lockstep already */
+            /* the membermask is read only by observers */
+            if (pi->nopnds >= 1 && !exec_dec_src(d, pi, &pi->opnd[0], PTX_T_b32, &out->a[0]))
+                return -1;
+            out->na = pi->nopnds >= 1;
             out->fn = exec_h_nop;
             return 1;
         }
@@ -338,13 +346,19 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     b->warps = wk->warps;
     uint64_t start = wk->insn_count;
     for (uint32_t i = 0; i < b->nwarps; i++) init_warp(&b->warps[i], b, i, start);
+    /* one test per block picks the loop; the plain one knows nothing of observers */
+    void (*run)(exec_wstate *) = exec_warp_run;
+    if (L->observer) {
+        exec_observe_block_begin(b);
+        run = exec_warp_run_observed;
+    }
 
     for (;;) {
         bool ran = false, all_exited = true;
         for (uint32_t i = 0; i < b->nwarps; i++) {
             exec_wstate *w = &b->warps[i];
             if (w->status == EXEC_WARP_RUNNABLE) {
-                exec_warp_run(w);
+                run(w);
                 ran = true;
                 if (b->fault_kind != EXEC_OK) goto done;
             }
@@ -361,6 +375,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         }
     }
 done:
+    if (L->observer) exec_observe_block_end(b);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
     if (b->fault_kind == EXEC_FAULT_ABORTED && fault->kind == EXEC_OK) {
         fault->kind = EXEC_FAULT_ABORTED;

@@ -213,6 +213,10 @@ struct exec_block {
 };
 
 struct exec_worker {
+    /* the observer this worker is telling about the launch it runs, and the state
+     * begin_worker made for it (NULL when none) */
+    const struct exec_observer *observer;
+    void *observer_state;
     exec_wstate *warps;
     uint32_t warps_cap;
     uint8_t *shared;
@@ -254,6 +258,8 @@ static inline void exec_broadcast(uint64_t *d, uint32_t mask, uint64_t v) {
 
 /* ---- warp.c: run loop, frames, reconvergence ---- */
 void exec_warp_run(exec_wstate *w);
+/* The same loop telling the launch's observer every event (exec/observe.h). */
+void exec_warp_run_observed(exec_wstate *w);
 /* Leave the run loop before the next instruction (barrier, exit, fault, time slice). */
 static inline void exec_warp_yield(exec_wstate *w) { w->yield = true; w->brk = w->ip; }
 /* Set brk from the top of the reconvergence stack. */
@@ -271,7 +277,37 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
 
+/* What the observed run loop reports for an instruction besides its issue (exec_insn.obs).
+ * Each kind names where the instruction keeps what the event needs. */
+enum exec_obs_kind {
+    EXEC_OBS_K_NONE = 0,
+    EXEC_OBS_K_HIDDEN,       /* no event at all: inserted by the decoder, not a PTX insn */
+    EXEC_OBS_K_BRANCH,       /* bra: the guard-true lanes take it */
+    EXEC_OBS_K_BRANCH_IDX,   /* brx.idx: lanes going where the first one goes "take" it */
+    EXEC_OBS_K_LOAD,         /* ld/ldu: address a[0] + imm, type x vec bytes, in->space */
+    EXEC_OBS_K_STORE,        /* st: the same */
+    EXEC_OBS_K_ATOMIC,       /* atom/red: address a[0] + imm, type bytes, in->space */
+    EXEC_OBS_K_LOAD_KPARAM,  /* ld.param of a kernel parameter by name: offset imm */
+    EXEC_OBS_K_CP_ASYNC,     /* cp.async: global a[1] + target -> shared a[0] + imm, vec bytes */
+    EXEC_OBS_K_BARRIER,      /* bar/barrier (sync, arrive, red): exec_barrier_id */
+    EXEC_OBS_K_WARP_SYNC_A0, /* warp-synchronous op with its membermask in a[0] */
+    EXEC_OBS_K_WARP_SYNC_A1, /* ... in a[1] */
+    EXEC_OBS_K_WARP_SYNC_A3  /* ... in a[3] */
+};
+
+/* ---- observe.c: events for the launch's observer (exec/observe.h) ---- */
+/* The events of instruction in, issued with guard-true lanes m (0 when none), before it
+ * takes effect. */
+void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
+/* Set in->obs from the IR instruction the decoder just turned into in. */
+void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
+/* A block starts / ends on this worker (begins the worker's observation when needed). */
+void exec_observe_block_begin(struct exec_block *b);
+void exec_observe_block_end(struct exec_block *b);
+
 /* ---- block.c ---- */
+/* The barrier id instruction in (bar, barrier) names for lane. */
+uint32_t exec_barrier_id(const exec_warp *w, const exec_insn *in, uint32_t lane);
 /* Called when threads exit: a barrier waiting for all threads may now be complete. */
 void exec_block_threads_exited(struct exec_block *b, uint32_t n);
 /* Is an abort requested for this launch? */

@@ -106,6 +106,11 @@ void exec_worker_free(exec_worker *w);
 exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 ctaid,
                                uint32_t smid, exec_output *out, exec_fault *fault);
 
+/* The worker has run its last block of a launch: end what it told the launch's observer
+ * (end_worker for the state begin_worker made, exec/observe.h). The block scheduler calls
+ * it once per worker and launch; a no-op when nothing was observed. */
+void exec_worker_observe_end(exec_worker *w);
+
 /* Executed warp-instructions on this worker since it was made (for benchmarks). */
 uint64_t exec_worker_insn_count(const exec_worker *w);
 

@@ -190,6 +190,7 @@ bool exec_dec_src(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ptx
         r.fn = exec_h_sreg;
         r.op = pi->op;
         r.flags = EXEC_F_PSEUDO;
+        r.obs = EXEC_OBS_K_HIDDEN;
         r.guard = -1;
         r.nd = 1;
         r.d[0] = exec_dec_scratch(d);
@@ -307,6 +308,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         if (decode_one(&d, pi, &out) < 0) break;
         out.op = pi->op;
         out.src = pi;
+        exec_observe_classify(pf, pi, &out);
         if (pi->guard >= 0) {
             if (pf->regs[pi->guard].type != PTX_T_pred) {
                 exec_dec_error(&d, pi, "guard %s is not a predicate", pf->regs[pi->guard].name);
@@ -325,6 +327,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         memset(&end, 0, sizeof end);
         end.fn = exec_h_ret;
         end.op = PTX_OP_ret;
+        end.obs = EXEC_OBS_K_HIDDEN; /* no PTX instruction to name */
         end.guard = -1;
         end.reconv = -1;
         exec_dec_emit(&d, &end);

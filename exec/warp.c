@@ -188,7 +188,10 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
     return true;
 }
 
-void exec_warp_run(exec_wstate *w) {
+/* The run loop, written once and compiled twice (exec_warp_run, exec_warp_run_observed):
+ * with observed a constant false the event call disappears, so an unobserved run pays
+ * nothing per instruction for the observer's existence. */
+static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const bool observed) {
     w->slice_start = w->clock;
     for (;;) {
         const exec_insn *in = w->ip;
@@ -208,6 +211,11 @@ void exec_warp_run(exec_wstate *w) {
             uint32_t p = w->h.P[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
+        if (observed) exec_observe_insn(w, in, m);
         if (__builtin_expect(m != 0, 1)) in->fn(&w->h, in, m);
     }
 }
+
+void exec_warp_run(exec_wstate *w) { run_loop(w, false); }
+
+void exec_warp_run_observed(exec_wstate *w) { run_loop(w, true); }
