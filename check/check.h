@@ -42,9 +42,29 @@ typedef struct check_launch check_launch;
  * process exits with status 2 (a checker that silently checks nothing would lie). */
 check_state *check_get(void);
 check_tool check_state_tool(const check_state *st);
-/* "memcheck", ... ; NULL for CHECK_TOOL_NONE or an unknown name. */
-const char *check_tool_name(check_tool t);
-check_tool check_tool_from_name(const char *name);
+
+/* "memcheck", ...; NULL for CHECK_TOOL_NONE. Inline: the `vcuda` command uses the names
+ * too, and the library exports only the CUDA API. */
+static inline const char *check_tool_name(check_tool t) {
+    switch (t) {
+    case CHECK_TOOL_MEMCHECK: return "memcheck";
+    case CHECK_TOOL_RACECHECK: return "racecheck";
+    case CHECK_TOOL_SYNCCHECK: return "synccheck";
+    case CHECK_TOOL_INITCHECK: return "initcheck";
+    default: return NULL;
+    }
+}
+
+/* The tool called name; CHECK_TOOL_NONE when none is. */
+static inline check_tool check_tool_from_name(const char *name) {
+    for (int t = CHECK_TOOL_MEMCHECK; name && t <= CHECK_TOOL_INITCHECK; t++) {
+        const char *n = check_tool_name((check_tool)t);
+        size_t i = 0;
+        while (n[i] && n[i] == name[i]) i++;
+        if (!n[i] && !name[i]) return (check_tool)t;
+    }
+    return CHECK_TOOL_NONE;
+}
 
 /* ---- launches ---- */
 

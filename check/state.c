@@ -17,21 +17,6 @@
 static check_state *check_the_state;
 static pthread_once_t check_once = PTHREAD_ONCE_INIT;
 
-static const char *const tool_names[] = {
-    [CHECK_TOOL_MEMCHECK] = "memcheck", [CHECK_TOOL_RACECHECK] = "racecheck",
-    [CHECK_TOOL_SYNCCHECK] = "synccheck", [CHECK_TOOL_INITCHECK] = "initcheck",
-};
-
-const char *check_tool_name(check_tool t) {
-    return t > CHECK_TOOL_NONE && t <= CHECK_TOOL_INITCHECK ? tool_names[t] : NULL;
-}
-
-check_tool check_tool_from_name(const char *name) {
-    for (int t = CHECK_TOOL_MEMCHECK; t <= CHECK_TOOL_INITCHECK; t++)
-        if (name && !strcmp(name, tool_names[t])) return (check_tool)t;
-    return CHECK_TOOL_NONE;
-}
-
 check_tool check_state_tool(const check_state *st) { return st ? st->tool : CHECK_TOOL_NONE; }
 
 static void check_create(void) {

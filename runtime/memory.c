@@ -71,6 +71,10 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
         rt_free_bytes(p, size);
         return cudaErrorMemoryAllocation;
     }
+    if (c->check)
+        check_on_alloc(c->check, (uint64_t)(uintptr_t)p, size, kind, flags,
+                       kind == MEM_KIND_HOST ? "cudaHostAlloc" :
+                       kind == MEM_KIND_MANAGED ? "cudaMallocManaged" : "cudaMalloc");
     *out = p;
     return cudaSuccess;
 }
@@ -82,6 +86,7 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
+    if (c->check) check_on_free(c->check, a.base);
     if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
     return true;
 }
@@ -240,7 +245,9 @@ static cudaError_t rt_free(void *devPtr, unsigned kinds) {
     /* cudaFree waits for the device: queued work may still use the memory. */
     e = rt_queue_drain(c);
     if (e) return rt_record(e);
-    return rt_record(rt_release(c, devPtr, kinds) ? cudaSuccess : cudaErrorInvalidValue);
+    if (rt_release(c, devPtr, kinds)) return cudaSuccess;
+    if (c->check) check_on_bad_free(c->check, (uint64_t)(uintptr_t)devPtr);
+    return rt_record(cudaErrorInvalidValue);
 }
 
 RT_API cudaError_t cudaFree(void *devPtr) {
