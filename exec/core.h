@@ -351,7 +351,6 @@ exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lan
 
 /* ---- sreg.c ---- */
 void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);
-const char *exec_sreg_name(uint32_t sreg);
 
 /* ---- lower.c: decoder internals used by the class decoders ---- */
 struct exec_decoder {

@@ -10,27 +10,6 @@
 /* %nwarpid: warp slots per SM of the modelled device (64 on sm_70 and later). */
 #define EXEC_NWARPID 64u
 
-static const char *const sreg_names[PTX_SREG_ENVREG0] = {
-    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
-    "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
-    "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
-    "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
-    "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
-    "%dynamic_smem_size", "%total_smem_size",
-};
-
-const char *exec_sreg_name(uint32_t sreg) {
-    static const char *const env[32] = {
-        "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5", "%envreg6",
-        "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11", "%envreg12", "%envreg13",
-        "%envreg14", "%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19",
-        "%envreg20", "%envreg21", "%envreg22", "%envreg23", "%envreg24", "%envreg25",
-        "%envreg26", "%envreg27", "%envreg28", "%envreg29", "%envreg30", "%envreg31"};
-    if (sreg < PTX_SREG_ENVREG0) return sreg_names[sreg];
-    if (sreg < PTX_SREG_COUNT) return env[sreg - PTX_SREG_ENVREG0];
-    return "%?";
-}
-
 static uint64_t globaltimer_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
