@@ -111,7 +111,7 @@ bool check_freed_find(check_state *st, uint64_t addr, check_freed *out) {
 
 /* ---- frees the runtime refused: the reason goes with the API error that follows ---- */
 
-static _Thread_local char bad_free_detail[160];
+static _Thread_local char api_detail[160];
 
 void check_on_bad_free(check_state *st, uint64_t ptr) {
     if (!st) return;
@@ -119,20 +119,34 @@ void check_on_bad_free(check_state *st, uint64_t ptr) {
     check_alloc a;
     if (!ptr) return;
     if (check_alloc_find(st, ptr, &a))
-        snprintf(bad_free_detail, sizeof bad_free_detail, "0x%" PRIx64 " is inside the block of "
+        snprintf(api_detail, sizeof api_detail, "0x%" PRIx64 " is inside the block of "
                  "%" PRIu64 " bytes at 0x%" PRIx64 ", not its start", ptr, a.size, a.base);
     else if (check_freed_find(st, ptr, &f) && f.base == ptr)
-        snprintf(bad_free_detail, sizeof bad_free_detail, "0x%" PRIx64 " was freed before "
+        snprintf(api_detail, sizeof api_detail, "0x%" PRIx64 " was freed before "
                  "(double free)", ptr);
     else
-        snprintf(bad_free_detail, sizeof bad_free_detail, "0x%" PRIx64 " is not a device "
+        snprintf(api_detail, sizeof api_detail, "0x%" PRIx64 " is not a device "
                  "allocation", ptr);
+}
+
+void check_on_bad_pointer(check_state *st, const char *side, const void *ptr, size_t bytes) {
+    if (!st) return;
+    uint64_t p = (uint64_t)(uintptr_t)ptr;
+    check_freed f;
+    if (!p)
+        snprintf(api_detail, sizeof api_detail, "the %s is a null pointer", side);
+    else if (check_freed_find(st, p, &f))
+        snprintf(api_detail, sizeof api_detail, "the %s 0x%" PRIx64 " is in a block "
+                 "that was freed before (use after free)", side, p);
+    else
+        snprintf(api_detail, sizeof api_detail, "the %s 0x%" PRIx64 " (%zu bytes) is "
+                 "not inside one device allocation", side, p, bytes);
 }
 
 /* The detail for the API error being reported on this thread ("" when none); cleared. */
 void check_take_api_detail(char *out, size_t n) {
-    snprintf(out, n, "%s", bad_free_detail);
-    bad_free_detail[0] = 0;
+    snprintf(out, n, "%s", api_detail);
+    api_detail[0] = 0;
 }
 
 /* ---- initcheck: host-side writes ---- */

@@ -92,6 +92,10 @@ void check_on_free(check_state *st, uint64_t base);
  * (a double free when ptr was freed before). */
 void check_on_bad_free(check_state *st, uint64_t ptr);
 
+/* An API call was given a range that should be device memory and is not (side names it:
+ * "destination", "source", "memory to set"): says so in the API error that follows. */
+void check_on_bad_pointer(check_state *st, const char *side, const void *ptr, size_t bytes);
+
 /* ---- host-side writes (initcheck) ---- */
 
 /* [dst, dst+n) was written from the host side (memset, a copy from host memory). */

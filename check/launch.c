@@ -260,10 +260,8 @@ static void print_hazard(check_launch *cl, const check_hazard *h) {
                    "(%u,%u,%u), in __%s__ memory, with no __syncwarp() between the accesses",
                    ta.x, ta.y, ta.z, tb.x, tb.y, tb.z, h->ctaid.x, h->ctaid.y, h->ctaid.z,
                    h->global ? "global" : "shared");
-        check_line(&buf, "    Since Volta (sm_70) the threads of a warp are scheduled "
-                   "independently, not in lockstep: `volatile` alone does not order these "
-                   "steps. Put __syncwarp() between the steps of warp-synchronous code, or "
-                   "exchange the values with __shfl_down_sync().");
+        check_line(&buf, "    Fix: __syncwarp() between the steps, or __shfl_down_sync(): the lanes of "
+                   "a warp are not in lockstep since Volta (sm_70), `volatile` does not order them");
     } else {
         check_line(&buf, "    between threads (%u,%u,%u) and (%u,%u,%u) of block (%u,%u,%u), in "
                    "__%s__ memory, with no __syncthreads() between the accesses", ta.x, ta.y,

@@ -94,7 +94,12 @@ void check_where(char *out, size_t n, const check_launch *cl, const ptx_insn *in
         return;
     }
     const char *file = m && insn->loc.file < m->nfiles ? m->files[insn->loc.file] : NULL;
-    if (file && insn->loc.line)
+    const char *call = m && insn->loc.call_file < m->nfiles ? m->files[insn->loc.call_file] : NULL;
+    if (file && insn->loc.line && call && insn->loc.call_line)
+        /* code inlined from a header (an intrinsic): the program's own line first */
+        snprintf(out, n, "%s in %s:%u (PTX line %u, inlined from %s:%u)", func, base_name(call),
+                 insn->loc.call_line, insn->loc.ptx_line, base_name(file), insn->loc.line);
+    else if (file && insn->loc.line)
         snprintf(out, n, "%s in %s:%u (PTX line %u)", func, base_name(file), insn->loc.line,
                  insn->loc.ptx_line);
     else

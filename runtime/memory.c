@@ -166,6 +166,9 @@ cudaError_t rt_check_copy(rt_context *c, void *dst, size_t dst_span, const void 
     bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
     bool ok_dst = dst_dev ? rt_device_range_ok(c, dst, dst_span) : rt_host_range_ok(c, dst, dst_span);
     bool ok_src = src_dev ? rt_device_range_ok(c, src, src_span) : rt_host_range_ok(c, src, src_span);
+    if (c->check && !(ok_dst && ok_src))
+        check_on_bad_pointer(c->check, ok_dst ? "source" : "destination", ok_dst ? src : dst,
+                             ok_dst ? src_span : dst_span);
     return ok_dst && ok_src ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -528,7 +531,10 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
     if (width == 0 || height == 0) return cudaSuccess;
     if (pitch < width) return cudaErrorInvalidValue;
     size_t span = (height - 1) * pitch + width;
-    if (!rt_device_range_ok(c, dst, span)) return cudaErrorInvalidValue;
+    if (!rt_device_range_ok(c, dst, span)) {
+        if (c->check) check_on_bad_pointer(c->check, "memory to set", dst, span);
+        return cudaErrorInvalidValue;
+    }
     if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
     rt_op *op;
     if (height == 1 || pitch == width) {
