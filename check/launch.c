@@ -218,6 +218,9 @@ check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_modu
     o->warp_sync = cb_warp_sync;
     o->heap = st->tool == CHECK_TOOL_MEMCHECK ? check_memcheck_heap : NULL;
     L->observer = o;
+    /* as on a GPU, every warp of the block that reaches a bad access is reported before
+     * the kernel stops */
+    L->warps_outlive_fault = st->tool == CHECK_TOOL_MEMCHECK;
     return cl;
 }
 

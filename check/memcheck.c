@@ -76,6 +76,15 @@ static void describe_global(check_buf *b, check_launch *cl, uint64_t a, bool mis
     nearest_ctx n = {.addr = a};
     mem_table_each(cl->L->mem, nearest_fn, &n);
     if (!n.found) return;
+    if (n.best.flags & EXEC_MEM_FLAG_DEVICE_HEAP) {
+        /* compute-sanitizer's words, then which block of the heap */
+        check_line(b, "    and is located in the device heap");
+        if (n.dist)
+            check_line(b, "    %s bytes %s a block of %s bytes that malloc() returned at 0x%" PRIx64,
+                       check_commas(n.dist, c2), a < n.best.base ? "before" : "after",
+                       check_commas(n.best.size, c1), n.best.base);
+        return;
+    }
     if (n.dist == 0) {
         if (!misal && n.best.kind == MEM_KIND_CONST_VAR)
             check_line(b, "    and is inside __constant__ memory at 0x%" PRIx64 " of size %s "
@@ -117,7 +126,7 @@ static void report_lane(check_worker *w, const exec_site *s, ptx_space space,
     if (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST) {
         describe_global(&b, cl, a, misal);
     } else {
-        check_line(&b, "    Address 0x%" PRIx64 " is %s", a, misal ? "misaligned" : "out of bounds");
+        check_line(&b, "    Access to 0x%" PRIx64 " is %s", a, misal ? "misaligned" : "out of bounds");
         char c[32];
         if (space == PTX_SPACE_SHARED && !misal)
             check_line(&b, "    and the block has %s bytes of shared memory",

@@ -91,6 +91,10 @@ typedef struct exec_launch {
     volatile int *abort;            /* set non-zero to make running blocks stop early */
     const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
                                            * (exec/observe.h) */
+    bool warps_outlive_fault;       /* a faulting warp stops alone: the block's other warps
+                                     * run on until they exit or fault themselves, then the
+                                     * block ends with its first fault (memcheck: on a GPU
+                                     * every warp that reaches the bad access reports) */
 } exec_launch;
 
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they
