@@ -14,14 +14,6 @@
 
 /* ---- decoding: what each instruction reports ---- */
 
-static bool has_mod_named(const ptx_insn *pi, const char *name) {
-    for (unsigned i = 0; i < pi->nmods; i++)
-        if (pi->mods[i] < PTX_MOD_COUNT && ptx_mod_names[pi->mods[i]] &&
-            !strcmp(ptx_mod_names[pi->mods[i]], name))
-            return true;
-    return false;
-}
-
 /* ld.param naming a kernel parameter: the memory decoder reads it from the launch's
  * parameter buffer at offset imm (no address register). */
 static bool is_kernel_param_load(const ptx_func *pf, const ptx_insn *pi) {
@@ -48,11 +40,11 @@ void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in
         /* the copy itself, not commit_group / wait_group / wait_all / mbarrier arrive */
         if (ptx_insn_has_mod(pi, PTX_MOD_async) && !ptx_insn_has_mod(pi, PTX_MOD_commit_group) &&
             !ptx_insn_has_mod(pi, PTX_MOD_wait_group) && !ptx_insn_has_mod(pi, PTX_MOD_wait_all) &&
-            !has_mod_named(pi, "mbarrier"))
+            !exec_dec_has_mod_named(pi, "mbarrier"))
             k = EXEC_OBS_K_CP_ASYNC;
         break;
     case PTX_OP_bar: case PTX_OP_barrier:
-        if (!has_mod_named(pi, "warp")) k = EXEC_OBS_K_BARRIER;
+        if (!exec_dec_has_mod_named(pi, "warp")) k = EXEC_OBS_K_BARRIER;
         else if (in->na >= 1) k = EXEC_OBS_K_WARP_SYNC_A0; /* bar.warp.sync membermask */
         break;
     case PTX_OP_shfl: k = EXEC_OBS_K_WARP_SYNC_A3; break;
