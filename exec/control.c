@@ -3,6 +3,7 @@
  * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
  */
 #include "core.h"
+#include "observe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,7 +349,8 @@ static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite
     exec_fault_at(&w->h, in, first, EXEC_FAULT_ASSERT, detail);
 }
 
-static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask) {
+static void device_malloc(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                          uint32_t mask) {
     mem_table *mem = w->h.block->L->mem;
     EXEC_FOR_LANES(mask, lane) {
         uint64_t size = arg_u64(w, cs, lane, 0);
@@ -362,6 +364,7 @@ static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask
             }
         }
         set_ret(w, cs, lane, (uint64_t)(uintptr_t)p);
+        exec_observe_heap(w, in, EXEC_OBS_MALLOC, lane, (uint64_t)(uintptr_t)p, size);
     }
 }
 
@@ -371,6 +374,7 @@ static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite
     EXEC_FOR_LANES(mask, lane) {
         uint64_t ptr = arg_u64(w, cs, lane, 0);
         if (!ptr) continue;
+        exec_observe_heap(w, in, EXEC_OBS_FREE, lane, ptr, 0);
         mem_alloc al;
         if (!mem_table_find(mem, ptr, &al) || al.base != ptr ||
             !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP)) {
@@ -398,7 +402,7 @@ static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite
         }
         break;
     case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
-    case EXEC_BUILTIN_MALLOC: device_malloc(w, cs, mask); break;
+    case EXEC_BUILTIN_MALLOC: device_malloc(w, in, cs, mask); break;
     case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
     default: break;
     }

@@ -318,6 +318,10 @@ enum exec_obs_kind {
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
 /* Set in->obs from the IR instruction the decoder just turned into in. */
 void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
+/* Device-side malloc/free by lane (exec/observe.h's heap event; nothing without an
+ * observer); op is an exec_heap_op. */
+void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
+                       uint64_t ptr, uint64_t size);
 /* A block starts / ends on this worker (begins the worker's observation when needed). */
 void exec_observe_block_begin(struct exec_block *b);
 void exec_observe_block_end(struct exec_block *b);
