@@ -50,6 +50,7 @@ typedef struct exec_kernel_info {
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
     uint32_t ptx_version;           /* major*10 + minor */
     uint32_t target_sm;
+    bool uses_device_heap;          /* the kernel or a callee calls malloc or free */
 } exec_kernel_info;
 
 const exec_kernel_info *exec_kernel_get_info(const exec_kernel *k);
