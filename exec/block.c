@@ -500,6 +500,7 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->ip = f->code;
     w->rsp = 0;
     w->returned = 0;
+    w->spin_count = 0;
     w->yield = false;
     w->brk = NULL;
     w->status = EXEC_WARP_RUNNABLE;

@@ -47,6 +47,7 @@ typedef struct exec_kernel_info {
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
     uint32_t ptx_version;           /* major*10 + minor */
     uint32_t target_sm;
+    bool uses_device_heap;          /* the kernel or a callee calls malloc or free */
 } exec_kernel_info;
 
 const exec_kernel_info *exec_kernel_get_info(const exec_kernel *k);
@@ -70,10 +71,14 @@ typedef struct exec_fault {
     char msg[512];  /* one line: kernel, block, thread, instruction, PTX line, source line */
 } exec_fault;
 
-/* Output of device printf for one block, in the order the block produced it. */
+/* Output of one block: its device printf output in the order the block produced it
+ * (data, for the program's stdout), and its device diagnostics (err): the messages of
+ * failed assertions, which the CUDA driver writes to stderr. */
 typedef struct exec_output {
     char *data;
     size_t len, cap;
+    char *err;
+    size_t err_len, err_cap;
 } exec_output;
 
 typedef struct exec_launch {

@@ -61,6 +61,7 @@ static cudaError_t rt_launch(rt_context *c, rt_func *f, dim3 grid, dim3 block, v
     if (e != cudaSuccess) return e;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (info->nparams && !args) return cudaErrorInvalidValue;
+    if (info->uses_device_heap) c->heap_in_use = true; /* (c->lock is held) */
     rt_op *op = calloc(1, sizeof *op);
     uint8_t *params = rt_build_params(info, args);
     if (!op || !params) {

@@ -191,6 +191,8 @@ typedef struct rt_context {
     unsigned device_flags;         /* as set by cudaSetDeviceFlags (when flags_set) */
     bool flags_set;
     size_t limits[RT_LIMIT_COUNT];
+    bool heap_in_use;              /* a kernel using device malloc/free was launched: the
+                                      heap size is fixed from then on */
     int cache_config;              /* cudaDeviceSetCacheConfig */
     uint64_t next_grid_id;
     uint64_t next_stream_id;

@@ -29,6 +29,7 @@ double rt_now_ms(void) {
 
 static void rt_limits_default(rt_context *c) {
     const gpu_preset *p = c->preset;
+    c->heap_in_use = false;
     if (!p) return;
     c->limits[cudaLimitStackSize] = p->limit_stack_size;
     c->limits[cudaLimitPrintfFifoSize] = p->limit_printf_fifo_size;
