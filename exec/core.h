@@ -159,6 +159,18 @@ typedef struct exec_rentry {
 
 enum exec_warp_status { EXEC_WARP_RUNNABLE, EXEC_WARP_BARRIER, EXEC_WARP_EXITED };
 
+/* Lanes that arrived at a barrier while other lanes of their warp still had a path to
+ * run (sm_70 and later count threads, not warps): they wait as the pending path of a
+ * reconvergence entry until the barrier completes (exec/block.c). */
+typedef struct exec_bar_park {
+    const exec_insn *insn;      /* the barrier instruction (bar.red: where the result goes) */
+    uint32_t lanes;             /* lanes parked on the path (guard-false ones included) */
+    uint32_t arrived;           /* lanes that arrived at the barrier */
+    uint32_t depth;             /* frame the instruction belongs to */
+    uint32_t id;                /* barrier id */
+    int32_t cont;               /* index in exec_wstate.conts when parked in a callee, or -1 */
+} exec_bar_park;
+
 typedef struct exec_wstate {
     exec_warp h;                /* what handlers see; first member */
     const exec_insn *ip;        /* next instruction */
@@ -177,6 +189,13 @@ typedef struct exec_wstate {
     /* barrier wait */
     uint32_t bar_id, bar_mask;
     const exec_insn *bar_insn;
+    /* split-warp barriers: lanes parked on pending paths until their barrier completes */
+    uint32_t parked;            /* lanes of the parks below */
+    bool resume_parked;         /* stopped at a parked path: resume with exec_warp_path_done */
+    uint32_t nparks;
+    exec_bar_park parks[EXEC_WARP_SIZE];
+    struct exec_bar_cont *conts; /* parked lanes' call frames (exec/block.c) */
+    uint32_t nconts;
 } exec_wstate;
 
 /* A global allocation an instruction recently accessed: [lo, hi). */
@@ -190,6 +209,7 @@ typedef struct exec_barrier {
     uint32_t arrived;           /* threads arrived */
     uint32_t expected;          /* thread count given by the instruction, 0 = all */
     uint32_t waiting;           /* warps waiting */
+    uint32_t parked;            /* groups of lanes parked on pending paths (exec_bar_park) */
     uint32_t red_popc;          /* bar.red accumulators */
     bool red_and, red_or;
 } exec_barrier;
@@ -293,6 +313,10 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
+/* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to
+ * run from pending_ip (exec/control.c). */
+void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
+                               const exec_insn *pending_ip, uint32_t pending_mask);
 
 /* What the observed run loop reports for an instruction besides its issue (exec_insn.obs).
  * Each kind names where the instruction keeps what the event needs. */
@@ -329,6 +353,9 @@ void exec_observe_block_end(struct exec_block *b);
 /* ---- block.c ---- */
 /* The barrier id instruction in (bar, barrier) names for lane. */
 uint32_t exec_barrier_id(const exec_warp *w, const exec_insn *in, uint32_t lane);
+/* The next path of the warp holds lanes parked at a barrier that has not completed:
+ * the warp waits, and resumes with exec_warp_path_done once the barrier completes. */
+void exec_warp_wait_parked(exec_wstate *w);
 /* Called when threads exit: a barrier waiting for all threads may now be complete. */
 void exec_block_threads_exited(struct exec_block *b, uint32_t n);
 /* Stop the block because the launch is being aborted (another block faulted). */

@@ -94,6 +94,9 @@ typedef struct exec_launch {
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
+    bool warp_barriers;             /* before sm_70: a barrier waits for whole warps, and a
+                                     * warp never runs a diverged path while part of it
+                                     * waits at a barrier (exec/block.c) */
     const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
                                            * (exec/observe.h) */
     bool warps_outlive_fault;       /* a faulting warp stops alone: the block's other warps

@@ -202,6 +202,7 @@ exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fa
     const gpu_preset *p = d->preset;
     L->num_sms = (uint32_t)p->multiprocessor_count;
     L->clock_khz = (uint32_t)p->clock_khz;
+    L->warp_barriers = p->major < 7;
     L->grid_id = atomic_fetch_add(&d->next_grid_id, 1);
 
     gpu_grid g;
