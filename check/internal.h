@@ -63,6 +63,12 @@ struct check_state {
     uint64_t alloc_gen;          /* bumped on every change (atomic): invalidates caches */
 };
 
+/* A checker writing to out (not closed by check_state_free unless owned), for the
+ * environment's configuration (state.c) and for tests. */
+check_state *check_state_new(check_tool tool, bool leak_check, unsigned long print_limit,
+                             FILE *out);
+void check_state_free(check_state *st);
+
 /* Print one report (lines already prefixed), counting it as an error; beyond the print
  * limit it is only counted. Takes st->lock. */
 void check_emit(check_state *st, const char *text);
