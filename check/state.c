@@ -34,7 +34,10 @@ check_state *check_state_new(check_tool tool, bool leak_check, unsigned long pri
 
 void check_state_free(check_state *st) {
     if (!st) return;
-    for (size_t i = 0; i < st->nallocs; i++) free(st->allocs[i].init);
+    for (size_t i = 0; i < st->nallocs; i++) {
+        free(st->allocs[i].init);
+        free(st->allocs[i].site);
+    }
     free(st->allocs);
     free(st->status_path);
     if (st->out_owned) fclose(st->out);

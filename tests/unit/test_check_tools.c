@@ -90,7 +90,7 @@ static bool run(checked *c, const char *kernel, uint32_t blocks, uint32_t thread
     const exec_kernel *k = exec_program_kernel(c->h.prog, kernel);
     uint8_t *params = harness_params(k, args);
     exec_launch L = harness_make_launch(&c->h, k, dim(blocks, 1, 1), dim(threads, 1, 1), 0, params);
-    check_launch *cl = check_launch_begin(c->st, &L, exec_program_module(c->h.prog), kernel, its);
+    check_launch *cl = check_launch_begin(c->st, &L, exec_program_module(c->h.prog), kernel, its, NULL);
     CHECK(cl && L.observer);
     exec_fault_kind kind = EXEC_OK;
     for (uint32_t b = 0; b < blocks && kind == EXEC_OK; b++) {
@@ -222,7 +222,7 @@ static void test_synccheck(void) {
     setup(&c, CHECK_TOOL_SYNCCHECK, false);
     const exec_kernel *k = exec_program_kernel(c.h.prog, "lanes");
     exec_launch L = harness_make_launch(&c.h, k, dim(1, 1, 1), dim(64, 1, 1), 0, NULL);
-    check_launch *cl = check_launch_begin(c.st, &L, exec_program_module(c.h.prog), "lanes", true);
+    check_launch *cl = check_launch_begin(c.st, &L, exec_program_module(c.h.prog), "lanes", true, NULL);
     const exec_observer *o = L.observer;
     void *ws = o->begin_worker(o->ctx);
     const ptx_func *pf = &exec_program_module(c.h.prog)->funcs[3];
