@@ -76,6 +76,7 @@ static cudaError_t rt_launch(rt_context *c, rt_func *f, dim3 grid, dim3 block, v
     op->u.kernel.block = (exec_dim3){block.x, block.y, block.z};
     op->u.kernel.dyn_shared = (uint32_t)shared;
     op->u.kernel.params = params;
+    if (c->check) op->u.kernel.check_site = check_host_site(c->check);
     rt_queue_push(c, op);
     return cudaSuccess;
 }
@@ -176,7 +177,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     check_launch *ck = NULL;
     if (c->check && !L.observer)
         ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
-                                c->preset->major >= 7);
+                                c->preset->major >= 7, op->u.kernel.check_site);
     exec_fault_kind k = gpu_run_grid_stats(c->dev, &L, &fault, &stats);
     rt_prof_end(c, prof, &stats, k != EXEC_OK);
     /* memcheck stops a kernel at an invalid access with an unspecified launch failure,

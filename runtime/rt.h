@@ -168,6 +168,7 @@ typedef struct rt_op {
             exec_dim3 grid, block;
             uint32_t dyn_shared;
             uint8_t *params;
+            char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; } copy;
         struct { void *dst; int value; size_t bytes; } set;
