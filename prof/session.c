@@ -26,6 +26,7 @@
  * worker and kept in a small hash table, so the per-event cost is a lookup.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,8 @@
 #include "hooks.h"
 
 #define SCOREBOARD 256u          /* registers per warp, hashed */
-#define L1_SECTORS 4096u         /* the direct-mapped L1 of the timing model: 128 KiB */
+#define L1_SECTORS 8192u         /* the L1 of the timing model: 256 KiB, direct-mapped at
+                                  * hashed places (no pathological strides) */
 #define TOUCHED_BITS (1u << 23)  /* launch-wide record of sectors touched (hashed) */
 #define MAX_RECORDED_BLOCKS (1u << 22)
 
@@ -49,6 +51,9 @@ typedef struct insn_info {
     uint8_t nsrc, ndst;
     bool reduction;            /* red, or atom whose result is never read (ptxas: RED) */
     bool exit_branch;          /* bra to the kernel's end: a predicated EXIT in SASS */
+    bool boundary;             /* ends a basic block (branch, barrier, call, return, fence) */
+    bool bypass_l1;            /* volatile and strong loads: served by L2 every time */
+    bool is_load, is_store;    /* a memory read (ld, atom), a memory write (st, red, atom) */
     bool if_converted;         /* bra over a short region that ptxas predicates instead */
     bool mem_op;               /* ld/st/atom/red: issued with no lane on, still counted */
     uint8_t mem_space;         /* its prof_space when mem_op */
@@ -61,10 +66,18 @@ typedef struct warp_clock {
      * active at the branch, as the hardware issues them to all of those */
     const ptx_insn *region_first, *region_end;
     uint32_t region_active;
-    uint64_t t;                /* next issue cycle */
+    uint64_t t;                /* next issue slot */
+    uint64_t bb_end;           /* latest start in the current basic block, plus one */
     uint32_t barriers;         /* barriers passed */
     bool at_barrier;           /* the next instruction waits for the barrier's release */
-    uint64_t ready[SCOREBOARD];
+    uint32_t miss_rounds;      /* sequential waits for data that missed L1 */
+    uint64_t store_start[3];   /* latest store's start, by prof_space: a later load may
+                                * not pass it (the compiler cannot prove they differ) */
+    uint64_t store_ack;        /* when L2 has taken this warp's global stores */
+    uint64_t last_miss_ready;  /* when the latest counted such wait ended */
+    uint64_t ready[SCOREBOARD];       /* when each register's value is ready */
+    uint64_t miss_issue[SCOREBOARD];  /* for a value loaded past L1: when its load issued,
+                                       * else 0 */
 } warp_clock;
 
 typedef struct prof_worker {
@@ -260,6 +273,10 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
     if (pi->op == PTX_OP_ld || pi->op == PTX_OP_st || pi->op == PTX_OP_atom ||
         pi->op == PTX_OP_red) {
         ii->mem_op = !is_mod(pi, PTX_MOD_param) && !is_mod(pi, PTX_MOD_const_);
+        ii->bypass_l1 = is_mod(pi, PTX_MOD_volatile_) || is_mod(pi, PTX_MOD_relaxed) ||
+                        is_mod(pi, PTX_MOD_acquire);
+        ii->is_load = ii->mem_op && pi->op != PTX_OP_st && pi->op != PTX_OP_red;
+        ii->is_store = ii->mem_op && pi->op != PTX_OP_ld;
         ii->mem_space = is_mod(pi, PTX_MOD_shared) ? PROF_SPACE_SHARED
                         : is_mod(pi, PTX_MOD_local) ? PROF_SPACE_LOCAL : PROF_SPACE_GLOBAL;
     }
@@ -321,6 +338,17 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
         }
         break;
     }
+    default:
+        break;
+    }
+    switch ((ptx_opcode)pi->op) {
+    case PTX_OP_bra:
+        ii->boundary = !ii->exit_branch && !ii->if_converted;
+        break;
+    case PTX_OP_brx: case PTX_OP_call: case PTX_OP_ret: case PTX_OP_exit: case PTX_OP_trap:
+    case PTX_OP_bar: case PTX_OP_barrier: case PTX_OP_membar: case PTX_OP_fence:
+        ii->boundary = true;
+        break;
     default:
         break;
     }
@@ -438,6 +466,11 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
     for (uint32_t i = 0; i < nwarps; i++) {
         w->warps[i].region_first = w->warps[i].region_end = NULL;
         w->warps[i].t = base;
+        w->warps[i].bb_end = base;
+        w->warps[i].miss_rounds = 0;
+        memset(w->warps[i].store_start, 0, sizeof w->warps[i].store_start);
+        w->warps[i].store_ack = 0;
+        w->warps[i].last_miss_ready = base;
         w->warps[i].barriers = 0;
         w->warps[i].at_barrier = false;
     }
@@ -455,10 +488,17 @@ static void on_block_end(const exec_site *site)
     if (!s->timing)
         return;
     uint64_t end = w->base;
-    for (uint32_t i = 0; i < w->nwarps; i++)
-        if (w->warps[i].t > end)
-            end = w->warps[i].t;
+    uint32_t rounds = 0;
+    for (uint32_t i = 0; i < w->nwarps; i++) {
+        const warp_clock *wc = &w->warps[i];
+        uint64_t e = wc->t > wc->bb_end ? wc->t : wc->bb_end;
+        if (e > end) {
+            end = e;
+            rounds = wc->miss_rounds;
+        }
+    }
     w->cur.critical_cycles = end - w->base;
+    w->cur.miss_rounds = rounds;
     const exec_launch *L = site->launch;
     uint64_t linear = site->ctaid.x +
                       (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
@@ -469,6 +509,8 @@ static void on_block_end(const exec_site *site)
     s->block_sum.issue_cycles += w->cur.issue_cycles;
     s->block_sum.shared_wavefronts += w->cur.shared_wavefronts;
     s->block_sum.l1_sectors += w->cur.l1_sectors;
+    s->block_sum.miss_rounds += w->cur.miss_rounds;
+    s->block_sum.printf_records += w->cur.printf_records;
     s->blocks_seen++;
     pthread_mutex_unlock(&s->lock);
 }
@@ -507,28 +549,62 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     prof_session *s = w->s;
     if (!s->timing)
         return;
-    uint64_t t = wc->t;
+    /* The slot it issues in, and when it can start: SASS schedules independent work
+     * (loads above the arithmetic that uses them) within a basic block, so an instruction
+     * waits for its own operands only; at a branch, barrier or call the warp waits for
+     * everything before it. */
+    uint64_t slot = wc->t;
     if (wc->at_barrier) {
         uint64_t rel = w->release[wc->barriers - 1] + s->model.lat_barrier;
-        if (rel > t)
-            t = rel;
+        if (rel > slot)
+            slot = rel;
         wc->at_barrier = false;
     }
-    for (unsigned i = 0; i < ii->nsrc; i++)
-        if (wc->ready[ii->src[i]] > t)
-            t = wc->ready[ii->src[i]];
-    wc->t = t + ii->sass;
+    uint64_t t = slot, miss_ready = 0, miss_issue = 0;
+    for (unsigned i = 0; i < ii->nsrc; i++) {
+        unsigned r = ii->src[i];
+        if (wc->ready[r] > t)
+            t = wc->ready[r];
+        if (wc->miss_issue[r] && wc->ready[r] > miss_ready) {
+            miss_ready = wc->ready[r];
+            miss_issue = wc->miss_issue[r];
+        }
+    }
+    if (ii->is_load && wc->store_start[ii->mem_space] >= t)
+        t = wc->store_start[ii->mem_space] + 1;
+    if (ii->is_store && t > wc->store_start[ii->mem_space])
+        wc->store_start[ii->mem_space] = t;
+    /* a wait for data from past L1 that began after the last such wait ended: one more
+     * round trip to L2 or DRAM on this warp's path */
+    if (miss_ready == t && miss_ready > slot && miss_issue >= wc->last_miss_ready) {
+        wc->miss_rounds++;
+        wc->last_miss_ready = miss_ready;
+    }
+    if (ii->boundary) {
+        if (wc->bb_end > t)
+            t = wc->bb_end;
+        wc->t = t + ii->sass;
+        wc->bb_end = wc->t;
+    } else {
+        wc->t = slot + ii->sass;
+        if (t + 1 > wc->bb_end)
+            wc->bb_end = t + 1;
+    }
     w->cur.issue_cycles += ii->sass;
     if (exec_mask) {
         uint64_t done = t + latency_of(&s->model, ii->lat);
         if (ii->lat == LAT_PRINTF)
-            wc->t = done;  /* the call returns when the record is written */
-        for (unsigned i = 0; i < ii->ndst; i++)
+            wc->t = wc->bb_end = done;  /* the call returns once its records are written */
+        for (unsigned i = 0; i < ii->ndst; i++) {
             wc->ready[ii->dst[i]] = done;
+            wc->miss_issue[ii->dst[i]] = 0;
+        }
     }
     w->pending = ii->lat == LAT_MEMORY && exec_mask ? ii : NULL;
     w->pending_warp = wc;
     w->pending_issue = t;
+    if (ii->lat == LAT_PRINTF && exec_mask)
+        w->cur.printf_records += (uint32_t)__builtin_popcount(exec_mask);
 }
 
 static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
@@ -559,6 +635,15 @@ static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
         return;
     }
     prof_on_branch(&w->rec, active, taken);
+    taken &= active;
+    if (w->s->timing && taken && taken != active && site->warp < w->nwarps) {
+        /* a divergent branch: SASS brackets the paths with BSSY/BSYNC, and the warp
+         * waits at the reconvergence point for the path that ran first */
+        warp_clock *wc = &w->warps[site->warp];
+        wc->t += w->s->model.divergence_cycles;
+        wc->bb_end = wc->t;
+        w->cur.issue_cycles += 2;
+    }
 }
 
 static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uint32_t expected)
@@ -584,8 +669,11 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
     }
     if (g >= w->release_used)
         w->release_used = g + 1;
-    if (wc->t > w->release[g])
-        w->release[g] = wc->t;
+    uint64_t arrive = wc->t > wc->bb_end ? wc->t : wc->bb_end;
+    if (wc->store_ack > arrive)
+        arrive = wc->store_ack;
+    if (arrive > w->release[g])
+        w->release[g] = arrive;
     wc->at_barrier = true;
 }
 
@@ -626,32 +714,50 @@ static uint32_t sectors_of(const uint64_t addr[32], uint32_t mask, uint32_t size
     return n;
 }
 
-/* The timing side of a global or local access: L1 and launch-wide first touch. Returns
- * the latency of a load. */
-static uint32_t global_timing(prof_worker *w, exec_mem_access acc, const uint64_t addr[32],
-                              uint32_t mask, uint32_t size)
+/* The timing side of a global or local access: L1, and first touch in the launch (what
+ * DRAM must supply). Returns the latency of a load; *missed: some sector came from past
+ * L1. A miss is charged L2's latency here; the share that DRAM adds is spread over the
+ * launch's misses when the grid is estimated (first touches happen in whichever block
+ * runs first here, not where they happen on the GPU). */
+static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc,
+                              const uint64_t addr[32], uint32_t mask, uint32_t size,
+                              bool *missed)
 {
     const prof_sm_model *m = &w->s->model;
     uint64_t sect[64];
     uint32_t n = sectors_of(addr, mask, size, sect);
     uint32_t lat = m->lat_l1;
     w->cur.l1_sectors += n;
+    *missed = false;
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t *line = &w->l1[sect[i] % L1_SECTORS];
-        bool new_sector = first_touch(w->s, sect[i]);
-        if (new_sector)
+        /* each SM has its own L1: a line another SM's block brought in does not hit */
+        uint64_t tag = sect[i] * 1024 + smid % 1024 + 1;
+        uint64_t *line = &w->l1[(sect[i] * 0x9e3779b97f4a7c15ull) >> 51];
+        if (first_touch(w->s, sect[i]))
             w->dram_bytes += 32;
-        if (acc == EXEC_OBS_LOAD && *line == sect[i] + 1)
+        if (acc == EXEC_OBS_LOAD && *line == tag && !(w->last && w->last->bypass_l1))
             continue;  /* L1 hit */
         w->l2_bytes += 32;
-        uint32_t l = acc == EXEC_OBS_STORE ? 0 : new_sector ? m->lat_dram : m->lat_l2;
-        if (l > lat)
-            lat = l;
-        if (acc == EXEC_OBS_LOAD)
-            *line = sect[i] + 1;  /* loads allocate; stores write through */
+        if (acc == EXEC_OBS_LOAD) {
+            *line = tag;  /* loads allocate; stores write through and keep the line */
+            *missed = true;
+            lat = m->lat_l2;
+        }
     }
-    if (acc == EXEC_OBS_ATOMIC && lat < m->lat_l2)
+    if (acc == EXEC_OBS_ATOMIC) {
         lat = m->lat_l2;  /* atomics are done at L2 */
+        *missed = true;
+    }
+    /* L1 looks up one 128-byte line per cycle: a scattered access waits for all of its */
+    uint32_t lines = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = sect[j] >> 2 == sect[i] >> 2;
+        lines += !seen;
+    }
+    if (lines > 1)
+        lat += (lines - 1) * m->l1_line_cycles;
     return lat;
 }
 
@@ -682,21 +788,33 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     if (!s->timing || !mask)
         return;
     uint32_t lat;
+    bool missed = false;
     if (ps == PROF_SPACE_SHARED) {
         uint64_t wf = kind != PROF_MEM_KIND_COUNT
                           ? w->rec.c.mem[kind].transactions - wavefronts_before : 1;
         w->cur.shared_wavefronts += wf;
         lat = s->model.lat_shared + 2 * (uint32_t)(wf > 1 ? wf - 1 : 0);
     } else if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
-        lat = global_timing(w, acc, addr, mask, size);
+        lat = global_timing(w, site->smid, acc, addr, mask, size, &missed);
+        /* __syncthreads makes the block's global writes visible to the block: with a
+         * write-through L1 a barrier waits until L2 has taken them */
+        if (acc != EXEC_OBS_LOAD && w->pending_warp) {
+            uint64_t ack = w->pending_issue + s->model.lat_l2;
+            if (ack > w->pending_warp->store_ack)
+                w->pending_warp->store_ack = ack;
+        }
     } else {
         lat = s->model.lat_alu;  /* constant cache and parameters */
     }
     if (ii && acc != EXEC_OBS_STORE) {
         uint64_t done = w->pending_issue + lat;
-        for (unsigned i = 0; i < ii->ndst; i++)
-            if (done > w->pending_warp->ready[ii->dst[i]])
-                w->pending_warp->ready[ii->dst[i]] = done;
+        warp_clock *wc = w->pending_warp;
+        for (unsigned i = 0; i < ii->ndst; i++) {
+            if (done > wc->ready[ii->dst[i]])
+                wc->ready[ii->dst[i]] = done;
+            if (missed)
+                wc->miss_issue[ii->dst[i]] = w->pending_issue ? w->pending_issue : 1;
+        }
     }
 }
 
@@ -769,6 +887,7 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
         avg.issue_cycles /= s->blocks_seen;
         avg.shared_wavefronts /= s->blocks_seen;
         avg.l1_sectors /= s->blocks_seen;
+        avg.miss_rounds /= s->blocks_seen;
         in.every_block = &avg;
     }
     in.l2_bytes = s->l2_bytes;
