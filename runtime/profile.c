@@ -110,7 +110,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     uint32_t block[3] = {L->block.x, L->block.y, L->block.z};
     prof_launch_init(&r->launch, c->preset, grid, block, (uint32_t)regs, info->static_shared,
                      L->dyn_shared, 0);
-    r->session = prof_session_new(&r->launch, m, true);
+    r->session = prof_session_new(&r->launch, m, !getenv("VCUDA_PROF_NOTIMING"));
     if (!r->session) {
         free(r);
         return NULL;
