@@ -115,10 +115,17 @@ exec_fn exec_warp_ops_lookup(const exec_insn *in);
  * equal to a source slot (add %r1, %r1, 1) is no loop-carried dependence, which spares
  * the runtime alias check the cheap cost model would refuse. Partial masks walk the set
  * bits. */
+#if defined(__clang__)
+#define ALU_IVDEP /* clang versions the loop for aliasing itself */
+#elif defined(__GNUC__)
+#define ALU_IVDEP _Pragma("GCC ivdep")
+#else
+#define ALU_IVDEP
+#endif
 #define ALU_LANES(mask, l, ...)                                                         \
     do {                                                                                \
         if ((mask) == EXEC_FULL_MASK) {                                                 \
-            _Pragma("GCC ivdep")                                                        \
+            ALU_IVDEP                                                                   \
             for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) { __VA_ARGS__ }               \
         } else {                                                                        \
             for (uint32_t alu_m_ = (mask); alu_m_; alu_m_ &= alu_m_ - 1) {              \

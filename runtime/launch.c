@@ -171,8 +171,16 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
     rt_prof_run *prof = rt_prof_begin(c, f, &L, op->stream); /* NULL unless profiling */
+    /* under `vcuda check`, the checker watches the grid run */
+    check_launch *ck = NULL;
+    if (c->check && !L.observer)
+        ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
+                                c->preset->major >= 7);
     exec_fault_kind k = gpu_run_grid_stats(c->dev, &L, &fault, &stats);
     rt_prof_end(c, prof, &stats, k != EXEC_OK);
+    /* memcheck stops a kernel at an invalid access with an unspecified launch failure,
+     * its reports taking the place of the executor's message */
+    bool check_failed = check_launch_end(ck, k);
 
     pthread_mutex_lock(&c->lock);
     rt_kernel_stats *s = &f->stats;
@@ -181,10 +189,12 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     s->host_seconds += stats.host_seconds;
     s->last_grid = L.grid;
     s->last_block = L.block;
-    if (k != EXEC_OK) s->faults++;
+    if (k != EXEC_OK || check_failed) s->faults++;
     pthread_mutex_unlock(&c->lock);
 
-    if (k != EXEC_OK) {
+    if (check_failed) {
+        rt_set_sticky(c, cudaErrorLaunchFailure);
+    } else if (k != EXEC_OK) {
         cudaError_t e = rt_error_from_fault(k);
         /* One line: the executor's diagnostic (kernel, block, thread, instruction, line). */
         fflush(stdout);

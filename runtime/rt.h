@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../gpu/gpu.h"
+#include "../check/check.h"
 
 /* Marks a function of CUDA's ABI: the library is built with hidden visibility. */
 #define RT_API __attribute__((visibility("default")))
@@ -216,6 +217,7 @@ typedef struct rt_context {
     pthread_mutex_t drain_lock;    /* one thread runs queued work at a time */
 
     bool report;                   /* VCUDA_REPORT=1 */
+    check_state *check;            /* the checker `vcuda check` asked for, or NULL */
 } rt_context;
 
 /* Per host thread. */

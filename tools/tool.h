@@ -11,6 +11,7 @@
 int tool_cc(int argc, char **argv);
 int tool_devices(int argc, char **argv);
 int tool_prof(int argc, char **argv);
+int tool_check(int argc, char **argv);
 
 /* The folder holding this executable (no trailing slash), or NULL. */
 const char *tool_exe_dir(void);

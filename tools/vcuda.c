@@ -5,7 +5,7 @@
  *   vcuda run [--device NAME] [--threads N] ./app [args]
  *   vcuda devices [--all] [--device NAME]
  *   vcuda prof [options] ./app [args]  (tools/prof.c)
- *   vcuda check                        (not in this version)
+ *   vcuda check [--tool NAME] [options] ./app [args]   (tools/check.c)
  */
 #include "tool.h"
 
@@ -37,7 +37,8 @@ static void usage(FILE *f) {
             "        --device NAME          describe this device\n"
             "  prof [options] ./app [args]  profile: per-kernel time, configuration and\n"
             "                               metrics (see vcuda prof --help)\n"
-            "  check                        not available in this version\n"
+            "  check [options] ./app [args] run a program under a checker (memcheck, racecheck,\n"
+            "                               synccheck, initcheck): see vcuda check --help\n"
             "\n"
             "options: --help, --version\n"
             "devices:");
@@ -205,10 +206,8 @@ int main(int argc, char **argv) {
         return tool_devices(argc - 2, argv + 2);
     if (strcmp(cmd, "prof") == 0)
         return tool_prof(argc - 2, argv + 2);
-    if (strcmp(cmd, "check") == 0) {
-        fprintf(stderr, "vcuda: '%s' is not available in this version\n", cmd);
-        return 2;
-    }
+    if (strcmp(cmd, "check") == 0)
+        return tool_check(argc - 2, argv + 2);
     fprintf(stderr, "vcuda: unknown command '%s' (see vcuda --help)\n", cmd);
     return 2;
 }

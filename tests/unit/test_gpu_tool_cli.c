@@ -90,8 +90,14 @@ static void test_basics(void) {
     CHECK(sh(&out, "%s prof --query-metrics", vcuda) == 0 && strstr(out, "achieved_occupancy") &&
           strstr(out, "smsp__sass_average_branch_targets_threads_uniform.pct"));
     free(out);
-    CHECK(sh(&out, "%s check ./app", vcuda) == 2 &&
-          strstr(out, "vcuda: 'check' is not available in this version"));
+    CHECK(sh(&out, "%s check", vcuda) == 2 && strstr(out, "no program given"));
+    free(out);
+    CHECK(sh(&out, "%s check --tool nocheck ./app", vcuda) == 2 && strstr(out, "unknown tool"));
+    free(out);
+    CHECK(sh(&out, "%s check --tool racecheck --leak-check full ./app", vcuda) == 2 &&
+          strstr(out, "memcheck option"));
+    free(out);
+    CHECK(sh(&out, "%s check --help", vcuda) == 0 && strstr(out, "--leak-check"));
     free(out);
 }
 
