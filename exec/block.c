@@ -543,7 +543,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     struct exec_block *b = &wk->block;
     fault->kind = EXEC_OK;
     fault->msg[0] = 0;
-    memset(b, 0, sizeof *b);
+    memset(b, 0, offsetof(struct exec_block, range_mem));
     b->L = L;
     b->k = k;
     b->prog = k->prog;
@@ -556,7 +556,13 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     b->nthreads = L->block.x * L->block.y * L->block.z;
     b->nwarps = (b->nthreads + EXEC_WARP_SIZE - 1) / EXEC_WARP_SIZE;
     b->live_threads = b->nthreads;
-    exec_block_forget_ranges(b);
+    /* the ranges cached by earlier blocks hold while no allocation has gone */
+    uint64_t epoch = mem_removal_epoch();
+    if (b->range_mem != L->mem || b->range_epoch != epoch) {
+        exec_block_forget_ranges(b);
+        b->range_mem = L->mem;
+        b->range_epoch = epoch;
+    }
     if (b->nthreads == 0) return EXEC_OK;
     if (exec_block_aborted(b)) {
         exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");

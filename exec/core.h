@@ -227,14 +227,18 @@ struct exec_block {
     uint32_t shared_size;
     uint8_t *local;
     uint32_t local_stride;
-    /* the allocation each global memory instruction last hit, so the common case is a
-     * range compare (direct-mapped by instruction address) */
-    exec_range ranges[EXEC_RANGE_CACHE];
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
     exec_barrier bars[EXEC_NUM_BARRIERS];
     exec_wstate *warps;
+    /* Kept from block to block (everything above is reset for each): the allocation each
+     * global memory instruction last hit, so the common case is a range compare
+     * (direct-mapped by instruction address). Valid while the allocation table of
+     * range_mem has lost no entry (mem_removal_epoch is still range_epoch). */
+    const mem_table *range_mem;
+    uint64_t range_epoch;
+    exec_range ranges[EXEC_RANGE_CACHE];
 };
 
 struct exec_worker {
@@ -257,7 +261,7 @@ static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
 static inline exec_range *exec_range_of(struct exec_block *b, const exec_insn *in) {
     return &b->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
 }
-/* Forget every cached range (at the start of a block). */
+/* Forget every cached range. */
 void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
