@@ -28,6 +28,7 @@ void exec_worker_free(exec_worker *wk) {
         free(w->frames);
         free(w->rs);
     }
+    exec_devrt_worker_free(wk);
     free(wk->warps);
     free(wk->shared);
     free(wk->local);
@@ -361,6 +362,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         }
     }
 done:
+    exec_devrt_block_end(b);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
     if (b->fault_kind == EXEC_FAULT_ABORTED && fault->kind == EXEC_OK) {
         fault->kind = EXEC_FAULT_ABORTED;

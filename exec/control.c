@@ -1,6 +1,7 @@
 /* exec/control.c — control flow: bra (uniform and divergent), call/ret to .func bodies
  * (direct and through function pointers, with per-call .param frames in local memory),
- * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
+ * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free; the
+ * device runtime's are in exec/devrt.c).
  */
 #include "core.h"
 
@@ -358,7 +359,9 @@ static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite
     case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
     case EXEC_BUILTIN_MALLOC: device_malloc(w, cs, mask); break;
     case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
-    default: break;
+    default:
+        if (builtin >= EXEC_BUILTIN_DEVRT_FIRST) exec_devrt_call(w, in, cs, builtin, mask);
+        break;
     }
 }
 

@@ -38,7 +38,8 @@
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
     EXEC_BUILTIN_NONE = 0, EXEC_BUILTIN_VPRINTF, EXEC_BUILTIN_ASSERTFAIL,
-    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE
+    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE,
+    EXEC_BUILTIN_DEVRT_FIRST = 64  /* the device runtime's entry points (exec/devrt.c) */
 };
 
 /* ---- the lowered program ---- */
@@ -210,6 +211,7 @@ struct exec_block {
     exec_fault_kind fault_kind;
     exec_barrier bars[EXEC_NUM_BARRIERS];
     exec_wstate *warps;
+    struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
 };
 
 struct exec_worker {
@@ -221,6 +223,7 @@ struct exec_worker {
     size_t local_cap;
     uint64_t insn_count;
     struct exec_block block;
+    struct exec_devrt_worker *devrt; /* storage for the blocks' device-runtime state */
 };
 
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
@@ -298,6 +301,16 @@ void exec_output_printf(exec_output *o, const char *fmt, ...)
  * args. Returns printf's result (number of arguments) or -1 with a fault recorded. */
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt,
                       uint64_t args);
+
+/* ---- devrt.c: the device runtime's entry points ---- */
+/* The builtin number of a device-runtime function name, or EXEC_BUILTIN_NONE. */
+int exec_devrt_builtin_of(const char *name);
+/* Run the call for the lanes in mask. */
+void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
+                     uint32_t mask);
+/* The block is over: release its parameter buffers. */
+void exec_devrt_block_end(struct exec_block *b);
+void exec_devrt_worker_free(exec_worker *wk);
 
 /* ---- fault.c ---- */
 /* Rebuild the PTX text of insn pi of function pf. */

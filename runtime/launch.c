@@ -170,6 +170,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.mem = gpu_device_mem(c->dev);
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
+    rt_devrt_prepare(c);
     exec_fault_kind k = gpu_run_grid_stats(c->dev, &L, &fault, &stats);
 
     pthread_mutex_lock(&c->lock);

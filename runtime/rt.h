@@ -298,6 +298,12 @@ ptx_module *rt_rdc_link(rt_context *c, rt_module *m, uint32_t *arch, cudaError_t
  * (cudaErrorUnsupportedDevSideSync, with a message in err). */
 cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, size_t errlen);
 
+/* ---- devrt.c ---- */
+
+/* Hand the device the dynamic-parallelism limits the program set and the runtime's
+ * answers to device-side queries (before running a kernel). */
+void rt_devrt_prepare(rt_context *c);
+
 /* ---- queue.c ---- */
 
 /* Is s a stream handle this context knows (0, legacy, per-thread or a live stream)? */
