@@ -422,7 +422,10 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         for (uint32_t i = 0; i < b->nwarps; i++) {
             exec_wstate *w = &b->warps[i];
             if (w->status == EXEC_WARP_RUNNABLE) {
+                size_t printed = b->out->len;
                 exec_warp_run(w);
+                /* after device launches, output is ordered by launch epoch (exec/devrt.c) */
+                if (b->devrt && b->out->len != printed) exec_devrt_note_output(b, i, printed);
                 ran = true;
                 if (b->fault_kind != EXEC_OK) goto done;
             }

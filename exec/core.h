@@ -308,6 +308,10 @@ int exec_devrt_builtin_of(const char *name);
 /* Run the call for the lanes in mask. */
 void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
                      uint32_t mask);
+/* Warp warp printed from byte `from` of the block's output on during its last run: tell
+ * the grid runner when that output belongs to another launch epoch than the output
+ * before it. */
+void exec_devrt_note_output(struct exec_block *b, uint32_t warp, size_t from);
 /* The block is over: release its parameter buffers. */
 void exec_devrt_block_end(struct exec_block *b);
 void exec_devrt_worker_free(exec_worker *wk);

@@ -13,8 +13,9 @@
  * is decided by the grid runner (gpu/dp.c) through exec_launch.devrt.
  *
  * A launch is slow on a GPU (microseconds): the launching warp yields, so the block's
- * other warps run on before it continues (see gpu/dp.c for what this means for the order
- * of printf output).
+ * other warps run on before it continues, and what a warp prints after its k-th launch
+ * belongs to "epoch" k, which the grid runner prints after every block's earlier epochs
+ * (gpu/dp.c says why).
  */
 #include "core.h"
 
@@ -108,6 +109,10 @@ struct exec_devrt_worker {
     uint32_t nbuffers, buffers_cap;
     devrt_string *strings;    /* error names and descriptions handed out so far */
     uint32_t nstrings, strings_cap;
+    uint32_t *warp_epoch;     /* per warp: device launches it made */
+    size_t *launch_offset;    /* per warp: the output's length at its latest launch */
+    uint32_t warp_epoch_cap;
+    uint32_t out_epoch;       /* the epoch of the block's output so far */
 };
 
 #define EXEC_MEM_FLAG_DEVRT_BUFFER 0x20000000u
@@ -129,6 +134,17 @@ static struct exec_devrt_worker *block_state(struct exec_block *b) {
         d->last_error_cap = b->nthreads;
     }
     memset(d->last_error, 0, b->nthreads * sizeof *d->last_error);
+    if (d->warp_epoch_cap < b->nwarps) {
+        free(d->warp_epoch);
+        free(d->launch_offset);
+        d->warp_epoch = malloc(b->nwarps * sizeof *d->warp_epoch);
+        d->launch_offset = malloc(b->nwarps * sizeof *d->launch_offset);
+        if (!d->warp_epoch || !d->launch_offset) abort();
+        d->warp_epoch_cap = b->nwarps;
+    }
+    memset(d->warp_epoch, 0, b->nwarps * sizeof *d->warp_epoch);
+    memset(d->launch_offset, 0, b->nwarps * sizeof *d->launch_offset);
+    d->out_epoch = 0;
     b->devrt = d;
     return d;
 }
@@ -153,6 +169,8 @@ void exec_devrt_worker_free(exec_worker *wk) {
             free(d->strings[i].text);
     }
     free(d->strings);
+    free(d->warp_epoch);
+    free(d->launch_offset);
     free(d->buffers);
     free(d->last_error);
     free(d);
@@ -471,6 +489,31 @@ void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *c
         call_lane(w, in, cs, lane, fn, legacy, d);
         if (w->h.fault) return;
     }
-    if (fn == DRT_LAUNCH_V2 || fn == DRT_LAUNCH_V2_PTSZ || fn == DRT_LAUNCH || fn == DRT_LAUNCH_PTSZ)
+    if (fn == DRT_LAUNCH_V2 || fn == DRT_LAUNCH_V2_PTSZ || fn == DRT_LAUNCH || fn == DRT_LAUNCH_PTSZ) {
+        d->warp_epoch[w->h.warp_in_block]++;
+        d->launch_offset[w->h.warp_in_block] = w->h.block->out->len;
         exec_warp_yield(w); /* a launch takes long: the block's other warps go first */
+    }
+}
+
+static void output_epoch(struct exec_block *b, size_t offset, uint32_t epoch) {
+    struct exec_devrt_worker *d = b->devrt;
+    if (epoch == d->out_epoch) return;
+    d->out_epoch = epoch;
+    if (b->L->devrt && b->L->devrt->output_epoch)
+        b->L->devrt->output_epoch(b->L->devrt_ctx, offset, epoch);
+}
+
+void exec_devrt_note_output(struct exec_block *b, uint32_t warp, size_t from) {
+    struct exec_devrt_worker *d = b->devrt;
+    uint32_t epoch = d->warp_epoch[warp];
+    size_t cut = d->launch_offset[warp], end = b->out->len;
+    /* A warp yields right after a launch: when it launched during this run, what it
+     * printed in the run came before the launch. */
+    if (epoch > 0 && cut >= from && cut <= end) {
+        if (cut > from) output_epoch(b, from, epoch - 1);
+        if (end > cut) output_epoch(b, cut, epoch);
+    } else {
+        output_epoch(b, from, epoch);
+    }
 }

@@ -170,6 +170,9 @@ typedef struct exec_devrt_ops {
     int (*get_attribute)(void *ctx, int attr, int device, int *value);
     /* CUDA's name (or description) of an error code; never NULL */
     const char *(*error_text)(void *ctx, int code, bool description);
+    /* From byte offset on, the block's printf output was printed by warps that had made
+     * epoch device launches (the grid runner orders output by it; called on changes). */
+    void (*output_epoch)(void *ctx, size_t offset, uint32_t epoch);
 } exec_devrt_ops;
 
 #endif

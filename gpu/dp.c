@@ -23,12 +23,12 @@
  *
  * printf order. A device launch takes microseconds on a GPU; meanwhile the other warps of
  * the block and the other blocks of the grid run on. On the H100 (tests/cuda/expected/
- * nestedHelloWorldBlocks.out) what a thread prints after its launch comes after what
- * every block printed before its own launches. vcuda reproduces that timing: the
- * launching warp yields to the block's other warps (exec/devrt.c), and what a block
- * prints after its k-th launch ("epoch" k) is held back and printed after the whole
- * grid's epoch k-1 output, block by block. A grid that launches nothing prints exactly as
- * before: block after block.
+ * nestedHelloWorldBlocks*.out) what a warp prints after its launch comes after what every
+ * warp of every block printed before launching anything. vcuda reproduces that timing:
+ * what a warp prints after its k-th launch belongs to "epoch" k (exec/devrt.c keeps the
+ * count); a block's output up to its first output of a later epoch is printed in block
+ * order as usual, the rest is held back and printed once the grid's blocks are done,
+ * epoch by epoch, block by block. A grid that launches nothing prints exactly as before.
  *
  * Pending launches. cudaLimitDevRuntimePendingLaunchCount bounds the launches from device
  * code that are outstanding; a launch over the limit fails with
@@ -111,7 +111,7 @@ static void free_block(gpu_device *d, gpu_dp_block *b) {
     free_launches(d, b->tails);
     for (size_t i = 0; i < b->nhandles; i++) free(b->handles[i]);
     free(b->handles);
-    free(b->splits);
+    free(b->epochs);
     free(b);
 }
 
@@ -125,8 +125,8 @@ void gpu_dp_grid_destroy(gpu_dp_grid *g) {
     pthread_mutex_destroy(&g->lock);
 }
 
-static bool hold_back(gpu_dp_grid *g, uint64_t block, uint32_t epoch, const char *data,
-                      size_t len) {
+static bool hold_back(gpu_dp_grid *g, uint64_t block, uint32_t epoch, uint32_t seq,
+                      const char *data, size_t len) {
     if (g->nlate == g->late_cap) {
         size_t cap = g->late_cap ? g->late_cap * 2 : 16;
         gpu_dp_segment *n = realloc(g->late, cap * sizeof *n);
@@ -137,7 +137,7 @@ static bool hold_back(gpu_dp_grid *g, uint64_t block, uint32_t epoch, const char
     char *copy = malloc(len);
     if (!copy) return false;
     memcpy(copy, data, len);
-    g->late[g->nlate++] = (gpu_dp_segment){block, epoch, copy, len};
+    g->late[g->nlate++] = (gpu_dp_segment){block, epoch, seq, copy, len};
     return true;
 }
 
@@ -151,14 +151,15 @@ size_t gpu_dp_block_finish(gpu_dp_grid *g, gpu_lane *lane, uint64_t b, bool keep
         return now;
     }
     pthread_mutex_lock(&g->lock);
-    if (blk->nsplits > 0 && blk->splits[0] < now) {
-        /* epoch k: from the k-th launch to the next (or the end) */
-        for (size_t k = 0; k < blk->nsplits; k++) {
-            size_t from = blk->splits[k];
-            size_t to = k + 1 < blk->nsplits ? blk->splits[k + 1] : lane->out.len;
-            if (to > from) hold_back(g, b, (uint32_t)(k + 1), lane->out.data + from, to - from);
+    if (blk->nepochs > 0 && blk->epochs[0].offset < now) {
+        /* from the first change of epoch on, each run of one epoch waits for its turn */
+        for (size_t k = 0; k < blk->nepochs; k++) {
+            size_t from = blk->epochs[k].offset;
+            size_t to = k + 1 < blk->nepochs ? blk->epochs[k + 1].offset : lane->out.len;
+            if (to > from)
+                hold_back(g, b, blk->epochs[k].epoch, (uint32_t)k, lane->out.data + from, to - from);
         }
-        now = blk->splits[0];
+        now = blk->epochs[0].offset;
     }
     blk->next = g->done;
     g->done = blk;
@@ -169,7 +170,8 @@ size_t gpu_dp_block_finish(gpu_dp_grid *g, gpu_lane *lane, uint64_t b, bool keep
 static int cmp_segment(const void *a, const void *b) {
     const gpu_dp_segment *x = a, *y = b;
     if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
-    return x->block < y->block ? -1 : x->block > y->block;
+    if (x->block != y->block) return x->block < y->block ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 void gpu_dp_late_output(gpu_dp_grid *g, uint64_t last_block, exec_output *out) {
@@ -336,19 +338,11 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
     const exec_kernel_info *info = l->info;
     gpu_dp_launch *r = calloc(1, sizeof *r);
     uint8_t *params = malloc(info->param_size ? info->param_size : 1);
-    size_t *splits = b->nsplits == b->splits_cap
-                         ? realloc(b->splits, (b->splits_cap ? 2 * b->splits_cap : 4) * sizeof *splits)
-                         : b->splits;
-    if (!r || !params || !splits) {
+    if (!r || !params) {
         free(r);
         free(params);
-        if (splits) b->splits = splits;
         atomic_fetch_sub(&d->dp_outstanding, 1);
         return EXEC_DEVRT_MEMORY_ALLOCATION;
-    }
-    if (splits != b->splits) {
-        b->splits = splits;
-        b->splits_cap = b->splits_cap ? 2 * b->splits_cap : 4;
     }
     memcpy(params, l->params, info->param_size);
     r->L.kernel = l->kernel;
@@ -365,8 +359,20 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
         *b->work_end = r;
         b->work_end = &r->next;
     }
-    b->splits[b->nsplits++] = lane->out.len; /* what it prints from now on is "later" */
     return EXEC_DEVRT_SUCCESS;
+}
+
+static void dp_output_epoch(void *ctx, size_t offset, uint32_t epoch) {
+    gpu_dp_block *b = lane_block(ctx);
+    if (!b) return;
+    if (b->nepochs == b->epochs_cap) {
+        size_t cap = b->epochs_cap ? b->epochs_cap * 2 : 4;
+        gpu_dp_epoch *n = realloc(b->epochs, cap * sizeof *n);
+        if (!n) return; /* out of host memory: this output keeps the earlier epoch */
+        b->epochs = n;
+        b->epochs_cap = cap;
+    }
+    b->epochs[b->nepochs++] = (gpu_dp_epoch){offset, epoch};
 }
 
 static int dp_create(gpu_lane *lane, bool event, uint64_t *handle) {
@@ -488,4 +494,5 @@ const exec_devrt_ops gpu_dp_ops = {
     .get_limit = dp_get_limit,
     .get_attribute = dp_get_attribute,
     .error_text = dp_error_text,
+    .output_epoch = dp_output_epoch,
 };

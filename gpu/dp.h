@@ -19,6 +19,12 @@ typedef struct gpu_dp_handle {
     bool destroyed;
 } gpu_dp_handle;
 
+/* From offset on, a block's output belongs to launch epoch epoch. */
+typedef struct gpu_dp_epoch {
+    size_t offset;
+    uint32_t epoch;
+} gpu_dp_epoch;
+
 /* What one block did through the device runtime. */
 typedef struct gpu_dp_block {
     uint64_t block;                     /* linear index in its grid */
@@ -26,15 +32,16 @@ typedef struct gpu_dp_block {
     gpu_dp_launch *tails, **tails_end;  /* launches into the tail launch stream */
     gpu_dp_handle **handles;            /* streams and events it created */
     size_t nhandles, handles_cap;
-    size_t *splits;                     /* its output's length at each of its launches */
-    size_t nsplits, splits_cap;
+    struct gpu_dp_epoch *epochs;        /* where its output changes launch epoch */
+    size_t nepochs, epochs_cap;
     struct gpu_dp_block *next;
 } gpu_dp_block;
 
 /* Output a block printed after a launch, held back (see gpu/dp.c). */
 typedef struct gpu_dp_segment {
     uint64_t block;
-    uint32_t epoch;         /* how many launches the block had made before it */
+    uint32_t epoch;         /* how many launches the printing warp had made before */
+    uint32_t seq;           /* order within the block */
     char *data;
     size_t len;
 } gpu_dp_segment;
@@ -57,8 +64,8 @@ void gpu_dp_grid_destroy(gpu_dp_grid *g);
 
 /* Block b finished on lane (its output in lane->out). Its device-runtime state joins the
  * grid (keep false: the block was dropped after a fault, its launches are discarded).
- * Returns how many bytes of lane->out to emit now; output the block printed after its
- * first launch is held back in g->late. */
+ * Returns how many bytes of lane->out to emit now; from the first output of a later
+ * launch epoch on, the block's output is held back in g->late. */
 size_t gpu_dp_block_finish(gpu_dp_grid *g, gpu_lane *lane, uint64_t b, bool keep);
 /* Append the held-back output of blocks up to last_block to out, in the order of the
  * GPU's timing model: by epoch, then by block. */
