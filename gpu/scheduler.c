@@ -181,6 +181,7 @@ void gpu_grid_work(gpu_grid *g, gpu_lane *lane) {
         atomic_fetch_add(&g->blocks_run, 1);
         finish_block(g, lane, b, kind);
     }
+    exec_worker_observe_end(lane->worker); /* the launch's last block on this worker */
     atomic_store(&lane->block, NO_BLOCK);
     atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
     running_device = outer;
