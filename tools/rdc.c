@@ -7,7 +7,7 @@
  * for every object of the program. nvcc skips that step under `-cudart none`, so the host
  * link would fail with those functions undefined. vcuda does not need nvlink's machine
  * code: it links the objects' PTX itself when the program starts (runtime/rdc.c). So here:
- *   1. every CUDA source is compiled to an object (nvcc -c with the user's options);
+ *   1. every source is compiled to an object (nvcc -c with the user's options);
  *   2. the objects and archives are scanned (nm) for the __cudaRegisterLinkedBinary_<id>
  *      they call and no input defines;
  *   3. a small C file defining each of them is generated and compiled: each hands its
@@ -51,11 +51,13 @@ static bool has_suffix(const char *s, const char *suffix) {
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Inputs nvcc compiles as CUDA (the others, objects, archives and host sources, go to
- * the link as they are). */
-static bool is_cuda_source(const char *path) { return has_suffix(path, ".cu"); }
+/* Objects and libraries go to the link as they are; every other input is a source that
+ * nvcc compiles (as CUDA or host code, by its name or -x). */
 static bool is_object(const char *path) {
     return has_suffix(path, ".o") || has_suffix(path, ".a") || has_suffix(path, ".obj");
+}
+static bool is_link_input(const char *path) {
+    return is_object(path) || has_suffix(path, ".so") || strstr(path, ".so.") != NULL;
 }
 
 /* Run argv and collect its standard output (NUL-terminated, malloc'd) in *out. */
@@ -232,9 +234,9 @@ int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const 
         push(&opt, opts[i]);
     }
 
-    /* 1. CUDA sources to objects */
+    /* 1. sources to objects */
     for (size_t i = 0; i < ninputs && rc == 0; i++) {
-        if (!is_cuda_source(inputs[i])) {
+        if (is_link_input(inputs[i])) {
             push(&objects, inputs[i]);
             continue;
         }
