@@ -240,7 +240,10 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         l->next = NULL;
         gpu_dp_grid child;
         gpu_dp_grid_init(&child, d, l->depth);
-        exec_fault_kind k = gpu_grid_run_blocks(d, &l->L, fault, NULL, &child, sink);
+        gpu_grid_stats stats;
+        memset(&stats, 0, sizeof stats);
+        exec_fault_kind k = gpu_grid_run_blocks(d, &l->L, fault, &stats, &child, sink);
+        if (d->dp_host.grid_done) d->dp_host.grid_done(&l->L, &stats, k);
         gpu_dp_launch *work = k == EXEC_OK ? gpu_dp_grid_take_work(&child) : NULL;
         gpu_dp_grid_destroy(&child);
         if (k != EXEC_OK) { /* a fault ends everything still to run */

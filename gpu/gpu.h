@@ -200,7 +200,8 @@ typedef struct gpu_grid_stats {
     uint64_t warp_instructions;   /* executed warp-instructions, all blocks */
     uint64_t blocks_run;          /* blocks that ran to completion or faulted */
     unsigned host_threads;        /* host threads that ran blocks of the grid */
-    double host_seconds;          /* wall-clock time of gpu_run_grid */
+    double host_seconds;          /* wall-clock time of gpu_run_grid (the grid's own
+                                   * blocks: grids they launched are reported apart) */
 } gpu_grid_stats;
 
 /* gpu_run_grid, also filling *stats (when not NULL).
@@ -235,6 +236,8 @@ typedef struct gpu_dp_host {
     const char *(*error_text)(int code, bool description); /* name or description */
     int (*get_limit)(int limit, uint64_t *value);           /* cudaDeviceGetLimit */
     int (*get_attribute)(int attr, int device, int *value); /* cudaDeviceGetAttribute */
+    /* a grid launched from device code has run its blocks (for the per-kernel report) */
+    void (*grid_done)(const exec_launch *L, const gpu_grid_stats *stats, exec_fault_kind k);
 } gpu_dp_host;
 void gpu_device_set_dp_host(gpu_device *d, const gpu_dp_host *host);
 /* cudaLimitDevRuntimePendingLaunchCount and cudaLimitDevRuntimeSyncDepth (the preset's

@@ -45,10 +45,30 @@ static int rt_devrt_get_attribute(int attr, int device, int *value) {
     return cudaDeviceGetAttribute(value, (enum cudaDeviceAttr)attr, device);
 }
 
+/* A grid launched from device code counts in its kernel's report like any launch. */
+static void rt_devrt_grid_done(const exec_launch *L, const gpu_grid_stats *stats,
+                               exec_fault_kind k) {
+    rt_context *c = rt_ctx();
+    pthread_mutex_lock(&c->lock);
+    for (rt_func *f = c->funcs; f; f = f->next) {
+        if (f->kernel != L->kernel) continue;
+        rt_kernel_stats *s = &f->stats;
+        s->calls++;
+        s->warp_insns += stats->warp_instructions;
+        s->host_seconds += stats->host_seconds;
+        s->last_grid = L->grid;
+        s->last_block = L->block;
+        if (k != EXEC_OK) s->faults++;
+        break;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
 static const gpu_dp_host rt_devrt_host = {
     .error_text = rt_devrt_error_text,
     .get_limit = rt_devrt_get_limit,
     .get_attribute = rt_devrt_get_attribute,
+    .grid_done = rt_devrt_grid_done,
 };
 
 void rt_devrt_prepare(rt_context *c) {
