@@ -409,6 +409,9 @@ static int dec_call(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             out->aux = (uint32_t)g->builtin;
             return 1;
         }
+        if (g->pf->ninsns == 0 && !strncmp(g->pf->name, "__cudaCDP2", 10))
+            return exec_dec_error(d, pi, "the device runtime's %s is not supported",
+                                  g->pf->name + 10), -1;
         if (g->pf->ninsns == 0)
             return exec_dec_error(d, pi, "unsupported callee '%s' (no body in this module)",
                                   g->pf->name), -1;

@@ -30,6 +30,8 @@ enum devrt_fn {
     DRT_GET_ATTRIBUTE, DRT_STREAM_CREATE, DRT_STREAM_DESTROY, DRT_STREAM_WAIT_EVENT,
     DRT_STREAM_WAIT_EVENT_PTSZ, DRT_EVENT_CREATE, DRT_EVENT_RECORD, DRT_EVENT_RECORD_PTSZ,
     DRT_EVENT_RECORD_FLAGS, DRT_EVENT_RECORD_FLAGS_PTSZ, DRT_EVENT_DESTROY, DRT_SYNCHRONIZE,
+    DRT_MALLOC, DRT_FREE, DRT_MEMCPY_ASYNC, DRT_MEMCPY_ASYNC_PTSZ, DRT_MEMSET_ASYNC,
+    DRT_MEMSET_ASYNC_PTSZ,
     DRT_COUNT
 };
 
@@ -61,6 +63,12 @@ static const char *const fn_names[DRT_COUNT] = {
     [DRT_EVENT_RECORD_FLAGS_PTSZ] = "EventRecordWithFlags_ptsz",
     [DRT_EVENT_DESTROY] = "EventDestroy",
     [DRT_SYNCHRONIZE] = "DeviceSynchronize",
+    [DRT_MALLOC] = "Malloc",
+    [DRT_FREE] = "Free",
+    [DRT_MEMCPY_ASYNC] = "MemcpyAsync",
+    [DRT_MEMCPY_ASYNC_PTSZ] = "MemcpyAsync_ptsz",
+    [DRT_MEMSET_ASYNC] = "MemsetAsync",
+    [DRT_MEMSET_ASYNC_PTSZ] = "MemsetAsync_ptsz",
 };
 
 /* Builtin numbers: EXEC_BUILTIN_DEVRT_FIRST + 2 * fn + (1 for the legacy name). */
@@ -458,6 +466,45 @@ static void call_lane(exec_wstate *w, const exec_insn *in, const exec_callsite *
     case DRT_STREAM_WAIT_EVENT: case DRT_STREAM_WAIT_EVENT_PTSZ:
         e = ops ? ops->stream_wait_event(ctx, arg_u64(w, cs, lane, 0), arg_u64(w, cs, lane, 1),
                                          (unsigned)arg_u64(w, cs, lane, 2))
+                : EXEC_DEVRT_NOT_SUPPORTED;
+        break;
+    case DRT_MALLOC: {
+        /* the device heap, as device-side malloc */
+        uint64_t size = arg_u64(w, cs, lane, 1), addr = 0;
+        if (size) {
+            void *p = size < (1ull << 40) ? aligned_alloc(16, (size + 15) & ~15ull) : NULL;
+            if (p && !mem_table_add(b->L->mem, (uint64_t)(uintptr_t)p, size, MEM_KIND_DEVICE,
+                                    EXEC_MEM_FLAG_DEVICE_HEAP)) {
+                free(p);
+                p = NULL;
+            }
+            if (!p) e = EXEC_DEVRT_MEMORY_ALLOCATION;
+            addr = (uint64_t)(uintptr_t)p;
+        }
+        if (!store(w, in, lane, arg_u64(w, cs, lane, 0), &addr, 8)) return;
+        break;
+    }
+    case DRT_FREE: {
+        uint64_t ptr = arg_u64(w, cs, lane, 0);
+        mem_alloc al;
+        if (!ptr) break;
+        if (!mem_table_find(b->L->mem, ptr, &al) || al.base != ptr ||
+            !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP))
+            e = EXEC_DEVRT_INVALID_VALUE;
+        else if (mem_table_remove(b->L->mem, ptr, &al))
+            free((void *)(uintptr_t)ptr);
+        break;
+    }
+    case DRT_MEMCPY_ASYNC: case DRT_MEMCPY_ASYNC_PTSZ:
+        /* (dst, src, count, kind, stream): every kind is device to device here */
+        e = ops ? ops->copy_async(ctx, arg_u64(w, cs, lane, 0), arg_u64(w, cs, lane, 1), 0,
+                                  arg_u64(w, cs, lane, 2), arg_u64(w, cs, lane, 4))
+                : EXEC_DEVRT_NOT_SUPPORTED;
+        break;
+    case DRT_MEMSET_ASYNC: case DRT_MEMSET_ASYNC_PTSZ:
+        /* (dst, value, count, stream) */
+        e = ops ? ops->copy_async(ctx, arg_u64(w, cs, lane, 0), 0, (int)arg_u64(w, cs, lane, 1),
+                                  arg_u64(w, cs, lane, 2), arg_u64(w, cs, lane, 3))
                 : EXEC_DEVRT_NOT_SUPPORTED;
         break;
     case DRT_SYNCHRONIZE: {

@@ -169,6 +169,10 @@ typedef struct exec_devrt_ops {
     int (*event_destroy)(void *ctx, uint64_t event);
     int (*event_record)(void *ctx, uint64_t event, uint64_t stream);
     int (*stream_wait_event)(void *ctx, uint64_t stream, uint64_t event, unsigned flags);
+    /* cudaMemcpyAsync / cudaMemsetAsync into a device stream: done in stream order with
+     * the block's launches (src NULL: a set of count bytes to value) */
+    int (*copy_async)(void *ctx, uint64_t dst, uint64_t src, int value, uint64_t count,
+                      uint64_t stream);
     /* CDP1's cudaDeviceSynchronize: run every grid the block launched so far to
      * completion. fault->kind is EXEC_OK, or the fault of a grid that failed (the whole
      * launch then fails with it). */

@@ -99,9 +99,9 @@ void gpu_dp_grid_init(gpu_dp_grid *g, gpu_device *d, uint32_t depth) {
 static void free_launches(gpu_device *d, gpu_dp_launch *l) {
     while (l) {
         gpu_dp_launch *next = l->next;
+        if (!l->copy) atomic_fetch_sub(&d->dp_outstanding, 1);
         free((void *)l->L.params);
         free(l);
-        atomic_fetch_sub(&d->dp_outstanding, 1);
         l = next;
     }
 }
@@ -238,6 +238,12 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         gpu_dp_launch *l = f->queue;
         f->queue = l->next;
         l->next = NULL;
+        if (l->copy) { /* checked when issued: both ranges are device memory */
+            if (l->src) memmove(l->dst, l->src, l->count);
+            else memset(l->dst, l->value, l->count);
+            free_launches(d, l);
+            continue;
+        }
         gpu_dp_grid child;
         gpu_dp_grid_init(&child, d, l->depth);
         gpu_grid_stats stats;
@@ -362,6 +368,33 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
         *b->work_end = r;
         b->work_end = &r->next;
     }
+    return EXEC_DEVRT_SUCCESS;
+}
+
+static int dp_copy_async(void *ctx, uint64_t dst, uint64_t src, int value, uint64_t count,
+                         uint64_t stream) {
+    gpu_lane *lane = ctx;
+    mem_table *mem = lane->launch.mem;
+    gpu_dp_block *b = lane_block(lane);
+    if (!b) return EXEC_DEVRT_MEMORY_ALLOCATION;
+    if (stream == EXEC_DEVRT_STREAM_TAIL_LAUNCH || stream == EXEC_DEVRT_STREAM_FIRE_AND_FORGET)
+        return EXEC_DEVRT_INVALID_VALUE;
+    if (!special_stream(stream) && !find_handle(b, stream, false))
+        return EXEC_DEVRT_INVALID_RESOURCE_HANDLE;
+    if (count == 0) return EXEC_DEVRT_SUCCESS;
+    mem_alloc al;
+    if (!mem_table_check(mem, dst, count, &al) || al.kind == MEM_KIND_CONST_VAR ||
+        (src && !mem_table_check(mem, src, count, NULL)))
+        return EXEC_DEVRT_INVALID_VALUE;
+    gpu_dp_launch *r = calloc(1, sizeof *r);
+    if (!r) return EXEC_DEVRT_MEMORY_ALLOCATION;
+    r->copy = true;
+    r->dst = (void *)(uintptr_t)dst;
+    r->src = (const void *)(uintptr_t)src;
+    r->value = value;
+    r->count = count;
+    *b->work_end = r;
+    b->work_end = &r->next;
     return EXEC_DEVRT_SUCCESS;
 }
 
@@ -493,6 +526,7 @@ const exec_devrt_ops gpu_dp_ops = {
     .event_destroy = dp_event_destroy,
     .event_record = dp_event_record,
     .stream_wait_event = dp_stream_wait_event,
+    .copy_async = dp_copy_async,
     .synchronize = dp_synchronize,
     .get_limit = dp_get_limit,
     .get_attribute = dp_get_attribute,

@@ -6,11 +6,17 @@
 
 #include "device_internal.h"
 
-/* A grid launched from device code, waiting to run. */
+/* A grid launched from device code, or a copy or set into a device stream, waiting to
+ * run (copies and sets take their place in issue order but are not launches). */
 typedef struct gpu_dp_launch {
     struct gpu_dp_launch *next;
     exec_launch L;          /* kernel, configuration, parameters (owned), memory */
     uint32_t depth;         /* of the grid it makes (a host-launched grid is at 0) */
+    bool copy;              /* a cudaMemcpyAsync / cudaMemsetAsync, not a launch */
+    void *dst;
+    const void *src;        /* NULL: set count bytes to value */
+    int value;
+    size_t count;
 } gpu_dp_launch;
 
 /* A device-side stream or event: valid only in the block that created it. */

@@ -1,7 +1,8 @@
 /* tests/unit/test_gpu_dp.c — dynamic parallelism below the runtime (exec/devrt.c,
  * gpu/dp.c): the order launched grids run in (block order, issue order, tail launches
  * last), a recursion thousands of grids deep, the pending-launch limit and the legacy
- * nesting limit, a fault in a child, printf order around launches, and CDP1's
+ * nesting limit, a fault in a child, printf order around launches, device-side
+ * allocation and stream-ordered copies, and CDP1's
  * cudaDeviceSynchronize with its sync-depth limit. The kernels are nvcc's PTX of
  * tests/unit/data/dp/dp_unit.cu; they note what happened in a log in device memory. */
 #include "exec/exec.h"
@@ -185,6 +186,22 @@ static void test_child_fault(void) {
     world_close(&w);
 }
 
+/* cudaMalloc, cudaMemsetAsync, a launch and cudaMemcpyAsync in the NULL stream run in
+ * issue order; a copy from memory that is not the device's and a cudaFree of memory
+ * not from the device heap are refused (cudaErrorInvalidValue). */
+static void test_copies(void) {
+    world w;
+    if (!world_open(&w, "h100", "dp_unit.ptx")) return;
+    exec_fault f;
+    CHECK(run(&w, "_Z6copierPi", 1, 32, 0, 0, &f) == EXEC_OK);
+    bool copied = true;
+    for (int i = 0; i < 16; i++) copied &= w.log[100 + i] == i + 1;
+    CHECK(copied);
+    CHECK((uint32_t)w.log[200] == 0x07070707u);
+    CHECK(w.log[0] == 2 && w.log[1] == 1 && w.log[2] == 1);
+    world_close(&w);
+}
+
 static void test_cdp1(void) {
     world w;
     if (!world_open(&w, "a100", "dp_unit_cdp1.ptx")) return;
@@ -208,6 +225,7 @@ int main(void) {
     test_order();
     test_depth_and_pending();
     test_child_fault();
+    test_copies();
     test_cdp1();
     if (failures) {
         fprintf(stderr, "test_gpu_dp: %d check(s) failed\n", failures);

@@ -80,6 +80,30 @@ __global__ void launchFaulty(int *p)
         faulty<<<1, 32>>>(p);
 }
 
+#ifndef CUDA_FORCE_CDP1_IF_SUPPORTED
+__global__ void writer(int *p)
+{
+    p[threadIdx.x] = (int)threadIdx.x + 1;
+}
+
+/* device-side allocation, and copies and sets ordered with a launch in the NULL stream:
+ * log[100..115] = 1..16, log[200] = 0x07070707; an invalid copy is refused */
+__global__ void copier(int *log)
+{
+    if (threadIdx.x != 0)
+        return;
+    int *tmp = NULL;
+    if (cudaMalloc((void **)&tmp, 16 * sizeof(int)) != cudaSuccess || !tmp)
+        return;
+    cudaMemsetAsync(tmp, 0xff, 16 * sizeof(int), 0);
+    writer<<<1, 16>>>(tmp);
+    cudaMemcpyAsync(log + 100, tmp, 16 * sizeof(int), cudaMemcpyDeviceToDevice, 0);
+    cudaMemsetAsync(log + 200, 7, sizeof(int), 0);
+    note(log, cudaMemcpyAsync(log, (int *)16, 4, cudaMemcpyDeviceToDevice, 0));
+    note(log, cudaFree((void *)log));
+}
+#endif
+
 /* printf order: block 0 prints "a", launches, prints "b"; block 1 prints "c" */
 __global__ void printer(int *log)
 {
