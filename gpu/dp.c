@@ -57,8 +57,8 @@
 
 #define GPU_DP_MAX_DEPTH 24u /* nesting limit of the legacy model */
 
-/* cudaLimit values the device side asks about */
-enum { DP_LIMIT_SYNC_DEPTH = 3, DP_LIMIT_PENDING_LAUNCH_COUNT = 4 };
+/* the cudaLimit the device answers itself */
+enum { DP_LIMIT_PENDING_LAUNCH_COUNT = 4 };
 
 void gpu_output_append(exec_output *o, const char *data, size_t len) {
     if (!o || !len) return;
