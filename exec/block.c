@@ -73,6 +73,7 @@ void exec_worker_free(exec_worker *wk) {
         free(w->rs);
         free_conts(w);
     }
+    exec_devrt_worker_free(wk);
     free(wk->warps);
     free(wk->shared);
     free(wk->local);
@@ -520,6 +521,83 @@ static void retire_faulted_warp(struct exec_block *b, exec_wstate *w) {
     if (n) exec_block_threads_exited(b, n);
 }
 
+/* Can a thread starting at start (in the kernel's own code) execute a barrier before it
+ * ends? Calls and indirect branches count as "maybe". Rare path: a plain search. */
+static bool may_reach_barrier(const exec_func *f, const exec_insn *start) {
+    uint32_t n = f->ncode + 1, *stack = malloc(n * sizeof *stack);
+    uint8_t *seen = calloc(n, 1);
+    bool maybe = !stack || !seen;
+    uint32_t sp = 0;
+    if (!maybe) stack[sp++] = (uint32_t)(start - f->code);
+    while (!maybe && sp) {
+        uint32_t pc = stack[--sp];
+        while (pc < f->ncode && !seen[pc]) {
+            seen[pc] = 1;
+            const exec_insn *in = &f->code[pc];
+            if (in->fn == h_bar || in->op == PTX_OP_call || in->op == PTX_OP_brx) {
+                maybe = true;
+                break;
+            }
+            if (in->op == PTX_OP_bra) {
+                if (in->target >= 0 && sp < n) stack[sp++] = (uint32_t)in->target;
+                if (in->guard < 0) break;
+            } else if ((in->op == PTX_OP_ret || in->op == PTX_OP_exit || in->op == PTX_OP_trap) &&
+                       in->guard < 0) {
+                break;
+            }
+            pc++;
+        }
+    }
+    free(stack);
+    free(seen);
+    return maybe;
+}
+
+/* A warp waiting at a barrier whose other lanes are held back by divergence: can none of
+ * those lanes reach a barrier before they end? They wait at a reconvergence point or as a
+ * pending path of the warp's (kernel-level) divergences. */
+static bool held_back_lanes_end_freely(const exec_wstate *w) {
+    if (w->depth != 0) return false;
+    const exec_func *f = w->frames[0].func;
+    for (uint32_t i = 0; i < w->rsp; i++) {
+        const exec_rentry *e = &w->rs[i];
+        if (e->pending_mask && may_reach_barrier(f, e->pending_ip)) return false;
+        if (e->rpc && may_reach_barrier(f, e->rpc)) return false;
+    }
+    return true;
+}
+
+/* No warp can run, and warps wait at a barrier that not every thread has reached. When the
+ * missing threads are lanes of those very warps held back by divergence, and none of them
+ * can reach a barrier before it ends (lanes that took an early return, say, while the
+ * others went on to __syncthreads), they would run on to their end on sm_70 and later,
+ * where each thread is scheduled on its own (before sm_70 a barrier counted whole warps):
+ * the barrier completes without them. Returns whether a barrier was released; a barrier
+ * the held-back lanes could still reach stays a reported deadlock. */
+static bool release_divergent_barrier(struct exec_block *b) {
+    for (uint32_t id = 0; id < EXEC_NUM_BARRIERS; id++) {
+        exec_barrier *bar = &b->bars[id];
+        if (!bar->waiting) continue;
+        uint32_t need = bar->expected ? bar->expected : b->live_threads;
+        uint32_t held_back = 0;
+        bool free_to_end = true;
+        for (uint32_t i = 0; i < b->nwarps && free_to_end; i++) {
+            const exec_wstate *w = &b->warps[i];
+            if (w->status != EXEC_WARP_BARRIER || w->bar_id != id) continue;
+            uint32_t lanes = w->h.alive & ~w->bar_mask;
+            if (!lanes) continue;
+            free_to_end = held_back_lanes_end_freely(w);
+            held_back += (uint32_t)__builtin_popcount(lanes);
+        }
+        if (free_to_end && held_back && bar->arrived + held_back >= need) {
+            bar->arrived = need;
+            barrier_check(b, id);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void report_deadlock(struct exec_block *b) {
     for (uint32_t id = 0; id < EXEC_NUM_BARRIERS; id++) {
         const exec_barrier *bar = &b->bars[id];
@@ -608,7 +686,13 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
                     w->yield = false;
                     exec_warp_path_done(w);
                 }
-                if (w->status == EXEC_WARP_RUNNABLE) run(w);
+                if (w->status == EXEC_WARP_RUNNABLE) {
+                    size_t printed = b->out->len;
+                    run(w);
+                    /* after device launches, output is ordered by launch epoch
+                     * (exec/devrt.c) */
+                    if (b->devrt && b->out->len != printed) exec_devrt_note_output(b, i, printed);
+                }
                 ran = true;
                 if (b->fault_kind != EXEC_OK) {
                     if (!L->warps_outlive_fault || b->fault_kind == EXEC_FAULT_ABORTED) goto done;
@@ -619,6 +703,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         }
         if (all_exited) break;
         if (!ran) {
+            if (release_divergent_barrier(b)) continue;
             report_deadlock(b);
             break;
         }
@@ -629,6 +714,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         }
     }
 done:
+    exec_devrt_block_end(b);
     if (L->observer) exec_observe_block_end(b);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
     return b->fault_kind;

@@ -1,6 +1,7 @@
 /* exec/control.c — control flow: bra (uniform and divergent), call/ret to .func bodies
  * (direct and through function pointers, with per-call .param frames in local memory),
- * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
+ * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free; the
+ * device runtime's are in exec/devrt.c).
  */
 #include "core.h"
 #include "observe.h"
@@ -413,7 +414,9 @@ static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite
     case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
     case EXEC_BUILTIN_MALLOC: device_malloc(w, in, cs, mask); break;
     case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
-    default: break;
+    default:
+        if (builtin >= EXEC_BUILTIN_DEVRT_FIRST) exec_devrt_call(w, in, cs, builtin, mask);
+        break;
     }
 }
 
@@ -474,6 +477,9 @@ static int dec_call(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             out->aux = (uint32_t)g->builtin;
             return 1;
         }
+        if (g->pf->ninsns == 0 && !strncmp(g->pf->name, "__cudaCDP2", 10))
+            return exec_dec_error(d, pi, "the device runtime's %s is not supported",
+                                  g->pf->name + 10), -1;
         if (g->pf->ninsns == 0)
             return exec_dec_error(d, pi, "unsupported callee '%s' (no body in this module)",
                                   g->pf->name), -1;

@@ -43,7 +43,8 @@
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
     EXEC_BUILTIN_NONE = 0, EXEC_BUILTIN_VPRINTF, EXEC_BUILTIN_ASSERTFAIL,
-    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE
+    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE,
+    EXEC_BUILTIN_DEVRT_FIRST = 64  /* the device runtime's entry points (exec/devrt.c) */
 };
 
 /* ---- the lowered program ---- */
@@ -239,6 +240,7 @@ struct exec_block {
     const mem_table *range_mem;
     uint64_t range_epoch;
     exec_range ranges[EXEC_RANGE_CACHE];
+    struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
 };
 
 struct exec_worker {
@@ -254,6 +256,7 @@ struct exec_worker {
     size_t local_cap;
     uint64_t insn_count;
     struct exec_block block;
+    struct exec_devrt_worker *devrt; /* storage for the blocks' device-runtime state */
 };
 
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
@@ -399,6 +402,20 @@ void exec_output_printf(exec_output *o, const char *fmt, ...)
  * args. Returns printf's result (number of arguments) or -1 with a fault recorded. */
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt,
                       uint64_t args);
+
+/* ---- devrt.c: the device runtime's entry points ---- */
+/* The builtin number of a device-runtime function name, or EXEC_BUILTIN_NONE. */
+int exec_devrt_builtin_of(const char *name);
+/* Run the call for the lanes in mask. */
+void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
+                     uint32_t mask);
+/* Warp warp printed from byte `from` of the block's output on during its last run: tell
+ * the grid runner when that output belongs to another launch epoch than the output
+ * before it. */
+void exec_devrt_note_output(struct exec_block *b, uint32_t warp, size_t from);
+/* The block is over: release its parameter buffers. */
+void exec_devrt_block_end(struct exec_block *b);
+void exec_devrt_worker_free(exec_worker *wk);
 
 /* ---- fault.c ---- */
 /* Record a fault that belongs to no instruction (barrier deadlock). */

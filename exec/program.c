@@ -30,7 +30,7 @@ static int builtin_of(const char *name) {
     if (!strcmp(name, "__assertfail")) return EXEC_BUILTIN_ASSERTFAIL;
     if (!strcmp(name, "malloc")) return EXEC_BUILTIN_MALLOC;
     if (!strcmp(name, "free")) return EXEC_BUILTIN_FREE;
-    return EXEC_BUILTIN_NONE;
+    return exec_devrt_builtin_of(name);
 }
 
 const exec_func *exec_program_func(const exec_program *p, uint32_t index) {

@@ -172,6 +172,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.mem = gpu_device_mem(c->dev);
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
+    rt_devrt_prepare(c);
     rt_prof_run *prof = rt_prof_begin(c, f, &L, op->stream); /* NULL unless profiling */
     /* under `vcuda check`, the checker watches the grid run */
     check_launch *ck = NULL;

@@ -197,8 +197,10 @@ void rt_context_shutdown(void) {
     for (rt_module *m = c->modules, *n; m; m = n) {
         n = m->next;
         free(m->error);
+        free(m->rdc_images);
         free(m);
     }
+    c->rdc_module = NULL;
     c->funcs = NULL;
     c->vars = NULL;
     c->modules = NULL;
