@@ -1,16 +1,13 @@
 /* exec/control.c — control flow: bra (uniform and divergent), call/ret to .func bodies
  * (direct and through function pointers, with per-call .param frames in local memory),
- * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
+ * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free; the
+ * device runtime's are in exec/devrt.c).
  */
 #include "core.h"
+#include "observe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static inline uint8_t *lane_local(exec_wstate *w, uint32_t lane, uint32_t off) {
-    struct exec_block *b = w->h.block;
-    return b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride + off;
-}
 
 /* ---- bra ---- */
 
@@ -31,6 +28,7 @@ __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
     exec_rentry *e = &w->rs[w->rsp - 1];
     uint32_t live = w->h.alive & ~w->returned;
     uint32_t pending = e->pending_mask & live;
+    if (pending & w->parked) return; /* they wait at a barrier (exec/block.c) */
     if (pending) {
         const exec_insn *ip = e->pending_ip;
         e->pending_ip = w->ip;
@@ -66,11 +64,8 @@ __attribute__((noinline)) static void spin_turn(exec_wstate *w, bool uniform) {
  * enough to let its siblings run (spin-waits), and its own waiting lanes if this loop may
  * be waiting for them. */
 __attribute__((noinline)) static void backward_branch(exec_wstate *w, const exec_insn *in) {
-    struct exec_block *b = w->h.block;
-    if (exec_block_aborted(b)) {
-        if (b->fault_kind == EXEC_OK) b->fault_kind = EXEC_FAULT_ABORTED;
-        w->h.fault = 1;
-        exec_warp_yield(w);
+    if (exec_block_aborted(w->h.block)) {
+        exec_warp_stop_aborted(w);
     } else if (w->clock - w->slice_start > EXEC_TIME_SLICE) {
         if (in->flags & EXEC_F_SPIN) {
             w->spin_count = 0;
@@ -80,8 +75,8 @@ __attribute__((noinline)) static void backward_branch(exec_wstate *w, const exec
     }
 }
 
-static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
-                            const exec_insn *pending_ip, uint32_t pending_mask) {
+void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
+                               const exec_insn *pending_ip, uint32_t pending_mask) {
     if (w->rsp == w->rs_cap) {
         uint32_t cap = w->rs_cap ? w->rs_cap * 2 : 16;
         exec_rentry *n = realloc(w->rs, cap * sizeof *n);
@@ -96,11 +91,28 @@ static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t resto
     e->pending_mask = pending_mask;
 }
 
+/* Where the paths of divergent branch in meet again: its immediate post-dominator, or
+ * when that is the function's exit, the enclosing divergence's meeting point (the lanes
+ * that never get there leave by ret or exit). */
+static const exec_insn *reconv_point(const exec_wstate *w, const exec_insn *in) {
+    if (in->reconv >= 0) return w->code + in->reconv;
+    if (w->rsp > w->frames[w->depth].rs_base) return w->rs[w->rsp - 1].rpc;
+    return NULL; /* the paths meet only when they return or exit */
+}
+
 static void h_exit(exec_warp *hw, const exec_insn *in, uint32_t mask);
 
-/* Does the thread end at p (an unguarded exit, or ret from the kernel)? */
+static void h_bra(exec_warp *hw, const exec_insn *in, uint32_t mask);
+
+/* Does the thread end at p (an unguarded exit, or ret from the kernel), perhaps after a
+ * few unconditional branches (code built with -G returns through a shared ret block)? */
 static bool ends_thread(const exec_wstate *w, const exec_insn *p) {
-    return p->guard < 0 && (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0));
+    for (unsigned hops = 0; hops < 8 && p->guard < 0; hops++) {
+        if (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0)) return true;
+        if (p->fn != h_bra) return false;
+        p = w->code + p->target;
+    }
+    return false;
 }
 
 __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *in,
@@ -119,20 +131,17 @@ __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *i
         exec_warp_exit_lanes(w, not_taken);
         return;
     }
-    const exec_insn *rpc;
-    if (in->reconv >= 0) rpc = w->code + in->reconv;
-    else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
-    else rpc = NULL; /* the paths meet only when they return or exit */
+    const exec_insn *rpc = reconv_point(w, in);
     uint32_t restore = w->h.active;
     if (fall == rpc) { /* if-then: the not-taken lanes simply wait at rpc */
-        push_divergence(w, rpc, restore, NULL, 0);
+        exec_warp_push_divergence(w, rpc, restore, NULL, 0);
         w->h.active = taken;
         w->ip = target;
     } else if (target == rpc) {
-        push_divergence(w, rpc, restore, NULL, 0);
+        exec_warp_push_divergence(w, rpc, restore, NULL, 0);
         w->h.active = not_taken;
     } else { /* fall-through side first, then the taken side */
-        push_divergence(w, rpc, restore, target, taken);
+        exec_warp_push_divergence(w, rpc, restore, target, taken);
         w->h.active = not_taken;
     }
     exec_warp_update_brk(w);
@@ -170,16 +179,13 @@ static void h_brx(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
     const exec_insn *target = w->code + table[idx0];
     if (group != hw->active) {
-        const exec_insn *rpc;
-        if (in->reconv >= 0) rpc = w->code + in->reconv;
-        else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
-        else rpc = NULL;
+        const exec_insn *rpc = reconv_point(w, in);
         if (mask != hw->active) { /* guarded: the lanes whose guard fails fall through */
-            push_divergence(w, rpc, hw->active, w->ip, hw->active & ~mask);
+            exec_warp_push_divergence(w, rpc, hw->active, w->ip, hw->active & ~mask);
             hw->active = mask;
         }
         if (group != mask) { /* the lanes bound elsewhere run this brx again */
-            push_divergence(w, rpc, mask, in, mask & ~group);
+            exec_warp_push_divergence(w, rpc, mask, in, mask & ~group);
             hw->active = group;
         }
         exec_warp_update_brk(w);
@@ -240,7 +246,7 @@ static void do_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs
         uint32_t from = cur->local_base + cs->arg_off[i];
         uint32_t to = base + callee->param_off[i];
         EXEC_FOR_LANES(mask, lane) {
-            uint8_t *t = lane_local(w, lane, 0);
+            uint8_t *t = exec_lane_local(w, lane, 0);
             memcpy(t + to, t + from, size);
         }
     }
@@ -294,7 +300,7 @@ static void h_call_indirect(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         return;
     }
     if (group != mask) {
-        push_divergence(w, w->ip, hw->active, in, mask & ~group);
+        exec_warp_push_divergence(w, w->ip, hw->active, in, mask & ~group);
         hw->active = group;
         exec_warp_update_brk(w);
     }
@@ -308,7 +314,7 @@ static uint64_t arg_u64(exec_wstate *w, const exec_callsite *cs, uint32_t lane, 
     uint64_t v = 0;
     if (i < cs->nargs) {
         uint32_t n = cs->arg_size[i] < 8 ? cs->arg_size[i] : 8;
-        memcpy(&v, lane_local(w, lane, w->frames[w->depth].local_base + cs->arg_off[i]), n);
+        memcpy(&v, exec_lane_local(w, lane, w->frames[w->depth].local_base + cs->arg_off[i]), n);
     }
     return v;
 }
@@ -316,23 +322,15 @@ static uint64_t arg_u64(exec_wstate *w, const exec_callsite *cs, uint32_t lane, 
 static void set_ret(exec_wstate *w, const exec_callsite *cs, uint32_t lane, uint64_t v) {
     if (cs->nrets == 0) return;
     uint32_t n = cs->ret_size[0] < 8 ? cs->ret_size[0] : 8;
-    memcpy(lane_local(w, lane, w->frames[w->depth].local_base + cs->ret_off[0]), &v, n);
+    memcpy(exec_lane_local(w, lane, w->frames[w->depth].local_base + cs->ret_off[0]), &v, n);
 }
 
 /* A NUL-terminated string argument for diagnostics; "" when it cannot be read. */
 static const char *string_arg(exec_wstate *w, uint32_t lane, uint64_t addr, char *buf,
                               size_t n) {
     const char *p;
-    long len;
-    if (addr - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
-        uint64_t off = addr - MEM_LOCAL_WINDOW;
-        if (off >= w->h.block->local_stride) return "";
-        p = (const char *)lane_local(w, lane, (uint32_t)off);
-        len = (long)strnlen(p, w->h.block->local_stride - off);
-    } else {
-        len = exec_mem_string(w, addr, &p);
-        if (len < 0) return "";
-    }
+    long len = exec_mem_string(w, lane, addr, &p);
+    if (len < 0) return "";
     if ((size_t)len >= n) len = (long)n - 1;
     memcpy(buf, p, (size_t)len);
     buf[len] = 0;
@@ -361,7 +359,8 @@ static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite
     exec_fault_at(&w->h, in, first, EXEC_FAULT_ASSERT, detail);
 }
 
-static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask) {
+static void device_malloc(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                          uint32_t mask) {
     mem_table *mem = w->h.block->L->mem;
     EXEC_FOR_LANES(mask, lane) {
         uint64_t size = arg_u64(w, cs, lane, 0);
@@ -375,6 +374,7 @@ static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask
             }
         }
         set_ret(w, cs, lane, (uint64_t)(uintptr_t)p);
+        exec_observe_heap(w, in, EXEC_OBS_MALLOC, lane, (uint64_t)(uintptr_t)p, size);
     }
 }
 
@@ -384,6 +384,7 @@ static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite
     EXEC_FOR_LANES(mask, lane) {
         uint64_t ptr = arg_u64(w, cs, lane, 0);
         if (!ptr) continue;
+        exec_observe_heap(w, in, EXEC_OBS_FREE, lane, ptr, 0);
         mem_alloc al;
         if (!mem_table_find(mem, ptr, &al) || al.base != ptr ||
             !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP)) {
@@ -411,9 +412,11 @@ static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite
         }
         break;
     case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
-    case EXEC_BUILTIN_MALLOC: device_malloc(w, cs, mask); break;
+    case EXEC_BUILTIN_MALLOC: device_malloc(w, in, cs, mask); break;
     case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
-    default: break;
+    default:
+        if (builtin >= EXEC_BUILTIN_DEVRT_FIRST) exec_devrt_call(w, in, cs, builtin, mask);
+        break;
     }
 }
 
@@ -474,6 +477,9 @@ static int dec_call(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             out->aux = (uint32_t)g->builtin;
             return 1;
         }
+        if (g->pf->ninsns == 0 && !strncmp(g->pf->name, "__cudaCDP2", 10))
+            return exec_dec_error(d, pi, "the device runtime's %s is not supported",
+                                  g->pf->name + 10), -1;
         if (g->pf->ninsns == 0)
             return exec_dec_error(d, pi, "unsupported callee '%s' (no body in this module)",
                                   g->pf->name), -1;

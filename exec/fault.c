@@ -1,12 +1,10 @@
 /* exec/fault.c — device fault diagnostics: the one-line message naming kernel, block,
- * thread, the instruction as written in the PTX (rebuilt from the IR), its PTX line and
- * the CUDA source line from .loc; and the instruction printer behind it.
+ * thread, the instruction as written in the PTX (rebuilt from the IR by ptx_insn_str),
+ * its PTX line and the CUDA source line from .loc.
  */
 #include "core.h"
 
-#include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lane) {
     uint32_t t = warp * EXEC_WARP_SIZE + lane;
@@ -15,21 +13,6 @@ exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lan
     r.y = (t / b->ntid.x) % b->ntid.y;
     r.z = t / (b->ntid.x * b->ntid.y);
     return r;
-}
-
-/* ---- instruction text ---- */
-
-/* The instruction as PTX text (ptx/print.c), without the trailing ';'. */
-void exec_format_insn(const ptx_module *m, const ptx_func *pf, const ptx_insn *pi, char *buf,
-                      size_t n) {
-    if (!n) return;
-    if (!pi) {
-        snprintf(buf, n, "(end of %s)", pf ? pf->name : "function");
-        return;
-    }
-    ptx_insn_str(m, pf, pi, buf, n);
-    size_t len = strlen(buf);
-    if (len && buf[len - 1] == ';') buf[len - 1] = 0;
 }
 
 /* ---- faults ---- */
@@ -44,6 +27,7 @@ static const char *fault_name(int kind) {
     case EXEC_FAULT_STACK_OVERFLOW: return "stack overflow";
     case EXEC_FAULT_INVALID_PC: return "invalid program counter";
     case EXEC_FAULT_ABORTED: return "aborted";
+    case EXEC_FAULT_INVALID_ADDRESS_SPACE: return "invalid address space";
     default: return "fault";
     }
 }
@@ -62,7 +46,8 @@ void exec_fault_at(exec_warp *hw, const exec_insn *in, uint32_t lane, int kind,
     const ptx_func *pf = w->frames[w->depth].func->pf;
     const ptx_insn *pi = in ? in->src : NULL;
     char text[200];
-    exec_format_insn(m, pf, pi, text, sizeof text);
+    if (pi) ptx_insn_str(m, pf, pi, text, sizeof text);
+    else snprintf(text, sizeof text, "(end of %s)", pf->name);
     exec_dim3 t = exec_thread_of(b, hw->warp_in_block, lane);
     char where[200] = "";
     if (pi) {

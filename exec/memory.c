@@ -32,9 +32,12 @@ __attribute__((noinline, cold)) static void *mem_fault(exec_wstate *w, const exe
                                                         uint32_t lane, int kind, ptx_space sp,
                                                         uint64_t addr, uint32_t size, int access,
                                                         const char *why) {
-    char detail[200];
+    char detail[320];
     snprintf(detail, sizeof detail, "%s %s %s of %u bytes at address 0x%llx%s%s",
-             kind == EXEC_FAULT_MISALIGNED ? "misaligned" : "out-of-bounds", space_name(sp),
+             kind == EXEC_FAULT_MISALIGNED                ? "misaligned"
+             : kind == EXEC_FAULT_INVALID_ADDRESS_SPACE ? "wrong-space"
+                                                          : "out-of-bounds",
+             space_name(sp),
              access_name(access), size, (unsigned long long)addr, why ? ": " : "",
              why ? why : "");
     exec_fault_at(&w->h, in, lane, kind, detail);
@@ -68,6 +71,16 @@ __attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_in
         return (void *)(uintptr_t)a;
     const char *why = "no allocation contains it";
     if (mem_table_find(b->L->mem, a, &al)) why = "it runs past the end of its allocation";
+    /* A shared or local window address used as a global one (what a pointer to a block's
+     * shared memory, or a thread's local memory, is in another block or a child grid):
+     * a GPU reports the wrong address space, not an out-of-range address. */
+    if (a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE + MEM_LOCAL_WINDOW_SIZE)
+        return mem_fault(w, in, lane, EXEC_FAULT_INVALID_ADDRESS_SPACE, sp, a, size, access,
+                         a < MEM_LOCAL_WINDOW
+                             ? "the address is in the shared-memory window (a pointer to "
+                               "shared memory passed to another block or a child grid?)"
+                             : "the address is in the local-memory window (a pointer to a "
+                               "thread's local memory passed to a child grid?)");
     return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access, why);
 }
 
@@ -94,8 +107,7 @@ static void *local_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint
     if (a >= b->local_stride || b->local_stride - a < size)
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_LOCAL, a, size,
                          access, "outside the thread's local memory");
-    size_t thread = (size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane;
-    return b->local + thread * b->local_stride + a;
+    return exec_lane_local(w, lane, a);
 }
 
 static void *param_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
@@ -131,7 +143,7 @@ void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_spac
     }
 }
 
-long exec_mem_string(exec_wstate *w, uint64_t a, const char **p) {
+long exec_mem_string(exec_wstate *w, uint32_t lane, uint64_t a, const char **p) {
     struct exec_block *b = w->h.block;
     const char *base;
     uint64_t avail;
@@ -141,8 +153,10 @@ long exec_mem_string(exec_wstate *w, uint64_t a, const char **p) {
         base = (const char *)b->shared + off;
         avail = b->shared_size - off;
     } else if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
-        /* only this lane's own local memory: the caller resolves the lane */
-        return -1;
+        uint64_t off = a - MEM_LOCAL_WINDOW;
+        if (off >= b->local_stride) return -1;
+        base = (const char *)exec_lane_local(w, lane, off);
+        avail = b->local_stride - off;
     } else {
         mem_alloc al;
         if (!mem_table_find(b->L->mem, a, &al)) return -1;
@@ -273,19 +287,22 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         uint64_t lo = SHARED ? 0 : r_->lo;                                                 \
         uint64_t end = SHARED ? b->shared_size : (IS_LD || r_->writable) ? r_->hi : 0;     \
         uintptr_t base = SHARED ? (uintptr_t)b->shared : 0;                                \
-        bool ok = false;                                                                   \
-        if (mask == EXEC_FULL_MASK && end >= lo + N)                                       \
+        bool ok = end >= lo + N;                                                           \
+        if (ok && mask == EXEC_FULL_MASK) {                                                \
             FULL_WARP_RANGE(A, imm, N, lo, end - N, !(SHARED), ok);                        \
+        } else if (ok) { /* some lanes: check each */                                      \
+            for (uint32_t m = mask; m && ok; m &= m - 1) {                                 \
+                uint64_t a = A[__builtin_ctz(m)] + imm;                                    \
+                ok = !(a & (N - 1)) && a >= lo && a <= end - N;                            \
+            }                                                                              \
+        }                                                                                  \
         if (!ok) {                                                                         \
             (IS_LD ? h_ld : h_st)(hw, in, mask);                                           \
             return;                                                                        \
         }                                                                                  \
-        _Pragma("GCC unroll 8")                                                            \
-        for (unsigned l = 0; l < EXEC_WARP_SIZE; l++) {                                    \
-            void *p = (void *)(base + (A[l] + imm));                                       \
-            if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                                \
-            else { T v = (T)V[l]; memcpy(p, &v, N); }                                      \
-        }                                                                                  \
+        EXEC_EACH_LANE(mask, l, void *p = (void *)(base + (A[l] + imm));                   \
+                       if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                     \
+                       else { T v = (T)V[l]; memcpy(p, &v, N); });                         \
     }
 
 FAST_ACCESS(h_ld_shared_4, 4, uint32_t, 1, 1)
@@ -413,6 +430,8 @@ static void h_cp_async(exec_warp *hw, const exec_insn *in, uint32_t mask) {
 static int dec_cp(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (!ptx_insn_has_mod(pi, PTX_MOD_async) || ptx_insn_has_mod(pi, PTX_MOD_bulk))
         return exec_dec_error(d, pi, "only cp.async (not bulk copies) is supported"), -1;
+    if (exec_dec_has_mod_named(pi, "mbarrier"))
+        return exec_decode_cp_async_arrive(d, pi, out, exec_dec_has_mod_named(pi, "noinc"));
     if (ptx_insn_has_mod(pi, PTX_MOD_commit_group) || ptx_insn_has_mod(pi, PTX_MOD_wait_group) ||
         ptx_insn_has_mod(pi, PTX_MOD_wait_all)) {
         out->fn = exec_h_nop;

@@ -43,7 +43,18 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     case PTX_SREG_GLOBALTIMER_HI: return globaltimer_ns() >> 32;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->dyn_shared;
     case PTX_SREG_TOTAL_SMEM_SIZE: return b->shared_size;
-    default: return 0; /* %envregN */
+    /* every block is a cluster of one (launches carry no cluster shape) */
+    case PTX_SREG_CLUSTERID_X: return b->ctaid.x;
+    case PTX_SREG_CLUSTERID_Y: return b->ctaid.y;
+    case PTX_SREG_CLUSTERID_Z: return b->ctaid.z;
+    case PTX_SREG_NCLUSTERID_X: return L->grid.x;
+    case PTX_SREG_NCLUSTERID_Y: return L->grid.y;
+    case PTX_SREG_NCLUSTERID_Z: return L->grid.z;
+    case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y:
+    case PTX_SREG_CLUSTER_NCTAID_Z: case PTX_SREG_CLUSTER_NCTARANK:
+        return 1;
+    case PTX_SREG_AGGR_SMEM_SIZE: return b->shared_size;
+    default: return 0; /* %envregN, %cluster_ctaid, %cluster_ctarank, %is_explicit_cluster */
     }
 }
 

@@ -48,6 +48,7 @@ struct exec_worker {
 exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
 void exec_worker_free(exec_worker *w) { free(w); }
 uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
+void exec_worker_observe_end(exec_worker *w) { (void)w; } /* no observer here */
 
 static void out_printf(exec_output *o, const char *fmt, ...) {
     char buf[256];
