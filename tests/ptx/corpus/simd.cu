@@ -12,8 +12,6 @@
     X(vsetltu2) X(vsetltu4) X(vsetne2) X(vsetne4) X(vsub2) X(vsub4) X(vsubss2) X(vsubss4)        \
     X(vsubus2) X(vsubus4)
 
-#define UNARY(n) (#n[1] == 'a' && #n[2] == 'b' || #n[1] == 'n')
-
 // out[k * n + i] = __<intrinsic k>(a[i], b[i]); unary intrinsics take a[i] only.
 __device__ __forceinline__ unsigned call1(unsigned (*f)(unsigned), unsigned a, unsigned) { return f(a); }
 __device__ __forceinline__ unsigned call1(unsigned (*f)(unsigned, unsigned), unsigned a, unsigned b) { return f(a, b); }
