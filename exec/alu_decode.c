@@ -230,7 +230,9 @@ static bool alu_parse_mods(alu_dec *s, alu_mods *m) {
         }
     }
     /* .xorsign needs .abs; .abs alone is the three-input min/max form */
-    if (m->abs && !(m->flags & ALU_F_XORSIGN)) {
+    if (m->abs && op == PTX_OP_redux) { /* redux.sync.min/max.abs.f32 */
+        m->flags |= ALU_F_ABS;
+    } else if (m->abs && !(m->flags & ALU_F_XORSIGN)) {
         alu_unsupported(s, ".abs without .xorsign");
         return false;
     }

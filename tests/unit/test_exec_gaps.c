@@ -2,8 +2,11 @@
  * checked (tests/ptx/exec/gaps.cu, optimised and -G): elect.sync _|p, prefetch cache
  * levels, every cvt.pack.sat form against a C model, 16- and 128-bit atomic CAS and
  * exchange, mov.pred from -1, barrier.cluster and mapa for a cluster of one block, and
- * cuda::memcpy_async completing on a cuda::barrier (cp.async.mbarrier.arrive). */
+ * cuda::memcpy_async completing on a cuda::barrier (cp.async.mbarrier.arrive); and
+ * redux.sync on f32 (sm_100a) from hand-written PTX. */
 #include "exec_harness.h"
+
+#include <math.h>
 
 static void test_elect(harness *h) {
     enum { N = 96 };
@@ -132,7 +135,65 @@ static void test_async_copy(harness *h) {
     harness_dealloc(h, out);
 }
 
+/* redux.sync.min/max{.abs}{.NaN}.f32 (sm_100a; nvcc emits it only from inline PTX). */
+static const char redux_f32_ptx[] =
+    ".version 8.6\n.target sm_100a\n.address_size 64\n"
+    ".visible .entry redux_f32(.param .u64 pin, .param .u64 pout)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.b32 %r2, [%rd4];\n  mul.wide.u32 %rd3, %r1, 16;\n  add.s64 %rd5, %rd2, %rd3;\n"
+    "  redux.sync.min.f32 %r3, %r2, 0xffffffff;\n"
+    "  redux.sync.max.abs.f32 %r4, %r2, 0xffffffff;\n"
+    "  redux.sync.max.NaN.f32 %r5, %r2, 0xffffffff;\n"
+    "  redux.sync.min.abs.NaN.f32 %r6, %r2, 0xffffffff;\n"
+    "  st.global.v4.b32 [%rd5], {%r3, %r4, %r5, %r6};\n  ret;\n}\n";
+
+static uint32_t fbits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+
+static void test_redux_f32(void) {
+    harness h = {0};
+    if (!harness_load(&h, redux_f32_ptx)) {
+        fprintf(stderr, "redux_f32: %s\n", h.err);
+        harness_failures++;
+        return;
+    }
+    uint32_t *in = harness_alloc(&h, 64 * 4), *out = harness_alloc(&h, 64 * 16);
+    for (int t = 0; t < 64; t++) in[t] = fbits((float)((t * 37) % 50) - 20.5f);
+    in[3] = fbits(-0.0f);  /* warp 0: a NaN in the upper half, -0 */
+    in[20] = 0x7fc00000u;
+    in[33] = fbits(-1000.0f); /* warp 1: no NaN, a large negative */
+    void *args[] = { &in, &out };
+    harness_run r = harness_launch(&h, "redux_f32", dim(1, 1, 1), dim(64, 1, 1), 0, args);
+    CHECK_EQ_U64(r.kind, EXEC_OK);
+    for (int w = 0; w < 2; w++) {
+        float mn = INFINITY, mxa = 0, mx = -INFINITY, mna = INFINITY;
+        bool nan = false;
+        for (int l = 0; l < 32; l++) {
+            float v;
+            memcpy(&v, &in[32 * w + l], 4);
+            if (isnan(v)) { nan = true; continue; }
+            mn = fminf(mn, v);
+            mx = fmaxf(mx, v);
+            mxa = fmaxf(mxa, fabsf(v));
+            mna = fminf(mna, fabsf(v));
+        }
+        for (int l = 0; l < 32; l++) {
+            const uint32_t *o = &out[4 * (32 * w + l)];
+            CHECK_EQ_U64(o[0], fbits(mn));
+            CHECK_EQ_U64(o[1], fbits(mxa));
+            CHECK_EQ_U64(o[2], nan ? 0x7fffffffu : fbits(mx));
+            CHECK_EQ_U64(o[3], nan ? 0x7fffffffu : fbits(mna));
+        }
+    }
+    free(r.out.data);
+    harness_dealloc(&h, in);
+    harness_dealloc(&h, out);
+    harness_free(&h);
+}
+
 int main(void) {
+    test_redux_f32();
     static const char *const files[] = { "exec/gaps.ptx", "exec/gaps.G.ptx" };
     for (unsigned f = 0; f < 2; f++) {
         harness h = {0};
