@@ -32,6 +32,8 @@
  * row lets the warp's other lanes run (independent thread scheduling, exec/control.c). */
 #define EXEC_SPIN_LIMIT 1000u
 #define EXEC_NUM_BARRIERS 16u
+/* The barrier barrier.cluster.wait uses, besides the named ones (a cluster is one block). */
+#define EXEC_CLUSTER_BARRIER EXEC_NUM_BARRIERS
 
 /* Handler-private flag bits (EXEC_F_HANDLER and up) used by the core's own handlers. */
 #define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
@@ -231,7 +233,7 @@ struct exec_block {
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
-    exec_barrier bars[EXEC_NUM_BARRIERS];
+    exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
     exec_wstate *warps;
     /* Kept from block to block (everything above is reset for each): the allocation each
      * global memory instruction last hit, so the common case is a range compare
@@ -487,6 +489,7 @@ int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_cluster(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
                                 bool noinc);
 
