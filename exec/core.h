@@ -475,6 +475,12 @@ bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o,
                       exec_insn *out);
 bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint32_t first_free,
                      char *err, size_t errlen);
+/* uniform.c: find the instructions of f (just decoded; reg_slot maps its IR registers)
+ * whose operands hold one value across the warp's executing lanes, and make them run once
+ * (in->lane_fn keeps the handler of its lane loop). */
+void exec_uniform_pass(exec_func *f, const uint32_t *reg_slot);
+/* Is fn one of the handlers that run an instruction once for the warp? */
+bool exec_is_uniform_handler(exec_fn fn);
 /* regs.c: registers per thread, estimated from the most values live at once. */
 uint32_t exec_estimate_regs(const ptx_func *pf);
 
