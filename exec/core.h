@@ -28,12 +28,17 @@
  * this many instructions (checked at backward branches), so spin-waits on shared flags
  * set by another warp make progress. */
 #define EXEC_TIME_SLICE 200000u
+/* A diverged path that has gone round a loop that may be a spin-wait this many times in a
+ * row lets the warp's other lanes run (independent thread scheduling, exec/control.c). */
+#define EXEC_SPIN_LIMIT 1000u
 #define EXEC_NUM_BARRIERS 16u
 
 /* Handler-private flag bits (EXEC_F_HANDLER and up) used by the core's own handlers. */
 #define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
 #define EXEC_F_SIGNED   (EXEC_F_HANDLER << 1) /* ld: sign-extend the loaded value */
 #define EXEC_F_BACKWARD (EXEC_F_HANDLER << 2) /* bra: target at or before the branch */
+#define EXEC_F_SPIN     (EXEC_F_HANDLER << 3) /* bra: closes a loop that may wait on other
+                                                 threads (exec/control.c) */
 
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
@@ -155,6 +160,18 @@ typedef struct exec_rentry {
 
 enum exec_warp_status { EXEC_WARP_RUNNABLE, EXEC_WARP_BARRIER, EXEC_WARP_EXITED };
 
+/* Lanes that arrived at a barrier while other lanes of their warp still had a path to
+ * run (sm_70 and later count threads, not warps): they wait as the pending path of a
+ * reconvergence entry until the barrier completes (exec/block.c). */
+typedef struct exec_bar_park {
+    const exec_insn *insn;      /* the barrier instruction (bar.red: where the result goes) */
+    uint32_t lanes;             /* lanes parked on the path (guard-false ones included) */
+    uint32_t arrived;           /* lanes that arrived at the barrier */
+    uint32_t depth;             /* frame the instruction belongs to */
+    uint32_t id;                /* barrier id */
+    int32_t cont;               /* index in exec_wstate.conts when parked in a callee, or -1 */
+} exec_bar_park;
+
 typedef struct exec_wstate {
     exec_warp h;                /* what handlers see; first member */
     const exec_insn *ip;        /* next instruction */
@@ -162,6 +179,7 @@ typedef struct exec_wstate {
     const exec_insn *code;      /* current function's code */
     uint64_t clock;             /* issued instructions (%clock64) */
     uint64_t slice_start;
+    uint32_t spin_count;        /* consecutive uniform turns of a possible spin loop */
     uint32_t returned;          /* lanes that returned from the current function */
     uint8_t status;             /* enum exec_warp_status */
     bool yield;                 /* leave the run loop at brk */
@@ -172,6 +190,13 @@ typedef struct exec_wstate {
     /* barrier wait */
     uint32_t bar_id, bar_mask;
     const exec_insn *bar_insn;
+    /* split-warp barriers: lanes parked on pending paths until their barrier completes */
+    uint32_t parked;            /* lanes of the parks below */
+    bool resume_parked;         /* stopped at a parked path: resume with exec_warp_path_done */
+    uint32_t nparks;
+    exec_bar_park parks[EXEC_WARP_SIZE];
+    struct exec_bar_cont *conts; /* parked lanes' call frames (exec/block.c) */
+    uint32_t nconts;
 } exec_wstate;
 
 /* A global allocation an instruction recently accessed: [lo, hi). */
@@ -185,6 +210,7 @@ typedef struct exec_barrier {
     uint32_t arrived;           /* threads arrived */
     uint32_t expected;          /* thread count given by the instruction, 0 = all */
     uint32_t waiting;           /* warps waiting */
+    uint32_t parked;            /* groups of lanes parked on pending paths (exec_bar_park) */
     uint32_t red_popc;          /* bar.red accumulators */
     bool red_and, red_or;
 } exec_barrier;
@@ -202,14 +228,18 @@ struct exec_block {
     uint32_t shared_size;
     uint8_t *local;
     uint32_t local_stride;
-    /* the allocation each global memory instruction last hit, so the common case is a
-     * range compare (direct-mapped by instruction address) */
-    exec_range ranges[EXEC_RANGE_CACHE];
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
     exec_barrier bars[EXEC_NUM_BARRIERS];
     exec_wstate *warps;
+    /* Kept from block to block (everything above is reset for each): the allocation each
+     * global memory instruction last hit, so the common case is a range compare
+     * (direct-mapped by instruction address). Valid while the allocation table of
+     * range_mem has lost no entry (mem_removal_epoch is still range_epoch). */
+    const mem_table *range_mem;
+    uint64_t range_epoch;
+    exec_range ranges[EXEC_RANGE_CACHE];
     struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
 };
 
@@ -234,7 +264,7 @@ static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
 static inline exec_range *exec_range_of(struct exec_block *b, const exec_insn *in) {
     return &b->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
 }
-/* Forget every cached range (at the start of a block). */
+/* Forget every cached range. */
 void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
@@ -290,6 +320,10 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
+/* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to
+ * run from pending_ip (exec/control.c). */
+void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
+                               const exec_insn *pending_ip, uint32_t pending_mask);
 
 /* What the observed run loop reports for an instruction besides its issue (exec_insn.obs).
  * Each kind names where the instruction keeps what the event needs. */
@@ -315,6 +349,10 @@ enum exec_obs_kind {
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
 /* Set in->obs from the IR instruction the decoder just turned into in. */
 void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
+/* Device-side malloc/free by lane (exec/observe.h's heap event; nothing without an
+ * observer); op is an exec_heap_op. */
+void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
+                       uint64_t ptr, uint64_t size);
 /* A block starts / ends on this worker (begins the worker's observation when needed). */
 void exec_observe_block_begin(struct exec_block *b);
 void exec_observe_block_end(struct exec_block *b);
@@ -322,6 +360,9 @@ void exec_observe_block_end(struct exec_block *b);
 /* ---- block.c ---- */
 /* The barrier id instruction in (bar, barrier) names for lane. */
 uint32_t exec_barrier_id(const exec_warp *w, const exec_insn *in, uint32_t lane);
+/* The next path of the warp holds lanes parked at a barrier that has not completed:
+ * the warp waits, and resumes with exec_warp_path_done once the barrier completes. */
+void exec_warp_wait_parked(exec_wstate *w);
 /* Called when threads exit: a barrier waiting for all threads may now be complete. */
 void exec_block_threads_exited(struct exec_block *b, uint32_t n);
 /* Stop the block because the launch is being aborted (another block faulted). */
@@ -352,6 +393,9 @@ static inline uint8_t *exec_lane_local(exec_wstate *w, uint32_t lane, uint64_t o
 
 /* ---- output (printf.c) ---- */
 void exec_output_append(exec_output *o, const char *s, size_t n);
+/* Append to the block's diagnostics (o->err) instead of its printf output. */
+void exec_output_err_printf(exec_output *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void exec_output_printf(exec_output *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Device printf for one lane: format at generic address fmt, arguments at generic address

@@ -42,11 +42,15 @@ typedef struct exec_kernel_info {
     const uint32_t *param_sizes;
     uint32_t param_size;            /* total bytes of the param buffer */
     uint32_t static_shared;         /* bytes of .shared declared in the kernel and its callees */
+    uint32_t dyn_shared_base;       /* offset of the dynamic (extern) shared memory: a block
+                                     * has dyn_shared_base + dynamic bytes when a launch
+                                     * asks for any, static_shared otherwise */
     uint32_t local_per_thread;      /* bytes of .local (stack frames included) */
     uint32_t regs_per_thread;       /* estimate from the PTX (ptxas may say otherwise) */
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
     uint32_t ptx_version;           /* major*10 + minor */
     uint32_t target_sm;
+    bool uses_device_heap;          /* the kernel or a callee calls malloc or free */
 } exec_kernel_info;
 
 const exec_kernel_info *exec_kernel_get_info(const exec_kernel *k);
@@ -72,10 +76,14 @@ typedef struct exec_fault {
     char msg[512];  /* one line: kernel, block, thread, instruction, PTX line, source line */
 } exec_fault;
 
-/* Output of device printf for one block, in the order the block produced it. */
+/* Output of one block: its device printf output in the order the block produced it
+ * (data, for the program's stdout), and its device diagnostics (err): the messages of
+ * failed assertions, which the CUDA driver writes to stderr. */
 typedef struct exec_output {
     char *data;
     size_t len, cap;
+    char *err;
+    size_t err_len, err_cap;
 } exec_output;
 
 struct exec_devrt_ops;
@@ -90,8 +98,15 @@ typedef struct exec_launch {
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
+    bool warp_barriers;             /* before sm_70: a barrier waits for whole warps, and a
+                                     * warp never runs a diverged path while part of it
+                                     * waits at a barrier (exec/block.c) */
     const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
                                            * (exec/observe.h) */
+    bool warps_outlive_fault;       /* a faulting warp stops alone: the block's other warps
+                                     * run on until they exit or fault themselves, then the
+                                     * block ends with its first fault (memcheck: on a GPU
+                                     * every warp that reaches the bad access reports) */
     /* the device runtime: what the grid's device-side launches, streams and events do
      * (NULL: every such call fails with cudaErrorNotSupported) */
     const struct exec_devrt_ops *devrt;

@@ -77,6 +77,8 @@ struct gpu_device {
 
 /* Emit bytes through the device's print function (under print_lock). */
 void gpu_device_emit(struct gpu_device *d, const char *data, size_t len);
+/* Write a block's device diagnostics (failed assertions) to the host's stderr. */
+void gpu_device_emit_err(struct gpu_device *d, const char *data, size_t len);
 /* Ask the pool to help with grid g using nlanes lanes in all (the caller is lane 0);
  * returns, with the number of lanes that took part, once every lane has finished.
  * Pool lanes that wake after the caller has taken the last block stay out. */

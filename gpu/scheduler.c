@@ -123,6 +123,11 @@ static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kin
     pthread_mutex_lock(&g->lock);
     if (kind != EXEC_OK && kind != EXEC_FAULT_ABORTED)
         record_fault(g, b, &lane->fault);
+    /* Diagnostics (failed assertions) go to stderr at once, as the driver prints them. */
+    if (lane->out.err_len) {
+        gpu_device_emit_err(g->dev, lane->out.err, lane->out.err_len);
+        lane->out.err_len = 0;
+    }
     /* Blocks after the first fault are dropped, output and all. (Only those are ever
      * aborted, and the first fault only moves down, so a dropped block stays dropped.) */
     if (b <= atomic_load(&g->fault_block)) {
@@ -206,6 +211,7 @@ static void run_nested(gpu_grid *g) {
     g->nlanes = 1;
     gpu_grid_work(g, &lane);
     free(lane.out.data);
+    free(lane.out.err);
     gpu_spare_worker_give(g->dev, lane.worker);
 }
 
@@ -215,6 +221,7 @@ exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *f
     const gpu_preset *p = d->preset;
     L->num_sms = (uint32_t)p->multiprocessor_count;
     L->clock_khz = (uint32_t)p->clock_khz;
+    L->warp_barriers = p->major < 7;
     L->grid_id = atomic_fetch_add(&d->next_grid_id, 1);
 
     gpu_grid g;

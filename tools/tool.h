@@ -10,6 +10,8 @@
 /* `vcuda cc`, `vcuda devices`: argv holds the arguments after the command's name. */
 int tool_cc(int argc, char **argv);
 int tool_devices(int argc, char **argv);
+int tool_prof(int argc, char **argv);
+int tool_check(int argc, char **argv);
 
 /* `vcuda cc` linking relocatable device code (tools/rdc.c): compile the CUDA sources among
  * inputs with opts (nvcc and the options, inputs and -o excluded), generate the objects'
