@@ -51,6 +51,8 @@ struct exec_insn {
     int32_t reconv;      /* reconvergence pc for branches, -1 = function exit */
     uint32_t aux;        /* handler-specific (e.g. prmt mode, comparison, rounding) */
     const ptx_insn *src; /* the IR instruction, for diagnostics only (never on the hot path) */
+    exec_fn lane_fn;     /* when fn runs the instruction once for a warp-uniform result
+                          * (exec/uniform.c): the handler it runs for one lane; else NULL */
 };
 
 /* Flags shared by all instruction classes. */
@@ -141,5 +143,8 @@ bool exec_dec_error(exec_decoder *d, const ptx_insn *pi, const char *fmt, ...)
  * forms only) mul mul24 neg not or popc prmt rcp rem rsqrt sad selp set setp shf shl shr
  * sin slct sqrt sub subc szext tanh testp xor, and activemask elect match redux shfl vote. */
 int exec_decode_alu(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* Decode a SIMD video instruction (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4;
+ * exec/alu_video.c). Same return convention as exec_decode_alu. */
+int exec_decode_video(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 
 #endif

@@ -45,7 +45,10 @@ static rt_op *rt_queue_pop(rt_context *c) {
 }
 
 static void rt_op_free(rt_op *op) {
-    if (op->kind == RT_OP_KERNEL) free(op->u.kernel.params);
+    if (op->kind == RT_OP_KERNEL) {
+        free(op->u.kernel.params);
+        free(op->u.kernel.check_site);
+    }
     free(op);
 }
 
