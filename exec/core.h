@@ -28,17 +28,25 @@
  * this many instructions (checked at backward branches), so spin-waits on shared flags
  * set by another warp make progress. */
 #define EXEC_TIME_SLICE 200000u
+/* A diverged path that has gone round a loop that may be a spin-wait this many times in a
+ * row lets the warp's other lanes run (independent thread scheduling, exec/control.c). */
+#define EXEC_SPIN_LIMIT 1000u
 #define EXEC_NUM_BARRIERS 16u
+/* The barrier barrier.cluster.wait uses, besides the named ones (a cluster is one block). */
+#define EXEC_CLUSTER_BARRIER EXEC_NUM_BARRIERS
 
 /* Handler-private flag bits (EXEC_F_HANDLER and up) used by the core's own handlers. */
 #define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
 #define EXEC_F_SIGNED   (EXEC_F_HANDLER << 1) /* ld: sign-extend the loaded value */
 #define EXEC_F_BACKWARD (EXEC_F_HANDLER << 2) /* bra: target at or before the branch */
+#define EXEC_F_SPIN     (EXEC_F_HANDLER << 3) /* bra: closes a loop that may wait on other
+                                                 threads (exec/control.c) */
 
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
     EXEC_BUILTIN_NONE = 0, EXEC_BUILTIN_VPRINTF, EXEC_BUILTIN_ASSERTFAIL,
-    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE
+    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE,
+    EXEC_BUILTIN_DEVRT_FIRST = 64  /* the device runtime's entry points (exec/devrt.c) */
 };
 
 /* ---- the lowered program ---- */
@@ -154,6 +162,18 @@ typedef struct exec_rentry {
 
 enum exec_warp_status { EXEC_WARP_RUNNABLE, EXEC_WARP_BARRIER, EXEC_WARP_EXITED };
 
+/* Lanes that arrived at a barrier while other lanes of their warp still had a path to
+ * run (sm_70 and later count threads, not warps): they wait as the pending path of a
+ * reconvergence entry until the barrier completes (exec/block.c). */
+typedef struct exec_bar_park {
+    const exec_insn *insn;      /* the barrier instruction (bar.red: where the result goes) */
+    uint32_t lanes;             /* lanes parked on the path (guard-false ones included) */
+    uint32_t arrived;           /* lanes that arrived at the barrier */
+    uint32_t depth;             /* frame the instruction belongs to */
+    uint32_t id;                /* barrier id */
+    int32_t cont;               /* index in exec_wstate.conts when parked in a callee, or -1 */
+} exec_bar_park;
+
 typedef struct exec_wstate {
     exec_warp h;                /* what handlers see; first member */
     const exec_insn *ip;        /* next instruction */
@@ -161,6 +181,7 @@ typedef struct exec_wstate {
     const exec_insn *code;      /* current function's code */
     uint64_t clock;             /* issued instructions (%clock64) */
     uint64_t slice_start;
+    uint32_t spin_count;        /* consecutive uniform turns of a possible spin loop */
     uint32_t returned;          /* lanes that returned from the current function */
     uint8_t status;             /* enum exec_warp_status */
     bool yield;                 /* leave the run loop at brk */
@@ -171,6 +192,13 @@ typedef struct exec_wstate {
     /* barrier wait */
     uint32_t bar_id, bar_mask;
     const exec_insn *bar_insn;
+    /* split-warp barriers: lanes parked on pending paths until their barrier completes */
+    uint32_t parked;            /* lanes of the parks below */
+    bool resume_parked;         /* stopped at a parked path: resume with exec_warp_path_done */
+    uint32_t nparks;
+    exec_bar_park parks[EXEC_WARP_SIZE];
+    struct exec_bar_cont *conts; /* parked lanes' call frames (exec/block.c) */
+    uint32_t nconts;
 } exec_wstate;
 
 /* A global allocation an instruction recently accessed: [lo, hi). */
@@ -184,6 +212,7 @@ typedef struct exec_barrier {
     uint32_t arrived;           /* threads arrived */
     uint32_t expected;          /* thread count given by the instruction, 0 = all */
     uint32_t waiting;           /* warps waiting */
+    uint32_t parked;            /* groups of lanes parked on pending paths (exec_bar_park) */
     uint32_t red_popc;          /* bar.red accumulators */
     bool red_and, red_or;
 } exec_barrier;
@@ -204,7 +233,7 @@ struct exec_block {
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
-    exec_barrier bars[EXEC_NUM_BARRIERS];
+    exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
     exec_wstate *warps;
     /* Kept from block to block (everything above is reset for each): the allocation each
      * global memory instruction last hit, so the common case is a range compare
@@ -213,6 +242,7 @@ struct exec_block {
     const mem_table *range_mem;
     uint64_t range_epoch;
     exec_range ranges[EXEC_RANGE_CACHE];
+    struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
 };
 
 struct exec_worker {
@@ -228,6 +258,7 @@ struct exec_worker {
     size_t local_cap;
     uint64_t insn_count;
     struct exec_block block;
+    struct exec_devrt_worker *devrt; /* storage for the blocks' device-runtime state */
 };
 
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
@@ -291,6 +322,10 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
+/* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to
+ * run from pending_ip (exec/control.c). */
+void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
+                               const exec_insn *pending_ip, uint32_t pending_mask);
 
 /* What the observed run loop reports for an instruction besides its issue (exec_insn.obs).
  * Each kind names where the instruction keeps what the event needs. */
@@ -316,6 +351,10 @@ enum exec_obs_kind {
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
 /* Set in->obs from the IR instruction the decoder just turned into in. */
 void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
+/* Device-side malloc/free by lane (exec/observe.h's heap event; nothing without an
+ * observer); op is an exec_heap_op. */
+void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
+                       uint64_t ptr, uint64_t size);
 /* A block starts / ends on this worker (begins the worker's observation when needed). */
 void exec_observe_block_begin(struct exec_block *b);
 void exec_observe_block_end(struct exec_block *b);
@@ -323,6 +362,9 @@ void exec_observe_block_end(struct exec_block *b);
 /* ---- block.c ---- */
 /* The barrier id instruction in (bar, barrier) names for lane. */
 uint32_t exec_barrier_id(const exec_warp *w, const exec_insn *in, uint32_t lane);
+/* The next path of the warp holds lanes parked at a barrier that has not completed:
+ * the warp waits, and resumes with exec_warp_path_done once the barrier completes. */
+void exec_warp_wait_parked(exec_wstate *w);
 /* Called when threads exit: a barrier waiting for all threads may now be complete. */
 void exec_block_threads_exited(struct exec_block *b, uint32_t n);
 /* Stop the block because the launch is being aborted (another block faulted). */
@@ -353,12 +395,29 @@ static inline uint8_t *exec_lane_local(exec_wstate *w, uint32_t lane, uint64_t o
 
 /* ---- output (printf.c) ---- */
 void exec_output_append(exec_output *o, const char *s, size_t n);
+/* Append to the block's diagnostics (o->err) instead of its printf output. */
+void exec_output_err_printf(exec_output *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void exec_output_printf(exec_output *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Device printf for one lane: format at generic address fmt, arguments at generic address
  * args. Returns printf's result (number of arguments) or -1 with a fault recorded. */
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt,
                       uint64_t args);
+
+/* ---- devrt.c: the device runtime's entry points ---- */
+/* The builtin number of a device-runtime function name, or EXEC_BUILTIN_NONE. */
+int exec_devrt_builtin_of(const char *name);
+/* Run the call for the lanes in mask. */
+void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
+                     uint32_t mask);
+/* Warp warp printed from byte `from` of the block's output on during its last run: tell
+ * the grid runner when that output belongs to another launch epoch than the output
+ * before it. */
+void exec_devrt_note_output(struct exec_block *b, uint32_t warp, size_t from);
+/* The block is over: release its parameter buffers. */
+void exec_devrt_block_end(struct exec_block *b);
+void exec_devrt_worker_free(exec_worker *wk);
 
 /* ---- fault.c ---- */
 /* Record a fault that belongs to no instruction (barrier deadlock). */
@@ -438,6 +497,7 @@ int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_cluster(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
                                 bool noinc);
 

@@ -226,7 +226,8 @@ bool exec_dec_pred(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ui
         if (neg) *neg = o->neg;
         return true;
     }
-    if (o->kind == PTX_OPND_IMM_INT && (o->ival == 0 || o->ival == 1)) {
+    if (o->kind == PTX_OPND_IMM_INT && (o->ival == 0 || o->ival == 1 || o->ival == -1)) {
+        /* 0 is false; 1 and -1 (all bits set, as nvcc writes it) are true */
         *pred = o->ival ? d->f->pred_true : d->f->pred_false;
         if (neg) *neg = o->neg;
         return true;
@@ -275,9 +276,11 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     int r = exec_decode_sreg_mov(d, pi, out);
     if (r == 0) r = exec_decode_memory(d, pi, out);
     if (r == 0) r = exec_decode_alu(d, pi, out);
+    if (r == 0) r = exec_decode_video(d, pi, out);
     if (r == 0) r = exec_decode_atomic(d, pi, out);
     if (r == 0) r = exec_decode_control(d, pi, out);
     if (r == 0) r = exec_decode_sync(d, pi, out);
+    if (r == 0) r = exec_decode_cluster(d, pi, out);
     if (r == 0) {
         char text[200];
         ptx_insn_str(d->m, d->pf, pi, text, sizeof text);

@@ -44,8 +44,11 @@ void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in
             k = EXEC_OBS_K_CP_ASYNC;
         break;
     case PTX_OP_bar: case PTX_OP_barrier:
-        if (!exec_dec_has_mod_named(pi, "warp")) k = EXEC_OBS_K_BARRIER;
-        else if (in->na >= 1) k = EXEC_OBS_K_WARP_SYNC_A0; /* bar.warp.sync membermask */
+        if (exec_dec_has_mod_named(pi, "warp")) {
+            if (in->na >= 1) k = EXEC_OBS_K_WARP_SYNC_A0; /* bar.warp.sync membermask */
+        } else if (!(exec_dec_has_mod_named(pi, "cluster") && ptx_insn_has_mod(pi, PTX_MOD_arrive))) {
+            k = EXEC_OBS_K_BARRIER; /* barrier.cluster.arrive waits for nothing */
+        }
         break;
     case PTX_OP_shfl: k = EXEC_OBS_K_WARP_SYNC_A3; break;
     case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux: k = EXEC_OBS_K_WARP_SYNC_A1; break;
@@ -195,6 +198,14 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     case EXEC_OBS_K_NONE: case EXEC_OBS_K_HIDDEN:
         return;
     }
+}
+
+void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
+                       uint64_t ptr, uint64_t size) {
+    const exec_observer *o = w->h.block->L->observer;
+    if (!o || !o->heap) return;
+    exec_site s = site_of(w, in);
+    o->heap(&s, (exec_heap_op)op, lane, ptr, size);
 }
 
 /* ---- blocks and workers ---- */

@@ -30,7 +30,7 @@ static int builtin_of(const char *name) {
     if (!strcmp(name, "__assertfail")) return EXEC_BUILTIN_ASSERTFAIL;
     if (!strcmp(name, "malloc")) return EXEC_BUILTIN_MALLOC;
     if (!strcmp(name, "free")) return EXEC_BUILTIN_FREE;
-    return EXEC_BUILTIN_NONE;
+    return exec_devrt_builtin_of(name);
 }
 
 const exec_func *exec_program_func(const exec_program *p, uint32_t index) {
@@ -249,10 +249,23 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
             m->vars[i].align > dyn_align)
             dyn_align = m->vars[i].align;
     k->dyn_base = (uint32_t)align_up(off, dyn_align);
+    info->dyn_shared_base = k->dyn_base;
 
     uint32_t stack = wk.stack_bytes[f->index];
     if (wk.recursive) stack += EXEC_RECURSION_STACK_BYTES;
     info->local_per_thread = (uint32_t)align_up(stack, 16);
+
+    /* the device heap: a reachable function calls the malloc or free builtin */
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (wk.state[i] != 2) continue;
+        const exec_func *g = &p->funcs[i];
+        for (uint32_t c = 0; c < g->ncalls; c++) {
+            const exec_func *callee = g->calls[c].callee;
+            if (callee && (callee->builtin == EXEC_BUILTIN_MALLOC ||
+                           callee->builtin == EXEC_BUILTIN_FREE))
+                info->uses_device_heap = true;
+        }
+    }
 
     uint32_t regs = 0;
     bool calls = false;
@@ -316,8 +329,14 @@ exec_program *exec_program_load(ptx_module *m, mem_table *mem, char *err, size_t
         uint32_t *reg_slot = malloc((pf->nregs + 1) * sizeof *reg_slot);
         if (!reg_slot) abort();
         uint32_t nslots = 0, npreds = 0;
-        for (uint32_t r = 0; r < pf->nregs; r++)
-            reg_slot[r] = pf->regs[r].type == PTX_T_pred ? npreds++ : nslots++;
+        for (uint32_t r = 0; r < pf->nregs; r++) {
+            if (pf->regs[r].type == PTX_T_pred) {
+                reg_slot[r] = npreds++;
+            } else { /* a .b128 register is two slots: low and high 64 bits */
+                reg_slot[r] = nslots;
+                nslots += pf->regs[r].type == PTX_T_b128 ? 2 : 1;
+            }
+        }
         f->pred_false = npreds;
         f->pred_true = npreds + 1;
         f->npreds = npreds + 2;

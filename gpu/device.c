@@ -72,6 +72,9 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
     }
     d->print = print_to_stdout;
     atomic_init(&d->next_grid_id, 1);
+    atomic_init(&d->dp_outstanding, 0);
+    d->dp_pending_limit = p->limit_dev_runtime_pending_launch_count;
+    d->dp_sync_depth_limit = p->limit_dev_runtime_sync_depth;
     pthread_mutex_init(&d->print_lock, NULL);
     pthread_mutex_init(&d->grid_lock, NULL);
     pthread_mutex_init(&d->pool_lock, NULL);
@@ -96,6 +99,7 @@ void gpu_device_free(gpu_device *d) {
         if (d->lanes[i].worker)
             exec_worker_free(d->lanes[i].worker);
         free(d->lanes[i].out.data);
+        free(d->lanes[i].out.err);
     }
     for (size_t i = 0; i < d->nspare; i++)
         exec_worker_free(d->spare[i]);
@@ -127,6 +131,14 @@ void gpu_device_emit(gpu_device *d, const char *data, size_t len) {
         return;
     pthread_mutex_lock(&d->print_lock);
     d->print(data, len, d->print_ctx);
+    pthread_mutex_unlock(&d->print_lock);
+}
+
+void gpu_device_emit_err(gpu_device *d, const char *data, size_t len) {
+    if (len == 0)
+        return;
+    pthread_mutex_lock(&d->print_lock);
+    fwrite(data, 1, len, stderr);
     pthread_mutex_unlock(&d->print_lock);
 }
 
