@@ -163,6 +163,9 @@ static void test_file(const char *file) {
         if (bad) harness_failures++;
     }
     free(r.out.data);
+    harness_dealloc(&h, a);
+    harness_dealloc(&h, b);
+    harness_dealloc(&h, out);
     harness_free(&h);
 }
 

@@ -77,6 +77,10 @@ int main(void) {
     CHECK_EQ_U64(out[1 * NOPS + 4], 0xffffff01u);           /* unsigned bytes saturate at ff */
     CHECK_EQ_U64(out[2 * NOPS + 5], 0x7f80007fu);           /* signed bytes at 7f and 80 */
     CHECK_EQ_U64(out[6 * NOPS + 13], 0xfe01fe01u);          /* avrg(-3, 0) = -2, avrg(0, 1) = 1 */
+    harness_dealloc(&h, a);
+    harness_dealloc(&h, b);
+    harness_dealloc(&h, c);
+    harness_dealloc(&h, out);
     harness_free(&h);
     return harness_report("test_exec_video");
 }
