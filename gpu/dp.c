@@ -100,7 +100,7 @@ static void free_launches(gpu_device *d, gpu_dp_launch *l) {
     while (l) {
         gpu_dp_launch *next = l->next;
         if (!l->copy) atomic_fetch_sub(&d->dp_outstanding, 1);
-        free((void *)l->L.params);
+        free(l->copy);
         free(l);
         l = next;
     }
@@ -239,8 +239,9 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         f->queue = l->next;
         l->next = NULL;
         if (l->copy) { /* checked when issued: both ranges are device memory */
-            if (l->src) memmove(l->dst, l->src, l->count);
-            else memset(l->dst, l->value, l->count);
+            gpu_dp_copy *c = l->copy;
+            if (c->src) memmove(c->dst, c->src, c->count);
+            else memset(c->dst, c->value, c->count);
             free_launches(d, l);
             continue;
         }
@@ -248,8 +249,16 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         gpu_dp_grid_init(&child, d, l->depth);
         gpu_grid_stats stats;
         memset(&stats, 0, sizeof stats);
-        exec_fault_kind k = gpu_grid_run_blocks(d, &l->L, fault, &stats, &child, sink);
-        if (d->dp_host.grid_done) d->dp_host.grid_done(&l->L, &stats, k);
+        exec_launch L;
+        memset(&L, 0, sizeof L);
+        L.kernel = l->kernel;
+        L.grid = l->grid;
+        L.block = l->block;
+        L.dyn_shared = l->dyn_shared;
+        L.params = l->params;
+        L.mem = d->mem;
+        exec_fault_kind k = gpu_grid_run_blocks(d, &L, fault, &stats, &child, sink);
+        if (d->dp_host.grid_done) d->dp_host.grid_done(&L, &stats, k);
         gpu_dp_launch *work = k == EXEC_OK ? gpu_dp_grid_take_work(&child) : NULL;
         gpu_dp_grid_destroy(&child);
         if (k != EXEC_OK) { /* a fault ends everything still to run */
@@ -345,21 +354,17 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
         return EXEC_DEVRT_LAUNCH_PENDING_COUNT_EXCEEDED;
     }
     const exec_kernel_info *info = l->info;
-    gpu_dp_launch *r = calloc(1, sizeof *r);
-    uint8_t *params = malloc(info->param_size ? info->param_size : 1);
-    if (!r || !params) {
-        free(r);
-        free(params);
+    gpu_dp_launch *r = malloc(sizeof *r + info->param_size);
+    if (!r) {
         atomic_fetch_sub(&d->dp_outstanding, 1);
         return EXEC_DEVRT_MEMORY_ALLOCATION;
     }
-    memcpy(params, l->params, info->param_size);
-    r->L.kernel = l->kernel;
-    r->L.grid = l->grid;
-    r->L.block = l->block;
-    r->L.dyn_shared = l->dyn_shared;
-    r->L.params = params;
-    r->L.mem = lane->launch.mem;
+    memset(r, 0, sizeof *r);
+    memcpy(r->params, l->params, info->param_size);
+    r->kernel = l->kernel;
+    r->grid = l->grid;
+    r->block = l->block;
+    r->dyn_shared = l->dyn_shared;
     r->depth = g->depth + 1;
     if (l->stream == EXEC_DEVRT_STREAM_TAIL_LAUNCH) {
         *b->tails_end = r;
@@ -387,12 +392,17 @@ static int dp_copy_async(void *ctx, uint64_t dst, uint64_t src, int value, uint6
         (src && !mem_table_check(mem, src, count, NULL)))
         return EXEC_DEVRT_INVALID_VALUE;
     gpu_dp_launch *r = calloc(1, sizeof *r);
-    if (!r) return EXEC_DEVRT_MEMORY_ALLOCATION;
-    r->copy = true;
-    r->dst = (void *)(uintptr_t)dst;
-    r->src = (const void *)(uintptr_t)src;
-    r->value = value;
-    r->count = count;
+    gpu_dp_copy *c = calloc(1, sizeof *c);
+    if (!r || !c) {
+        free(r);
+        free(c);
+        return EXEC_DEVRT_MEMORY_ALLOCATION;
+    }
+    c->dst = (void *)(uintptr_t)dst;
+    c->src = (const void *)(uintptr_t)src;
+    c->value = value;
+    c->count = count;
+    r->copy = c;
     *b->work_end = r;
     b->work_end = &r->next;
     return EXEC_DEVRT_SUCCESS;

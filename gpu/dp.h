@@ -7,17 +7,24 @@
 #include "device_internal.h"
 
 /* A grid launched from device code, or a copy or set into a device stream, waiting to
- * run (copies and sets take their place in issue order but are not launches). */
+ * run (copies and sets take their place in issue order but are not launches). Kept small:
+ * millions may be pending. */
 typedef struct gpu_dp_launch {
     struct gpu_dp_launch *next;
-    exec_launch L;          /* kernel, configuration, parameters (owned), memory */
+    const exec_kernel *kernel;
+    exec_dim3 grid, block;
+    uint32_t dyn_shared;
     uint32_t depth;         /* of the grid it makes (a host-launched grid is at 0) */
-    bool copy;              /* a cudaMemcpyAsync / cudaMemsetAsync, not a launch */
+    struct gpu_dp_copy *copy; /* a cudaMemcpyAsync / cudaMemsetAsync, not a launch */
+    uint8_t params[];       /* the kernel's parameter buffer */
+} gpu_dp_launch;
+
+typedef struct gpu_dp_copy {
     void *dst;
     const void *src;        /* NULL: set count bytes to value */
     int value;
     size_t count;
-} gpu_dp_launch;
+} gpu_dp_copy;
 
 /* A device-side stream or event: valid only in the block that created it. */
 typedef struct gpu_dp_handle {

@@ -4,9 +4,9 @@
  *            ran and the error of the launch that did not;
  *   tail     the same recursion through the tail launch stream;
  *   pending  cudaLimitDevRuntimePendingLaunchCount set low from the host (before any
- *            launch), then one thread
- *            puts more grids into its tail launch stream than the limit allows (tail grids
- *            cannot start before the launching grid ends, so all of them are pending);
+ *            launch), then one thread puts more grids into its tail launch stream than
+ *            the limit allows (tail grids cannot start before the launching grid ends, so
+ *            all of them are pending);
  *   fan-out  a grid of N blocks each launching one child (default limit).
  *
  * Build: nvcc -arch=sm_90 -rdc=true dpLimits.cu -lcudadevrt
