@@ -75,6 +75,7 @@ void exec_worker_free(exec_worker *wk) {
         free(w->rs);
         free_conts(w);
     }
+    exec_devrt_worker_free(wk);
     free(wk->warps);
     free(wk->shared);
     free(wk->local);
@@ -529,6 +530,92 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     for (uint32_t c = 0; c < w->nconts; c++) w->conts[c].used = false;
 }
 
+/* warps_outlive_fault: the warp that faulted leaves the block like exited threads, so
+ * barriers the others wait at can still complete. */
+static void retire_faulted_warp(struct exec_block *b, exec_wstate *w) {
+    uint32_t n = (uint32_t)__builtin_popcount(w->h.alive);
+    w->h.alive = w->h.active = 0;
+    w->status = EXEC_WARP_EXITED;
+    if (n) exec_block_threads_exited(b, n);
+}
+
+/* Can a thread starting at start (in the kernel's own code) execute a barrier before it
+ * ends? Calls and indirect branches count as "maybe". Rare path: a plain search. */
+static bool may_reach_barrier(const exec_func *f, const exec_insn *start) {
+    uint32_t n = f->ncode + 1, *stack = malloc(n * sizeof *stack);
+    uint8_t *seen = calloc(n, 1);
+    bool maybe = !stack || !seen;
+    uint32_t sp = 0;
+    if (!maybe) stack[sp++] = (uint32_t)(start - f->code);
+    while (!maybe && sp) {
+        uint32_t pc = stack[--sp];
+        while (pc < f->ncode && !seen[pc]) {
+            seen[pc] = 1;
+            const exec_insn *in = &f->code[pc];
+            if (in->fn == h_bar || in->op == PTX_OP_call || in->op == PTX_OP_brx) {
+                maybe = true;
+                break;
+            }
+            if (in->op == PTX_OP_bra) {
+                if (in->target >= 0 && sp < n) stack[sp++] = (uint32_t)in->target;
+                if (in->guard < 0) break;
+            } else if ((in->op == PTX_OP_ret || in->op == PTX_OP_exit || in->op == PTX_OP_trap) &&
+                       in->guard < 0) {
+                break;
+            }
+            pc++;
+        }
+    }
+    free(stack);
+    free(seen);
+    return maybe;
+}
+
+/* A warp waiting at a barrier whose other lanes are held back by divergence: can none of
+ * those lanes reach a barrier before they end? They wait at a reconvergence point or as a
+ * pending path of the warp's (kernel-level) divergences. */
+static bool held_back_lanes_end_freely(const exec_wstate *w) {
+    if (w->depth != 0) return false;
+    const exec_func *f = w->frames[0].func;
+    for (uint32_t i = 0; i < w->rsp; i++) {
+        const exec_rentry *e = &w->rs[i];
+        if (e->pending_mask && may_reach_barrier(f, e->pending_ip)) return false;
+        if (e->rpc && may_reach_barrier(f, e->rpc)) return false;
+    }
+    return true;
+}
+
+/* No warp can run, and warps wait at a barrier that not every thread has reached. When the
+ * missing threads are lanes of those very warps held back by divergence, and none of them
+ * can reach a barrier before it ends (lanes that took an early return, say, while the
+ * others went on to __syncthreads), they would run on to their end on sm_70 and later,
+ * where each thread is scheduled on its own (before sm_70 a barrier counted whole warps):
+ * the barrier completes without them. Returns whether a barrier was released; a barrier
+ * the held-back lanes could still reach stays a reported deadlock. */
+static bool release_divergent_barrier(struct exec_block *b) {
+    for (uint32_t id = 0; id < EXEC_NUM_BARRIERS; id++) {
+        exec_barrier *bar = &b->bars[id];
+        if (!bar->waiting) continue;
+        uint32_t need = bar->expected ? bar->expected : b->live_threads;
+        uint32_t held_back = 0;
+        bool free_to_end = true;
+        for (uint32_t i = 0; i < b->nwarps && free_to_end; i++) {
+            const exec_wstate *w = &b->warps[i];
+            if (w->status != EXEC_WARP_BARRIER || w->bar_id != id) continue;
+            uint32_t lanes = w->h.alive & ~w->bar_mask;
+            if (!lanes) continue;
+            free_to_end = held_back_lanes_end_freely(w);
+            held_back += (uint32_t)__builtin_popcount(lanes);
+        }
+        if (free_to_end && held_back && bar->arrived + held_back >= need) {
+            bar->arrived = need;
+            barrier_check(b, id);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void report_deadlock(struct exec_block *b) {
     for (uint32_t id = 0; id <= EXEC_CLUSTER_BARRIER; id++) {
         const exec_barrier *bar = &b->bars[id];
@@ -566,7 +653,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     struct exec_block *b = &wk->block;
     fault->kind = EXEC_OK;
     fault->msg[0] = 0;
-    memset(b, 0, sizeof *b);
+    memset(b, 0, offsetof(struct exec_block, range_mem));
     b->L = L;
     b->k = k;
     b->prog = k->prog;
@@ -579,7 +666,13 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     b->nthreads = L->block.x * L->block.y * L->block.z;
     b->nwarps = (b->nthreads + EXEC_WARP_SIZE - 1) / EXEC_WARP_SIZE;
     b->live_threads = b->nthreads;
-    exec_block_forget_ranges(b);
+    /* the ranges cached by earlier blocks hold while no allocation has gone */
+    uint64_t epoch = mem_removal_epoch();
+    if (b->range_mem != L->mem || b->range_epoch != epoch) {
+        exec_block_forget_ranges(b);
+        b->range_mem = L->mem;
+        b->range_epoch = epoch;
+    }
     if (b->nthreads == 0) return EXEC_OK;
     if (exec_block_aborted(b)) {
         exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
@@ -625,23 +718,35 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
                     w->yield = false;
                     exec_warp_path_done(w);
                 }
-                if (w->status == EXEC_WARP_RUNNABLE) run(w);
+                if (w->status == EXEC_WARP_RUNNABLE) {
+                    size_t printed = b->out->len;
+                    run(w);
+                    /* after device launches, output is ordered by launch epoch
+                     * (exec/devrt.c) */
+                    if (b->devrt && b->out->len != printed) exec_devrt_note_output(b, i, printed);
+                }
                 ran = true;
-                if (b->fault_kind != EXEC_OK) goto done;
+                if (b->fault_kind != EXEC_OK) {
+                    if (!L->warps_outlive_fault || b->fault_kind == EXEC_FAULT_ABORTED) goto done;
+                    if (w->h.fault) retire_faulted_warp(b, w);
+                }
             }
             if (w->status != EXEC_WARP_EXITED) all_exited = false;
         }
         if (all_exited) break;
         if (!ran) {
+            if (release_divergent_barrier(b)) continue;
             report_deadlock(b);
             break;
         }
         if (exec_block_aborted(b)) {
+            /* (a fault of this block already recorded stays the one reported) */
             exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
             break;
         }
     }
 done:
+    exec_devrt_block_end(b);
     if (L->observer) exec_observe_block_end(b);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
     return b->fault_kind;

@@ -1,8 +1,10 @@
 /* exec/control.c — control flow: bra (uniform and divergent), call/ret to .func bodies
  * (direct and through function pointers, with per-call .param frames in local memory),
- * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
+ * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free; the
+ * device runtime's are in exec/devrt.c).
  */
 #include "core.h"
+#include "observe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +106,7 @@ static void h_bra(exec_warp *hw, const exec_insn *in, uint32_t mask);
 
 /* Does the thread end at p (an unguarded exit, or ret from the kernel), perhaps after a
  * few unconditional branches (code built with -G returns through a shared ret block)? */
-static bool ends_thread(const exec_wstate *w, const exec_insn *p) {
+bool exec_ends_thread(const exec_wstate *w, const exec_insn *p) {
     for (unsigned hops = 0; hops < 8 && p->guard < 0; hops++) {
         if (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0)) return true;
         if (p->fn != h_bra) return false;
@@ -120,11 +122,11 @@ __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *i
     /* A side that goes straight to the thread's end exits now rather than waiting for the
      * other side: with independent thread scheduling those threads are gone, so they
      * must not hold up a barrier the other side reaches (if (i >= n) return; ...). */
-    if (ends_thread(w, target)) {
+    if (exec_ends_thread(w, target)) {
         exec_warp_exit_lanes(w, taken);
         return;
     }
-    if (ends_thread(w, fall)) {
+    if (exec_ends_thread(w, fall)) {
         w->ip = target;
         exec_warp_exit_lanes(w, not_taken);
         return;
@@ -357,7 +359,8 @@ static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite
     exec_fault_at(&w->h, in, first, EXEC_FAULT_ASSERT, detail);
 }
 
-static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask) {
+static void device_malloc(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                          uint32_t mask) {
     mem_table *mem = w->h.block->L->mem;
     EXEC_FOR_LANES(mask, lane) {
         uint64_t size = arg_u64(w, cs, lane, 0);
@@ -371,6 +374,7 @@ static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask
             }
         }
         set_ret(w, cs, lane, (uint64_t)(uintptr_t)p);
+        exec_observe_heap(w, in, EXEC_OBS_MALLOC, lane, (uint64_t)(uintptr_t)p, size);
     }
 }
 
@@ -380,6 +384,7 @@ static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite
     EXEC_FOR_LANES(mask, lane) {
         uint64_t ptr = arg_u64(w, cs, lane, 0);
         if (!ptr) continue;
+        exec_observe_heap(w, in, EXEC_OBS_FREE, lane, ptr, 0);
         mem_alloc al;
         if (!mem_table_find(mem, ptr, &al) || al.base != ptr ||
             !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP)) {
@@ -407,9 +412,11 @@ static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite
         }
         break;
     case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
-    case EXEC_BUILTIN_MALLOC: device_malloc(w, cs, mask); break;
+    case EXEC_BUILTIN_MALLOC: device_malloc(w, in, cs, mask); break;
     case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
-    default: break;
+    default:
+        if (builtin >= EXEC_BUILTIN_DEVRT_FIRST) exec_devrt_call(w, in, cs, builtin, mask);
+        break;
     }
 }
 
@@ -470,6 +477,9 @@ static int dec_call(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             out->aux = (uint32_t)g->builtin;
             return 1;
         }
+        if (g->pf->ninsns == 0 && !strncmp(g->pf->name, "__cudaCDP2", 10))
+            return exec_dec_error(d, pi, "the device runtime's %s is not supported",
+                                  g->pf->name + 10), -1;
         if (g->pf->ninsns == 0)
             return exec_dec_error(d, pi, "unsupported callee '%s' (no body in this module)",
                                   g->pf->name), -1;

@@ -45,7 +45,8 @@
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
     EXEC_BUILTIN_NONE = 0, EXEC_BUILTIN_VPRINTF, EXEC_BUILTIN_ASSERTFAIL,
-    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE
+    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE,
+    EXEC_BUILTIN_DEVRT_FIRST = 64  /* the device runtime's entry points (exec/devrt.c) */
 };
 
 /* ---- the lowered program ---- */
@@ -229,14 +230,19 @@ struct exec_block {
     uint32_t shared_size;
     uint8_t *local;
     uint32_t local_stride;
-    /* the allocation each global memory instruction last hit, so the common case is a
-     * range compare (direct-mapped by instruction address) */
-    exec_range ranges[EXEC_RANGE_CACHE];
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
     exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
     exec_wstate *warps;
+    /* Kept from block to block (everything above is reset for each): the allocation each
+     * global memory instruction last hit, so the common case is a range compare
+     * (direct-mapped by instruction address). Valid while the allocation table of
+     * range_mem has lost no entry (mem_removal_epoch is still range_epoch). */
+    const mem_table *range_mem;
+    uint64_t range_epoch;
+    exec_range ranges[EXEC_RANGE_CACHE];
+    struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
 };
 
 struct exec_worker {
@@ -252,6 +258,7 @@ struct exec_worker {
     size_t local_cap;
     uint64_t insn_count;
     struct exec_block block;
+    struct exec_devrt_worker *devrt; /* storage for the blocks' device-runtime state */
 };
 
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
@@ -259,7 +266,7 @@ static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
 static inline exec_range *exec_range_of(struct exec_block *b, const exec_insn *in) {
     return &b->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
 }
-/* Forget every cached range (at the start of a block). */
+/* Forget every cached range. */
 void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
@@ -313,6 +320,9 @@ bool exec_frame_push(exec_wstate *w, const exec_insn *in, const exec_func *calle
 /* Make frames[depth] ready for f at local offset local_base (buffers and constants). */
 bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
+/* Does a thread at p end there (exit, or ret from the kernel, perhaps after a few
+ * unconditional branches)? (control.c) */
+bool exec_ends_thread(const exec_wstate *w, const exec_insn *p);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
 /* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to
@@ -344,6 +354,10 @@ enum exec_obs_kind {
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
 /* Set in->obs from the IR instruction the decoder just turned into in. */
 void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
+/* Device-side malloc/free by lane (exec/observe.h's heap event; nothing without an
+ * observer); op is an exec_heap_op. */
+void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
+                       uint64_t ptr, uint64_t size);
 /* A block starts / ends on this worker (begins the worker's observation when needed). */
 void exec_observe_block_begin(struct exec_block *b);
 void exec_observe_block_end(struct exec_block *b);
@@ -393,6 +407,20 @@ void exec_output_printf(exec_output *o, const char *fmt, ...)
  * args. Returns printf's result (number of arguments) or -1 with a fault recorded. */
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt,
                       uint64_t args);
+
+/* ---- devrt.c: the device runtime's entry points ---- */
+/* The builtin number of a device-runtime function name, or EXEC_BUILTIN_NONE. */
+int exec_devrt_builtin_of(const char *name);
+/* Run the call for the lanes in mask. */
+void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
+                     uint32_t mask);
+/* Warp warp printed from byte `from` of the block's output on during its last run: tell
+ * the grid runner when that output belongs to another launch epoch than the output
+ * before it. */
+void exec_devrt_note_output(struct exec_block *b, uint32_t warp, size_t from);
+/* The block is over: release its parameter buffers. */
+void exec_devrt_block_end(struct exec_block *b);
+void exec_devrt_worker_free(exec_worker *wk);
 
 /* ---- fault.c ---- */
 /* Record a fault that belongs to no instruction (barrier deadlock). */
@@ -450,6 +478,14 @@ bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o,
                       exec_insn *out);
 bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint32_t first_free,
                      char *err, size_t errlen);
+/* uniform.c: find the instructions of f (just decoded; reg_slot maps its IR registers)
+ * whose operands hold one value across the warp's executing lanes, and make them run once
+ * (in->lane_fn keeps the handler of its lane loop). */
+void exec_uniform_pass(exec_func *f, const uint32_t *reg_slot);
+/* The handler that runs in (whose fn is still its lane handler) once for the warp. */
+exec_fn exec_uniform_handler_for(const exec_insn *in);
+/* Is fn one of the handlers that run an instruction once for the warp? */
+bool exec_is_uniform_handler(exec_fn fn);
 /* regs.c: registers per thread, estimated from the most values live at once. */
 uint32_t exec_estimate_regs(const ptx_func *pf);
 

@@ -353,6 +353,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         f->code = d.code;
         f->ncode = d.ncode - 1;
         f->nslots = d.next_slot;
+        exec_uniform_pass(f, reg_slot);
     } else {
         free(d.code);
     }

@@ -30,7 +30,7 @@ static int builtin_of(const char *name) {
     if (!strcmp(name, "__assertfail")) return EXEC_BUILTIN_ASSERTFAIL;
     if (!strcmp(name, "malloc")) return EXEC_BUILTIN_MALLOC;
     if (!strcmp(name, "free")) return EXEC_BUILTIN_FREE;
-    return EXEC_BUILTIN_NONE;
+    return exec_devrt_builtin_of(name);
 }
 
 const exec_func *exec_program_func(const exec_program *p, uint32_t index) {
@@ -249,6 +249,7 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
             m->vars[i].align > dyn_align)
             dyn_align = m->vars[i].align;
     k->dyn_base = (uint32_t)align_up(off, dyn_align);
+    info->dyn_shared_base = k->dyn_base;
 
     uint32_t stack = wk.stack_bytes[f->index];
     if (wk.recursive) stack += EXEC_RECURSION_STACK_BYTES;

@@ -15,6 +15,8 @@
 #include "gpu.h"
 
 struct gpu_grid;
+struct gpu_dp_grid;
+struct gpu_dp_block;
 
 typedef struct gpu_lane {
     struct gpu_device *dev;
@@ -27,6 +29,10 @@ typedef struct gpu_lane {
     volatile int abort;           /* set to stop the block this lane is running */
     _Atomic uint64_t block;       /* linear index of the block being run, UINT64_MAX idle */
     uint64_t seen_generation;     /* last grid generation this pool lane looked at */
+    /* dynamic parallelism (gpu/dp.c): the grid's state, and the running block's (created
+     * on the block's first device-runtime call) */
+    struct gpu_dp_grid *dp;
+    struct gpu_dp_block *dp_block;
 } gpu_lane;
 
 struct gpu_device {
@@ -55,6 +61,14 @@ struct gpu_device {
     unsigned lanes_done;          /* of those, lanes that finished */
     bool shutdown;
 
+    /* dynamic parallelism: launches from device code not yet complete (each counts until
+     * its grid and everything that grid launched have finished), the limits the runtime
+     * set, and what the runtime answers for device-side queries */
+    _Atomic uint64_t dp_outstanding;
+    uint64_t dp_pending_limit;
+    uint64_t dp_sync_depth_limit;
+    gpu_dp_host dp_host;
+
     /* spare exec_workers for grids launched from inside a running block */
     pthread_mutex_t spare_lock;
     exec_worker **spare;
@@ -71,6 +85,13 @@ void gpu_device_emit_err(struct gpu_device *d, const char *data, size_t len);
 unsigned gpu_pool_run(struct gpu_device *d, struct gpu_grid *g, unsigned nlanes);
 /* The lane loop of the scheduler: take blocks of g until none is left. */
 void gpu_grid_work(struct gpu_grid *g, gpu_lane *lane);
+/* Run the blocks of a grid (gpu/scheduler.c): what gpu_run_grid_stats does before the
+ * grid's device-side work. dp receives what the blocks launched (initialised by the
+ * caller); when sink is not NULL the grid's printf output is appended to it instead of
+ * being printed (a grid run while a block waits for it: the output belongs there). */
+exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                    gpu_grid_stats *stats, struct gpu_dp_grid *dp,
+                                    exec_output *sink);
 /* An exec_worker for a nested grid (from the spare list or new), and its return. */
 exec_worker *gpu_spare_worker_take(struct gpu_device *d);
 void gpu_spare_worker_give(struct gpu_device *d, exec_worker *w);

@@ -11,12 +11,16 @@
  * one, so the ring never overflows; it waits otherwise (rare: only when one block runs
  * for very much longer than thousands of others).
  *
+ * Dynamic parallelism (what blocks launch, and their output after a launch) is gpu/dp.c;
+ * gpu_run_grid_stats runs a grid's blocks here, then what they launched there.
+ *
  * Faults. When block f faults, only blocks after f are stopped (each lane has its own
  * abort flag, raised when its block is later than f) and no block after f is started.
  * Blocks before f run to completion, so the outcome is the one a one-thread run gives:
  * the output of blocks 0..f, and the fault of the lowest faulting block.
  */
 #include "device_internal.h"
+#include "dp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +56,9 @@ typedef struct gpu_grid {
     uint64_t emit_next;            /* oldest block whose output is not yet written */
     out_slot *ring;
     uint64_t ring_size;
+
+    struct gpu_dp_grid *dp;        /* what the blocks launch (gpu/dp.c) */
+    exec_output *sink;             /* where output goes instead of the printer, or NULL */
 } gpu_grid;
 
 /* The device whose block this host thread is running, if any: a grid launched from
@@ -66,6 +73,12 @@ static exec_dim3 block_coords(const gpu_grid *g, uint64_t linear) {
     return c;
 }
 
+/* Print a block's output, or append it to the grid's sink. */
+static void grid_emit(gpu_grid *g, const char *data, size_t len) {
+    if (g->sink) gpu_output_append(g->sink, data, len);
+    else gpu_device_emit(g->dev, data, len);
+}
+
 /* Write out every finished block from the front, in order (lock held). Stops at the
  * faulting block: nothing after it is written. */
 static void emit_ready(gpu_grid *g) {
@@ -75,7 +88,7 @@ static void emit_ready(gpu_grid *g) {
         out_slot *s = &g->ring[g->emit_next % g->ring_size];
         if (!s->done)
             break;
-        gpu_device_emit(g->dev, s->data, s->len);
+        grid_emit(g, s->data, s->len);
         free(s->data);
         *s = (out_slot){0};
         g->emit_next++;
@@ -105,6 +118,8 @@ static void record_fault(gpu_grid *g, uint64_t b, const exec_fault *f) {
 
 /* Block b finished on lane with result kind: hand its output to the writer. */
 static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kind kind) {
+    /* what the block launched joins the grid; output after its launches waits (dp.c) */
+    lane->out.len = gpu_dp_block_finish(g->dp, lane, b, kind == EXEC_OK);
     pthread_mutex_lock(&g->lock);
     if (kind != EXEC_OK && kind != EXEC_FAULT_ABORTED)
         record_fault(g, b, &lane->fault);
@@ -118,7 +133,7 @@ static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kin
     if (b <= atomic_load(&g->fault_block)) {
         if (b == g->emit_next) {
             /* the common case: written straight from the lane's buffer, no copy */
-            gpu_device_emit(g->dev, lane->out.data, lane->out.len);
+            grid_emit(g, lane->out.data, lane->out.len);
             g->emit_next++;
             pthread_cond_broadcast(&g->progress);
             emit_ready(g);
@@ -153,6 +168,10 @@ void gpu_grid_work(gpu_grid *g, gpu_lane *lane) {
     uint64_t before = exec_worker_insn_count(lane->worker);
     lane->launch = *g->launch;
     lane->launch.abort = &lane->abort;
+    lane->launch.devrt = &gpu_dp_ops;
+    lane->launch.devrt_ctx = lane;
+    lane->dp = g->dp;
+    lane->dp_block = NULL;
     for (;;) {
         uint64_t b = atomic_fetch_add(&g->next_block, 1);
         if (b >= g->nblocks)
@@ -196,8 +215,8 @@ static void run_nested(gpu_grid *g) {
     gpu_spare_worker_give(g->dev, lane.worker);
 }
 
-exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
-                                   gpu_grid_stats *stats) {
+exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                    gpu_grid_stats *stats, gpu_dp_grid *dp, exec_output *sink) {
     double start = now_seconds();
     const gpu_preset *p = d->preset;
     L->num_sms = (uint32_t)p->multiprocessor_count;
@@ -208,6 +227,8 @@ exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fa
     gpu_grid g;
     memset(&g, 0, sizeof g);
     g.dev = d;
+    g.dp = dp;
+    g.sink = sink;
     g.launch = L;
     g.dim = L->grid;
     g.nblocks = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
@@ -248,8 +269,15 @@ exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fa
         pthread_mutex_unlock(&d->grid_lock);
     }
     /* Every block up to the fault (or all) is written by now, since a block's output
-     * is written when the last of the blocks before it finishes. Stdout is flushed once
-     * a grid, as a GPU's printf buffer is flushed at synchronisation. */
+     * is written when the last of the blocks before it finishes; then what blocks
+     * printed after their device-side launches. Stdout is flushed once a grid, as a GPU's
+     * printf buffer is flushed at synchronisation. */
+    if (dp->nlate) {
+        exec_output late = {0};
+        gpu_dp_late_output(dp, atomic_load(&g.fault_block), &late);
+        grid_emit(&g, late.data, late.len);
+        free(late.data);
+    }
     if (g.ring) {
         for (uint64_t i = 0; i < g.ring_size; i++)
             free(g.ring[i].data);
@@ -277,6 +305,21 @@ exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fa
     pthread_cond_destroy(&g.progress);
     pthread_mutex_destroy(&g.lock);
     return result;
+}
+
+exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                   gpu_grid_stats *stats) {
+    exec_fault local;
+    if (!fault) fault = &local;
+    gpu_dp_grid dp;
+    gpu_dp_grid_init(&dp, d, 0);
+    exec_fault_kind k = gpu_grid_run_blocks(d, L, fault, stats, &dp, NULL);
+    gpu_dp_launch *work = k == EXEC_OK ? gpu_dp_grid_take_work(&dp) : NULL;
+    gpu_dp_grid_destroy(&dp);
+    /* the grids its blocks launched, to any depth: the grid is complete after them (their
+     * cost is theirs: *stats describes this grid's blocks) */
+    if (work) k = gpu_dp_run(d, work, NULL, fault);
+    return k;
 }
 
 exec_fault_kind gpu_run_grid(gpu_device *d, exec_launch *L, exec_fault *fault) {

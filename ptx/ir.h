@@ -90,6 +90,10 @@ typedef struct ptx_srcloc {
     uint16_t ptx_col;    /* 1-based column of the instruction's first token */
     uint16_t file;       /* index into ptx_module.files (0 = none; .file numbers as given) */
     uint32_t line;       /* CUDA source line from the most recent .loc (0 = none) */
+    /* where the code of file:line was inlined into its caller: the outermost inlined_at
+     * of the .loc (the kernel's own source line), or 0 when it was not inlined */
+    uint16_t call_file;
+    uint32_t call_line;
 } ptx_srcloc;
 
 /* ---- operands ---- */
@@ -247,6 +251,17 @@ void ptx_module_free(ptx_module *m);
 /* Lookups by name, for the loader (not for the hot path). -1 when absent. */
 int ptx_find_func(const ptx_module *m, const char *name);
 int ptx_find_var(const ptx_module *m, const char *name);
+
+/* ---- linking (ptx/link.c) ---- */
+
+/* Link separately compiled modules (relocatable device code) into one. Every .extern
+ * function or variable is bound to the .visible (or else .weak) definition of that name in
+ * any module; a function no module defines stays one declaration (the executor serves the
+ * builtins: vprintf, malloc, the device runtime). Takes ownership of mods[0..n-1], also on
+ * failure. On failure (two .visible definitions of a name, an .extern variable nobody
+ * defines, declarations that disagree) returns NULL with "<name>: error: <what>" in err.
+ * The result's source_name is name. */
+ptx_module *ptx_link(ptx_module **mods, uint32_t n, const char *name, char *err, size_t errlen);
 
 /* ---- printing (ptx/print.c), for diagnostics and tests ---- */
 

@@ -76,6 +76,7 @@ static cudaError_t rt_launch(rt_context *c, rt_func *f, dim3 grid, dim3 block, v
     op->u.kernel.block = (exec_dim3){block.x, block.y, block.z};
     op->u.kernel.dyn_shared = (uint32_t)shared;
     op->u.kernel.params = params;
+    if (c->check) op->u.kernel.check_site = check_host_site(c->check);
     rt_queue_push(c, op);
     return cudaSuccess;
 }
@@ -171,7 +172,18 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.mem = gpu_device_mem(c->dev);
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
+    rt_devrt_prepare(c);
+    rt_prof_run *prof = rt_prof_begin(c, f, &L, op->stream); /* NULL unless profiling */
+    /* under `vcuda check`, the checker watches the grid run */
+    check_launch *ck = NULL;
+    if (c->check && !L.observer)
+        ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
+                                c->preset->major >= 7, op->u.kernel.check_site);
     exec_fault_kind k = gpu_run_grid_stats(c->dev, &L, &fault, &stats);
+    rt_prof_end(c, prof, &stats, k != EXEC_OK);
+    /* memcheck stops a kernel at an invalid access with an unspecified launch failure,
+     * its reports taking the place of the executor's message */
+    bool check_failed = check_launch_end(ck, k);
 
     pthread_mutex_lock(&c->lock);
     rt_kernel_stats *s = &f->stats;
@@ -180,10 +192,12 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     s->host_seconds += stats.host_seconds;
     s->last_grid = L.grid;
     s->last_block = L.block;
-    if (k != EXEC_OK) s->faults++;
+    if (k != EXEC_OK || check_failed) s->faults++;
     pthread_mutex_unlock(&c->lock);
 
-    if (k != EXEC_OK) {
+    if (check_failed) {
+        rt_set_sticky(c, cudaErrorLaunchFailure);
+    } else if (k != EXEC_OK) {
         cudaError_t e = rt_error_from_fault(k);
         /* One line: the executor's diagnostic (kernel, block, thread, instruction, line). */
         fflush(stdout);

@@ -45,7 +45,10 @@ static rt_op *rt_queue_pop(rt_context *c) {
 }
 
 static void rt_op_free(rt_op *op) {
-    if (op->kind == RT_OP_KERNEL) free(op->u.kernel.params);
+    if (op->kind == RT_OP_KERNEL) {
+        free(op->u.kernel.params);
+        free(op->u.kernel.check_site);
+    }
     free(op);
 }
 
@@ -71,23 +74,31 @@ static void rt_op_run(rt_context *c, rt_op *op) {
         if (!sticky) rt_run_kernel(c, op);
         break;
     case RT_OP_COPY:
-        if (!sticky) memmove(op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);
+        if (sticky) break;
+        if (c->check) check_on_copy(c->check, op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);
+        memmove(op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);
         break;
     case RT_OP_SET:
-        if (!sticky) memset(op->u.set.dst, op->u.set.value, op->u.set.bytes);
+        if (sticky) break;
+        if (c->check) check_on_host_write(c->check, op->u.set.dst, op->u.set.bytes);
+        memset(op->u.set.dst, op->u.set.value, op->u.set.bytes);
         break;
     case RT_OP_SET2D:
         if (!sticky)
-            for (size_t r = 0; r < op->u.set2d.height; r++)
-                memset((char *)op->u.set2d.dst + r * op->u.set2d.pitch, op->u.set2d.value,
-                       op->u.set2d.width);
+            for (size_t r = 0; r < op->u.set2d.height; r++) {
+                char *row = (char *)op->u.set2d.dst + r * op->u.set2d.pitch;
+                if (c->check) check_on_host_write(c->check, row, op->u.set2d.width);
+                memset(row, op->u.set2d.value, op->u.set2d.width);
+            }
         break;
     case RT_OP_COPY2D:
         if (!sticky)
-            for (size_t r = 0; r < op->u.copy2d.height; r++)
-                memmove((char *)op->u.copy2d.dst + r * op->u.copy2d.dpitch,
-                        (const char *)op->u.copy2d.src + r * op->u.copy2d.spitch,
-                        op->u.copy2d.width);
+            for (size_t r = 0; r < op->u.copy2d.height; r++) {
+                char *to = (char *)op->u.copy2d.dst + r * op->u.copy2d.dpitch;
+                const char *from = (const char *)op->u.copy2d.src + r * op->u.copy2d.spitch;
+                if (c->check) check_on_copy(c->check, to, from, op->u.copy2d.width);
+                memmove(to, from, op->u.copy2d.width);
+            }
         break;
     case RT_OP_EVENT:
         rt_event_complete(c, op->u.event.event);

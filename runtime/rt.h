@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../gpu/gpu.h"
+#include "../check/check.h"
 
 /* Marks a function of CUDA's ABI: the library is built with hidden visibility. */
 #define RT_API __attribute__((visibility("default")))
@@ -98,6 +99,12 @@ typedef struct rt_module {
     uint64_t const_bytes;       /* bytes of .const variables in the module */
     char *error;                /* why registration found the image unusable, or NULL */
     bool has_managed;           /* holds __managed__ variables */
+    bool regs_checked;          /* ptxas asked for its kernels' registers (regs.c) */
+    /* relocatable device code (rdc.c): the fatbins of every -rdc object, linked into one
+     * program when the module is loaded */
+    bool rdc;
+    const uint8_t **rdc_images;
+    size_t nrdc_images, rdc_images_cap;
     char name[256];             /* what messages call it: "<program>.ptx", "#N" appended */
     struct rt_module *next;
 } rt_module;
@@ -120,6 +127,8 @@ typedef struct rt_func {
     int cache_config;           /* cudaFuncSetCacheConfig */
     int cluster_attrs[8];       /* cudaFuncAttribute 10..15 as set */
     rt_kernel_stats stats;
+    int ptxas_regs;             /* registers per thread ptxas assigns, when has_ptxas_regs */
+    bool has_ptxas_regs;
     struct rt_func *next;
 } rt_func;
 
@@ -164,6 +173,7 @@ typedef struct rt_op {
             exec_dim3 grid, block;
             uint32_t dyn_shared;
             uint8_t *params;
+            char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; } copy;
         struct { void *dst; int value; size_t bytes; } set;
@@ -202,6 +212,7 @@ typedef struct rt_context {
     unsigned nmodules;
     rt_func *funcs;
     rt_var *vars;
+    rt_module *rdc_module;         /* all relocatable device code of the process */
     rt_ptrmap func_by_stub;        /* host stub -> rt_func */
     rt_ptrmap func_handles;        /* rt_func -> rt_func (valid cudaKernel_t values) */
     rt_ptrmap var_by_shadow;       /* host shadow -> rt_var */
@@ -215,6 +226,7 @@ typedef struct rt_context {
     pthread_mutex_t drain_lock;    /* one thread runs queued work at a time */
 
     bool report;                   /* VCUDA_REPORT=1 */
+    check_state *check;            /* the checker `vcuda check` asked for, or NULL */
 } rt_context;
 
 /* Per host thread. */
@@ -275,6 +287,31 @@ cudaError_t rt_var_address(rt_context *c, rt_var *v, void **addr);
 /* The effective dynamic shared memory limit of f (its attribute or the default). */
 size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f);
 
+/* Write PTX text to $VCUDA_DUMP_PTX/<name> when that variable is set (debugging). */
+void rt_module_dump_text(const char *name, const char *ptx);
+
+/* ---- rdc.c: relocatable device code ---- */
+
+/* A fatbin wrapper of version 2 (a device-linked program): add its images (the linked
+ * image, when not NULL, and the NULL-terminated prelinked list) to the process's one
+ * relocatable module, created on first use; returns that module (the handle). */
+rt_module *rt_rdc_register(rt_context *c, const void *wrapper, const void *linked_image,
+                           void *const *prelinked);
+/* Parse the PTX of each of m's images that suits the device and link them. On failure
+ * NULL, *code the CUDA error and a message in err. *arch: the newest PTX target used. */
+ptx_module *rt_rdc_link(rt_context *c, rt_module *m, uint32_t *arch, cudaError_t *code,
+                        char *err, size_t errlen);
+/* Whether the device can run a module using this dynamic-parallelism model: devices of
+ * compute capability 9.0 and up refuse device-side cudaDeviceSynchronize
+ * (cudaErrorUnsupportedDevSideSync, with a message in err). */
+cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, size_t errlen);
+
+/* ---- devrt.c ---- */
+
+/* Hand the device the dynamic-parallelism limits the program set and the runtime's
+ * answers to device-side queries (before running a kernel). */
+void rt_devrt_prepare(rt_context *c);
+
 /* ---- queue.c ---- */
 
 /* Is s a stream handle this context knows (0, legacy, per-thread or a live stream)? */
@@ -317,5 +354,30 @@ void rt_memory_release_all(rt_context *c, mem_table *t);
 /* ---- report.c ---- */
 
 void rt_report_print(rt_context *c);
+/* The C++ name of a kernel when the program carries the C++ runtime, else NULL (malloc'd). */
+char *rt_demangle(const char *name);
+
+/* ---- regs.c ---- */
+
+/* Registers per thread ptxas assigns f on the preset (-1 when ptxas is not available or
+ * refused the PTX); *from_ptxas tells whether the answer came from ptxas. Called with
+ * c->lock held; the first call for a module runs ptxas (or reads its cached report). */
+int rt_func_registers(rt_context *c, rt_func *f, bool *from_ptxas);
+/* Registers per thread for the occupancy calculator and cudaFuncGetAttributes: ptxas's
+ * answer, else the estimate from the PTX (func.c). *from_ptxas may be NULL. */
+int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas);
+
+/* ---- profile.c: `vcuda prof` inside the program ---- */
+
+typedef struct rt_prof_run rt_prof_run;
+/* Before a grid runs: when profiling is on, start recording it and put the observer into
+ * L; returns NULL when profiling is off. */
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream);
+/* After the grid ran (stats from the scheduler): file the launch's counters and time. */
+void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted);
+/* At exit: the profiler's report on stderr (or its log file). */
+void rt_prof_report(rt_context *c);
+/* Is profiling on (VCUDA_PROF)? */
+bool rt_prof_enabled(void);
 
 #endif
