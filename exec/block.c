@@ -7,17 +7,19 @@
  * instruction names, or else every thread that has not exited. When no warp can run
  * and some still wait, the barrier can never complete: that is reported, not hung on.
  *
- * Split warps (sm_70 and later, where a barrier counts threads): lanes that reach a
- * barrier while other lanes of their warp still have a path to run in the same function
- * (the other side of an if/else, say) do not stop the warp. They are parked as the
- * pending path of a new reconvergence entry, and the warp runs the other path until its
- * lanes too arrive at a barrier (the same one or another instruction with that id) or
- * exit; reconvergence then happens as usual, the parked path running once the barrier
- * has completed. Lanes waiting at a reconvergence point behind parked lanes, or in a
- * caller's pending path, cannot move on: if that keeps a barrier from completing it is
- * reported as a barrier that can never complete.
- * Before sm_70 (exec_launch.warp_barriers) a warp never runs another path while part of
- * it waits at a barrier: a barrier inside divergent code is reported the same way.
+ * Split warps (sm_70 and later, where barrier.sync without .aligned counts threads, as
+ * cooperative groups' sync() compiles to): lanes that reach such a barrier while other
+ * lanes of their warp still have a path to run (the other side of an if/else, also in a
+ * caller) do not stop the warp. They are parked as the pending path of a new
+ * reconvergence entry, and the warp runs the other path until its lanes too arrive at a
+ * barrier (the same one or another instruction with that id) or exit; reconvergence then
+ * happens as usual, the parked path running once the barrier has completed. Lanes
+ * waiting at a reconvergence point behind parked lanes cannot move on: if that keeps a
+ * barrier from completing it is reported as a barrier that can never complete.
+ * Aligned barriers (bar.sync, which __syncthreads() compiles to, bar.red, and barrier.*
+ * .aligned) need the whole warp at the same instruction: part of a warp waiting at one
+ * while its other lanes are elsewhere hangs on the GPU (an H200 does), and is reported
+ * here. Before sm_70 (exec_launch.warp_barriers) no barrier splits a warp.
  */
 #include "core.h"
 
@@ -114,6 +116,7 @@ enum { RED_NONE = 0, RED_POPC, RED_AND, RED_OR };
 #define BAR_WAIT      (EXEC_F_HANDLER << 8)
 #define BAR_ID_REG    (EXEC_F_HANDLER << 9)
 #define BAR_COUNT_REG (EXEC_F_HANDLER << 10)
+#define BAR_ALIGNED   (EXEC_F_HANDLER << 11) /* bar.*, barrier.*.aligned: one per warp */
 
 /* bar.red's result for lanes m of the frame with registers R and predicates P. */
 static void deliver_reduction(const exec_insn *in, uint32_t m, uint64_t *R, uint32_t *P,
@@ -359,7 +362,7 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         if (p) bar->red_or = true;
     }
     if (in->flags & BAR_WAIT) {
-        int k = b->L->warp_barriers ? -1 : runnable_pending(w);
+        int k = b->L->warp_barriers || (in->flags & BAR_ALIGNED) ? -1 : runnable_pending(w);
         if (k >= 0) {
             park_and_switch(w, in, id, mask, (uint32_t)k);
         } else {
@@ -448,6 +451,8 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             return 1;
         }
         out->fn = h_bar;
+        /* bar.sync/red/arrive are barrier.*.aligned: the whole warp executes the same one */
+        if (pi->op == PTX_OP_bar || ptx_insn_has_mod(pi, PTX_MOD_aligned)) out->flags |= BAR_ALIGNED;
         if (ptx_insn_has_mod(pi, PTX_MOD_red)) {
             if (pi->nopnds < 3) return exec_dec_error(d, pi, "bar.red needs d, a, c"), -1;
             out->flags |= BAR_WAIT;
@@ -619,13 +624,24 @@ static void report_deadlock(struct exec_block *b) {
         char name[32];
         if (id == EXEC_CLUSTER_BARRIER) snprintf(name, sizeof name, "the cluster barrier");
         else snprintf(name, sizeof name, "barrier %u", id);
+        /* a warp only part of which waits at an aligned barrier */
+        const char *why = b->L->warp_barriers ? "a barrier in divergent code?"
+                                               : "at another barrier, or behind lanes of their "
+                                                 "warp that wait at this one?";
+        for (uint32_t i = 0; i < b->nwarps; i++) {
+            const exec_wstate *w = &b->warps[i];
+            if (w->status == EXEC_WARP_BARRIER && !w->resume_parked && w->bar_id == id &&
+                (w->bar_insn->flags & BAR_ALIGNED) && (w->h.alive & ~w->bar_mask)) {
+                why = "part of a warp waits at an aligned barrier (bar.sync: __syncthreads()) "
+                      "while its other lanes are elsewhere, which hangs on the GPU; "
+                      "cooperative groups' sync() (barrier.sync) lets a warp split";
+                break;
+            }
+        }
         exec_fault_block(b, EXEC_FAULT_ILLEGAL_INSTRUCTION,
                          "%s can never complete: %u of %u threads arrived, and the "
                          "other threads have exited or wait elsewhere (%s)",
-                         name, bar->arrived, need,
-                         b->L->warp_barriers ? "a barrier in divergent code?"
-                                             : "at another barrier, or behind lanes of their "
-                                               "warp that wait at this one?");
+                         name, bar->arrived, need, why);
         return;
     }
     exec_fault_block(b, EXEC_FAULT_ILLEGAL_INSTRUCTION, "no warp of the block can run");

@@ -1,10 +1,12 @@
 /* test_exec_barriers — barriers reached by part of a warp (tests/ptx/exec/barriers.cu,
- * compiled optimised and with -G): on sm_70 and later a barrier counts threads, so the
- * halves of a warp may wait at different __syncthreads of an if/else, in nested
- * divergence, in a loop, with bar.red, and with exited threads; every result is checked
- * against a C model of the kernel, and so is the reconvergence afterwards. A true
- * deadlock (named barriers no thread can complete) is still reported, and so is a split
- * barrier when the launch asks for pre-Volta warp barriers. */
+ * compiled optimised and with -G): on sm_70 and later barrier.sync (cooperative groups'
+ * sync()) counts threads, so the halves of a warp may wait at different barriers of an
+ * if/else, in nested divergence, in a loop, with barrier.red, with exited threads, and
+ * (with -G) inside called functions; every result is checked against a C model of the
+ * kernel, and so is the reconvergence afterwards. __syncthreads() (bar.sync, aligned)
+ * split that way hangs on the GPU and is reported; so are a true deadlock (named
+ * barriers no thread can complete) and a split barrier when the launch asks for
+ * pre-Volta warp barriers. */
 #include "exec_harness.h"
 
 /* Run kernel on one block of n threads; warp_barriers selects pre-Volta behaviour. */
@@ -135,6 +137,11 @@ static void test_deadlocks(harness *h) {
     harness_run r = run_block(h, "named_deadlock", 64, args, false);
     CHECK_EQ_U64(r.kind, EXEC_FAULT_ILLEGAL_INSTRUCTION);
     CHECK(strstr(r.fault.msg, "barrier 1 can never complete: 32 of 64 threads arrived") != NULL);
+    /* __syncthreads() is aligned: half a warp there while the other half is elsewhere */
+    r = run_block(h, "aligned_split", 64, args, false);
+    CHECK_EQ_U64(r.kind, EXEC_FAULT_ILLEGAL_INSTRUCTION);
+    CHECK(strstr(r.fault.msg, "barrier 0 can never complete") != NULL);
+    CHECK(strstr(r.fault.msg, "aligned barrier") != NULL);
     /* before Volta a warp does not run another path while part of it waits */
     r = run_block(h, "split_if_else", 64, args, true);
     CHECK_EQ_U64(r.kind, EXEC_FAULT_ILLEGAL_INSTRUCTION);

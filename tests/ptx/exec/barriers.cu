@@ -1,11 +1,31 @@
 // Kernels for tests/unit/test_exec_barriers.c: barriers reached by part of a warp. On
-// sm_70 and later bar.sync counts threads, so a barrier completes when every thread of
-// the block that has not exited has arrived at a barrier with that id, even at different
-// instructions, with a warp split across them.
+// sm_70 and later barrier.sync (without .aligned: what cooperative groups' sync() compiles
+// to) counts threads, so it completes when every thread of the block that has not exited
+// has arrived at a barrier with that id, even at different instructions, with a warp
+// split across them. __syncthreads() is bar.sync, an aligned barrier: split like that it
+// hangs (an H200 does).
 // PTX: nvcc -arch=sm_90 -ptx barriers.cu -o barriers.ptx
 //      nvcc -arch=sm_90 -G -ptx barriers.cu -o barriers.G.ptx
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
 
-// Each half of every warp writes, then waits at its own __syncthreads; afterwards every
+// barrier.sync 0, through cooperative groups
+#define SYNC() cg::this_thread_block().sync()
+// barrier.red.popc / .or, not aligned
+__device__ int count_true(bool p) {
+    int c;
+    asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\tbarrier.red.popc.u32 %0, 0, q;\n\t}"
+                 : "=r"(c) : "r"((unsigned)p) : "memory");
+    return c;
+}
+__device__ int any_true(bool p) {
+    unsigned c;
+    asm volatile("{\n\t.reg .pred q, r;\n\tsetp.ne.u32 q, %1, 0;\n\tbarrier.red.or.pred r, 0, q;\n\t"
+                 "selp.u32 %0, 1, 0, r;\n\t}" : "=r"(c) : "r"((unsigned)p) : "memory");
+    return (int)c;
+}
+
+// Each half of every warp writes, then waits at its own barrier; afterwards every
 // thread reads what a thread of the other half (of another warp) wrote, and the whole
 // warp, reconverged, takes part in a ballot.
 extern "C" __global__ void split_if_else(int *out) {
@@ -13,11 +33,11 @@ extern "C" __global__ void split_if_else(int *out) {
     int t = threadIdx.x, n = blockDim.x;
     if (t % 32 < 16) {
         s[t] = t * 2;
-        __syncthreads();
+        SYNC();
         out[t] = s[(t + 48) % n];
     } else {
         s[t] = t * 3 + 1;
-        __syncthreads();
+        SYNC();
         out[t] = s[(t + 48) % n] + 100000;
     }
     unsigned b = __ballot_sync(0xffffffffu, out[t] >= 100000);
@@ -29,19 +49,19 @@ extern "C" __global__ void split_twice(int *out) {
     __shared__ int s[1024];
     int t = threadIdx.x, n = blockDim.x;
     s[t] = t;
-    __syncthreads();
+    SYNC();
     int v;
     if (t & 1) {
         v = s[(t + 1) % n];
-        __syncthreads();
+        SYNC();
         s[t] = v * 10;
-        __syncthreads();
+        SYNC();
         v = s[(t + n - 1) % n];
     } else {
         v = s[(t + 3) % n];
-        __syncthreads();
+        SYNC();
         s[t] = v * 10 + 1;
-        __syncthreads();
+        SYNC();
         v = s[(t + 5) % n] + 7;
     }
     out[t] = v;
@@ -55,16 +75,16 @@ extern "C" __global__ void split_nested(int *out) {
     if (lane < 16) {
         if (lane < 8) {
             s[t] = 1000 + t;
-            __syncthreads();
+            SYNC();
             v = s[(t + 8) % n];
         } else {
             s[t] = 2000 + t;
-            __syncthreads();
+            SYNC();
             v = s[(t + 8) % n] * 2;
         }
     } else {
         s[t] = 3000 + t;
-        __syncthreads();
+        SYNC();
         v = s[(t + 16) % n] * 3;
     }
     out[t] = v + __popc(__activemask());
@@ -78,29 +98,44 @@ extern "C" __global__ void split_loop(int *out, int rounds) {
     for (int r = 0; r < rounds; r++) {
         if ((t + r) % 2) {
             s[t] = acc;
-            __syncthreads();
+            SYNC();
             acc += s[(t + 1) % n];
         } else {
             s[t] = acc * 2;
-            __syncthreads();
+            SYNC();
             acc -= s[(t + 1) % n];
         }
-        __syncthreads();
+        SYNC();
     }
     out[t] = acc;
 }
 
-// Threads that exit early; the rest split around barriers with __syncthreads_count.
+// Threads that exit early; the rest split around barrier.red (popc, then or).
 extern "C" __global__ void split_count(int *out, int live) {
     int t = threadIdx.x;
     if (t >= live) return;
     int c;
     if (t % 3 == 0)
-        c = __syncthreads_count(t % 2);
+        c = count_true(t % 2);
     else
-        c = __syncthreads_count(t % 5 == 0) + 1000;
-    int o = __syncthreads_or(t == live - 1);
+        c = count_true(t % 5 == 0) + 1000;
+    int o = any_true(t == live - 1);
     out[t] = c + o * 100000;
+}
+
+// __syncthreads() (aligned) in both halves of a warp: hangs on the GPU, reported here.
+extern "C" __global__ void aligned_split(int *out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    if (t % 32 < 16) {
+        s[t] = t;
+        __syncthreads();
+        out[t] = s[(t + 16) % 64];
+    } else {
+        s[t] = t * 3;
+        __syncthreads();
+        out[t] = s[(t + 16) % 64] + 1000;
+    }
 }
 
 // A true deadlock: each warp waits at a named barrier the other never reaches.

@@ -53,8 +53,8 @@ extern "C" __global__ void half_warp_barrier(int *out) {
     }
 }
 
-// Each half of a warp waits at its own barrier: sm_70 and later count threads, so the
-// barrier completes (before Volta a barrier in divergent code could hang).
+// Each half of a warp waits at its own __syncthreads: bar.sync is an aligned barrier
+// (the whole warp must execute the same one), so this hangs on the GPU.
 extern "C" __global__ void divergent_barrier(int *out) {
     if (threadIdx.x % 32 < 16) {
         __syncthreads();
