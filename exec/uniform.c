@@ -252,7 +252,7 @@ typedef struct uni_state {
                 int32_t r = e_->reg;                                                      \
                 body;                                                                     \
             }                                                                             \
-            if (e_->kind == PTX_OPND_REG && e_->reg2 >= 0) {                              \
+            if ((e_->kind == PTX_OPND_REG || e_->kind == PTX_OPND_SINK) && e_->reg2 >= 0) { \
                 int32_t r = e_->reg2;                                                     \
                 body;                                                                     \
             }                                                                             \
@@ -417,8 +417,9 @@ static bool destinations_match(const uni_state *s, const exec_insn *in, const pt
     } else if (o->kind == PTX_OPND_REG) {
         regs[n++] = o->reg;
         if (o->reg2 >= 0) regs[n++] = o->reg2;
-    } else if (o->kind == PTX_OPND_SINK) {
+    } else if (o->kind == PTX_OPND_SINK) { /* "_", or "_|p" */
         regs[n++] = -1;
+        if (o->reg2 >= 0) regs[n++] = o->reg2;
     } else {
         return false;
     }
