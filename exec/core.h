@@ -320,6 +320,9 @@ bool exec_frame_push(exec_wstate *w, const exec_insn *in, const exec_func *calle
 /* Make frames[depth] ready for f at local offset local_base (buffers and constants). */
 bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
+/* Does a thread at p end there (exit, or ret from the kernel, perhaps after a few
+ * unconditional branches)? (control.c) */
+bool exec_ends_thread(const exec_wstate *w, const exec_insn *p);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
 /* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to

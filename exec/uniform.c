@@ -252,6 +252,7 @@ typedef struct uni_state {
                 int32_t r = e_->reg;                                                      \
                 body;                                                                     \
             }                                                                             \
+            /* the second predicate of "%p|%q", or of "_|%q" (a SINK) */                 \
             if ((e_->kind == PTX_OPND_REG || e_->kind == PTX_OPND_SINK) && e_->reg2 >= 0) { \
                 int32_t r = e_->reg2;                                                     \
                 body;                                                                     \
