@@ -103,10 +103,11 @@ void exec_warp_stop_aborted(exec_wstate *w) {
 }
 
 void exec_block_forget_ranges(struct exec_block *b) {
+    exec_range *r = b->worker->ranges;
     for (uint32_t i = 0; i < EXEC_RANGE_CACHE; i++) {
-        b->ranges[i].lo = 1;
-        b->ranges[i].hi = 0;
-        b->ranges[i].writable = false;
+        r[i].lo = 1;
+        r[i].hi = 0;
+        r[i].writable = false;
     }
 }
 
@@ -653,7 +654,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     struct exec_block *b = &wk->block;
     fault->kind = EXEC_OK;
     fault->msg[0] = 0;
-    memset(b, 0, offsetof(struct exec_block, range_mem));
+    memset(b, 0, sizeof *b);
     b->L = L;
     b->k = k;
     b->prog = k->prog;
@@ -668,10 +669,10 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     b->live_threads = b->nthreads;
     /* the ranges cached by earlier blocks hold while no allocation has gone */
     uint64_t epoch = mem_removal_epoch();
-    if (b->range_mem != L->mem || b->range_epoch != epoch) {
+    if (wk->range_mem != L->mem || wk->range_epoch != epoch) {
         exec_block_forget_ranges(b);
-        b->range_mem = L->mem;
-        b->range_epoch = epoch;
+        wk->range_mem = L->mem;
+        wk->range_epoch = epoch;
     }
     if (b->nthreads == 0) return EXEC_OK;
     if (exec_block_aborted(b)) {

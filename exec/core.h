@@ -235,13 +235,6 @@ struct exec_block {
     exec_fault_kind fault_kind;
     exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
     exec_wstate *warps;
-    /* Kept from block to block (everything above is reset for each): the allocation each
-     * global memory instruction last hit, so the common case is a range compare
-     * (direct-mapped by instruction address). Valid while the allocation table of
-     * range_mem has lost no entry (mem_removal_epoch is still range_epoch). */
-    const mem_table *range_mem;
-    uint64_t range_epoch;
-    exec_range ranges[EXEC_RANGE_CACHE];
     struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
 };
 
@@ -257,6 +250,13 @@ struct exec_worker {
     uint8_t *local;
     size_t local_cap;
     uint64_t insn_count;
+    /* Kept from block to block: the allocation each global memory instruction last hit,
+     * so the common case is a range compare (direct-mapped by instruction address).
+     * Valid while the allocation table range_mem has lost no entry (mem_removal_epoch is
+     * still range_epoch). */
+    const mem_table *range_mem;
+    uint64_t range_epoch;
+    exec_range ranges[EXEC_RANGE_CACHE];
     struct exec_block block;
     struct exec_devrt_worker *devrt; /* storage for the blocks' device-runtime state */
 };
@@ -264,9 +264,9 @@ struct exec_worker {
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
 
 static inline exec_range *exec_range_of(struct exec_block *b, const exec_insn *in) {
-    return &b->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
+    return &b->worker->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
 }
-/* Forget every cached range. */
+/* Forget every cached range of the block's worker. */
 void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no

@@ -418,7 +418,7 @@ static bool destinations_match(const uni_state *s, const exec_insn *in, const pt
     } else if (o->kind == PTX_OPND_REG) {
         regs[n++] = o->reg;
         if (o->reg2 >= 0) regs[n++] = o->reg2;
-    } else if (o->kind == PTX_OPND_SINK) {
+    } else if (o->kind == PTX_OPND_SINK) { /* "_", or "_|p" */
         regs[n++] = -1;
         if (o->reg2 >= 0) regs[n++] = o->reg2;
     } else {
