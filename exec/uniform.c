@@ -252,7 +252,8 @@ typedef struct uni_state {
                 int32_t r = e_->reg;                                                      \
                 body;                                                                     \
             }                                                                             \
-            if (e_->kind == PTX_OPND_REG && e_->reg2 >= 0) {                              \
+            /* the second predicate of "%p|%q", or of "_|%q" (a SINK) */                 \
+            if ((e_->kind == PTX_OPND_REG || e_->kind == PTX_OPND_SINK) && e_->reg2 >= 0) { \
                 int32_t r = e_->reg2;                                                     \
                 body;                                                                     \
             }                                                                             \
@@ -419,6 +420,7 @@ static bool destinations_match(const uni_state *s, const exec_insn *in, const pt
         if (o->reg2 >= 0) regs[n++] = o->reg2;
     } else if (o->kind == PTX_OPND_SINK) {
         regs[n++] = -1;
+        if (o->reg2 >= 0) regs[n++] = o->reg2;
     } else {
         return false;
     }

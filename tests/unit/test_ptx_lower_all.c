@@ -35,9 +35,6 @@ static char *read_file(const char *path, size_t *len) {
 
 /* Files that do not load yet, and the start of the error each gives: what vcuda lacks. */
 static const struct known { const char *file, *error; } known_failures[] = {
-    /* device-side launches (dynamic parallelism) */
-    { "dynpar.sm80.ptx", "unsupported callee 'cudaGetParameterBufferV2'" },
-    { "dynpar.sm90.ptx", "unsupported callee '__cudaCDP2GetParameterBufferV2'" },
     /* texture fetches */
     { "features.rdc.sm90.ptx", "unsupported instruction 'tex.1d.v4.f32.s32" },
 };
