@@ -320,6 +320,9 @@ bool exec_frame_push(exec_wstate *w, const exec_insn *in, const exec_func *calle
 /* Make frames[depth] ready for f at local offset local_base (buffers and constants). */
 bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
+/* Does a thread at p end there (exit, or ret from the kernel, perhaps after a few
+ * unconditional branches)? (control.c) */
+bool exec_ends_thread(const exec_wstate *w, const exec_insn *p);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
 /* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to
@@ -479,6 +482,8 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
  * whose operands hold one value across the warp's executing lanes, and make them run once
  * (in->lane_fn keeps the handler of its lane loop). */
 void exec_uniform_pass(exec_func *f, const uint32_t *reg_slot);
+/* The handler that runs in (whose fn is still its lane handler) once for the warp. */
+exec_fn exec_uniform_handler_for(const exec_insn *in);
 /* Is fn one of the handlers that run an instruction once for the warp? */
 bool exec_is_uniform_handler(exec_fn fn);
 /* regs.c: registers per thread, estimated from the most values live at once. */

@@ -26,6 +26,7 @@
  * names divergent.
  */
 #include "core.h"
+#include "alu_internal.h" /* exec_alu_lookup: which lane handler means what */
 
 #include <stdlib.h>
 
@@ -65,8 +66,131 @@ static void h_uniform_pred(exec_warp *w, const exec_insn *in, uint32_t mask) {
     *p = (*p & ~mask) | (((*p >> lane) & 1u) ? mask : 0);
 }
 
+/* ---- the common integer operations, computed once without the lane handler ----
+ * Each is the scalar form of the lane handler that exec_alu_lookup gives the probe
+ * instruction in its row of scalar_ops below (tests/unit/test_exec_uniform.c compares
+ * the two on edge values). */
+#define UNI_A(i) EXEC_R(w, in->a[i], lane)
+#define UNI_VALUE_OP(name, expr)                                                          \
+    static void name(exec_warp *w, const exec_insn *in, uint32_t mask) {                 \
+        uint32_t lane = (uint32_t)__builtin_ctz(mask);                                    \
+        uint64_t a = UNI_A(0), b = in->na > 1 ? UNI_A(1) : 0;                             \
+        (void)b;                                                                          \
+        exec_broadcast(&EXEC_R(w, in->d[0], 0), mask, (uint64_t)(expr));                  \
+    }
+UNI_VALUE_OP(u_mov, a)
+UNI_VALUE_OP(u_add_32, (uint32_t)(a + b))
+UNI_VALUE_OP(u_add_64, a + b)
+UNI_VALUE_OP(u_sub_32, (uint32_t)(a - b))
+UNI_VALUE_OP(u_sub_64, a - b)
+UNI_VALUE_OP(u_mul_lo_32, (uint32_t)((uint32_t)a * (uint32_t)b))
+UNI_VALUE_OP(u_mul_lo_64, a * b)
+UNI_VALUE_OP(u_mul_wide_u32, (uint64_t)(uint32_t)a * (uint32_t)b)
+UNI_VALUE_OP(u_mul_wide_s32, (uint64_t)((int64_t)(int32_t)a * (int32_t)b))
+UNI_VALUE_OP(u_and_32, (uint32_t)(a & b))
+UNI_VALUE_OP(u_and_64, a & b)
+UNI_VALUE_OP(u_or_32, (uint32_t)(a | b))
+UNI_VALUE_OP(u_or_64, a | b)
+UNI_VALUE_OP(u_xor_32, (uint32_t)(a ^ b))
+UNI_VALUE_OP(u_xor_64, a ^ b)
+/* shift amounts are .u32 and saturate at the width */
+UNI_VALUE_OP(u_shl_32, (uint32_t)b >= 32 ? 0 : (uint32_t)((uint32_t)a << (uint32_t)b))
+UNI_VALUE_OP(u_shl_64, (uint32_t)b >= 64 ? 0 : a << (uint32_t)b)
+UNI_VALUE_OP(u_shr_u32, (uint32_t)b >= 32 ? 0 : (uint32_t)a >> (uint32_t)b)
+UNI_VALUE_OP(u_shr_u64, (uint32_t)b >= 64 ? 0 : a >> (uint32_t)b)
+UNI_VALUE_OP(u_shr_s32,
+             (uint32_t)((int32_t)a >> ((uint32_t)b >= 32 ? 31 : (uint32_t)b)))
+UNI_VALUE_OP(u_shr_s64, (uint64_t)((int64_t)a >> ((uint32_t)b >= 64 ? 63 : (uint32_t)b)))
+
+/* setp without a combining predicate or second destination */
+#define UNI_SETP(name, T, OP)                                                             \
+    static void name(exec_warp *w, const exec_insn *in, uint32_t mask) {                 \
+        uint32_t lane = (uint32_t)__builtin_ctz(mask);                                    \
+        bool t = (T)UNI_A(0) OP (T)UNI_A(1);                                              \
+        uint32_t *p = &w->P[in->d[0]];                                                    \
+        *p = (*p & ~mask) | (t ? mask : 0);                                               \
+    }
+#define UNI_SETPS(T)                                                                      \
+    UNI_SETP(u_setp_##T##_eq, T, ==) UNI_SETP(u_setp_##T##_ne, T, !=)                     \
+    UNI_SETP(u_setp_##T##_lt, T, <) UNI_SETP(u_setp_##T##_le, T, <=)                      \
+    UNI_SETP(u_setp_##T##_gt, T, >) UNI_SETP(u_setp_##T##_ge, T, >=)
+UNI_SETPS(uint32_t)
+UNI_SETPS(int32_t)
+UNI_SETPS(uint64_t)
+UNI_SETPS(int64_t)
+
+/* A probe instruction (op, type, variant) and the scalar handler for the lane handler
+ * exec_alu_lookup gives it. */
+typedef struct scalar_op {
+    uint16_t op;
+    uint8_t type;
+    uint8_t var;
+    exec_fn fn;
+} scalar_op;
+
+#define SETP_ROW(T, PT)                                                                   \
+    {PTX_OP_setp, PT, ALU_V_EQ, u_setp_##T##_eq}, {PTX_OP_setp, PT, ALU_V_NE, u_setp_##T##_ne}, \
+    {PTX_OP_setp, PT, ALU_V_LT, u_setp_##T##_lt}, {PTX_OP_setp, PT, ALU_V_LE, u_setp_##T##_le}, \
+    {PTX_OP_setp, PT, ALU_V_GT, u_setp_##T##_gt}, {PTX_OP_setp, PT, ALU_V_GE, u_setp_##T##_ge}
+static const scalar_op scalar_ops[] = {
+    {PTX_OP_mov, PTX_T_u32, ALU_V_NONE, u_mov},
+    {PTX_OP_add, PTX_T_u32, ALU_V_NONE, u_add_32}, {PTX_OP_add, PTX_T_u64, ALU_V_NONE, u_add_64},
+    {PTX_OP_sub, PTX_T_u32, ALU_V_NONE, u_sub_32}, {PTX_OP_sub, PTX_T_u64, ALU_V_NONE, u_sub_64},
+    {PTX_OP_mul, PTX_T_u32, ALU_V_LO, u_mul_lo_32}, {PTX_OP_mul, PTX_T_u64, ALU_V_LO, u_mul_lo_64},
+    {PTX_OP_mul, PTX_T_u32, ALU_V_WIDE, u_mul_wide_u32},
+    {PTX_OP_mul, PTX_T_s32, ALU_V_WIDE, u_mul_wide_s32},
+    {PTX_OP_and, PTX_T_b32, ALU_V_NONE, u_and_32}, {PTX_OP_and, PTX_T_b64, ALU_V_NONE, u_and_64},
+    {PTX_OP_or, PTX_T_b32, ALU_V_NONE, u_or_32}, {PTX_OP_or, PTX_T_b64, ALU_V_NONE, u_or_64},
+    {PTX_OP_xor, PTX_T_b32, ALU_V_NONE, u_xor_32}, {PTX_OP_xor, PTX_T_b64, ALU_V_NONE, u_xor_64},
+    {PTX_OP_shl, PTX_T_b32, ALU_V_NONE, u_shl_32}, {PTX_OP_shl, PTX_T_b64, ALU_V_NONE, u_shl_64},
+    {PTX_OP_shr, PTX_T_u32, ALU_V_NONE, u_shr_u32}, {PTX_OP_shr, PTX_T_u64, ALU_V_NONE, u_shr_u64},
+    {PTX_OP_shr, PTX_T_s32, ALU_V_NONE, u_shr_s32}, {PTX_OP_shr, PTX_T_s64, ALU_V_NONE, u_shr_s64},
+    SETP_ROW(uint32_t, PTX_T_u32), SETP_ROW(int32_t, PTX_T_s32),
+    SETP_ROW(uint64_t, PTX_T_u64), SETP_ROW(int64_t, PTX_T_s64),
+};
+
+/* The scalar handler computing what lane handler fn computes for instruction in, or NULL
+ * when there is none. Only the plain shapes: one destination; setp without a combining
+ * predicate or a second destination. */
+static exec_fn scalar_handler(const exec_insn *in, exec_fn fn) {
+    if (in->nd != 1) return NULL;
+    for (size_t i = 0; i < sizeof scalar_ops / sizeof scalar_ops[0]; i++) {
+        const scalar_op *so = &scalar_ops[i];
+        if (so->op != in->op) continue;
+        exec_insn probe;
+        memset(&probe, 0, sizeof probe);
+        probe.op = so->op;
+        probe.type = so->type;
+        probe.aux = ALU_AUX(0, so->var, 0);
+        if (so->op == PTX_OP_setp) probe.flags = EXEC_F_D_PRED;
+        if (exec_alu_lookup(&probe) != fn) continue;
+        if (so->op == PTX_OP_setp) {
+            if (in->na != 2 || ALU_AUX_BOOL(in->aux) != ALU_BOOL_NONE ||
+                (in->flags & (EXEC_F_D2_PRED | EXEC_F_FTZ)) || !(in->flags & EXEC_F_D_PRED))
+                return NULL;
+        } else if (in->flags & (EXEC_F_D_PRED | EXEC_F_CC_IN | EXEC_F_CC_OUT)) {
+            return NULL;
+        } else if (in->na != (so->op == PTX_OP_mov ? 1 : 2)) {
+            return NULL;
+        }
+        return so->fn;
+    }
+    return NULL;
+}
+
+exec_fn exec_uniform_handler_for(const exec_insn *in) {
+    exec_fn scalar = scalar_handler(in, in->fn);
+    if (scalar) return scalar;
+    if (in->nd == 1 && (in->flags & EXEC_F_D_PRED)) return h_uniform_pred;
+    if (in->nd == 1) return h_uniform_value;
+    return h_uniform;
+}
+
 bool exec_is_uniform_handler(exec_fn fn) {
-    return fn == h_uniform || fn == h_uniform_value || fn == h_uniform_pred;
+    if (fn == h_uniform || fn == h_uniform_value || fn == h_uniform_pred) return true;
+    for (size_t i = 0; i < sizeof scalar_ops / sizeof scalar_ops[0]; i++)
+        if (scalar_ops[i].fn == fn) return true;
+    return false;
 }
 
 /* ---- what an instruction reads and writes, from its IR ---- */
@@ -362,10 +486,9 @@ void exec_uniform_pass(exec_func *f, const uint32_t *reg_slot) {
         const ptx_insn *pi = in->src;
         if (!uniform_producer(&s, in, pi) || sources_divergent(&s, pi, 1)) continue;
         if (!worth_converting(in, pi) || !destinations_match(&s, in, pi)) continue;
+        exec_fn ufn = exec_uniform_handler_for(in);
         in->lane_fn = in->fn;
-        if (in->nd == 1 && (in->flags & EXEC_F_D_PRED)) in->fn = h_uniform_pred;
-        else if (in->nd == 1) in->fn = h_uniform_value;
-        else in->fn = h_uniform;
+        in->fn = ufn;
     }
     free(s.div);
     free(s.region);

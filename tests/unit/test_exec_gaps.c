@@ -2,7 +2,9 @@
  * checked (tests/ptx/exec/gaps.cu, optimised and -G): elect.sync _|p, prefetch cache
  * levels, every cvt.pack.sat form against a C model, 16- and 128-bit atomic CAS and
  * exchange, mov.pred from -1, barrier.cluster and mapa for a cluster of one block, and
- * cuda::memcpy_async completing on a cuda::barrier (cp.async.mbarrier.arrive); and
+ * cuda::memcpy_async completing on a cuda::barrier (cp.async.mbarrier.arrive), 128-bit
+ * division (carry chains mixing subtraction and addc: the flag is the carry-out, 1 when
+ * a subtraction does not borrow); and
  * redux.sync on f32 (sm_100a) from hand-written PTX. */
 #include "exec_harness.h"
 
@@ -135,6 +137,39 @@ static void test_async_copy(harness *h) {
     harness_dealloc(h, out);
 }
 
+static void test_int128_div(harness *h) {
+    enum { N = 8 };
+    static const uint64_t in[2 * N] = {
+        0, 9, 0, 1000000008ull, 0, ~0ull, 1, 0, 12345, 678910, ~0ull, ~0ull,
+        0x8000000000000000ull, 3, 0x00000000ffffffffull, 0xfffffffffffffff0ull };
+    uint64_t *a = harness_alloc(h, sizeof in), *out = harness_alloc(h, N * 10 * 8);
+    memcpy(a, in, sizeof in);
+    void *args[] = { &a, &out };
+    harness_run r = harness_launch(h, "int128_div", dim(1, 1, 1), dim(N, 1, 1), 0, args);
+    CHECK_EQ_U64(r.kind, EXEC_OK);
+    for (int t = 0; t < N; t++) {
+        unsigned __int128 y = ((unsigned __int128)a[2 * t] << 64) | a[2 * t + 1];
+        __int128 s = (__int128)y;
+        unsigned __int128 q = y / 3, rem = y % 1000000007u, q2 = y / ((unsigned __int128)a[1] + 5);
+        __int128 sq = s / -7, sr = s % 1000003;
+        const uint64_t *o = out + 10 * t;
+        CHECK_EQ_U64(o[0], (uint64_t)q);
+        CHECK_EQ_U64(o[1], (uint64_t)(q >> 64));
+        CHECK_EQ_U64(o[2], (uint64_t)rem);
+        CHECK_EQ_U64(o[3], (uint64_t)q2);
+        CHECK_EQ_U64(o[4], (uint64_t)(q2 >> 64));
+        CHECK_EQ_U64(o[5], (uint64_t)sq);
+        CHECK_EQ_U64(o[6], (uint64_t)((unsigned __int128)sq >> 64));
+        CHECK_EQ_U64(o[7], (uint64_t)sr);
+        uint32_t x = (uint32_t)a[2 * t + 1], z = (uint32_t)a[2 * t];
+        CHECK_EQ_U64(o[8], x >= z);                     /* carry-out of x - z: no borrow */
+        CHECK_EQ_U64(o[9], 10 - 3 - !((uint64_t)x + z > 0xffffffffull)); /* 10 - 3 - !carry */
+    }
+    free(r.out.data);
+    harness_dealloc(h, a);
+    harness_dealloc(h, out);
+}
+
 /* redux.sync.min/max{.abs}{.NaN}.f32 (sm_100a; nvcc emits it only from inline PTX). */
 static const char redux_f32_ptx[] =
     ".version 8.6\n.target sm_100a\n.address_size 64\n"
@@ -207,6 +242,7 @@ int main(void) {
         test_atomics_wide(&h);
         test_cluster_one(&h);
         test_async_copy(&h);
+        test_int128_div(&h);
         if (harness_failures != before) fprintf(stderr, "(failures above: %s)\n", files[f]);
         harness_free(&h);
     }

@@ -8,6 +8,7 @@
  */
 #include "exec_harness.h"
 
+#include "exec/alu_internal.h"
 #include "exec/core.h"
 
 static const char *const ptx_text =
@@ -215,7 +216,80 @@ static uint32_t *run1(harness *h, const char *name, unsigned threads, unsigned w
     return out;
 }
 
+/* The scalar handlers that run common operations once must compute what the lane
+ * handlers compute: both run on edge values, uniform over a full and a partial mask. */
+static void test_scalar_handlers(void) {
+    static const struct { uint16_t op; uint8_t type, var; } probes[] = {
+        {PTX_OP_mov, PTX_T_u32, ALU_V_NONE}, {PTX_OP_mov, PTX_T_b64, ALU_V_NONE},
+        {PTX_OP_add, PTX_T_s32, ALU_V_NONE}, {PTX_OP_add, PTX_T_u64, ALU_V_NONE},
+        {PTX_OP_sub, PTX_T_u32, ALU_V_NONE}, {PTX_OP_sub, PTX_T_s64, ALU_V_NONE},
+        {PTX_OP_mul, PTX_T_s32, ALU_V_LO}, {PTX_OP_mul, PTX_T_u64, ALU_V_LO},
+        {PTX_OP_mul, PTX_T_u32, ALU_V_WIDE}, {PTX_OP_mul, PTX_T_s32, ALU_V_WIDE},
+        {PTX_OP_and, PTX_T_b32, ALU_V_NONE}, {PTX_OP_or, PTX_T_b64, ALU_V_NONE},
+        {PTX_OP_xor, PTX_T_b32, ALU_V_NONE}, {PTX_OP_shl, PTX_T_b32, ALU_V_NONE},
+        {PTX_OP_shl, PTX_T_b64, ALU_V_NONE}, {PTX_OP_shr, PTX_T_u32, ALU_V_NONE},
+        {PTX_OP_shr, PTX_T_s32, ALU_V_NONE}, {PTX_OP_shr, PTX_T_u64, ALU_V_NONE},
+        {PTX_OP_shr, PTX_T_s64, ALU_V_NONE}, {PTX_OP_shr, PTX_T_b32, ALU_V_NONE},
+        {PTX_OP_setp, PTX_T_u32, ALU_V_LT}, {PTX_OP_setp, PTX_T_s32, ALU_V_GE},
+        {PTX_OP_setp, PTX_T_s32, ALU_V_NE}, {PTX_OP_setp, PTX_T_u64, ALU_V_GT},
+        {PTX_OP_setp, PTX_T_s64, ALU_V_LE}, {PTX_OP_setp, PTX_T_b32, ALU_V_EQ},
+        {PTX_OP_setp, PTX_T_u32, ALU_V_HS}, {PTX_OP_setp, PTX_T_u64, ALU_V_LO_CMP},
+    };
+    static const uint64_t values[] = {0, 1, 2, 31, 32, 33, 63, 64, 65, 0x7fffffff,
+                                      0x80000000, 0xffffffff, 0x100000000ull,
+                                      0x8000000000000000ull, 0xffffffffffffffffull,
+                                      0x123456789abcdef0ull, 0xfffffffe};
+    const size_t nv = sizeof values / sizeof values[0];
+    static uint64_t R1[3 * EXEC_WARP_SIZE] __attribute__((aligned(64))),
+        R2[3 * EXEC_WARP_SIZE] __attribute__((aligned(64)));
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        exec_insn in;
+        memset(&in, 0, sizeof in);
+        in.op = probes[i].op;
+        in.type = probes[i].type;
+        in.aux = ALU_AUX(0, probes[i].var, 0);
+        in.guard = -1;
+        in.nd = 1;
+        in.na = in.op == PTX_OP_mov ? 1 : 2;
+        in.d[0] = 0;
+        in.a[0] = 1;
+        in.a[1] = 2;
+        if (in.op == PTX_OP_setp) in.flags = EXEC_F_D_PRED;
+        in.fn = exec_alu_lookup(&in);
+        CHECK(in.fn != NULL);
+        if (!in.fn) continue;
+        exec_fn u = exec_uniform_handler_for(&in);
+        CHECK(exec_is_uniform_handler(u));
+        in.lane_fn = in.fn;
+        for (size_t x = 0; x < nv; x++)
+            for (size_t y = 0; y < nv; y++)
+                for (unsigned pass = 0; pass < 2; pass++) {
+                    uint32_t mask = pass ? 0x0f0f00f1u : EXEC_FULL_MASK;
+                    uint32_t P1[2] = {0xa5a5a5a5u, 0}, P2[2] = {0xa5a5a5a5u, 0};
+                    for (unsigned l = 0; l < EXEC_WARP_SIZE; l++) {
+                        R1[l] = R2[l] = 0xdead0000u + l;
+                        R1[32 + l] = R2[32 + l] = values[x];
+                        R1[64 + l] = R2[64 + l] = values[y];
+                    }
+                    exec_warp w1, w2;
+                    memset(&w1, 0, sizeof w1);
+                    memset(&w2, 0, sizeof w2);
+                    w1.R = R1; w1.P = P1;
+                    w2.R = R2; w2.P = P2;
+                    in.fn(&w1, &in, mask);
+                    u(&w2, &in, mask);
+                    bool same = !memcmp(R1, R2, sizeof R1) && P1[0] == P2[0];
+                    if (!same)
+                        fprintf(stderr, "probe %zu (op %u) on %llx, %llx mask %08x differs\n", i,
+                                in.op, (unsigned long long)values[x],
+                                (unsigned long long)values[y], mask);
+                    CHECK(same);
+                }
+    }
+}
+
 int main(void) {
+    test_scalar_handlers();
     harness h = {0};
     if (!harness_load(&h, ptx_text)) {
         fprintf(stderr, "load: %s\n", h.err);

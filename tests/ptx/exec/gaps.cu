@@ -83,3 +83,24 @@ extern "C" __global__ void async_copy_barrier(const int *in, int *out) {
     bar.arrive_and_wait();
     out[threadIdx.x] = buf[255 - threadIdx.x] * 2;
 }
+
+// 128-bit division and remainder (nvcc's multi-word code: carry chains that read the
+// carry-out of a subtraction with addc), and that carry-out itself (1 = no borrow).
+extern "C" __global__ void int128_div(const unsigned long long *a, unsigned long long *out) {
+    int t = threadIdx.x;
+    unsigned __int128 y = ((unsigned __int128)a[2 * t] << 64) | a[2 * t + 1];
+    __int128 s = (__int128)y;
+    unsigned __int128 q = y / 3, r = y % 1000000007u, q2 = y / ((unsigned __int128)a[1] + 5);
+    __int128 sq = s / -7, sr = s % 1000003;
+    unsigned long long *o = out + 10 * t;
+    o[0] = (unsigned long long)q; o[1] = (unsigned long long)(q >> 64);
+    o[2] = (unsigned long long)r;
+    o[3] = (unsigned long long)q2; o[4] = (unsigned long long)(q2 >> 64);
+    o[5] = (unsigned long long)sq; o[6] = (unsigned long long)(sq >> 64);
+    o[7] = (unsigned long long)sr;
+    unsigned x = (unsigned)a[2 * t + 1], z = (unsigned)a[2 * t], cf, bf;
+    asm("{\n\t.reg .u32 t;\n\tsub.cc.u32 t, %1, %2;\n\taddc.u32 %0, 0, 0;\n\t}" : "=r"(cf) : "r"(x), "r"(z));
+    asm("{\n\t.reg .u32 t;\n\tadd.cc.u32 t, %1, %2;\n\tsubc.u32 %0, 10, 3;\n\t}" : "=r"(bf) : "r"(x), "r"(z));
+    o[8] = cf;
+    o[9] = bf;
+}
