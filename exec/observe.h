@@ -53,14 +53,20 @@ typedef struct exec_observer {
      * them whose guard predicate holds (0 when the guard is false for all). */
     void (*insn)(const exec_site *s, uint32_t active, uint32_t exec);
 
-    /* A conditional branch: active lanes, and those that take it. */
+    /* A branch (every bra, conditional or not, and brx.idx): active lanes, and those that
+     * take it (brx.idx: those going where the first executing lane goes). */
     void (*branch)(const exec_site *s, uint32_t active, uint32_t taken);
 
     /* A warp-level memory instruction on the lanes in mask. space is the resolved state
      * space (generic addresses already resolved: PTX_SPACE_GLOBAL / SHARED / LOCAL /
      * CONST / PARAM); addr[lane] is the device address for global and const, the offset
      * in the block's shared memory for shared, the offset in the thread's own local
-     * memory for local. size is the bytes per lane (vector accesses: the whole vector). */
+     * memory for local; for param, the offset in the kernel's parameter buffer (a
+     * device function's own .param variables: the offset in the thread's local memory).
+     * size is the bytes per lane (vector accesses: the whole vector). mask may be 0: the
+     * guard was false on every lane, yet the instruction was issued (counting tools count
+     * it); a generic access then reports PTX_SPACE_GLOBAL. cp.async reports its global
+     * read and its shared write. */
     void (*mem)(const exec_site *s, ptx_space space, exec_mem_access access,
                 const uint64_t addr[32], uint32_t mask, uint32_t size);
 
@@ -73,7 +79,8 @@ typedef struct exec_observer {
     void (*warp_sync)(const exec_site *s, uint32_t membermask, uint32_t active);
 
     /* Resident warps on this block's SM over a stretch of issued instructions, for
-     * achieved occupancy: called by the scheduler, not per instruction. */
+     * achieved occupancy: called by the scheduler, not per instruction. (Not called at
+     * present: the profiler takes residency from its timing model's schedule.) */
     void (*residency)(const exec_site *s, uint32_t resident_warps, uint64_t cycles);
 
     /* Device-side malloc and free by one lane (the checkers' device-heap tracking):

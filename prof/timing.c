@@ -216,15 +216,20 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     if (from_dram > 1)
         from_dram = 1;
     double miss_extra = from_dram * ((double)m.lat_dram - (double)m.lat_l2);
+    uint64_t wave = (uint64_t)per_sm * (uint64_t)m.sms;
+    uint64_t last_wave_start = in->blocks % wave ? in->blocks / wave * wave : in->blocks;
     int limit_count[4] = {0};
     double printf_records = 0;
     double resident_warp_cycles = 0, makespan = 0;
     for (uint64_t b = 0; b < in->blocks; b++) {
         const prof_block_cost *cost = in->block_costs ? &in->block_costs[b] : &typical;
-        /* blocks sharing its SM around now: a full complement while whole waves remain,
-         * fewer in the last one */
-        double remaining_per_sm = ceil((double)(in->blocks - b) / m.sms);
-        double k = remaining_per_sm < per_sm ? remaining_per_sm : per_sm;
+        /* blocks sharing its SM: a full complement in whole waves, fewer in a last,
+         * partial one */
+        double k = per_sm;
+        if (b >= last_wave_start)
+            k = ceil((double)(in->blocks - last_wave_start) / m.sms);
+        if (k > per_sm)
+            k = per_sm;
         if (k < 1)
             k = 1;
         int limit;

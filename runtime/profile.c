@@ -110,7 +110,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     uint32_t block[3] = {L->block.x, L->block.y, L->block.z};
     prof_launch_init(&r->launch, c->preset, grid, block, (uint32_t)regs, info->static_shared,
                      L->dyn_shared, 0);
-    r->session = prof_session_new(&r->launch, m, !getenv("VCUDA_PROF_NOTIMING"));
+    r->session = prof_session_new(&r->launch, m, true);
     if (!r->session) {
         free(r);
         return NULL;
@@ -121,9 +121,25 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     return r;
 }
 
-void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted) {
+double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 block,
+                         uint32_t dyn_shared, uint64_t warp_instructions) {
+    if (!c->preset) return 0;
+    pthread_mutex_lock(&c->lock);
+    int regs = rt_func_regs_per_thread(c, f, NULL);
+    pthread_mutex_unlock(&c->lock);
+    prof_kernel_input in;
+    memset(&in, 0, sizeof in);
+    in.blocks = (uint64_t)grid.x * grid.y * grid.z;
+    in.threads_per_block = block.x * block.y * block.z;
+    in.regs_per_thread = regs;
+    in.shared_per_block = exec_kernel_get_info(f->kernel)->static_shared + (size_t)dyn_shared;
+    in.warp_instructions = warp_instructions;
+    return prof_estimate_kernel_ms(c->preset, &in);
+}
+
+double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted) {
     (void)c;
-    if (!r) return;
+    if (!r) return -1;
     rt_prof_record rec;
     memset(&rec, 0, sizeof rec);
     rec.est = prof_session_estimate(r->session, stats->warp_instructions);
@@ -152,6 +168,7 @@ void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, boo
     prof_session_free(r->session);
     free(r);
 
+    double ms = rec.duration_s * 1e3;
     rt_profiler *p = &rt_prof;
     pthread_mutex_lock(&p->lock);
     rec.start_s = p->clock_s;
@@ -162,13 +179,14 @@ void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, boo
         if (!n) {
             pthread_mutex_unlock(&p->lock);
             free(rec.kernel);
-            return;
+            return ms;
         }
         p->recs = n;
         p->cap = cap;
     }
     p->recs[p->n++] = rec;
     pthread_mutex_unlock(&p->lock);
+    return ms;
 }
 
 /* ---- formatting ---- */

@@ -373,8 +373,15 @@ typedef struct rt_prof_run rt_prof_run;
 /* Before a grid runs: when profiling is on, start recording it and put the observer into
  * L; returns NULL when profiling is off. */
 rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream);
-/* After the grid ran (stats from the scheduler): file the launch's counters and time. */
-void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted);
+/* After the grid ran (stats from the scheduler): file the launch's counters and time.
+ * Returns the grid's device time in milliseconds by the timing model (fed with what the
+ * profiler saw), or -1 when r is NULL. */
+double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted);
+/* The device time of a grid that ran unprofiled, in milliseconds: the timing model
+ * (prof/timing.h) fed with the launch's shape, resources and executed warp-instructions.
+ * The one kernel estimate for a virtual timeline. Called without c->lock. */
+double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 block,
+                         uint32_t dyn_shared, uint64_t warp_instructions);
 /* At exit: the profiler's report on stderr (or its log file). */
 void rt_prof_report(rt_context *c);
 /* Is profiling on (VCUDA_PROF)? */

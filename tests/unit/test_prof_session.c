@@ -1,0 +1,174 @@
+/* test_prof_session — the profiler's observer (prof/session.c) on small PTX kernels run
+ * through the executor: counts of instructions, branches and memory traffic, the SASS
+ * corrections (a remainder counted as its instruction sequence, a branch to the kernel's
+ * end as a predicated exit, a short shared-memory if-body as predicated code, an atom
+ * whose result is unused as a reduction), and a time estimate from the replayed blocks. */
+#include "exec_harness.h"
+#include "gpu/gpu.h"
+#include "prof/session.h"
+
+static const char *ptx =
+    ".version 7.8\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    /* copy: out[i] = in[i] % 7 for i < n (a coalesced load and store; the bounds check
+     * jumps to the kernel's end) */
+    ".visible .entry copy_rem(.param .u64 p_in, .param .u64 p_out, .param .u32 p_n, .param .u32 p_d)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<8>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [p_in];\n"
+    "    ld.param.u64 %rd2, [p_out];\n"
+    "    ld.param.u32 %r1, [p_n];\n"
+    "    ld.param.u32 %r6, [p_d];\n"
+    "    mov.u32 %r2, %tid.x;\n"
+    "    setp.ge.u32 %p1, %r2, %r1;\n"
+    "    @%p1 bra DONE;\n"
+    "    mul.wide.u32 %rd3, %r2, 4;\n"
+    "    add.s64 %rd4, %rd1, %rd3;\n"
+    "    ld.global.u32 %r3, [%rd4];\n"
+    "    rem.u32 %r4, %r3, %r6;\n"
+    "    add.s64 %rd5, %rd2, %rd3;\n"
+    "    st.global.u32 [%rd5], %r4;\n"
+    "DONE:\n"
+    "    ret;\n"
+    "}\n"
+    /* tree: a shared-memory tree sum whose if-body ptxas predicates, a loop branch that
+     * diverges nowhere, and an atomic add whose result nobody reads */
+    ".visible .entry tree(.param .u64 p_out)\n"
+    "{\n"
+    "    .reg .pred %p<4>;\n"
+    "    .reg .b32 %r<13>;\n"
+    "    .reg .b64 %rd<4>;\n"
+    "    .shared .align 4 .b32 buf[64];\n"
+    "    ld.param.u64 %rd1, [p_out];\n"
+    "    mov.u32 %r1, %tid.x;\n"
+    "    shl.b32 %r2, %r1, 2;\n"
+    "    mov.u32 %r3, buf;\n"
+    "    add.s32 %r4, %r3, %r2;\n"
+    "    st.shared.u32 [%r4], %r1;\n"
+    "    bar.sync 0;\n"
+    "    mov.u32 %r5, 32;\n"
+    "LOOP:\n"
+    "    setp.ge.u32 %p1, %r1, %r5;\n"
+    "    @%p1 bra SKIP;\n"
+    "    shl.b32 %r6, %r5, 2;\n"
+    "    add.s32 %r7, %r4, %r6;\n"
+    "    ld.shared.u32 %r8, [%r4];\n"
+    "    ld.shared.u32 %r9, [%r7];\n"
+    "    add.s32 %r10, %r8, %r9;\n"
+    "    st.shared.u32 [%r4], %r10;\n"
+    "SKIP:\n"
+    "    bar.sync 0;\n"
+    "    shr.u32 %r5, %r5, 1;\n"
+    "    setp.ne.u32 %p2, %r5, 0;\n"
+    "    @%p2 bra LOOP;\n"
+    "    ld.shared.u32 %r11, [buf];\n"
+    "    atom.global.add.u32 %r12, [%rd1], %r11;\n"
+    "    ret;\n"
+    "}\n";
+
+static const gpu_preset *h100;
+
+/* Run kernel over grid x block under a profiling session; the session is returned. */
+static prof_session *profile(harness *h, const char *kernel, uint32_t blocks, uint32_t threads,
+                             void **args)
+{
+    const exec_kernel *k = exec_program_kernel(h->prog, kernel);
+    CHECK(k != NULL);
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+    prof_launch L;
+    prof_launch_init(&L, h100, grid, block, 16, exec_kernel_get_info(k)->static_shared, 0, 0);
+    prof_session *s = prof_session_new(&L, exec_program_module(h->prog), true);
+    CHECK(s != NULL);
+    uint8_t *params = harness_params(k, args);
+    exec_launch el;
+    memset(&el, 0, sizeof el);
+    el.kernel = k;
+    el.grid = dim(blocks, 1, 1);
+    el.block = dim(threads, 1, 1);
+    el.params = params;
+    el.mem = h->mem;
+    el.num_sms = 132;
+    el.clock_khz = 1980000;
+    el.observer = prof_session_observer(s);
+    exec_output out = {0};
+    exec_fault f;
+    for (uint32_t b = 0; b < blocks; b++)
+        CHECK_EQ_U64(exec_run_block(h->worker, &el, dim(b, 0, 0), b % 132, &out, &f), EXEC_OK);
+    exec_worker_observe_end(h->worker);
+    free(out.data);
+    free(params);
+    return s;
+}
+
+static void test_copy_rem(harness *h)
+{
+    uint32_t *in = harness_alloc(h, 64 * 4), *out = harness_alloc(h, 64 * 4);
+    for (int i = 0; i < 64; i++) in[i] = (uint32_t)(i * 37);
+    uint32_t n = 48, d = 7;
+    void *args[] = {&in, &out, &n, &d};
+    prof_session *s = profile(h, "copy_rem", 1, 64, args);
+    const prof_counters *c = prof_session_counters(s);
+    for (uint32_t i = 0; i < n; i++) CHECK_EQ_U64(out[i], in[i] % 7);
+    /* warp 0: all 32 lanes load and store; warp 1: lanes 32..47 */
+    CHECK_EQ_U64(c->mem[PROF_MEM_GLOBAL_LD].requests, 2);
+    CHECK_EQ_U64(c->mem[PROF_MEM_GLOBAL_LD].sectors, 4 + 2);
+    CHECK_EQ_U64(c->mem[PROF_MEM_GLOBAL_ST].sectors, 4 + 2);
+    /* the bounds check ends threads: a predicated EXIT, not a branch */
+    CHECK_EQ_U64(c->branches, 0);
+    /* per warp: 4 ld.param, mov, setp, bra, mul, add, ld, rem (18), add, st, ret = 31 */
+    CHECK_EQ_U64(c->inst_executed, 2 * 31);
+    /* warp 1 runs the body with 16 of its 32 lanes */
+    uint64_t body = 1 + 1 + 1 + 18 + 1 + 1; /* mul, add, ld, rem, add, st */
+    uint64_t head = 4 + 1 + 1 + 1;           /* ld.param x4, mov, setp, bra */
+    CHECK_EQ_U64(c->thread_inst_executed,
+                 32 * (head + body + 1) + 32 * head + 16 * body + 16 /* ret */);
+    prof_time_estimate e = prof_session_estimate(s, 2 * 31);
+    CHECK(e.detailed);
+    CHECK(e.seconds > 2e-6 && e.seconds < 10e-6);
+    CHECK(c->sm_active_cycles > 0 && c->warps_active_cycles >= c->sm_active_cycles);
+    prof_session_free(s);
+    harness_dealloc(h, in);
+    harness_dealloc(h, out);
+}
+
+static void test_tree(harness *h)
+{
+    uint32_t *out = harness_alloc(h, 4);
+    void *args[] = {&out};
+    prof_session *s = profile(h, "tree", 2, 64, args);
+    const prof_counters *c = prof_session_counters(s);
+    CHECK_EQ_U64(*out, 2 * 64 * (63 * 64 / 2)); /* every thread adds the block's sum */
+    /* the if-body over shared memory is predicated code: only the loop's back edge is a
+     * branch (6 iterations per warp, 2 warps, 2 blocks), and it never diverges */
+    CHECK_EQ_U64(c->branches, 6 * 2 * 2);
+    CHECK_EQ_U64(c->divergent_branches, 0);
+    /* predicated code is issued to every lane: all instructions have 32 lanes */
+    CHECK_EQ_U64(c->thread_inst_executed, 32 * c->inst_executed);
+    /* its shared loads are issued by both warps at every step (predicated off in warp 1,
+     * which has no lane below 32): 2 loads x 6 steps x 2 warps x 2 blocks, plus the read
+     * of buf[0] by each warp; requests only where a lane loads */
+    CHECK_EQ_U64(c->mem[PROF_MEM_SHARED_LD].inst, 2 * 6 * 2 * 2 + 2 * 2);
+    CHECK_EQ_U64(c->mem[PROF_MEM_SHARED_LD].requests, 2 * 6 * 2 + 2 * 2);
+    /* the atom's result is never read: counted as a reduction */
+    CHECK_EQ_U64(c->mem[PROF_MEM_GLOBAL_RED].requests, 2 * 2);
+    CHECK_EQ_U64(c->mem[PROF_MEM_GLOBAL_ATOM].requests, 0);
+    prof_session_free(s);
+    harness_dealloc(h, out);
+}
+
+int main(void)
+{
+    h100 = gpu_preset_find("h100");
+    harness h = {0};
+    if (!h100 || !harness_load(&h, ptx)) {
+        fprintf(stderr, "setup: %s\n", h.err);
+        return 1;
+    }
+    test_copy_rem(&h);
+    test_tree(&h);
+    harness_free(&h);
+    return harness_report("test_prof_session");
+}
