@@ -36,6 +36,12 @@ static gpu_occ_kernel rt_occ_kernel(rt_context *c, const rt_func *f) {
     return k;
 }
 
+int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
+                          size_t dynamic_shared) {
+    gpu_occ_kernel k = rt_occ_kernel(c, f);
+    return gpu_occupancy_kernel(c->preset, &k, threads_per_block, dynamic_shared).blocks_per_sm;
+}
+
 /* Find and load the kernel func. Called with c->lock held. */
 static cudaError_t rt_func_ready(rt_context *c, const void *func, rt_func **out) {
     cudaError_t e = rt_func_lookup(c, func, out);
