@@ -295,7 +295,11 @@ static void start(rt_context *c, rt_op *op) {
     op->vstart = op->vend = t;
     /* After a fault the device runs nothing more; callbacks still hear of it. */
     if (c->device_fault != cudaSuccess && op->kind != RT_OP_CALLBACK) op->dropped = true;
-    if (op->dropped || op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT) {
+    if (op->kind == RT_OP_LOAD && !op->dropped) {
+        rt_cost cost = {.kind = RT_OP_LOAD};
+        op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
+    }
+    if (op->dropped || op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD) {
         complete(c, op);
         return;
     }
@@ -687,6 +691,32 @@ cudaError_t rt_issue(rt_context *c, cudaStream_t h, rt_op *op, rt_wait wait) {
     pthread_mutex_unlock(&c->engine_lock);
     if (wait == RT_ASYNC) return cudaSuccess;
     return rt_wait_finish(c, e);
+}
+
+/* CUDA loads a kernel onto the device at its first launch (lazy loading, the default
+ * since CUDA 12.2), and the host waits while it does: the code is copied in as on the
+ * legacy default stream, after the work issued to the blocking streams. So a grid that
+ * spins until a grid of another blocking stream runs waits in vain when that grid's
+ * kernel is launched for the first time; CUDA's documentation warns of it, and an H100
+ * shows it (tests/cuda/streams/expected/concurrency.out, per_thread.out), while work of
+ * non-blocking streams is not waited for (streams_api.out). The copy takes device time
+ * (timeline.c). CUDA_MODULE_LOADING=EAGER loads every kernel up front instead. */
+bool rt_lazy_load(rt_context *c, cudaStream_t h) {
+    if (rt_in_host_fn()) return true;
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *s = rt_stream_lookup(c, h);
+    bool capturing = !s || s->capture || c->captures;
+    if (!capturing) {
+        rt_op *op = rt_op_new(RT_OP_LOAD);
+        if (op) {
+            rt_mark *m = rt_issue_locked(c, rt_stream_lookup(c, cudaStreamLegacy), op, true);
+            rt_wait_mark_locked(c, m, false);
+            rt_mark_unref(c, m);
+            reap(c);
+        }
+    }
+    pthread_mutex_unlock(&c->engine_lock);
+    return !capturing;
 }
 
 cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {

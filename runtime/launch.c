@@ -106,8 +106,15 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
     rt_op *op = NULL;
     pthread_mutex_lock(&c->lock);
     e = rt_launch_op(c, f, grid, block, args, shared, &op);
+    bool load = e == cudaSuccess && c->lazy_loading && !f->device_loaded;
+    if (load) f->device_loaded = true;
     pthread_mutex_unlock(&c->lock);
     if (e != cudaSuccess) return rt_record(e);
+    if (load && !rt_lazy_load(c, stream)) {
+        pthread_mutex_lock(&c->lock);
+        f->device_loaded = false; /* captured, not launched: loaded at its first launch */
+        pthread_mutex_unlock(&c->lock);
+    }
     return rt_record(rt_issue(c, stream, op, RT_ASYNC));
 }
 

@@ -122,6 +122,7 @@ typedef struct rt_func {
     int cache_config;           /* cudaFuncSetCacheConfig */
     int cluster_attrs[8];       /* cudaFuncAttribute 10..15 as set */
     rt_kernel_stats stats;
+    bool device_loaded;         /* launched once: lazy loading has put it on the device */
     struct rt_func *next;
 } rt_func;
 
@@ -200,7 +201,7 @@ typedef struct rt_event {
 
 typedef enum rt_op_kind {
     RT_OP_KERNEL, RT_OP_COPY, RT_OP_SET, RT_OP_SET2D, RT_OP_COPY2D, RT_OP_EVENT,
-    RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT
+    RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD
 } rt_op_kind;
 
 /* Which way a copy goes, for the timeline (timeline.c). */
@@ -316,6 +317,7 @@ typedef struct rt_context {
     rt_ptrmap graph_execs;         /* instantiated graphs (cudaGraphExec_t) */
 
     bool report;                   /* VCUDA_REPORT=1 */
+    bool lazy_loading;             /* CUDA_MODULE_LOADING is not EAGER (engine.c) */
 } rt_context;
 
 /* Per host thread. */
@@ -456,6 +458,10 @@ void rt_engine_stop(rt_context *c);
 /* The calling thread is inside a host function (API calls that wait are refused). */
 bool rt_in_host_fn(void);
 
+/* A kernel's first launch to stream h: wait while CUDA's lazy loading puts it on the
+ * device (engine.c says how that orders work). False when nothing was loaded because h
+ * is capturing (the kernel is then not launched yet). */
+bool rt_lazy_load(rt_context *c, cudaStream_t h);
 /* Run a kernel now (engine threads call this); fills op->vend and may add an output. */
 void rt_run_kernel(rt_context *c, rt_op *op);
 /* Record a completed grid's output and fault for release (engine_lock held). */

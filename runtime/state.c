@@ -73,6 +73,8 @@ static void rt_context_create(void) {
     rt_limits_default(c);
     const char *rep = getenv("VCUDA_REPORT");
     c->report = rep && strcmp(rep, "0") != 0 && rep[0];
+    const char *loading = getenv("CUDA_MODULE_LOADING");
+    c->lazy_loading = !loading || strcmp(loading, "EAGER") != 0;
     c->next_stream_id = 1;
     rt_the_context = c;
     atexit(rt_at_exit);
@@ -139,6 +141,7 @@ void rt_context_reset(rt_context *c) {
         f->max_dynamic_shared = -1;
         f->carveout = -1;
         f->cache_config = cudaFuncCachePreferNone;
+        f->device_loaded = false;
         memset(f->cluster_attrs, 0, sizeof f->cluster_attrs);
     }
     /* After a device fault the device stays unusable to this process even once reset

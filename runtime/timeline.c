@@ -16,7 +16,9 @@
  *           at the preset's SM clock;
  *   copy    an overhead, plus the bytes at the preset's memory bandwidth (device to
  *           device: read and write) or, to and from the host, over the host link;
- *   set     an overhead, plus the bytes written at the memory bandwidth.
+ *   set     an overhead, plus the bytes written at the memory bandwidth;
+ *   load    a kernel's first launch loads its code (CUDA's lazy loading, engine.c): a
+ *           fixed time, about what an H100 shows between events around a first launch.
  * Event records, waits and host functions take no device time.
  */
 #include "rt.h"
@@ -25,6 +27,7 @@
 #define RT_COPY_OVERHEAD_MS 0.002
 #define RT_HOST_LINK_BYTES_PER_MS 25.0e6 /* PCIe 5 x16 as copies see it: about 25 GB/s */
 #define RT_ISSUE_PER_SM_CYCLE 4.0     /* warp schedulers per SM (sm_50 and later) */
+#define RT_LAZY_LOAD_MS 0.1           /* a kernel's first launch loads it: ~0.1 ms on an H100 */
 
 /* Device memory bandwidth in bytes per millisecond (double data rate). */
 static double memory_bytes_per_ms(const gpu_preset *p) {
@@ -54,6 +57,8 @@ double rt_timeline_cost_ms(const gpu_preset *p, const rt_cost *what) {
     case RT_OP_SET:
     case RT_OP_SET2D:
         return RT_COPY_OVERHEAD_MS + (double)what->bytes / memory_bytes_per_ms(p);
+    case RT_OP_LOAD:
+        return RT_LAZY_LOAD_MS;
     default:
         return 0.0;
     }
