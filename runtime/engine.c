@@ -728,22 +728,35 @@ cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {
     return sticky;
 }
 
+/* Waits for the work issued before the call (other host threads may go on issuing). */
 cudaError_t rt_device_synchronize(rt_context *c) {
     if (rt_in_host_fn()) return cudaErrorNotPermitted;
     pthread_mutex_lock(&c->engine_lock);
-    if (c->outstanding) {
-        host_wait_begin(c);
-        while (c->outstanding) pthread_cond_wait(&c->engine_done, &c->engine_lock);
-        c->host_waiters--;
-    }
+    size_t n = 0, cap = 0;
+    rt_mark **marks = NULL;
     for (rt_stream *s = c->all_streams; s; s = s->all_next) {
-        c->host_vtime = dmax(c->host_vtime, s->vend);
-        edges_drop(c, s);
-        s->released = s->done;
+        if (s->issued == 0 || s->released >= s->issued) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            rt_mark **m = realloc(marks, cap * sizeof *m);
+            if (!m) {
+                fprintf(stderr, "vcuda: out of host memory in the stream engine\n");
+                abort();
+            }
+            marks = m;
+        }
+        marks[n++] = rt_stream_last_mark(c, s);
     }
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < n; i++) {
+        cudaError_t ei = rt_wait_mark_locked(c, marks[i], true);
+        if (!e) e = ei;
+        rt_mark_unref(c, marks[i]);
+    }
+    free(marks);
     queue_released(c);
     pthread_mutex_unlock(&c->engine_lock);
-    return rt_wait_finish(c, cudaSuccess);
+    return rt_wait_finish(c, e);
 }
 
 void rt_engine_reset(rt_context *c) {
