@@ -138,7 +138,8 @@ static inline uint32_t alu_brev32(uint32_t v) {
     return __builtin_bswap32(v);
 }
 ALU_OP1(alu_brev_32, uint32_t, alu_brev32(a))
-ALU_OP1(alu_brev_64, uint64_t, ((uint64_t)alu_brev32((uint32_t)a) << 32) | alu_brev32((uint32_t)(a >> 32)))
+ALU_OP1(alu_brev_64, uint64_t,
+        ((uint64_t)alu_brev32((uint32_t)a) << 32) | alu_brev32((uint32_t)(a >> 32)))
 
 /* bfe: extract len = c[7:0] bits at pos = b[7:0]; the field is zero- or sign-extended
  * (the sign is the field's top bit, or a's msb when the field runs past it). */
@@ -269,6 +270,11 @@ exec_fn exec_alu_bits_lookup(const exec_insn *in) {
     ptx_type t = (ptx_type)in->type;
     unsigned var = ALU_AUX_VAR(in->aux);
     bool sgn = ptx_type_kinds[t] == 's';
+    if (ALU_AUX_RND(in->aux) != EXEC_RND_DEFAULT || ALU_AUX_BOOL(in->aux) ||
+        (in->flags & (EXEC_F_FTZ | EXEC_F_SAT | EXEC_F_APPROX | EXEC_F_CC_IN | EXEC_F_CC_OUT |
+                      ALU_F_RELU | ALU_F_NANMODE | ALU_F_SATFINITE | ALU_F_XORSIGN)))
+        return NULL;
+    if ((in->flags & ALU_F_SHIFTAMT) && in->op != PTX_OP_bfind) return NULL;
     if (t == PTX_T_pred) {
         switch (in->op) {
         case PTX_OP_and: return alu_and_pred;

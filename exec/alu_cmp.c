@@ -106,14 +106,29 @@ static inline void alu_set_x2_out(exec_warp *w, const exec_insn *in, uint32_t ma
     });
 }
 
+/* 32 booleans (0/1 bytes) to a lane mask: a multiply gathers the low bit of each of 8
+ * bytes into the top byte. */
+static inline uint32_t alu_pack_bools(const uint8_t r[EXEC_WARP_SIZE]) {
+    uint32_t bits = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        uint64_t q;
+        memcpy(&q, r + 8 * k, 8);
+        bits |= (uint32_t)((q * 0x0102040810204080ull) >> 56) << (8 * k);
+    }
+    return bits;
+}
+
 /* ---- generated comparisons ---- */
+/* The full-mask path compares all lanes into bytes (a loop that vectorises) and packs. */
 #define ALU_CMP_DEF(T, R, C, EXPR)                                                      \
     static inline uint32_t alu_cm_##T##_##C(const uint64_t *A, const uint64_t *B,       \
                                             uint32_t mask, unsigned sh) {               \
         uint32_t bits = 0;                                                              \
         if (mask == EXEC_FULL_MASK) {                                                   \
+            uint8_t r[EXEC_WARP_SIZE];                                                  \
             for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)                               \
-                bits |= (uint32_t)(EXPR(R(A[l] >> sh), R(B[l] >> sh)) != 0) << l;        \
+                r[l] = (uint8_t)(EXPR(R(A[l] >> sh), R(B[l] >> sh)) != 0);               \
+            bits = alu_pack_bools(r);                                                   \
         } else {                                                                        \
             for (uint32_t m = mask; m; m &= m - 1) {                                    \
                 uint32_t l = (uint32_t)__builtin_ctz(m);                                \

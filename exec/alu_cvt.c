@@ -58,10 +58,25 @@ ALU_ITYPES_A(ALU_I2I_ROW)
  * Round to an integral value in the source precision (exact in double), then clamp to
  * the destination range. NaN gives 0, except from f64 or into a 64-bit type, where it
  * gives 1 << (width-1) (the ISA's rule). */
-#define ALU_RINT_rni(x) nearbyint(x)
-#define ALU_RINT_rzi(x) trunc(x)
-#define ALU_RINT_rmi(x) floor(x)
-#define ALU_RINT_rpi(x) ceil(x)
+/* Inline roundings (no libm call per lane). rni adds and subtracts 2^52, which leaves the
+ * value rounded to an integer in the current (nearest-even) mode; rmi/rpi step from it.
+ * rzi needs nothing: the conversion to the integer type truncates. */
+static inline double alu_rint_ne(double x) {
+    const double ax = fabs(x);
+    return ax < 0x1p52 ? copysign((ax + 0x1p52) - 0x1p52, x) : x;
+}
+static inline double alu_floor_d(double x) {
+    const double r = alu_rint_ne(x);
+    return r > x ? r - 1.0 : r;
+}
+static inline double alu_ceil_d(double x) {
+    const double r = alu_rint_ne(x);
+    return r < x ? r + 1.0 : r;
+}
+#define ALU_RINT_rni(x) alu_rint_ne(x)
+#define ALU_RINT_rzi(x) (x)
+#define ALU_RINT_rmi(x) alu_floor_d(x)
+#define ALU_RINT_rpi(x) alu_ceil_d(x)
 /* Float sources: X(..., name, reader to double, is f64) */
 #define ALU_FSRC_f16(v) ((double)alu_h2f((uint16_t)(v)))
 #define ALU_FSRC_bf16(v) ((double)alu_bf2f((uint16_t)(v)))
@@ -243,48 +258,44 @@ ALU_HANDLER(alu_cvt_bf16_f32_rn) {
 
 /* ---- packing forms ----
  * cvt.frnd{.relu}{.satfinite}.f16x2/bf16x2.f32 d, a, b: d = {cvt(a) : cvt(b)}. */
-#define ALU_PACK2_DEF(name, DFMT)                                                       \
+static inline uint64_t alu_cvt_from_f32(uint64_t bits, const exec_insn *in, const alu_fmt *f) {
+    return alu_cvt_f2f_one(alu_f32(bits), bits, in, true, false, f);
+}
+static inline uint64_t alu_cvt_from_f16(uint64_t bits, const exec_insn *in, const alu_fmt *f) {
+    return alu_cvt_f2f_one(alu_h2f((uint16_t)bits), (uint16_t)bits, in, false, false, f);
+}
+#define ALU_PACK2_DEF(name, DFMT, SHIFT)                                                \
     ALU_HANDLER(name) {                                                                 \
         uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);           \
         for (uint32_t m = mask; m; m &= m - 1) {                                        \
-            uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            uint64_t hi = alu_cvt_f2f_one(alu_f32(A[l]), A[l], in, true, false, &DFMT);              \
-            uint64_t lo = alu_cvt_f2f_one(alu_f32(B[l]), B[l], in, true, false, &DFMT);              \
-            Dv[l] = (hi << 16) | lo;                                                    \
+            const uint32_t l = (uint32_t)__builtin_ctz(m);                              \
+            Dv[l] = (alu_cvt_from_f32(A[l], in, &DFMT) << SHIFT) |                      \
+                    alu_cvt_from_f32(B[l], in, &DFMT);                                  \
         }                                                                               \
     }
-ALU_PACK2_DEF(alu_cvt_f16x2_f32, alu_fmt_f16)
-ALU_PACK2_DEF(alu_cvt_bf16x2_f32, alu_fmt_bf16)
+ALU_PACK2_DEF(alu_cvt_f16x2_f32, alu_fmt_f16, 16)
+ALU_PACK2_DEF(alu_cvt_bf16x2_f32, alu_fmt_bf16, 16)
 
 /* fp8 pairs: cvt.rn.satfinite{.relu}.e4m3x2/e5m2x2.f32 d, a, b (a -> upper byte);
  * .f16x2 source a (upper half -> upper byte); cvt.rn{.relu}.f16x2.e4m3x2/e5m2x2 d, a. */
 #define ALU_FP8_DEF(N, DFMT)                                                            \
-    ALU_HANDLER(alu_cvt_##N##x2_f32) {                                                  \
-        uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);           \
-        for (uint32_t m = mask; m; m &= m - 1) {                                        \
-            uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            uint64_t hi = alu_cvt_f2f_one(alu_f32(A[l]), A[l], in, true, false, &DFMT);              \
-            uint64_t lo = alu_cvt_f2f_one(alu_f32(B[l]), B[l], in, true, false, &DFMT);              \
-            Dv[l] = (hi << 8) | lo;                                                     \
-        }                                                                               \
-    }                                                                                   \
+    ALU_PACK2_DEF(alu_cvt_##N##x2_f32, DFMT, 8)                                         \
     ALU_HANDLER(alu_cvt_##N##x2_f16x2) {                                                \
         uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);                          \
         for (uint32_t m = mask; m; m &= m - 1) {                                        \
-            uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            uint64_t hi = alu_cvt_f2f_one(alu_h2f((uint16_t)(A[l] >> 16)), A[l] >> 16, in, false, false, &DFMT);\
-            uint64_t lo = alu_cvt_f2f_one(alu_h2f((uint16_t)A[l]), A[l], in, false, false, &DFMT);   \
-            Dv[l] = (hi << 8) | lo;                                                     \
+            const uint32_t l = (uint32_t)__builtin_ctz(m);                              \
+            Dv[l] = (alu_cvt_from_f16(A[l] >> 16, in, &DFMT) << 8) |                    \
+                    alu_cvt_from_f16(A[l], in, &DFMT);                                  \
         }                                                                               \
     }                                                                                   \
     ALU_HANDLER(alu_cvt_f16x2_##N##x2) {                                                \
         uint64_t *Dv = ALU_D(0); const uint64_t *A = ALU_A(0);                          \
         for (uint32_t m = mask; m; m &= m - 1) {                                        \
-            uint32_t l = (uint32_t)__builtin_ctz(m);                                    \
-            double hi = alu_fmt_to_double((A[l] >> 8) & 0xffu, &DFMT);                  \
-            double lo = alu_fmt_to_double(A[l] & 0xffu, &DFMT);                         \
-            Dv[l] = (alu_cvt_f2f_one(hi, 0, in, false, false, &alu_fmt_f16) << 16) |              \
-                    alu_cvt_f2f_one(lo, 0, in, false, false, &alu_fmt_f16);                       \
+            const uint32_t l = (uint32_t)__builtin_ctz(m);                              \
+            const double hi = alu_fmt_to_double((A[l] >> 8) & 0xffu, &DFMT);            \
+            const double lo = alu_fmt_to_double(A[l] & 0xffu, &DFMT);                   \
+            Dv[l] = (alu_cvt_f2f_one(hi, 0, in, false, false, &alu_fmt_f16) << 16) |    \
+                    alu_cvt_f2f_one(lo, 0, in, false, false, &alu_fmt_f16);             \
         }                                                                               \
     }
 ALU_FP8_DEF(e4m3, alu_fmt_e4m3)
@@ -304,7 +315,8 @@ static const exec_fn alu_cvt_i2i_sat[8][8] = { ALU_ITYPES_A(ALU_I2I_SAT_TROW) };
     { ALU_E_F2I(D, f16) ALU_E_F2I(D, bf16) ALU_E_F2I(D, f32) ALU_E_F2I(D, f32ftz)        \
       ALU_E_F2I(D, f64) },
 static const exec_fn alu_cvt_f2i[8][5][4] = { ALU_ITYPES_A(ALU_F2I_TROW) };
-#define ALU_E_I2F(S, CS, SMIN, SMAX) { alu_cvt_f32_##S##_rn, alu_cvt_f64_##S##_rn, alu_cvt_fmt_##S },
+#define ALU_E_I2F(S, CS, SMIN, SMAX)                                                    \
+    { alu_cvt_f32_##S##_rn, alu_cvt_f64_##S##_rn, alu_cvt_fmt_##S },
 static const exec_fn alu_cvt_i2f[8][3] = { ALU_ITYPES_A(ALU_E_I2F) };
 /* [src f16 bf16 f32 f64][dst f16 bf16 f32 f64 tf32] */
 #define ALU_E_F2F(F) { alu_cvt_f16_##F, alu_cvt_bf16_##F, alu_cvt_f32_##F, alu_cvt_f64_##F, \

@@ -219,7 +219,10 @@ static bool alu_parse_mods(alu_dec *s, alu_mods *m) {
             return false;
         }
         if (m->l || m->r) {
-            if (!m->wrap && !m->clamp) { alu_unsupported(s, "needs .wrap or .clamp"); return false; }
+            if (!m->wrap && !m->clamp) {
+                alu_unsupported(s, "needs .wrap or .clamp");
+                return false;
+            }
             m->var = m->l ? (m->wrap ? ALU_V_L_WRAP : ALU_V_L_CLAMP)
                           : (m->wrap ? ALU_V_R_WRAP : ALU_V_R_CLAMP);
         } else {
@@ -592,7 +595,8 @@ static int alu_decode_body(alu_dec *s, const alu_mods *m) {
     if (op == PTX_OP_lop3) {
         /* lop3.b32 d, a, b, c, immLut */
         if (!alu_opnd_count(s, 5)) return -1;
-        if (pi->opnd[4].kind != PTX_OPND_IMM_INT) return alu_unsupported(s, "immLut must be an immediate");
+        if (pi->opnd[4].kind != PTX_OPND_IMM_INT)
+            return alu_unsupported(s, "immLut must be an immediate");
         if (!alu_dst(s, 0, &out->d[0])) return -1;
         out->nd = 1;
         for (unsigned i = 0; i < 3; i++)

@@ -15,8 +15,9 @@
 
 /* ---- generators ----
  * FTZ and SAT are 0/1 constants: the unused branches disappear. */
-#define F32_OP(name, FTZ, SAT, NSRC, expr)                                              \
-    ALU_HANDLER(name) {                                                                 \
+#define F32_OP(name, FTZ, SAT, NSRC, expr) F32_OP_A(, name, FTZ, SAT, NSRC, expr)
+#define F32_OP_A(ATTR, name, FTZ, SAT, NSRC, expr)                                      \
+    ATTR ALU_HANDLER(name) {                                                            \
         uint64_t *D = ALU_D(0);                                                         \
         const uint64_t *A = ALU_A(0);                                                   \
         const uint64_t *B = NSRC > 1 ? ALU_A(1) : A, *C = NSRC > 2 ? ALU_A(2) : A;      \
@@ -30,16 +31,36 @@
             (void)b; (void)c;                                                           \
         });                                                                             \
     }
-#define F64_OP(name, NSRC, expr)                                                        \
-    ALU_HANDLER(name) {                                                                 \
+#define F64_OP(name, NSRC, expr) F64_OP_A(, name, NSRC, expr)
+/* f64: the full-mask path computes all lanes into a buffer with plain IEEE arithmetic
+ * (which vectorises), then gives any NaN result the propagation rule of alu_f64_prop in a
+ * second, scalar pass; the buffer keeps the sources intact for that pass when d is also a
+ * source. */
+#define F64_OP_A(ATTR, name, NSRC, expr)                                                \
+    ATTR ALU_HANDLER(name) {                                                            \
         uint64_t *D = ALU_D(0);                                                         \
         const uint64_t *A = ALU_A(0);                                                   \
         const uint64_t *B = NSRC > 1 ? ALU_A(1) : A, *C = NSRC > 2 ? ALU_A(2) : A;      \
-        ALU_LANES(mask, l, {                                                            \
+        if (mask == EXEC_FULL_MASK) {                                                   \
+            uint64_t r[EXEC_WARP_SIZE];                                                 \
+            for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) {                             \
+                double a = alu_f64(A[l]), b = alu_f64(B[l]), c = alu_f64(C[l]);         \
+                r[l] = alu_f64_bits(expr);                                              \
+                (void)b; (void)c;                                                       \
+            }                                                                           \
+            for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)                               \
+                if (__builtin_expect(alu_f64_isnan_bits(r[l]), 0))                      \
+                    r[l] = alu_f64_prop(NSRC, alu_f64(A[l]), alu_f64(B[l]),             \
+                                        alu_f64(C[l]), alu_f64(r[l]));                  \
+            memcpy(D, r, sizeof r);                                                     \
+            return;                                                                     \
+        }                                                                               \
+        for (uint32_t m_ = mask; m_; m_ &= m_ - 1) {                                    \
+            const uint32_t l = (uint32_t)__builtin_ctz(m_);                             \
             double a = alu_f64(A[l]), b = alu_f64(B[l]), c = alu_f64(C[l]);             \
             D[l] = alu_f64_prop(NSRC, a, b, c, (expr));                                 \
             (void)b; (void)c;                                                           \
-        });                                                                             \
+        }                                                                               \
     }
 /* The four f32 variants of an operation: plain, .ftz, .sat, .ftz.sat. */
 #define F32_VARIANTS(op, NSRC, expr)                                                    \
@@ -65,6 +86,26 @@ F64_OP(alu_fma_f64, 3, fma(a, b, c))
 F64_OP(alu_div_f64, 2, a / b)
 F64_OP(alu_sqrt_f64, 1, sqrt(a))
 F64_OP(alu_rcp_f64, 1, 1.0 / a)
+
+/* With FMA hardware (checked at decode time) the fma handlers are compiled for it: the
+ * lane loop becomes vector fused multiply-adds instead of a libm call per lane. */
+#if defined(__x86_64__) || defined(__i386__)
+#define ALU_HAVE_FMA_CLONES 1
+#define ALU_FMA_ATTR __attribute__((target("fma")))
+F32_OP_A(ALU_FMA_ATTR, alu_fma_f32_hw, 0, 0, 3, fmaf(a, b, c))
+F32_OP_A(ALU_FMA_ATTR, alu_fma_f32_ftz_hw, 1, 0, 3, fmaf(a, b, c))
+F32_OP_A(ALU_FMA_ATTR, alu_fma_f32_sat_hw, 0, 1, 3, fmaf(a, b, c))
+F32_OP_A(ALU_FMA_ATTR, alu_fma_f32_ftz_sat_hw, 1, 1, 3, fmaf(a, b, c))
+F64_OP_A(ALU_FMA_ATTR, alu_fma_f64_hw, 3, fma(a, b, c))
+static const exec_fn alu_fma_f32_hw_tab[4] = { alu_fma_f32_hw, alu_fma_f32_ftz_hw,
+                                               alu_fma_f32_sat_hw, alu_fma_f32_ftz_sat_hw };
+static bool alu_cpu_has_fma(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma");
+}
+#else
+#define ALU_HAVE_FMA_CLONES 0
+#endif
 
 /* ---- directed rounding: out of line ---- */
 #define ALU_DIRECTED(op, OPC)                                                           \
@@ -123,18 +164,24 @@ ALU_HANDLER(alu_rsqrt_approx_ftz_f64) {
 }
 
 /* ---- min, max ----
- * Without .NaN a NaN operand is ignored (NaN only when both are); -0 < +0. */
+ * Without .NaN a NaN operand is ignored (NaN only when both are); -0 < +0. The f32 forms
+ * compare order-preserving integer keys of the bits, so the lane loop vectorises. */
+static inline int32_t alu_fkey32(uint32_t b) {
+    return (int32_t)((b >> 31) ? ~b : b | 0x80000000u) ^ INT32_MIN;
+}
 static inline float alu_fmin32(float a, float b) {
-    if (a != a) return b;
-    if (b != b) return a;
-    if (a == b) return signbit(a) ? a : b;
-    return a < b ? a : b;
+    uint32_t x, y; memcpy(&x, &a, 4); memcpy(&y, &b, 4);
+    const bool xn = (x & 0x7fffffffu) > 0x7f800000u, yn = (y & 0x7fffffffu) > 0x7f800000u;
+    uint32_t r = alu_fkey32(x) < alu_fkey32(y) ? x : y;
+    r = xn ? y : yn ? x : r;
+    float f; memcpy(&f, &r, 4); return f;
 }
 static inline float alu_fmax32(float a, float b) {
-    if (a != a) return b;
-    if (b != b) return a;
-    if (a == b) return signbit(a) ? b : a;
-    return a > b ? a : b;
+    uint32_t x, y; memcpy(&x, &a, 4); memcpy(&y, &b, 4);
+    const bool xn = (x & 0x7fffffffu) > 0x7f800000u, yn = (y & 0x7fffffffu) > 0x7f800000u;
+    uint32_t r = alu_fkey32(x) > alu_fkey32(y) ? x : y;
+    r = xn ? y : yn ? x : r;
+    float f; memcpy(&f, &r, 4); return f;
 }
 static inline double alu_fmin64(double a, double b) {
     if (a != a) return b;
@@ -260,13 +307,21 @@ exec_fn exec_alu_float_lookup(const exec_insn *in) {
 #define ALU_IEEE(op)                                                                    \
     (f64 ? (ftz ? NULL : dir ? alu_##op##_f64_dir : alu_##op##_f64)                      \
          : dir ? alu_##op##_f32_dir : alu_##op##_f32_tab[v4])
+    /* fma, mad, and the IEEE forms of div, sqrt, rcp name their rounding (PTX 1.4 on) */
+    const bool named = rnd != EXEC_RND_DEFAULT;
 
     switch (in->op) {
     case PTX_OP_add: return approx ? NULL : ALU_IEEE(add);
     case PTX_OP_sub: return approx ? NULL : ALU_IEEE(sub);
     case PTX_OP_mul: return approx ? NULL : ALU_IEEE(mul);
     case PTX_OP_fma:
-    case PTX_OP_mad: return approx ? NULL : ALU_IEEE(fma);
+    case PTX_OP_mad:
+        if (approx || !named) return NULL;
+#if ALU_HAVE_FMA_CLONES
+        if (!dir && !(f64 && ftz) && alu_cpu_has_fma())
+            return f64 ? alu_fma_f64_hw : alu_fma_f32_hw_tab[v4];
+#endif
+        return ALU_IEEE(fma);
     case PTX_OP_div:
         if (var == ALU_V_APPROX || approx) {
             if (f64 || sat || !rn) return NULL;
@@ -276,20 +331,20 @@ exec_fn exec_alu_float_lookup(const exec_insn *in) {
             if (f64 || sat || !rn) return NULL;
             return alu_div_f32_tab[v4];
         }
-        return ALU_IEEE(div);
+        return named ? ALU_IEEE(div) : NULL;
     case PTX_OP_sqrt:
         if (approx) {
             if (f64 || sat || !rn) return NULL;
             return alu_sqrt_f32_tab[v4];
         }
-        return ALU_IEEE(sqrt);
+        return named ? ALU_IEEE(sqrt) : NULL;
     case PTX_OP_rcp:
         if (approx) {
             if (f64) return ftz && rn ? alu_rcp_approx_ftz_f64 : NULL;
             if (sat || !rn) return NULL;
             return alu_rcp_f32_tab[v4];
         }
-        return ALU_IEEE(rcp);
+        return named ? ALU_IEEE(rcp) : NULL;
     case PTX_OP_rsqrt:
         if (!approx || sat || !rn) return NULL;
         if (f64) return ftz ? alu_rsqrt_approx_ftz_f64 : alu_rsqrt_f64;

@@ -228,6 +228,34 @@ static inline double alu_hmax(double a, double b) {
 ALU_HALF_OPS(f16, true)
 ALU_HALF_OPS(bf16, false)
 
+/* Fast forms of add, sub, mul without modifiers: the float result of two f16 or bf16
+ * operands rounds to the same 16-bit value as the exact one. (A product is exact in
+ * float. A sum may lose bits below float precision only when one operand is far smaller
+ * than the other, and then those bits lie well below the 16-bit rounding point: an
+ * operand near that point carries no bits below float precision.) */
+#define ALU_HALF_FAST(op, OPC, fmtname, TOF, FROMF)                                     \
+    ALU_HANDLER(alu_##op##_##fmtname##_fast) {                                          \
+        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
+        ALU_LANES(mask, l, {                                                            \
+            D[l] = FROMF(TOF((uint16_t)A[l]) OPC TOF((uint16_t)B[l]));                  \
+        });                                                                             \
+    }                                                                                   \
+    ALU_HANDLER(alu_##op##_##fmtname##x2_fast) {                                        \
+        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
+        ALU_LANES(mask, l, {                                                            \
+            const uint32_t lo = FROMF(TOF((uint16_t)A[l]) OPC TOF((uint16_t)B[l]));     \
+            const uint32_t hi = FROMF(TOF((uint16_t)(A[l] >> 16)) OPC                   \
+                                      TOF((uint16_t)(B[l] >> 16)));                     \
+            D[l] = lo | (hi << 16);                                                     \
+        });                                                                             \
+    }
+ALU_HALF_FAST(add, +, f16, alu_h2f, alu_f2h_rn)
+ALU_HALF_FAST(sub, -, f16, alu_h2f, alu_f2h_rn)
+ALU_HALF_FAST(mul, *, f16, alu_h2f, alu_f2h_rn)
+ALU_HALF_FAST(add, +, bf16, alu_bf2f, alu_f2bf_rn)
+ALU_HALF_FAST(sub, -, bf16, alu_bf2f, alu_f2bf_rn)
+ALU_HALF_FAST(mul, *, bf16, alu_bf2f, alu_f2bf_rn)
+
 /* neg, abs: sign-bit operations on each half (.ftz flushes subnormals first); a NaN
  * gives the canonical NaN, as on the H100. */
 #define ALU_HALF_SIGN(name, OPV)                                                        \
@@ -264,12 +292,27 @@ exec_fn exec_alu_half_lookup(const exec_insn *in) {
 
 #define ALU_HPICK(op) (f16 ? (x2 ? alu_##op##_f16x2 : alu_##op##_f16) \
                            : (x2 ? alu_##op##_bf16x2 : alu_##op##_bf16))
+#define alu_add_fast_f16 alu_add_f16_fast
+#define alu_add_fast_f16x2 alu_add_f16x2_fast
+#define alu_add_fast_bf16 alu_add_bf16_fast
+#define alu_add_fast_bf16x2 alu_add_bf16x2_fast
+#define alu_sub_fast_f16 alu_sub_f16_fast
+#define alu_sub_fast_f16x2 alu_sub_f16x2_fast
+#define alu_sub_fast_bf16 alu_sub_bf16_fast
+#define alu_sub_fast_bf16x2 alu_sub_bf16x2_fast
+#define alu_mul_fast_f16 alu_mul_f16_fast
+#define alu_mul_fast_f16x2 alu_mul_f16x2_fast
+#define alu_mul_fast_bf16 alu_mul_bf16_fast
+#define alu_mul_fast_bf16x2 alu_mul_bf16x2_fast
     switch (in->op) {
     case PTX_OP_add:
     case PTX_OP_sub:
     case PTX_OP_mul:
         if (approx || (f & (ALU_F_RELU | ALU_F_NANMODE)) || (!f16 && (f & EXEC_F_FTZ)))
             return NULL;
+        if (!(f & (EXEC_F_FTZ | EXEC_F_SAT)))
+            return in->op == PTX_OP_add ? ALU_HPICK(add_fast)
+                 : in->op == PTX_OP_sub ? ALU_HPICK(sub_fast) : ALU_HPICK(mul_fast);
         return in->op == PTX_OP_add ? ALU_HPICK(add)
              : in->op == PTX_OP_sub ? ALU_HPICK(sub) : ALU_HPICK(mul);
     case PTX_OP_fma:

@@ -123,7 +123,8 @@ static inline uint32_t alu_x2(uint32_t lo, uint32_t hi) { return (lo & 0xffffu) 
 #define ALU_SH(v, i) ((int16_t)ALU_H(v, i))
 static inline int16_t alu_relu16(int16_t v) { return v > 0 ? v : 0; }
 ALU_OP2(alu_add_x2_16, uint32_t, uint32_t,
-        alu_x2((uint32_t)ALU_H(a, 0) + ALU_H(b, 0), (uint32_t)(uint16_t)(ALU_H(a, 1) + ALU_H(b, 1))))
+        alu_x2((uint32_t)ALU_H(a, 0) + ALU_H(b, 0),
+               (uint32_t)(uint16_t)(ALU_H(a, 1) + ALU_H(b, 1))))
 #define ALU_X2_MINMAX(name, T, GET, PICK)                                                \
     ALU_OP2(name, uint32_t, uint32_t,                                                   \
             alu_x2((uint16_t)PICK(GET(a, 0), GET(b, 0)), (uint16_t)PICK(GET(a, 1), GET(b, 1))))
@@ -295,7 +296,9 @@ exec_fn exec_alu_int_lookup(const exec_insn *in) {
     /* packed 16x2 integer forms */
     if (t == PTX_T_u16x2 || t == PTX_T_s16x2) {
         bool s = t == PTX_T_s16x2, relu = f & ALU_F_RELU;
-        if (sat || cc || (relu && !s)) return NULL;
+        if (sat || cc || (relu && !s) || ALU_AUX_RND(in->aux) != EXEC_RND_DEFAULT ||
+            (f & (EXEC_F_FTZ | EXEC_F_APPROX | ALU_F_NANMODE)))
+            return NULL;
         switch (in->op) {
         case PTX_OP_add: return relu ? NULL : alu_add_x2_16;
         case PTX_OP_min: return relu ? alu_min_relu_s16x2 : s ? alu_min_s16x2 : alu_min_u16x2;
@@ -304,6 +307,11 @@ exec_fn exec_alu_int_lookup(const exec_insn *in) {
         }
     }
     if (wi < 0) return NULL;
+    /* no float modifiers on integer instructions */
+    if (ALU_AUX_RND(in->aux) != EXEC_RND_DEFAULT ||
+        (f & (EXEC_F_FTZ | EXEC_F_APPROX | ALU_F_NANMODE | ALU_F_SATFINITE | ALU_F_XORSIGN |
+              ALU_F_SHIFTAMT)))
+        return NULL;
     if ((f & ALU_F_RELU) && !(t == PTX_T_s32 && (in->op == PTX_OP_min || in->op == PTX_OP_max)))
         return NULL;
     if (sat && !(t == PTX_T_s32 &&

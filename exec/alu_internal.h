@@ -115,10 +115,17 @@ exec_fn exec_warp_ops_lookup(const exec_insn *in);
  * equal to a source slot (add %r1, %r1, 1) is no loop-carried dependence, which spares
  * the runtime alias check the cheap cost model would refuse. Partial masks walk the set
  * bits. */
+#if defined(__clang__)
+#define ALU_IVDEP /* clang versions the loop for aliasing itself */
+#elif defined(__GNUC__)
+#define ALU_IVDEP _Pragma("GCC ivdep")
+#else
+#define ALU_IVDEP
+#endif
 #define ALU_LANES(mask, l, ...)                                                         \
     do {                                                                                \
         if ((mask) == EXEC_FULL_MASK) {                                                 \
-            _Pragma("GCC ivdep")                                                        \
+            ALU_IVDEP                                                                   \
             for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) { __VA_ARGS__ }               \
         } else {                                                                        \
             for (uint32_t alu_m_ = (mask); alu_m_; alu_m_ &= alu_m_ - 1) {              \
@@ -175,11 +182,18 @@ static inline uint64_t alu_f64_out(double f) {
 /* Result bits of an f64 arithmetic operation with n (1-3) sources: the first NaN source,
  * quieted, or else the host's IEEE result (whose invalid-operation NaN is the GPU's). The
  * explicit order keeps the answer independent of how the compiler orders operands. */
+static inline bool alu_f64_isnan_bits(uint64_t b) {
+    return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
 static inline uint64_t alu_f64_prop(unsigned n, double a, double b, double c, double r) {
-    if (a != a) return alu_f64_bits(a) | ALU_F64_QUIET;
-    if (n > 1 && b != b) return alu_f64_bits(b) | ALU_F64_QUIET;
-    if (n > 2 && c != c) return alu_f64_bits(c) | ALU_F64_QUIET;
-    return alu_f64_bits(r);
+    /* integer tests and selects (no float compares, which GCC will not if-convert), so
+     * the lane loop still vectorises */
+    const uint64_t ab = alu_f64_bits(a), bb = alu_f64_bits(b), cb = alu_f64_bits(c);
+    uint64_t v = alu_f64_bits(r);
+    v = (n > 2 && alu_f64_isnan_bits(cb)) ? cb | ALU_F64_QUIET : v;
+    v = (n > 1 && alu_f64_isnan_bits(bb)) ? bb | ALU_F64_QUIET : v;
+    v = alu_f64_isnan_bits(ab) ? ab | ALU_F64_QUIET : v;
+    return v;
 }
 /* .ftz: a subnormal f32 becomes zero of the same sign. */
 static inline float alu_ftz32(float f) {
@@ -187,9 +201,11 @@ static inline float alu_ftz32(float f) {
     if ((b & 0x7f800000u) == 0) b &= 0x80000000u;
     memcpy(&f, &b, 4); return f;
 }
-/* .sat: clamp to [0, 1]; NaN becomes +0. */
+/* .sat: clamp to [0, 1]; NaN and -0 become +0. On the bits, so that it vectorises. */
 static inline float alu_sat32(float f) {
-    return f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;
+    uint32_t b; memcpy(&b, &f, 4);
+    b = (b >> 31) || b > 0x7f800000u ? 0u : b > 0x3f800000u ? 0x3f800000u : b;
+    memcpy(&f, &b, 4); return f;
 }
 static inline double alu_sat64(double f) {
     return f > 0.0 ? (f < 1.0 ? f : 1.0) : 0.0;

@@ -8,7 +8,7 @@
  * Lanes of a warp apply their operations in lane order.
  */
 #include "core.h"
-#include "fp16.h"
+#include "alu_internal.h" /* float formats and their bit patterns */
 
 #include <stdio.h>
 
@@ -28,23 +28,20 @@ static uint64_t combine(unsigned op, ptx_type t, unsigned size, uint64_t old, ui
     char kind = ptx_type_kinds[t];
     switch (op) {
     case AOP_ADD:
-        if (t == PTX_T_f32) {
-            float r = exec_bits_f32(ftz32((uint32_t)old)) + exec_bits_f32(ftz32((uint32_t)b));
-            return ftz32(exec_f32_bits(r));
+        if (t == PTX_T_f32) { /* atom.add.f32 flushes subnormal inputs and results */
+            float r = alu_f32(ftz32((uint32_t)old)) + alu_f32(ftz32((uint32_t)b));
+            return ftz32((uint32_t)alu_f32_bits(r));
         }
-        if (t == PTX_T_f64) return exec_f64_bits(exec_bits_f64(old) + exec_bits_f64(b));
-        if (t == PTX_T_f16)
-            return exec_f32_to_f16(exec_f16_to_f32((uint16_t)old) + exec_f16_to_f32((uint16_t)b));
-        if (t == PTX_T_bf16)
-            return exec_f32_to_bf16(exec_bf16_to_f32((uint16_t)old) + exec_bf16_to_f32((uint16_t)b));
-        if (t == PTX_T_f16x2 || t == PTX_T_bf16x2) {
+        if (t == PTX_T_f64) return alu_f64_bits(alu_f64(old) + alu_f64(b));
+        if (t == PTX_T_f16 || t == PTX_T_bf16 || t == PTX_T_f16x2 || t == PTX_T_bf16x2) {
+            /* each 16-bit half: the sum is exact in double, then rounded once */
+            const alu_fmt *fmt = (t == PTX_T_f16 || t == PTX_T_f16x2) ? &alu_fmt_f16 : &alu_fmt_bf16;
+            unsigned halves = ptx_type_sizes[t] / 2;
             uint64_t r = 0;
-            for (int h = 0; h < 2; h++) {
-                uint16_t x = (uint16_t)(old >> (16 * h)), y = (uint16_t)(b >> (16 * h));
-                uint16_t z = t == PTX_T_f16x2
-                                 ? exec_f32_to_f16(exec_f16_to_f32(x) + exec_f16_to_f32(y))
-                                 : exec_f32_to_bf16(exec_bf16_to_f32(x) + exec_bf16_to_f32(y));
-                r |= (uint64_t)z << (16 * h);
+            for (unsigned h = 0; h < halves; h++) {
+                uint64_t x = (old >> (16 * h)) & 0xffff, y = (b >> (16 * h)) & 0xffff;
+                double sum = alu_fmt_to_double(x, fmt) + alu_fmt_to_double(y, fmt);
+                r |= (alu_double_to_fmt(sum, EXEC_RND_RN, fmt, false) & 0xffff) << (16 * h);
             }
             return r;
         }

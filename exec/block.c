@@ -19,6 +19,7 @@ exec_worker *exec_worker_new(void) {
 
 void exec_worker_free(exec_worker *wk) {
     if (!wk) return;
+    exec_worker_observe_end(wk);
     for (uint32_t i = 0; i < wk->warps_cap; i++) {
         exec_wstate *w = &wk->warps[i];
         for (uint32_t f = 0; f < w->frames_cap; f++) {
@@ -46,6 +47,12 @@ static bool reserve(uint8_t **buf, size_t *cap, size_t need) {
     memset(*buf, 0, n);
     *cap = n;
     return true;
+}
+
+void exec_warp_stop_aborted(exec_wstate *w) {
+    exec_fault_block(w->h.block, EXEC_FAULT_ABORTED, "stopped because another block faulted");
+    w->h.fault = 1;
+    exec_warp_yield(w);
 }
 
 void exec_block_forget_ranges(struct exec_block *b) {
@@ -101,12 +108,15 @@ void exec_block_threads_exited(struct exec_block *b, uint32_t n) {
         if (b->bars[id].arrived && !b->bars[id].expected) barrier_check(b, id);
 }
 
+uint32_t exec_barrier_id(const exec_warp *hw, const exec_insn *in, uint32_t lane) {
+    return in->flags & BAR_ID_REG ? (uint32_t)EXEC_R(hw, in->a[0], lane) : (uint32_t)in->target;
+}
+
 static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     struct exec_block *b = hw->block;
     uint32_t lane0 = (uint32_t)__builtin_ctz(mask);
-    uint32_t id = in->flags & BAR_ID_REG ? (uint32_t)EXEC_R(hw, in->a[0], lane0)
-                                         : (uint32_t)in->target;
+    uint32_t id = exec_barrier_id(hw, in, lane0);
     uint32_t count = in->flags & BAR_COUNT_REG ? (uint32_t)EXEC_R(hw, in->a[1], lane0)
                                                : (uint32_t)in->imm;
     if (id >= EXEC_NUM_BARRIERS) {
@@ -114,9 +124,7 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         return;
     }
     if (exec_block_aborted(b)) {
-        if (b->fault_kind == EXEC_OK) b->fault_kind = EXEC_FAULT_ABORTED;
-        hw->fault = 1;
-        exec_warp_yield(w);
+        exec_warp_stop_aborted(w);
         return;
     }
     exec_barrier *bar = &b->bars[id];
@@ -161,14 +169,6 @@ static void h_zero(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_broadcast(&EXEC_R(hw, in->d[0], 0), mask, 0);
 }
 
-static bool has_mod_named(const ptx_insn *pi, const char *name) {
-    for (unsigned i = 0; i < pi->nmods; i++)
-        if (pi->mods[i] < PTX_MOD_COUNT && ptx_mod_names[pi->mods[i]] &&
-            !strcmp(ptx_mod_names[pi->mods[i]], name))
-            return true;
-    return false;
-}
-
 /* Barrier id (a) and optional thread count (b) operands. */
 static bool bar_operands(exec_decoder *d, const ptx_insn *pi, exec_insn *out, unsigned first,
                          unsigned last) {
@@ -197,11 +197,15 @@ static bool bar_operands(exec_decoder *d, const ptx_insn *pi, exec_insn *out, un
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     switch (pi->op) {
     case PTX_OP_bar: case PTX_OP_barrier: {
-        if (has_mod_named(pi, "warp")) { /* bar.warp.sync: lanes run in lockstep already */
+        if (exec_dec_has_mod_named(pi, "warp")) { /* bar.warp.sync: lanes run in lockstep already */
+            /* the membermask is read only by observers */
+            if (pi->nopnds >= 1 && !exec_dec_src(d, pi, &pi->opnd[0], PTX_T_b32, &out->a[0]))
+                return -1;
+            out->na = pi->nopnds >= 1;
             out->fn = exec_h_nop;
             return 1;
         }
-        if (has_mod_named(pi, "cluster"))
+        if (exec_dec_has_mod_named(pi, "cluster"))
             return exec_dec_error(d, pi, "cluster barriers are not supported"), -1;
         out->fn = h_bar;
         if (ptx_insn_has_mod(pi, PTX_MOD_red)) {
@@ -225,6 +229,7 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         if (!ptx_insn_has_mod(pi, PTX_MOD_arrive)) out->flags |= BAR_WAIT;
         return bar_operands(d, pi, out, 0, pi->nopnds) ? 1 : -1;
     }
+    case PTX_OP_mbarrier: return exec_decode_mbarrier(d, pi, out);
     case PTX_OP_membar: case PTX_OP_fence:
         out->fn = h_fence;
         return 1;
@@ -313,11 +318,11 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     if (b->nthreads == 0) return EXEC_OK;
     if (exec_block_aborted(b)) {
         exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
-        return EXEC_FAULT_ABORTED;
+        return b->fault_kind;
     }
 
     b->shared_size = L->dyn_shared ? k->dyn_base + L->dyn_shared : k->info.static_shared;
-    b->local_stride = k->local_stride;
+    b->local_stride = k->info.local_per_thread;
     if (!reserve(&wk->shared, &wk->shared_cap, b->shared_size + 1) ||
         !reserve(&wk->local, &wk->local_cap, (size_t)b->nthreads * b->local_stride + 1)) {
         exec_fault_block(b, EXEC_FAULT_ILLEGAL_ADDRESS,
@@ -338,13 +343,19 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     b->warps = wk->warps;
     uint64_t start = wk->insn_count;
     for (uint32_t i = 0; i < b->nwarps; i++) init_warp(&b->warps[i], b, i, start);
+    /* one test per block picks the loop; the plain one knows nothing of observers */
+    void (*run)(exec_wstate *) = exec_warp_run;
+    if (L->observer) {
+        exec_observe_block_begin(b);
+        run = exec_warp_run_observed;
+    }
 
     for (;;) {
         bool ran = false, all_exited = true;
         for (uint32_t i = 0; i < b->nwarps; i++) {
             exec_wstate *w = &b->warps[i];
             if (w->status == EXEC_WARP_RUNNABLE) {
-                exec_warp_run(w);
+                run(w);
                 ran = true;
                 if (b->fault_kind != EXEC_OK) goto done;
             }
@@ -356,16 +367,12 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
             break;
         }
         if (exec_block_aborted(b)) {
-            b->fault_kind = EXEC_FAULT_ABORTED;
+            exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
             break;
         }
     }
 done:
+    if (L->observer) exec_observe_block_end(b);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
-    if (b->fault_kind == EXEC_FAULT_ABORTED && fault->kind == EXEC_OK) {
-        fault->kind = EXEC_FAULT_ABORTED;
-        snprintf(fault->msg, sizeof fault->msg, "kernel '%s' block (%u,%u,%u): stopped because "
-                 "another block faulted", k->info.name, ctaid.x, ctaid.y, ctaid.z);
-    }
     return b->fault_kind;
 }

@@ -7,21 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static inline uint8_t *lane_local(exec_wstate *w, uint32_t lane, uint32_t off) {
-    struct exec_block *b = w->h.block;
-    return b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride + off;
-}
-
 /* ---- bra ---- */
 
 /* Rare work at a backward branch: a launch being aborted, or a warp that has run long
  * enough to let its siblings run (spin-waits). */
 __attribute__((noinline)) static void backward_branch(exec_wstate *w) {
-    struct exec_block *b = w->h.block;
-    if (exec_block_aborted(b)) {
-        if (b->fault_kind == EXEC_OK) b->fault_kind = EXEC_FAULT_ABORTED;
-        w->h.fault = 1;
-        exec_warp_yield(w);
+    if (exec_block_aborted(w->h.block)) {
+        exec_warp_stop_aborted(w);
     } else if (w->clock - w->slice_start > EXEC_TIME_SLICE) {
         exec_warp_yield(w);
     }
@@ -41,6 +33,15 @@ static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t resto
     e->restore_mask = restore;
     e->pending_ip = pending_ip;
     e->pending_mask = pending_mask;
+}
+
+/* Where the paths of divergent branch in meet again: its immediate post-dominator, or
+ * when that is the function's exit, the enclosing divergence's meeting point (the lanes
+ * that never get there leave by ret or exit). */
+static const exec_insn *reconv_point(const exec_wstate *w, const exec_insn *in) {
+    if (in->reconv >= 0) return w->code + in->reconv;
+    if (w->rsp > w->frames[w->depth].rs_base) return w->rs[w->rsp - 1].rpc;
+    return NULL; /* the paths meet only when they return or exit */
 }
 
 static void h_exit(exec_warp *hw, const exec_insn *in, uint32_t mask);
@@ -66,10 +67,7 @@ __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *i
         exec_warp_exit_lanes(w, not_taken);
         return;
     }
-    const exec_insn *rpc;
-    if (in->reconv >= 0) rpc = w->code + in->reconv;
-    else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
-    else rpc = NULL; /* the paths meet only when they return or exit */
+    const exec_insn *rpc = reconv_point(w, in);
     uint32_t restore = w->h.active;
     if (fall == rpc) { /* if-then: the not-taken lanes simply wait at rpc */
         push_divergence(w, rpc, restore, NULL, 0);
@@ -115,10 +113,7 @@ static void h_brx(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
     const exec_insn *target = w->code + table[idx0];
     if (group != hw->active) {
-        const exec_insn *rpc;
-        if (in->reconv >= 0) rpc = w->code + in->reconv;
-        else if (w->rsp > w->frames[w->depth].rs_base) rpc = w->rs[w->rsp - 1].rpc;
-        else rpc = NULL;
+        const exec_insn *rpc = reconv_point(w, in);
         if (mask != hw->active) { /* guarded: the lanes whose guard fails fall through */
             push_divergence(w, rpc, hw->active, w->ip, hw->active & ~mask);
             hw->active = mask;
@@ -185,7 +180,7 @@ static void do_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs
         uint32_t from = cur->local_base + cs->arg_off[i];
         uint32_t to = base + callee->param_off[i];
         EXEC_FOR_LANES(mask, lane) {
-            uint8_t *t = lane_local(w, lane, 0);
+            uint8_t *t = exec_lane_local(w, lane, 0);
             memcpy(t + to, t + from, size);
         }
     }
@@ -253,7 +248,7 @@ static uint64_t arg_u64(exec_wstate *w, const exec_callsite *cs, uint32_t lane, 
     uint64_t v = 0;
     if (i < cs->nargs) {
         uint32_t n = cs->arg_size[i] < 8 ? cs->arg_size[i] : 8;
-        memcpy(&v, lane_local(w, lane, w->frames[w->depth].local_base + cs->arg_off[i]), n);
+        memcpy(&v, exec_lane_local(w, lane, w->frames[w->depth].local_base + cs->arg_off[i]), n);
     }
     return v;
 }
@@ -261,23 +256,15 @@ static uint64_t arg_u64(exec_wstate *w, const exec_callsite *cs, uint32_t lane, 
 static void set_ret(exec_wstate *w, const exec_callsite *cs, uint32_t lane, uint64_t v) {
     if (cs->nrets == 0) return;
     uint32_t n = cs->ret_size[0] < 8 ? cs->ret_size[0] : 8;
-    memcpy(lane_local(w, lane, w->frames[w->depth].local_base + cs->ret_off[0]), &v, n);
+    memcpy(exec_lane_local(w, lane, w->frames[w->depth].local_base + cs->ret_off[0]), &v, n);
 }
 
 /* A NUL-terminated string argument for diagnostics; "" when it cannot be read. */
 static const char *string_arg(exec_wstate *w, uint32_t lane, uint64_t addr, char *buf,
                               size_t n) {
     const char *p;
-    long len;
-    if (addr - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
-        uint64_t off = addr - MEM_LOCAL_WINDOW;
-        if (off >= w->h.block->local_stride) return "";
-        p = (const char *)lane_local(w, lane, (uint32_t)off);
-        len = (long)strnlen(p, w->h.block->local_stride - off);
-    } else {
-        len = exec_mem_string(w, addr, &p);
-        if (len < 0) return "";
-    }
+    long len = exec_mem_string(w, lane, addr, &p);
+    if (len < 0) return "";
     if ((size_t)len >= n) len = (long)n - 1;
     memcpy(buf, p, (size_t)len);
     buf[len] = 0;

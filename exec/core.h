@@ -86,7 +86,7 @@ struct exec_func {
     uint32_t nconsts;
     /* local frame (per thread): own params, return params, then body .local/.param */
     uint32_t frame_size;
-    uint32_t *param_off, *ret_off; /* frame offsets (non-entry functions) */
+    uint32_t *param_off, *ret_off; /* frame offsets; for a kernel: param buffer offsets */
     int32_t *local_off;        /* per body variable: frame offset, or -1 for .shared */
     int32_t *local_sid;        /* per body variable: shared id, or -1 */
     exec_callsite *calls;
@@ -105,7 +105,6 @@ struct exec_kernel {
     uint32_t *param_offsets, *param_sizes;
     uint32_t *shared_off;      /* per shared id: offset, UINT32_MAX when unused */
     uint32_t dyn_base;         /* offset of the dynamic (extern) shared memory */
-    uint32_t local_stride;     /* bytes of local memory per thread */
 };
 
 struct exec_program {
@@ -213,6 +212,10 @@ struct exec_block {
 };
 
 struct exec_worker {
+    /* the observer this worker is telling about the launch it runs, and the state
+     * begin_worker made for it (NULL when none) */
+    const struct exec_observer *observer;
+    void *observer_state;
     exec_wstate *warps;
     uint32_t warps_cap;
     uint8_t *shared;
@@ -233,11 +236,22 @@ void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
  * per-lane test, so the compiler can unroll or vectorise it), the set bits otherwise.
- * The body comes last and may contain commas. */
+ * The body comes last and may contain commas. Lanes are independent: a body may read and
+ * write the same slot (d == a), but never another lane's element, so the loop carries
+ * no dependence and may be vectorised without alias checks (EXEC_LANES_INDEPENDENT). */
+#if defined(__clang__)
+#define EXEC_LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define EXEC_LANES_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define EXEC_LANES_INDEPENDENT
+#endif
 #define EXEC_EACH_LANE(mask, lane, ...)                                                    \
     do {                                                                                  \
         uint32_t each_m_ = (mask);                                                        \
         if (each_m_ == EXEC_FULL_MASK) {                                                  \
+            EXEC_LANES_INDEPENDENT                                                        \
+            _Pragma("GCC unroll 8")                                                       \
             for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) { __VA_ARGS__; }       \
         } else {                                                                          \
             for (; each_m_; each_m_ &= each_m_ - 1) {                                     \
@@ -254,12 +268,15 @@ static inline void exec_broadcast(uint64_t *d, uint32_t mask, uint64_t v) {
 
 /* ---- warp.c: run loop, frames, reconvergence ---- */
 void exec_warp_run(exec_wstate *w);
+/* The same loop telling the launch's observer every event (exec/observe.h). */
+void exec_warp_run_observed(exec_wstate *w);
 /* Leave the run loop before the next instruction (barrier, exit, fault, time slice). */
 static inline void exec_warp_yield(exec_wstate *w) { w->yield = true; w->brk = w->ip; }
 /* Set brk from the top of the reconvergence stack. */
 void exec_warp_update_brk(exec_wstate *w);
-/* The current path has no active lanes left: run a pending path, reconverge, return
- * from the function or finish the warp. */
+/* The current path is finished: its lanes have left it (exit, ret) or wait at the
+ * reconvergence point on top of the stack. Run the pending side, or reconverge and go on
+ * from there, or return from the function, or finish the warp. */
 void exec_warp_path_done(exec_wstate *w);
 /* Enter frame depth+1 for callee (frame buffers, constants); false on stack overflow
  * (fault recorded). */
@@ -271,9 +288,41 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
 
+/* What the observed run loop reports for an instruction besides its issue (exec_insn.obs).
+ * Each kind names where the instruction keeps what the event needs. */
+enum exec_obs_kind {
+    EXEC_OBS_K_NONE = 0,
+    EXEC_OBS_K_HIDDEN,       /* no event at all: inserted by the decoder, not a PTX insn */
+    EXEC_OBS_K_BRANCH,       /* bra: the guard-true lanes take it */
+    EXEC_OBS_K_BRANCH_IDX,   /* brx.idx: lanes going where the first one goes "take" it */
+    EXEC_OBS_K_LOAD,         /* ld/ldu: address a[0] + imm, type x vec bytes, in->space */
+    EXEC_OBS_K_STORE,        /* st: the same */
+    EXEC_OBS_K_ATOMIC,       /* atom/red: address a[0] + imm, type bytes, in->space */
+    EXEC_OBS_K_LOAD_KPARAM,  /* ld.param of a kernel parameter by name: offset imm */
+    EXEC_OBS_K_CP_ASYNC,     /* cp.async: global a[1] + target -> shared a[0] + imm, vec bytes */
+    EXEC_OBS_K_BARRIER,      /* bar/barrier (sync, arrive, red): exec_barrier_id */
+    EXEC_OBS_K_WARP_SYNC_A0, /* warp-synchronous op with its membermask in a[0] */
+    EXEC_OBS_K_WARP_SYNC_A1, /* ... in a[1] */
+    EXEC_OBS_K_WARP_SYNC_A3  /* ... in a[3] */
+};
+
+/* ---- observe.c: events for the launch's observer (exec/observe.h) ---- */
+/* The events of instruction in, issued with guard-true lanes m (0 when none), before it
+ * takes effect. */
+void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
+/* Set in->obs from the IR instruction the decoder just turned into in. */
+void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
+/* A block starts / ends on this worker (begins the worker's observation when needed). */
+void exec_observe_block_begin(struct exec_block *b);
+void exec_observe_block_end(struct exec_block *b);
+
 /* ---- block.c ---- */
+/* The barrier id instruction in (bar, barrier) names for lane. */
+uint32_t exec_barrier_id(const exec_warp *w, const exec_insn *in, uint32_t lane);
 /* Called when threads exit: a barrier waiting for all threads may now be complete. */
 void exec_block_threads_exited(struct exec_block *b, uint32_t n);
+/* Stop the block because the launch is being aborted (another block faulted). */
+void exec_warp_stop_aborted(exec_wstate *w);
 /* Is an abort requested for this launch? */
 static inline bool exec_block_aborted(const struct exec_block *b) {
     return b->L->abort && *b->L->abort;
@@ -286,9 +335,17 @@ enum { EXEC_ACC_READ, EXEC_ACC_WRITE, EXEC_ACC_ATOMIC };
  * faults (recorded against in and lane). */
 void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_space sp,
                     uint64_t addr, uint32_t size, int access);
-/* Length of the NUL-terminated string at generic address addr (bounded by its
- * allocation); -1 when the address is invalid. *p receives the host pointer. */
-long exec_mem_string(exec_wstate *w, uint64_t addr, const char **p);
+/* The string at generic address addr as lane sees it (local addresses are the lane's
+ * own): *p receives the host pointer; returns its length before the NUL, bounded by the
+ * memory that contains it, or -1 when the address is invalid. */
+long exec_mem_string(exec_wstate *w, uint32_t lane, uint64_t addr, const char **p);
+
+/* Host address of byte off of lane's local memory (the caller keeps off in bounds). */
+static inline uint8_t *exec_lane_local(exec_wstate *w, uint32_t lane, uint64_t off) {
+    struct exec_block *b = w->h.block;
+    return b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride +
+           off;
+}
 
 /* ---- output (printf.c) ---- */
 void exec_output_append(exec_output *o, const char *s, size_t n);
@@ -300,9 +357,6 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
                       uint64_t args);
 
 /* ---- fault.c ---- */
-/* Rebuild the PTX text of insn pi of function pf. */
-void exec_format_insn(const ptx_module *m, const ptx_func *pf, const ptx_insn *pi,
-                      char *buf, size_t n);
 /* Record a fault that belongs to no instruction (barrier deadlock). */
 void exec_fault_block(struct exec_block *b, exec_fault_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -311,7 +365,6 @@ exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lan
 
 /* ---- sreg.c ---- */
 void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);
-const char *exec_sreg_name(uint32_t sreg);
 
 /* ---- lower.c: decoder internals used by the class decoders ---- */
 struct exec_decoder {
@@ -344,6 +397,8 @@ bool exec_dec_sym_slot(exec_decoder *d, const ptx_insn *pi, const ptx_symref *s,
                        int64_t addend, uint32_t *slot);
 /* Append an instruction to the function's code (the decoder's inserted reads). */
 void exec_dec_emit(exec_decoder *d, const exec_insn *in);
+/* Does pi carry the modifier spelled name? (for modifiers the .def may not list) */
+bool exec_dec_has_mod_named(const ptx_insn *pi, const char *name);
 /* The state space a memory instruction names (generic when none). */
 ptx_space exec_dec_space(const ptx_insn *pi);
 /* The space a symbol reference lives in. */
@@ -370,6 +425,9 @@ int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
+                                bool noinc);
 
 /* program.c: the function for a module function index. */
 const exec_func *exec_program_func(const exec_program *p, uint32_t index);

@@ -86,6 +86,8 @@ typedef struct exec_launch {
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
+    const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
+                                           * (exec/observe.h) */
 } exec_launch;
 
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they
@@ -100,6 +102,11 @@ void exec_worker_free(exec_worker *w);
  * fault->msg filled. Never crashes the host on a device fault. */
 exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 ctaid,
                                uint32_t smid, exec_output *out, exec_fault *fault);
+
+/* The worker has run its last block of a launch: end what it told the launch's observer
+ * (end_worker for the state begin_worker made, exec/observe.h). The block scheduler calls
+ * it once per worker and launch; a no-op when nothing was observed. */
+void exec_worker_observe_end(exec_worker *w);
 
 /* Executed warp-instructions on this worker since it was made (for benchmarks). */
 uint64_t exec_worker_insn_count(const exec_worker *w);

@@ -42,6 +42,8 @@ struct exec_insn {
     uint32_t flags;      /* EXEC_F_* below, and handler-specific bits */
     int32_t guard;       /* guard predicate index, -1 = always */
     bool guard_neg;
+    uint8_t obs;         /* what an observer is told of it beyond its issue (exec/core.h,
+                          * enum exec_obs_kind; set by the decoder) */
     uint32_t d[4];       /* destination slots (or predicate indices where the op writes P) */
     uint32_t a[4];       /* source slots (or predicate indices where the op reads P) */
     int64_t imm;         /* address offset, shfl clamp, handler-specific constant */

@@ -8,7 +8,7 @@
  * and line.
  */
 #include "core.h"
-#include "fp16.h"
+#include "alu_internal.h" /* float formats and their bit patterns */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,10 +152,10 @@ static bool imm_bits(const ptx_operand *o, ptx_type t, uint64_t *out) {
         bool bits_given = (o->kind == PTX_OPND_IMM_F32 && size == 4) ||
                           (o->kind == PTX_OPND_IMM_F64 && size == 8);
         if (bits_given) v = (uint64_t)o->ival;
-        else if (size == 8) v = exec_f64_bits(x);
-        else if (size == 4) v = exec_f32_bits((float)x);
-        else if (t == PTX_T_bf16) v = exec_f32_to_bf16((float)x);
-        else if (size == 2) v = exec_f32_to_f16((float)x);
+        else if (size == 8) v = alu_f64_bits(x);
+        else if (size == 4) v = alu_f32_bits((float)x);
+        else if (t == PTX_T_bf16) v = alu_double_to_fmt(x, EXEC_RND_RN, &alu_fmt_bf16, false);
+        else if (t == PTX_T_f16) v = alu_double_to_fmt(x, EXEC_RND_RN, &alu_fmt_f16, false);
         else return false;
     } else {
         v = (uint64_t)o->ival; /* integer value, or the float's bit pattern */
@@ -190,6 +190,7 @@ bool exec_dec_src(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ptx
         r.fn = exec_h_sreg;
         r.op = pi->op;
         r.flags = EXEC_F_PSEUDO;
+        r.obs = EXEC_OBS_K_HIDDEN;
         r.guard = -1;
         r.nd = 1;
         r.d[0] = exec_dec_scratch(d);
@@ -243,6 +244,14 @@ ptx_type exec_dec_reg_type(exec_decoder *d, const ptx_operand *o) {
     return (ptx_type)d->pf->regs[o->reg].type;
 }
 
+bool exec_dec_has_mod_named(const ptx_insn *pi, const char *name) {
+    for (unsigned i = 0; i < pi->nmods; i++)
+        if (pi->mods[i] < PTX_MOD_COUNT && ptx_mod_names[pi->mods[i]] &&
+            !strcmp(ptx_mod_names[pi->mods[i]], name))
+            return true;
+    return false;
+}
+
 ptx_space exec_dec_space(const ptx_insn *pi) {
     for (unsigned i = 0; i < pi->nmods; i++) {
         switch (pi->mods[i]) {
@@ -271,7 +280,9 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (r == 0) r = exec_decode_sync(d, pi, out);
     if (r == 0) {
         char text[200];
-        exec_format_insn(d->m, d->pf, pi, text, sizeof text);
+        ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
+        size_t n = strlen(text);
+        if (n && text[n - 1] == ';') text[n - 1] = 0;
         exec_dec_error(d, pi, "unsupported instruction '%s'", text);
         return -1;
     }
@@ -307,6 +318,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         if (decode_one(&d, pi, &out) < 0) break;
         out.op = pi->op;
         out.src = pi;
+        exec_observe_classify(pf, pi, &out);
         if (pi->guard >= 0) {
             if (pf->regs[pi->guard].type != PTX_T_pred) {
                 exec_dec_error(&d, pi, "guard %s is not a predicate", pf->regs[pi->guard].name);
@@ -325,6 +337,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         memset(&end, 0, sizeof end);
         end.fn = exec_h_ret;
         end.op = PTX_OP_ret;
+        end.obs = EXEC_OBS_K_HIDDEN; /* no PTX instruction to name */
         end.guard = -1;
         end.reconv = -1;
         exec_dec_emit(&d, &end);

@@ -94,8 +94,7 @@ static void *local_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint
     if (a >= b->local_stride || b->local_stride - a < size)
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_LOCAL, a, size,
                          access, "outside the thread's local memory");
-    size_t thread = (size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane;
-    return b->local + thread * b->local_stride + a;
+    return exec_lane_local(w, lane, a);
 }
 
 static void *param_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
@@ -131,7 +130,7 @@ void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_spac
     }
 }
 
-long exec_mem_string(exec_wstate *w, uint64_t a, const char **p) {
+long exec_mem_string(exec_wstate *w, uint32_t lane, uint64_t a, const char **p) {
     struct exec_block *b = w->h.block;
     const char *base;
     uint64_t avail;
@@ -141,8 +140,10 @@ long exec_mem_string(exec_wstate *w, uint64_t a, const char **p) {
         base = (const char *)b->shared + off;
         avail = b->shared_size - off;
     } else if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
-        /* only this lane's own local memory: the caller resolves the lane */
-        return -1;
+        uint64_t off = a - MEM_LOCAL_WINDOW;
+        if (off >= b->local_stride) return -1;
+        base = (const char *)exec_lane_local(w, lane, off);
+        avail = b->local_stride - off;
     } else {
         mem_alloc al;
         if (!mem_table_find(b->L->mem, a, &al)) return -1;
@@ -273,19 +274,22 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         uint64_t lo = SHARED ? 0 : r_->lo;                                                 \
         uint64_t end = SHARED ? b->shared_size : (IS_LD || r_->writable) ? r_->hi : 0;     \
         uintptr_t base = SHARED ? (uintptr_t)b->shared : 0;                                \
-        bool ok = false;                                                                   \
-        if (mask == EXEC_FULL_MASK && end >= lo + N)                                       \
+        bool ok = end >= lo + N;                                                           \
+        if (ok && mask == EXEC_FULL_MASK) {                                                \
             FULL_WARP_RANGE(A, imm, N, lo, end - N, !(SHARED), ok);                        \
+        } else if (ok) { /* some lanes: check each */                                      \
+            for (uint32_t m = mask; m && ok; m &= m - 1) {                                 \
+                uint64_t a = A[__builtin_ctz(m)] + imm;                                    \
+                ok = !(a & (N - 1)) && a >= lo && a <= end - N;                            \
+            }                                                                              \
+        }                                                                                  \
         if (!ok) {                                                                         \
             (IS_LD ? h_ld : h_st)(hw, in, mask);                                           \
             return;                                                                        \
         }                                                                                  \
-        _Pragma("GCC unroll 8")                                                            \
-        for (unsigned l = 0; l < EXEC_WARP_SIZE; l++) {                                    \
-            void *p = (void *)(base + (A[l] + imm));                                       \
-            if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                                \
-            else { T v = (T)V[l]; memcpy(p, &v, N); }                                      \
-        }                                                                                  \
+        EXEC_EACH_LANE(mask, l, void *p = (void *)(base + (A[l] + imm));                   \
+                       if (IS_LD) { T v; memcpy(&v, p, N); V[l] = v; }                     \
+                       else { T v = (T)V[l]; memcpy(p, &v, N); });                         \
     }
 
 FAST_ACCESS(h_ld_shared_4, 4, uint32_t, 1, 1)
@@ -413,6 +417,8 @@ static void h_cp_async(exec_warp *hw, const exec_insn *in, uint32_t mask) {
 static int dec_cp(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (!ptx_insn_has_mod(pi, PTX_MOD_async) || ptx_insn_has_mod(pi, PTX_MOD_bulk))
         return exec_dec_error(d, pi, "only cp.async (not bulk copies) is supported"), -1;
+    if (exec_dec_has_mod_named(pi, "mbarrier"))
+        return exec_decode_cp_async_arrive(d, pi, out, exec_dec_has_mod_named(pi, "noinc"));
     if (ptx_insn_has_mod(pi, PTX_MOD_commit_group) || ptx_insn_has_mod(pi, PTX_MOD_wait_group) ||
         ptx_insn_has_mod(pi, PTX_MOD_wait_all)) {
         out->fn = exec_h_nop;

@@ -45,20 +45,6 @@ void exec_output_printf(exec_output *o, const char *fmt, ...) {
     free(big);
 }
 
-/* Where one lane's string at a generic address lies: its bytes up to the end of the
- * containing memory. Returns the length before the NUL (or the bytes available). */
-static long lane_string(exec_wstate *w, uint32_t lane, uint64_t addr, const char **p) {
-    if (addr - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
-        struct exec_block *b = w->h.block;
-        uint64_t off = addr - MEM_LOCAL_WINDOW;
-        if (off >= b->local_stride) return -1;
-        *p = (const char *)b->local +
-             ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) * b->local_stride + off;
-        return (long)strnlen(*p, b->local_stride - off);
-    }
-    return exec_mem_string(w, addr, p);
-}
-
 typedef struct argbuf {
     exec_wstate *w;
     const exec_insn *in;
@@ -85,12 +71,30 @@ static uint64_t next_arg(argbuf *a, unsigned size) {
     return v;
 }
 
+/* Room for a conversion rebuilt for the host's snprintf: flags (20), width and precision
+ * (each at most 16 digits when written out, 11 when taken from '*'), length and conversion. */
+#define SPEC_MAX 80
+
+/* A width or precision: '*' takes it from the arguments, otherwise the digits as written. */
+static void number_field(argbuf *a, const char *fmt, long flen, long *i, char *spec, size_t *sl,
+                         int *nargs) {
+    if (*i < flen && fmt[*i] == '*') {
+        int v = (int)(uint32_t)next_arg(a, 4);
+        (*nargs)++;
+        *sl += (size_t)snprintf(spec + *sl, SPEC_MAX - *sl, "%d", v);
+        (*i)++;
+        return;
+    }
+    size_t room = *sl + 16;
+    while (*i < flen && fmt[*i] >= '0' && fmt[*i] <= '9' && *sl < room) spec[(*sl)++] = fmt[(*i)++];
+}
+
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt_addr,
                       uint64_t args) {
     struct exec_block *b = w->h.block;
     if (!fmt_addr) return -1;
     const char *fmt;
-    long flen = lane_string(w, lane, fmt_addr, &fmt);
+    long flen = exec_mem_string(w, lane, fmt_addr, &fmt);
     if (flen < 0) {
         exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS,
                       "printf format string is at an invalid address");
@@ -107,30 +111,16 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
         exec_output_append(&line, fmt + start, (size_t)(i - start));
         if (i >= flen) break;
         /* a conversion: %[flags][width][.precision][length]conv */
-        char spec[64];
+        char spec[SPEC_MAX];
         size_t sl = 0;
         long pct = i;
         spec[sl++] = '%';
         i++;
         while (i < flen && strchr("-+ #0", fmt[i]) && sl < 20) spec[sl++] = fmt[i++];
-        if (i < flen && fmt[i] == '*') {
-            int v = (int)(uint32_t)next_arg(&a, 4);
-            nargs++;
-            sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", v);
-            i++;
-        } else {
-            while (i < flen && fmt[i] >= '0' && fmt[i] <= '9' && sl < 40) spec[sl++] = fmt[i++];
-        }
+        number_field(&a, fmt, flen, &i, spec, &sl, &nargs);
         if (i < flen && fmt[i] == '.') {
             spec[sl++] = fmt[i++];
-            if (i < flen && fmt[i] == '*') {
-                int v = (int)(uint32_t)next_arg(&a, 4);
-                nargs++;
-                sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", v);
-                i++;
-            } else {
-                while (i < flen && fmt[i] >= '0' && fmt[i] <= '9' && sl < 50) spec[sl++] = fmt[i++];
-            }
+            number_field(&a, fmt, flen, &i, spec, &sl, &nargs);
         }
         int longs = 0, shorts = 0;
         while (i < flen && strchr("hlLqjzt", fmt[i])) {
@@ -183,7 +173,7 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
             char *tmp = NULL;
             if (p) {
                 const char *hs;
-                long n = lane_string(w, lane, p, &hs);
+                long n = exec_mem_string(w, lane, p, &hs);
                 if (n < 0) {
                     s = "(invalid)";
                 } else {

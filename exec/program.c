@@ -252,8 +252,7 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
 
     uint32_t stack = wk.stack_bytes[f->index];
     if (wk.recursive) stack += EXEC_RECURSION_STACK_BYTES;
-    k->local_stride = (uint32_t)align_up(stack, 16);
-    info->local_per_thread = k->local_stride;
+    info->local_per_thread = (uint32_t)align_up(stack, 16);
 
     uint32_t regs = 0;
     bool calls = false;

@@ -10,27 +10,6 @@
 /* %nwarpid: warp slots per SM of the modelled device (64 on sm_70 and later). */
 #define EXEC_NWARPID 64u
 
-static const char *const sreg_names[PTX_SREG_ENVREG0] = {
-    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
-    "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
-    "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
-    "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
-    "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
-    "%dynamic_smem_size", "%total_smem_size",
-};
-
-const char *exec_sreg_name(uint32_t sreg) {
-    static const char *const env[32] = {
-        "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5", "%envreg6",
-        "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11", "%envreg12", "%envreg13",
-        "%envreg14", "%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19",
-        "%envreg20", "%envreg21", "%envreg22", "%envreg23", "%envreg24", "%envreg25",
-        "%envreg26", "%envreg27", "%envreg28", "%envreg29", "%envreg30", "%envreg31"};
-    if (sreg < PTX_SREG_ENVREG0) return sreg_names[sreg];
-    if (sreg < PTX_SREG_COUNT) return env[sreg - PTX_SREG_ENVREG0];
-    return "%?";
-}
-
 static uint64_t globaltimer_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -64,7 +43,18 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     case PTX_SREG_GLOBALTIMER_HI: return globaltimer_ns() >> 32;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->dyn_shared;
     case PTX_SREG_TOTAL_SMEM_SIZE: return b->shared_size;
-    default: return 0; /* %envregN */
+    /* every block is a cluster of one (launches carry no cluster shape) */
+    case PTX_SREG_CLUSTERID_X: return b->ctaid.x;
+    case PTX_SREG_CLUSTERID_Y: return b->ctaid.y;
+    case PTX_SREG_CLUSTERID_Z: return b->ctaid.z;
+    case PTX_SREG_NCLUSTERID_X: return L->grid.x;
+    case PTX_SREG_NCLUSTERID_Y: return L->grid.y;
+    case PTX_SREG_NCLUSTERID_Z: return L->grid.z;
+    case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y:
+    case PTX_SREG_CLUSTER_NCTAID_Z: case PTX_SREG_CLUSTER_NCTARANK:
+        return 1;
+    case PTX_SREG_AGGR_SMEM_SIZE: return b->shared_size;
+    default: return 0; /* %envregN, %cluster_ctaid, %cluster_ctarank, %is_explicit_cluster */
     }
 }
 

@@ -24,23 +24,6 @@ void exec_warp_update_brk(exec_wstate *w) {
     w->brk = w->rsp > w->frames[w->depth].rs_base ? w->rs[w->rsp - 1].rpc : NULL;
 }
 
-/* ip reached the reconvergence point on top of the stack. */
-static void reconverge(exec_wstate *w) {
-    exec_rentry *e = &w->rs[w->rsp - 1];
-    uint32_t live = e->pending_mask & w->h.alive & ~w->returned;
-    if (live) {
-        /* the first side is done and waits here; run the other one */
-        e->pending_mask = 0;
-        w->h.active = live;
-        w->ip = e->pending_ip;
-        return;
-    }
-    w->rsp--;
-    w->h.active = e->restore_mask & w->h.alive & ~w->returned;
-    exec_warp_update_brk(w);
-    if (!w->h.active) exec_warp_path_done(w);
-}
-
 /* Copy the callee's return parameters to the caller's variables and resume the caller.
  * Returns the lanes active in the caller afterwards. */
 static uint32_t return_from_call(exec_wstate *w) {
@@ -48,7 +31,6 @@ static uint32_t return_from_call(exec_wstate *w) {
     exec_frame *caller = &w->frames[w->depth - 1];
     const exec_callsite *cs = fr->site;
     uint32_t lanes = fr->call_mask & w->h.alive;
-    struct exec_block *b = w->h.block;
     if (lanes && cs) {
         const exec_func *callee = fr->func;
         uint32_t n = cs->nrets < callee->pf->nrets ? cs->nrets : callee->pf->nrets;
@@ -58,8 +40,7 @@ static uint32_t return_from_call(exec_wstate *w) {
             uint32_t from = fr->local_base + callee->ret_off[r];
             uint32_t to = caller->local_base + cs->ret_off[r];
             EXEC_FOR_LANES(lanes, lane) {
-                uint8_t *t = b->local + ((size_t)w->h.warp_in_block * EXEC_WARP_SIZE + lane) *
-                                            b->local_stride;
+                uint8_t *t = exec_lane_local(w, lane, 0);
                 memcpy(t + to, t + from, size);
             }
         }
@@ -188,7 +169,10 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
     return true;
 }
 
-void exec_warp_run(exec_wstate *w) {
+/* The run loop, written once and compiled twice (exec_warp_run, exec_warp_run_observed):
+ * with observed a constant false the event call disappears, so an unobserved run pays
+ * nothing per instruction for the observer's existence. */
+static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const bool observed) {
     w->slice_start = w->clock;
     for (;;) {
         const exec_insn *in = w->ip;
@@ -198,7 +182,9 @@ void exec_warp_run(exec_wstate *w) {
                 exec_warp_update_brk(w);
                 return;
             }
-            reconverge(w);
+            /* the path reached the reconvergence point on top of the stack: its lanes
+             * wait there while the other side runs, or all continue together */
+            exec_warp_path_done(w);
             continue;
         }
         w->ip = in + 1;
@@ -208,6 +194,11 @@ void exec_warp_run(exec_wstate *w) {
             uint32_t p = w->h.P[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
+        if (observed) exec_observe_insn(w, in, m);
         if (__builtin_expect(m != 0, 1)) in->fn(&w->h, in, m);
     }
 }
+
+void exec_warp_run(exec_wstate *w) { run_loop(w, false); }
+
+void exec_warp_run_observed(exec_wstate *w) { run_loop(w, true); }

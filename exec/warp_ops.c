@@ -19,21 +19,38 @@ static void warp_note_membermask(exec_warp *w, const exec_insn *in, uint32_t mis
     w->sync_mask_excluded = excluded;
 }
 
-/* Check every executing lane's membermask (slot mslot); returns the lanes that take part
- * as seen from the first executing lane (membermasks are uniform in correct programs). */
-static uint32_t warp_members(exec_warp *w, const exec_insn *in, uint32_t mask, uint32_t mslot,
-                             uint32_t *lane_members) {
+/* Check the executing lanes' membermasks (slot mslot) and record a misfit; returns true
+ * when all of them name the same lanes (as in every correct program), with those lanes
+ * that are executing in *uniform. */
+static bool warp_check_members(exec_warp *w, const exec_insn *in, uint32_t mask,
+                               uint32_t mslot, uint32_t *uniform) {
     const uint64_t *M = w->R + (size_t)mslot * EXEC_WARP_SIZE;
-    uint32_t missing = 0, excluded = 0;
+    const uint32_t first = (uint32_t)M[__builtin_ctz(mask)];
+    uint32_t any = 0, all = ~0u, excluded = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        uint32_t mm = (uint32_t)M[l];
-        lane_members[l] = mm & mask;
-        missing |= mm & w->alive & ~mask;
-        if (!((mm >> l) & 1u)) excluded |= 1u << l;
+        const uint32_t l = (uint32_t)__builtin_ctz(m), mm = (uint32_t)M[l];
+        any |= mm;
+        all &= mm;
+        excluded |= ~mm & (1u << l);
     }
-    warp_note_membermask(w, in, missing, excluded);
-    return lane_members[__builtin_ctz(mask)];
+    warp_note_membermask(w, in, any & w->alive & ~mask, excluded);
+    *uniform = first & mask;
+    return any == all;
+}
+
+/* The lanes taking part as each executing lane sees them (its membermask and mask). */
+static void warp_members(exec_warp *w, const exec_insn *in, uint32_t mask, uint32_t mslot,
+                         uint32_t *lane_members) {
+    uint32_t u;
+    if (warp_check_members(w, in, mask, mslot, &u)) {
+        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) lane_members[l] = u;
+        return;
+    }
+    const uint64_t *M = w->R + (size_t)mslot * EXEC_WARP_SIZE;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctz(m);
+        lane_members[l] = (uint32_t)M[l] & mask;
+    }
 }
 
 /* activemask d: the lanes executing this instruction. */
@@ -49,33 +66,43 @@ ALU_HANDLER(warp_activemask) {
  * minLane | (bval & ~segmask) (idx, <= maxLane); an invalid j reads the lane's own a.
  * A source lane that is not executing the shfl gives 0 (p still true), as on the H100. */
 #define WARP_SHFL(name, J, VALID)                                                       \
+    static inline uint64_t name##_lane(const uint64_t *src, const uint64_t *B,          \
+                                       const uint64_t *C, uint32_t mask, int32_t lane,  \
+                                       uint32_t *pbits) {                               \
+        const int32_t bval = (int32_t)(B[lane] & 31u), cval = (int32_t)(C[lane] & 31u); \
+        const int32_t seg = (int32_t)((C[lane] >> 8) & 31u);                            \
+        const int32_t max_lane = (lane & seg) | (cval & ~seg);                          \
+        const int32_t min_lane = lane & seg;                                            \
+        (void)min_lane;                                                                 \
+        const int32_t j0 = (J);                                                         \
+        const bool valid = (VALID);                                                     \
+        const int32_t j = valid ? j0 : lane;                                            \
+        *pbits |= (uint32_t)valid << lane;                                              \
+        return ((mask >> j) & 1u) ? (uint32_t)src[j] : 0;                               \
+    }                                                                                   \
     ALU_HANDLER(name) {                                                                 \
-        uint32_t members[EXEC_WARP_SIZE];                                               \
-        warp_members(w, in, mask, in->a[3], members);                                   \
+        uint32_t members;                                                               \
+        warp_check_members(w, in, mask, in->a[3], &members);                            \
         uint64_t src[EXEC_WARP_SIZE];                                                   \
         memcpy(src, ALU_A(0), sizeof src);  /* d may be the same register as a */       \
         const uint64_t *B = ALU_A(1), *C = ALU_A(2);                                    \
         uint64_t *D = ALU_D(0);                                                         \
         uint32_t pbits = 0;                                                             \
-        for (uint32_t m = mask; m; m &= m - 1) {                                        \
-            const int32_t lane = __builtin_ctz(m);                                      \
-            const int32_t bval = (int32_t)(B[lane] & 31u), cval = (int32_t)(C[lane] & 31u);\
-            const int32_t seg = (int32_t)((C[lane] >> 8) & 31u);                        \
-            const int32_t max_lane = (lane & seg) | (cval & ~seg);                      \
-            const int32_t min_lane = lane & seg;                                        \
-            (void)min_lane;                                                             \
-            int32_t j = (J);                                                            \
-            const bool valid = (VALID);                                                 \
-            if (!valid) j = lane;                                                       \
-            pbits |= (uint32_t)valid << lane;                                           \
-            D[lane] = ((mask >> j) & 1u) ? (uint32_t)src[j] : 0;                        \
+        if (mask == EXEC_FULL_MASK) {                                                   \
+            for (int32_t lane = 0; lane < EXEC_WARP_SIZE; lane++)                       \
+                D[lane] = name##_lane(src, B, C, mask, lane, &pbits);                   \
+        } else {                                                                        \
+            for (uint32_t m = mask; m; m &= m - 1) {                                    \
+                const int32_t lane = __builtin_ctz(m);                                  \
+                D[lane] = name##_lane(src, B, C, mask, lane, &pbits);                   \
+            }                                                                           \
         }                                                                               \
         if (in->flags & EXEC_F_D2_PRED) alu_write_pred(w, in->d[1], mask, pbits);       \
     }
-WARP_SHFL(warp_shfl_up, lane - bval, j >= max_lane)
-WARP_SHFL(warp_shfl_down, lane + bval, j <= max_lane)
-WARP_SHFL(warp_shfl_bfly, lane ^ bval, j <= max_lane)
-WARP_SHFL(warp_shfl_idx, min_lane | (bval & ~seg), j <= max_lane)
+WARP_SHFL(warp_shfl_up, lane - bval, j0 >= max_lane)
+WARP_SHFL(warp_shfl_down, lane + bval, j0 <= max_lane)
+WARP_SHFL(warp_shfl_bfly, lane ^ bval, j0 <= max_lane)
+WARP_SHFL(warp_shfl_idx, min_lane | (bval & ~seg), j0 <= max_lane)
 
 /* vote.sync: the source predicate over the lanes taking part (ballot: a 0 for each
  * lane not taking part). */

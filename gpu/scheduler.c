@@ -220,48 +220,68 @@ static void busy_remove(gpu_lane *l) {
     l->busy_prev = NULL;
 }
 
-/* Run block b of g on lane, as SM sm. Called and returns with d->sched_lock held. */
+/* Run block b of g on lane, as SM sm. Called and returns with d->sched_lock held.
+ *
+ * A launch that an observer watches (profiler, checker) keeps the lane: it goes on with
+ * g's next block while it can take one, and then ends the observer's state for this
+ * worker (exec_worker_observe_end) before its last block counts as finished, so that the
+ * observer has heard from every worker by the time the grid completes. */
 static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
     gpu_device *d = g->dev;
-    __atomic_store_n(&lane->abort, 0, __ATOMIC_RELAXED);
-    lane->grid = g;
-    atomic_store(&lane->block, b);
-    busy_add(d, lane);
-    if (lane->counted_grid != g->seq) {
-        lane->counted_grid = g->seq;
-        g->threads++;
-    }
-    pthread_mutex_unlock(&d->sched_lock);
+    bool observed = g->launch->observer != NULL;
+    for (;;) {
+        __atomic_store_n(&lane->abort, 0, __ATOMIC_RELAXED);
+        lane->grid = g;
+        atomic_store(&lane->block, b);
+        busy_add(d, lane);
+        if (lane->counted_grid != g->seq) {
+            lane->counted_grid = g->seq;
+            g->threads++;
+        }
+        pthread_mutex_unlock(&d->sched_lock);
 
-    exec_fault_kind kind = EXEC_FAULT_ABORTED;
-    if (b <= atomic_load(&g->fault_block)) {
-        gpu_device *outer_dev = running_device;
-        gpu_grid *outer_grid = running_grid;
-        running_device = d;
-        running_grid = g;
-        lane->launch = *g->launch;
-        lane->launch.abort = &lane->abort;
-        uint64_t before = exec_worker_insn_count(lane->worker);
-        kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm, &lane->out,
-                              &lane->fault);
-        atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
-        atomic_fetch_add(&g->blocks_run, 1);
-        running_device = outer_dev;
-        running_grid = outer_grid;
-    }
-    finish_block(g, lane, b, kind);
+        exec_fault_kind kind = EXEC_FAULT_ABORTED;
+        if (b <= atomic_load(&g->fault_block)) {
+            gpu_device *outer_dev = running_device;
+            gpu_grid *outer_grid = running_grid;
+            running_device = d;
+            running_grid = g;
+            lane->launch = *g->launch;
+            lane->launch.abort = &lane->abort;
+            uint64_t before = exec_worker_insn_count(lane->worker);
+            kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm,
+                                  &lane->out, &lane->fault);
+            atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
+            atomic_fetch_add(&g->blocks_run, 1);
+            running_device = outer_dev;
+            running_grid = outer_grid;
+        }
+        finish_block(g, lane, b, kind);
 
-    pthread_mutex_lock(&d->sched_lock);
-    busy_remove(lane);
-    lane->grid = NULL;
-    atomic_store(&lane->block, NO_BLOCK);
-    d->sm_load[sm] -= g->share;
+        pthread_mutex_lock(&d->sched_lock);
+        busy_remove(lane);
+        lane->grid = NULL;
+        atomic_store(&lane->block, NO_BLOCK);
+        d->sm_load[sm] -= g->share;
+        /* Room on an SM, or in a grid's output ring: whoever waited for it may go on. */
+        if (d->room_waiters)
+            pthread_cond_broadcast(&d->sched_wake);
+        uint64_t next;
+        uint32_t next_sm;
+        if (!observed || take_block(g, &next, &next_sm) != 1)
+            break;
+        g->blocks_out--; /* the one just finished; the one taken keeps g open */
+        b = next;
+        sm = next_sm;
+    }
+    if (observed) {
+        pthread_mutex_unlock(&d->sched_lock);
+        exec_worker_observe_end(lane->worker); /* the launch's last block on this worker */
+        pthread_mutex_lock(&d->sched_lock);
+    }
     g->blocks_out--;
     if (g->next_block >= g->nblocks && g->blocks_out == 0)
         pthread_cond_broadcast(&g->done);
-    /* Room on an SM, or in a grid's output ring: whoever waited for it may go on. */
-    if (d->room_waiters)
-        pthread_cond_broadcast(&d->sched_wake);
 }
 
 void *gpu_pool_lane_main(void *arg) {
@@ -329,6 +349,7 @@ static void run_nested(gpu_grid *g) {
         atomic_fetch_add(&g->blocks_run, 1);
         finish_block(g, &lane, b, kind);
     }
+    exec_worker_observe_end(lane.worker); /* the launch's last block on this worker */
     atomic_fetch_add(&g->insns, exec_worker_insn_count(lane.worker) - before);
     running_device = outer_dev;
     running_grid = outer_grid;

@@ -225,7 +225,6 @@ static void parse_file(ptx_parser *p) {
 }
 
 /* .loc file line col [, function_name label [+ off]] [, inlined_at f l c [, function_name ...]] */
-void ptx_parse_loc(ptx_parser *p);
 void ptx_parse_loc(ptx_parser *p) {
     ptx_next(p);
     ptx_token ft = p->tok;
@@ -252,7 +251,6 @@ void ptx_parse_loc(ptx_parser *p) {
     p->loc_line = (uint32_t)line;
 }
 
-void ptx_parse_pragma(ptx_parser *p);
 void ptx_parse_pragma(ptx_parser *p) {
     ptx_next(p);
     if (p->tok.kind != PTX_TOK_STRING) ptx_fail_expected(p, "string after .pragma");
@@ -294,13 +292,12 @@ static void parse_module(ptx_parser *p) {
         if (ptx_tok_is(t, ".loc")) { ptx_parse_loc(p); continue; }
         if (ptx_tok_is(t, ".section")) { parse_section(p); continue; }
         if (ptx_tok_is(t, ".pragma")) { ptx_parse_pragma(p); continue; }
-        bool is_extern = false, is_visible = false, is_weak = false, any = false;
+        bool is_extern = false, is_visible = false, is_weak = false;
         for (;;) {
             if (ptx_tok_is(&p->tok, ".extern")) is_extern = true;
             else if (ptx_tok_is(&p->tok, ".visible")) is_visible = true;
             else if (ptx_tok_is(&p->tok, ".weak") || ptx_tok_is(&p->tok, ".common")) is_weak = true;
             else break;
-            any = true;
             ptx_next(p);
         }
         t = &p->tok;
@@ -312,7 +309,6 @@ static void parse_module(ptx_parser *p) {
         } else if (t->kind == PTX_TOK_DOTWORD) {
             ptx_fail_tok(p, t, "unsupported directive '%.*s'", (int)t->len, t->text);
         } else {
-            (void)any;
             ptx_fail_expected(p, ".entry, .func or a variable declaration");
         }
     }

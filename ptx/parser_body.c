@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ptx_parse_loc(ptx_parser *p);
-void ptx_parse_pragma(ptx_parser *p);
-
 uint8_t ptx_lookup_scope(ptx_parser *p, const char *s, uint32_t len, int32_t *value) {
     const ptx_name_entry *e = ptx_names_find(&p->scope, s, len);
     if (!e || e->kind == PTX_NK_NONE) return PTX_NK_NONE;

@@ -79,6 +79,7 @@ typedef struct init_ctx {
     uint32_t esize;      /* its size */
     uint64_t max_elems;  /* UINT64_MAX for "[]" */
     uint64_t n;          /* elements written */
+    uint32_t depth;      /* brace nesting, bounded so hostile input cannot exhaust the stack */
 } init_ctx;
 
 static uint8_t *init_slot(ptx_parser *p, init_ctx *c, const ptx_token *at) {
@@ -157,21 +158,25 @@ static void parse_address_init(ptx_parser *p, ptx_symref *sym, int64_t *addend, 
     if (ptx_tok_punct(&p->tok, '+') || ptx_tok_punct(&p->tok, '-')) {
         bool neg = p->tok.punct == '-';
         ptx_next(p);
-        int64_t v = ptx_expect_int(p, "offset after symbol", true);
-        *addend = neg ? -v : v;
+        uint64_t v = (uint64_t)ptx_expect_int(p, "offset after symbol", true);
+        *addend = (int64_t)(neg ? 0 - v : v); /* wraps like the address arithmetic it feeds */
     }
 }
 
 static void parse_init_elem(ptx_parser *p, init_ctx *c);
 
 static void parse_init_list(ptx_parser *p, init_ctx *c) {
+    if (c->depth == 32) ptx_fail_tok(p, &p->tok, "initializer nested too deeply");
+    c->depth++;
     ptx_expect_punct(p, '{', "to open initializer list");
-    if (ptx_accept_punct(p, '}')) return;
-    for (;;) {
-        parse_init_elem(p, c);
-        if (ptx_accept_punct(p, '}')) return;
-        ptx_expect_punct(p, ',', "or '}' in initializer list");
+    if (!ptx_accept_punct(p, '}')) {
+        for (;;) {
+            parse_init_elem(p, c);
+            if (ptx_accept_punct(p, '}')) break;
+            ptx_expect_punct(p, ',', "or '}' in initializer list");
+        }
     }
+    c->depth--;
 }
 
 static void parse_init_elem(ptx_parser *p, init_ctx *c) {
@@ -325,8 +330,6 @@ void ptx_parse_var_decl(ptx_parser *p, ptx_var *v, bool allow_init) {
     parse_declarator(p, v, &a, allow_init);
 }
 
-void ptx_var_release(ptx_var *v);
-
 bool ptx_lookup_global(ptx_parser *p, const char *s, uint32_t len, ptx_symref *out) {
     const ptx_name_entry *e = ptx_names_find(&p->globals, s, len);
     if (!e || e->kind == PTX_NK_NONE) return false;
@@ -464,15 +467,13 @@ static void parse_func_attributes(ptx_parser *p) {
         else if (ptx_tok_is(t, ".maxclusterrank")) parse_dims(p, &f->maxclusterrank, 1, ".maxclusterrank");
         else if (ptx_tok_is(t, ".reqnctapercluster")) parse_dims(p, f->reqnctapercluster, 3, ".reqnctapercluster");
         else if (ptx_tok_is(t, ".explicitcluster")) { f->explicitcluster = true; ptx_next(p); }
-        else if (ptx_tok_is(t, ".pragma")) {
-            extern void ptx_parse_pragma(ptx_parser *);
-            ptx_parse_pragma(p);
-        } else return;
+        else if (ptx_tok_is(t, ".pragma")) ptx_parse_pragma(p);
+        else return;
     }
 }
 
-/* Is function index fi already defined with a body? Tracked in the name table: a function
- * entry's depth field is 1 once its body has been parsed. */
+/* A function may be declared several times and defined once; the name table entry's
+ * depth field records whether its body has been parsed (1) or not (0). */
 void ptx_parse_function(ptx_parser *p, bool is_extern, bool is_visible, bool is_weak) {
     ptx_module *m = p->m;
     ptx_token start = p->tok;

@@ -96,10 +96,7 @@ static int64_t parse_offset(ptx_parser *p) {
     }
     if (ptx_tok_punct(&p->tok, '-')) {
         ptx_next(p);
-        ptx_token t = p->tok;
-        int64_t v = ptx_expect_int(p, "offset", false);
-        (void)t;
-        return -v;
+        return -ptx_expect_int(p, "offset", false);
     }
     return 0;
 }
@@ -147,9 +144,8 @@ static void parse_address(ptx_parser *p, ptx_insn *in, ptx_operand *o) {
         o->sym = base.sym;
         o->ival = parse_offset(p);
     } else if (t.kind == PTX_TOK_INT) {
-        o->ival = (int64_t)t.ival;
         ptx_next(p);
-        o->ival += parse_offset(p);
+        o->ival = (int64_t)(t.ival + (uint64_t)parse_offset(p)); /* wraps, as addresses do */
     } else {
         ptx_fail_expected(p, "a register, symbol or number in address");
     }

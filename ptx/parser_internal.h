@@ -129,6 +129,10 @@ const ptx_name_entry *ptx_keyword(ptx_parser *p, const char *s, uint32_t len, ui
 /* The ptx_type a ".type" token names, or PTX_T_NONE. */
 ptx_type ptx_tok_type(ptx_parser *p, const ptx_token *t);
 
+/* ---- module directives that may also appear in bodies (parser.c) ---- */
+void ptx_parse_loc(ptx_parser *p);      /* at .loc: updates the line given to instructions */
+void ptx_parse_pragma(ptx_parser *p);   /* at .pragma: accepted and ignored */
+
 /* ---- declarations (parser_decl.c) ---- */
 /* At a state-space dot word: parse a module-level variable declaration. */
 void ptx_parse_module_var(ptx_parser *p, bool is_extern, bool is_visible, bool is_weak);

@@ -42,7 +42,11 @@ static void rt_limits_default(rt_context *c) {
 static void rt_at_exit(void) {
     rt_context *c = rt_the_context;
     /* Work never synchronised is lost at exit, as on a GPU (its printf output too). */
-    if (c && c->report) rt_report_print(c);
+    if (c && c->report) {
+        /* The program's own output first, then the report after it. */
+        fflush(stdout);
+        rt_report_print(c);
+    }
 }
 
 static void rt_context_create(void) {

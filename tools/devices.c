@@ -3,9 +3,7 @@
  *
  * The figures come from the CUDA API of the linked libvcuda (cudaGetDeviceProperties,
  * cudaDeviceGetAttribute, ...), the same path a user program takes, so this doubles as a
- * check of it: tests compare the output with tests/data/h100/devicequery.txt. The API
- * functions are referenced weakly; a libvcuda without them (an early build) makes the
- * command print from the preset table instead and say so.
+ * check of it: tests compare the output with tests/data/h100/devicequery.txt.
  *
  * `--all` describes every preset: for each one the command runs itself again with
  * VCUDA_DEVICE set, since the runtime picks its device once per process.
@@ -19,12 +17,6 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu/gpu.h"
-
-#pragma weak cudaGetDeviceCount
-#pragma weak cudaGetDeviceProperties
-#pragma weak cudaDeviceGetAttribute
-#pragma weak cudaDriverGetVersion
-#pragma weak cudaRuntimeGetVersion
 
 /* What deviceQuery prints of one device. */
 typedef struct dq_device {
@@ -40,10 +32,6 @@ typedef struct dq_device {
     int gpu_overlap, async_engines, exec_timeout, integrated, can_map, ecc, uva, managed;
     int preemption, cooperative, pci_domain, pci_bus, pci_device, compute_mode;
 } dq_device;
-
-static bool api_available(void) {
-    return cudaGetDeviceCount && cudaGetDeviceProperties && cudaDeviceGetAttribute;
-}
 
 static int attribute(enum cudaDeviceAttr a, int dev) {
     int v = 0;
@@ -102,50 +90,6 @@ static bool from_api(dq_device *q, int dev) {
     q->pci_device = p.pciDeviceID;
     q->compute_mode = attribute(cudaDevAttrComputeMode, dev);
     return true;
-}
-
-static void from_preset(dq_device *q, const gpu_preset *p) {
-    memset(q, 0, sizeof *q);
-    snprintf(q->name, sizeof q->name, "%s", p->name);
-    q->major = p->major;
-    q->minor = p->minor;
-    q->global_mem = p->total_global_mem;
-    q->sm_count = p->multiprocessor_count;
-    q->clock_khz = p->clock_khz;
-    q->mem_clock_khz = p->mem_clock_khz;
-    q->bus_width = p->mem_bus_width;
-    q->l2_size = p->l2_cache_size;
-    q->tex1d = p->max_texture1d;
-    memcpy(q->tex2d, p->max_texture2d, sizeof q->tex2d);
-    memcpy(q->tex3d, p->max_texture3d, sizeof q->tex3d);
-    memcpy(q->tex1d_layered, p->max_texture1d_layered, sizeof q->tex1d_layered);
-    memcpy(q->tex2d_layered, p->max_texture2d_layered, sizeof q->tex2d_layered);
-    q->const_mem = p->total_const_mem;
-    q->shared_per_block = p->shared_per_block;
-    q->shared_per_sm = p->shared_per_sm;
-    q->regs_per_block = p->regs_per_block;
-    q->warp_size = p->warp_size;
-    q->threads_per_sm = p->max_threads_per_sm;
-    q->threads_per_block = p->max_threads_per_block;
-    memcpy(q->block_dim, p->max_block_dim, sizeof q->block_dim);
-    memcpy(q->grid_dim, p->max_grid_dim, sizeof q->grid_dim);
-    q->mem_pitch = p->mem_pitch;
-    q->texture_alignment = (size_t)p->texture_alignment;
-    q->surface_alignment = (size_t)p->surface_alignment;
-    q->gpu_overlap = p->gpu_overlap;
-    q->async_engines = p->async_engine_count;
-    q->exec_timeout = p->kernel_exec_timeout;
-    q->integrated = p->integrated;
-    q->can_map = p->can_map_host_memory;
-    q->ecc = p->ecc_enabled;
-    q->uva = p->unified_addressing;
-    q->managed = p->managed_memory;
-    q->preemption = p->compute_preemption;
-    q->cooperative = p->cooperative_launch;
-    q->pci_domain = p->pci_domain_id;
-    q->pci_bus = p->pci_bus_id;
-    q->pci_device = p->pci_device_id;
-    q->compute_mode = p->compute_mode;
 }
 
 /* FP32 lanes per SM: the preset of that compute capability says. */
@@ -222,22 +166,6 @@ static void print_device(const dq_device *q, int dev, int driver, int runtime) {
  * *driver, *runtime. */
 static int print_current(bool detected_line, int *driver, int *runtime) {
     *driver = *runtime = CUDART_VERSION;
-    if (!api_available()) {
-        char err[256];
-        const gpu_preset *p = gpu_preset_from_env(err, sizeof err);
-        if (!p) {
-            fprintf(stderr, "vcuda: %s\n", err);
-            return -1;
-        }
-        fprintf(stderr, "vcuda devices: this libvcuda has no cudaGetDeviceProperties yet; "
-                        "describing the preset directly\n");
-        if (detected_line)
-            printf("Detected 1 CUDA Capable device(s)\n");
-        dq_device q;
-        from_preset(&q, p);
-        print_device(&q, 0, *driver, *runtime);
-        return 1;
-    }
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
@@ -250,10 +178,8 @@ static int print_current(bool detected_line, int *driver, int *runtime) {
         else
             printf("Detected %d CUDA Capable device(s)\n", count);
     }
-    if (cudaDriverGetVersion)
-        cudaDriverGetVersion(driver);
-    if (cudaRuntimeGetVersion)
-        cudaRuntimeGetVersion(runtime);
+    cudaDriverGetVersion(driver);
+    cudaRuntimeGetVersion(runtime);
     for (int dev = 0; dev < count; dev++) {
         dq_device q;
         if (!from_api(&q, dev))
@@ -296,17 +222,11 @@ int tool_devices(int argc, char **argv) {
             const gpu_preset *p = &gpu_presets[k];
             printf("%s=== %s: %s, %s (VCUDA_DEVICE=%s)\n", k ? "\n" : "", p->key, p->name,
                    p->arch_name, p->key);
-            if (api_available()) {
-                setenv("VCUDA_DEVICE", p->key, 1);
-                char exe[] = "/proc/self/exe";
-                char *child[] = {exe, "devices", "--section", NULL};
-                if (tool_spawn_wait(child) != 0)
-                    rc = 1;
-            } else {
-                dq_device q;
-                from_preset(&q, p);
-                print_device(&q, 0, CUDART_VERSION, CUDART_VERSION);
-            }
+            setenv("VCUDA_DEVICE", p->key, 1);
+            char exe[] = "/proc/self/exe";
+            char *child[] = {exe, "devices", "--section", NULL};
+            if (tool_spawn_wait(child) != 0)
+                rc = 1;
         }
         return rc;
     }

@@ -110,6 +110,24 @@ static inline uint8_t *harness_params(const exec_kernel *k, void **args) {
     return buf;
 }
 
+/* A launch of kernel k over the param buffer params (owned by the caller). */
+static inline exec_launch harness_make_launch(harness *h, const exec_kernel *k, exec_dim3 grid,
+                                              exec_dim3 block, uint32_t dyn_shared,
+                                              const uint8_t *params) {
+    exec_launch L;
+    memset(&L, 0, sizeof L);
+    L.kernel = k;
+    L.grid = grid;
+    L.block = block;
+    L.dyn_shared = dyn_shared;
+    L.params = params;
+    L.mem = h->mem;
+    L.num_sms = 132;
+    L.clock_khz = 1755000;
+    L.grid_id = 1;
+    return L;
+}
+
 typedef struct harness_run {
     exec_fault_kind kind;
     exec_fault fault;
@@ -129,17 +147,7 @@ static inline harness_run harness_launch(harness *h, const char *kernel, exec_di
         return r;
     }
     uint8_t *params = harness_params(k, args);
-    exec_launch L;
-    memset(&L, 0, sizeof L);
-    L.kernel = k;
-    L.grid = grid;
-    L.block = block;
-    L.dyn_shared = dyn_shared;
-    L.params = params;
-    L.mem = h->mem;
-    L.num_sms = 132;
-    L.clock_khz = 1755000;
-    L.grid_id = 1;
+    exec_launch L = harness_make_launch(h, k, grid, block, dyn_shared, params);
     for (uint32_t z = 0; z < grid.z && r.kind == EXEC_OK; z++)
         for (uint32_t y = 0; y < grid.y && r.kind == EXEC_OK; y++)
             for (uint32_t x = 0; x < grid.x && r.kind == EXEC_OK; x++) {

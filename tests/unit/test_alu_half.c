@@ -96,7 +96,8 @@ static void test_round_to_fmt(void) {
         for (int k = 0; k < 64; k++) {
             seed = seed * 1664525u + 1013904223u;
             uint32_t bits = (seed & 0x807fffffu) | (e << 23);
-            if (k < 4) bits = (bits & 0xff800000u) | (k == 0 ? 0 : k == 1 ? 0x1000 : k == 2 ? 0x1001 : 0x7fffff);
+            static const uint32_t ties[4] = { 0, 0x1000, 0x1001, 0x7fffff };
+            if (k < 4) bits = (bits & 0xff800000u) | ties[k];
             float f = bf(bits);
             if (alu_double_to_fmt((double)f, EXEC_RND_RN, &alu_fmt_f16, false) != alu_f2h_rn(f) &&
                 f == f)

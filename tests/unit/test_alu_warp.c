@@ -137,7 +137,8 @@ static void test_match_redux_elect(void) {
     CHECK_EQ(t.P[5], 0);
 
     static const struct { unsigned var; ptx_type t; uint32_t want; } rx[] = {
-        { ALU_V_ADD, PTX_T_s32, (uint32_t)(-16 * 32 + 496) }, { ALU_V_MIN, PTX_T_s32, (uint32_t)-16 },
+        { ALU_V_ADD, PTX_T_s32, (uint32_t)(-16 * 32 + 496) },
+        { ALU_V_MIN, PTX_T_s32, (uint32_t)-16 },
         { ALU_V_MAX, PTX_T_s32, 15 }, { ALU_V_MIN, PTX_T_u32, 0 },
         { ALU_V_MAX, PTX_T_u32, 0xffffffff /* -1 */ }, { ALU_V_AND, PTX_T_b32, 0 },
         { ALU_V_OR, PTX_T_b32, 0xffffffff }, { ALU_V_XOR, PTX_T_b32, 0 },

@@ -122,14 +122,7 @@ static int run_parallel(harness *h, const char *kernel, exec_dim3 grid, exec_dim
                         void **args) {
     const exec_kernel *k = exec_program_kernel(h->prog, kernel);
     uint8_t *params = harness_params(k, args);
-    exec_launch L;
-    memset(&L, 0, sizeof L);
-    L.kernel = k;
-    L.grid = grid;
-    L.block = block;
-    L.params = params;
-    L.mem = h->mem;
-    L.num_sms = 4;
+    exec_launch L = harness_make_launch(h, k, grid, block, 0, params);
     par p = {.L = &L, .blocks = grid.x * grid.y};
     atomic_init(&p.next, 0);
     atomic_init(&p.faults, 0);

@@ -103,13 +103,7 @@ static void test_abort(harness *h) {
     const exec_kernel *k = exec_program_kernel(h->prog, "spin");
     void *args[] = {&flag};
     uint8_t *params = harness_params(k, args);
-    exec_launch L;
-    memset(&L, 0, sizeof L);
-    L.kernel = k;
-    L.grid = dim(1, 1, 1);
-    L.block = dim(64, 1, 1);
-    L.params = params;
-    L.mem = h->mem;
+    exec_launch L = harness_make_launch(h, k, dim(1, 1, 1), dim(64, 1, 1), 0, params);
     L.abort = &abort_flag;
     abort_flag = 0;
     pthread_t th;

@@ -1,6 +1,7 @@
 /* test_exec_misc — special registers, clocks, named barriers with bar.arrive, the
- * synchronisation no-ops, cp.async, brkpt (tests/ptx/exec/misc.cu) and brx.idx jump
- * tables with per-lane targets (hand-written PTX). */
+ * synchronisation no-ops, cp.async, mbarrier split barriers, brkpt
+ * (tests/ptx/exec/misc.cu) and brx.idx jump tables with per-lane targets (hand-written
+ * PTX). */
 #include "exec_harness.h"
 
 static void test_sregs(harness *h) {
@@ -79,6 +80,17 @@ static void test_async_copy(harness *h) {
     harness_dealloc(h, out);
 }
 
+static void test_split_barrier(harness *h) {
+    int *out = harness_alloc(h, 3 * 128 * 4);
+    void *args[] = {&out};
+    harness_run r = harness_launch(h, "split_barrier", dim(2, 1, 1), dim(128, 1, 1), 0, args);
+    CHECK_EQ_U64(r.kind, EXEC_OK);
+    if (r.kind) fprintf(stderr, "%s\n", r.fault.msg);
+    for (int round = 0; round < 3; round++)
+        for (int t = 0; t < 128; t++) CHECK_EQ_U64(out[round * 128 + t], (127 - t) * (round + 1));
+    harness_dealloc(h, out);
+}
+
 static void test_brkpt(harness *h) {
     int *out = harness_alloc(h, 32 * 4);
     void *args[] = {&out};
@@ -135,6 +147,7 @@ int main(void) {
         test_producer_consumer(&h);
         test_noops(&h);
         test_async_copy(&h);
+        test_split_barrier(&h);
         test_brkpt(&h);
     } else {
         fprintf(stderr, "load: %s\n", h.err);

@@ -8,6 +8,7 @@
  * describes per block how long to work, what to print and whether to fault. (The static
  * library's own exec objects are then not linked into this test.) */
 #include "gpu/gpu.h"
+#include "exec/observe.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -49,11 +50,20 @@ struct exec_kernel {
 
 struct exec_worker {
     uint64_t insns;
+    const exec_observer *observer; /* whose per-worker state this worker holds */
 };
 
 exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
 void exec_worker_free(exec_worker *w) { free(w); }
 uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
+
+/* As the executor does: a worker begins an observer's state at its first observed block
+ * and ends it here (or when a block of another observer comes). */
+void exec_worker_observe_end(exec_worker *w) {
+    if (w->observer && w->observer->end_worker)
+        w->observer->end_worker(w->observer->ctx, NULL);
+    w->observer = NULL;
+}
 
 static void out_printf(exec_output *o, const char *fmt, ...) {
     char buf[256];
@@ -106,6 +116,12 @@ exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 c
         sleep_us(k->hold_us);
     atomic_fetch_sub(&k->running, 1);
     w->insns += 10;
+    if (L->observer && w->observer != L->observer) {
+        exec_worker_observe_end(w);
+        w->observer = L->observer;
+        if (w->observer->begin_worker)
+            w->observer->begin_worker(w->observer->ctx);
+    }
     fault->kind = EXEC_OK;
     for (int i = 0; i < k->lines; i++)
         out_printf(out, "block %llu line %d\n", (unsigned long long)b, i);
@@ -463,6 +479,43 @@ static void test_residency_within_grid(void) {
     gpu_device_free(d);
 }
 
+/* An observed launch: every worker's observer state has ended when the grid returns. */
+typedef struct obs_count {
+    _Atomic int begins, ends;
+} obs_count;
+
+static void *obs_begin(void *ctx) {
+    atomic_fetch_add(&((obs_count *)ctx)->begins, 1);
+    return NULL;
+}
+
+static void obs_end(void *ctx, void *state) {
+    (void)state;
+    atomic_fetch_add(&((obs_count *)ctx)->ends, 1);
+}
+
+static void test_observed_launch(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 4);
+    obs_count n = {0, 0};
+    exec_observer obs = {.ctx = &n, .begin_worker = obs_begin, .end_worker = obs_end};
+    struct exec_kernel k = plain_kernel();
+    k.lines = 0;
+    k.work_us_mod = 200;
+    capture c = {0};
+    gpu_device_set_print(d, capture_print, &c);
+    for (int round = 0; round < 3; round++) {
+        exec_launch L = {.kernel = (const exec_kernel *)&k, .grid = {300, 1, 1},
+                         .block = {32, 1, 1}, .observer = &obs};
+        gpu_grid_stats st;
+        CHECK(gpu_run_grid_stats(d, &L, NULL, &st) == EXEC_OK);
+        CHECK(atomic_load(&n.begins) == atomic_load(&n.ends));
+        CHECK(atomic_load(&n.begins) >= (round + 1) * 1);
+        CHECK(st.blocks_run == 300);
+    }
+    free(c.data);
+    gpu_device_free(d);
+}
+
 static void test_thread_count_from_env(void) {
     setenv("VCUDA_THREADS", "3", 1);
     gpu_device *d = gpu_device_new(gpu_preset_find("fermi"), 0);
@@ -513,6 +566,7 @@ int main(void) {
     test_grids_wait_for_each_other();
     test_residency_between_grids();
     test_residency_within_grid();
+    test_observed_launch();
     test_thread_count_from_env();
     test_small_launches();
     if (failures) {

@@ -3,6 +3,7 @@
 #include "mem/mem.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,7 @@ typedef struct race_ctx {
     atomic_int stop;
     atomic_long lookups;
     atomic_int errors;
+    atomic_int ready;   /* readers that have made their first lookups */
 } race_ctx;
 
 static uint64_t permanent_base(unsigned i) { return 0x10000000ull + i * 0x10000ull; }
@@ -144,7 +146,7 @@ static void *reader(void *arg) {
             atomic_fetch_add(&c->errors, 1);
         if (mem_table_find(c->t, permanent_base(k) + 0x9000, NULL))
             atomic_fetch_add(&c->errors, 1);
-        n++;
+        if (n++ == 0) atomic_fetch_add(&c->ready, 1);
     }
     atomic_fetch_add(&c->lookups, n);
     return NULL;
@@ -155,11 +157,15 @@ static void test_concurrent(void) {
     atomic_init(&c.stop, 0);
     atomic_init(&c.lookups, 0);
     atomic_init(&c.errors, 0);
+    atomic_init(&c.ready, 0);
     for (unsigned i = 0; i < PERMANENT; i++)
         CHECK(mem_table_add(c.t, permanent_base(i), 0x1000, MEM_KIND_DEVICE, 0));
     pthread_t th[READERS];
     for (int i = 0; i < READERS; i++)
         pthread_create(&th[i], NULL, reader, &c);
+    /* The writer starts only once every reader is looking up, so the two really overlap
+     * however the host schedules the threads. */
+    while (atomic_load(&c.ready) < READERS) sched_yield();
     for (int round = 0; round < 300; round++) {
         unsigned k = (unsigned)(round * 13) % PERMANENT;
         CHECK(mem_table_add(c.t, permanent_base(k) + 0x8000, 0x100, MEM_KIND_HOST, 0));

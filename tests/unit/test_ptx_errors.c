@@ -76,6 +76,8 @@ static const err_case cases[] = {
     {HDR ".global .u32 f;\n.func f()\n{\n\tret;\n}\n",
      "t.ptx:5:7: error: duplicate declaration of 'f' (already a variable)"},
     {HDR ".global .u32 a[2] = {1, 2, 3};\n", "t.ptx:4:28: error: too many initializers for 'a'"},
+    {HDR ".global .u32 a[2] = {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{1}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}};\n",
+     "t.ptx:4:53: error: initializer nested too deeply"},
     {HDR ".global .u64 a = generic(nosuch);\n", "t.ptx:4:26: error: undeclared symbol 'nosuch'"},
     {HDR ".global .u32 a = 1.5;\n", "t.ptx:4:18: error: float literal in initializer of integer type .u32"},
     {HDR ".global .u8 a = x;\n", "t.ptx:4:17: error: address initializer needs a 32- or 64-bit type"},
@@ -219,6 +221,20 @@ static void test_truncated_and_mutated(void) {
     }
     expect_clean_failure_or_success(garbage, sizeof garbage, "garbage");
     expect_clean_failure_or_success("{{{{{{{{", 8, "braces");
+    /* deep nesting: initializers and scopes must not recurse without bound */
+    size_t deep = 200000;
+    char *nest = malloc(deep * 2 + 256);
+    size_t k = (size_t)sprintf(nest, HDR ".global .u32 a[1] = ");
+    for (size_t i = 0; i < deep; i++) nest[k++] = '{';
+    expect_clean_failure_or_success(nest, k, "nested initializer");
+    k = (size_t)sprintf(nest, ENTRY);
+    for (size_t i = 0; i < deep; i++) nest[k++] = '{';
+    for (size_t i = 0; i < deep + 1; i++) nest[k++] = '}';
+    char err[256];
+    ptx_module *m = ptx_parse(nest, k, "deep.ptx", err, sizeof err);
+    if (!m) { fprintf(stderr, "deep scopes: %s\n", err); failures++; }
+    ptx_module_free(m);
+    free(nest);
     expect_clean_failure_or_success(".entry", 6, "entry");
     expect_clean_failure_or_success("\"", 1, "quote");
     expect_clean_failure_or_success("0f", 2, "0f");

@@ -945,6 +945,59 @@ static void test_handwritten(void) {
             CHECK_EQ(f->insns[i].reconv, label_insn(f, "L_done"));
         }
     }
+    v = m->vars + ptx_find_var(m, "gWeak");
+    CHECK(v->is_weak && v->init && v->init[0] == 1);
+    CHECK(m->vars[ptx_find_var(m, "gCommon")].is_weak);
+    v = m->vars + ptx_find_var(m, "gUnsized"); /* [] sized by its initializer */
+    CHECK(!v->unsized && v->size == 6 && v->init && v->init[2] == 2 && v->init[4] == 0xFF && v->init[5] == 0xFF);
+    CHECK(ptx_find_var(m, "gA") >= 0 && m->vars[ptx_find_var(m, "gA")].init == NULL);
+    CHECK(ptx_find_var(m, "gB") >= 0 && m->vars[ptx_find_var(m, "gB")].init[0] == 9);
+    f = func(m, "weak_fn");
+    if (f) {
+        CHECK(f->is_weak && f->nparams == 2);
+        CHECK_EQ(f->params[0].ptr_space, PTX_SPACE_GLOBAL);
+        CHECK_EQ(f->params[0].ptr_align, 16);
+        CHECK_EQ(f->params[0].align, 8);
+        CHECK_EQ(f->params[1].ptr_space, PTX_SPACE_NONE);
+        CHECK_EQ(f->params[1].ptr_align, 8);
+    }
+    f = func(m, "sregs");
+    if (f) {
+        CHECK(f->reqntid[0] == 64 && f->reqntid[1] == 2 && f->reqntid[2] == 0);
+        CHECK_EQ(f->maxnreg, 40);
+        CHECK_EQ(f->params[0].ptr_space, PTX_SPACE_GLOBAL);
+        static const uint8_t want[] = {
+            PTX_SREG_TID_Y, PTX_SREG_TID_Z, PTX_SREG_NTID_Y, PTX_SREG_NTID_Z, PTX_SREG_CTAID_X, PTX_SREG_CTAID_Z,
+            PTX_SREG_NCTAID_X, PTX_SREG_NCTAID_Y, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID, PTX_SREG_GRIDID,
+            PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT, PTX_SREG_CLOCK,
+            PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
+            PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE, PTX_SREG_ENVREG0, PTX_SREG_ENVREG0 + 31};
+        for (size_t k = 0; k < sizeof want; k++) {
+            const ptx_insn *in = &f->insns[1 + k];
+            CHECK_EQ(in->opnd[1].kind, PTX_OPND_SREG);
+            CHECK_EQ(in->opnd[1].sreg, want[k]);
+        }
+        int i = find_insn(m, f, "setp.eq.and.s32 %q, %r0, %r1, !%p;");
+        if (i >= 0) {
+            CHECK_EQ(f->insns[i].mods[1], PTX_MOD_and_);
+            CHECK(f->insns[i].opnd[3].neg);
+            CHECK_EQ(f->regs[f->insns[i].opnd[3].reg].type, PTX_T_pred);
+        }
+        i = find_insn(m, f, "ld.global.nc.L2::cache_hint.L2::cache_hint.v4.f32 {%f0, %f1, %f2, %f3}, [%rd0];");
+        if (i >= 0) {
+            const ptx_insn *in = &f->insns[i];
+            CHECK_EQ(in->nmods, 5);
+            CHECK(in->mods[2] == PTX_MOD_cache_hint && in->mods[3] == PTX_MOD_cache_hint && in->mods[4] == PTX_MOD_v4);
+        }
+        i = find_insn(m, f, "ld.global.L2::cache_hint.u32 %r24, [%rd0+16], %rd2;");
+        if (i >= 0) CHECK_EQ(f->insns[i].nopnds, 3);
+        i = find_insn(m, f, "st.shared::cta.u32 [%r25], %r24;");
+        if (i >= 0) CHECK_EQ(f->insns[i].mods[0], PTX_MOD_shared_cta);
+        i = find_insn(m, f, "ld.shared::cluster.u32 %r26, [%r25];");
+        if (i >= 0) CHECK_EQ(f->insns[i].mods[0], PTX_MOD_shared_cluster);
+        i = find_insn(m, f, "prefetch.global.L2 [%rd0];");
+        if (i >= 0) CHECK_EQ(f->insns[i].mods[1], PTX_MOD_L2);
+    }
     ptx_module_free(m);
 }
 

@@ -1,6 +1,7 @@
 // Kernels for tests/unit/test_exec_misc.c: special registers, named barriers, warp
-// synchronisation, asynchronous copies and the no-op instructions.
-// PTX: nvcc -arch=sm_90 -ptx misc.cu -o misc.ptx
+// synchronisation, asynchronous copies, split barriers and the no-op instructions.
+// PTX: nvcc -arch=sm_90 -diag-suppress 20054 -ptx misc.cu -o misc.ptx
+#include <cuda/barrier>
 #include <cuda_pipeline.h>
 
 extern "C" __global__ void sregs(unsigned *out) {
@@ -80,4 +81,19 @@ extern "C" __global__ void async_copy(const int4 *in, int4 *out, int n) {
 extern "C" __global__ void breakpoint(int *out) {
     if (threadIdx.x == 7) asm volatile("brkpt;");
     out[threadIdx.x] = 1;
+}
+
+// A split barrier in shared memory (cuda::barrier -> mbarrier.init/arrive/try_wait).
+extern "C" __global__ void split_barrier(int *out) {
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    __shared__ int s[128];
+    int t = threadIdx.x;
+    if (t == 0) init(&bar, blockDim.x);
+    __syncthreads();
+    for (int round = 0; round < 3; round++) {
+        s[t] = t * (round + 1);
+        bar.arrive_and_wait();
+        out[round * 128 + t] = s[127 - t];
+        bar.arrive_and_wait();
+    }
 }

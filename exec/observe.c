@@ -1,0 +1,232 @@
+/* exec/observe.c — telling a launch's observer (exec/observe.h) what the executor does.
+ *
+ * The decoder marks each instruction with what an observer must hear of it beyond its
+ * issue (exec_observe_classify sets exec_insn.obs), so the observed run loop
+ * (exec_warp_run_observed in warp.c, the plain loop compiled with its one event call)
+ * never looks at opcodes or modifiers: it calls exec_observe_insn, which reads the
+ * operands the instruction's handler is about to use and reports them.
+ *
+ * Nothing here runs unless the launch has an observer: exec_run_block picks the observed
+ * loop and calls the block events only then.
+ */
+#include "core.h"
+#include "observe.h"
+
+/* ---- decoding: what each instruction reports ---- */
+
+/* ld.param naming a kernel parameter: the memory decoder reads it from the launch's
+ * parameter buffer at offset imm (no address register). */
+static bool is_kernel_param_load(const ptx_func *pf, const ptx_insn *pi) {
+    if (!pf->is_entry || pi->nopnds < 2) return false;
+    const ptx_operand *a = &pi->opnd[1];
+    return a->kind == PTX_OPND_ADDR && a->reg < 0 && a->sym.index >= 0 &&
+           a->sym.scope == PTX_SYM_PARAM;
+}
+
+void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in) {
+    uint8_t k = EXEC_OBS_K_NONE;
+    switch (pi->op) {
+    case PTX_OP_bra: k = EXEC_OBS_K_BRANCH; break;
+    case PTX_OP_brx: k = EXEC_OBS_K_BRANCH_IDX; break;
+    case PTX_OP_ld: case PTX_OP_ldu:
+        if (in->space == PTX_SPACE_PARAM && is_kernel_param_load(pf, pi))
+            k = EXEC_OBS_K_LOAD_KPARAM;
+        else
+            k = EXEC_OBS_K_LOAD;
+        break;
+    case PTX_OP_st: k = EXEC_OBS_K_STORE; break;
+    case PTX_OP_atom: case PTX_OP_red: k = EXEC_OBS_K_ATOMIC; break;
+    case PTX_OP_cp:
+        /* the copy itself, not commit_group / wait_group / wait_all / mbarrier arrive */
+        if (ptx_insn_has_mod(pi, PTX_MOD_async) && !ptx_insn_has_mod(pi, PTX_MOD_commit_group) &&
+            !ptx_insn_has_mod(pi, PTX_MOD_wait_group) && !ptx_insn_has_mod(pi, PTX_MOD_wait_all) &&
+            !exec_dec_has_mod_named(pi, "mbarrier"))
+            k = EXEC_OBS_K_CP_ASYNC;
+        break;
+    case PTX_OP_bar: case PTX_OP_barrier:
+        if (!exec_dec_has_mod_named(pi, "warp")) k = EXEC_OBS_K_BARRIER;
+        else if (in->na >= 1) k = EXEC_OBS_K_WARP_SYNC_A0; /* bar.warp.sync membermask */
+        break;
+    case PTX_OP_shfl: k = EXEC_OBS_K_WARP_SYNC_A3; break;
+    case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux: k = EXEC_OBS_K_WARP_SYNC_A1; break;
+    case PTX_OP_elect: k = EXEC_OBS_K_WARP_SYNC_A0; break;
+    default: break;
+    }
+    in->obs = k;
+}
+
+/* ---- running ---- */
+
+static inline exec_site site_of(const exec_wstate *w, const exec_insn *in) {
+    const struct exec_block *b = w->h.block;
+    exec_site s;
+    s.launch = b->L;
+    s.ctaid = b->ctaid;
+    s.warp = w->h.warp_in_block;
+    s.smid = b->smid;
+    s.insn = in ? in->src : NULL;
+    s.worker_state = b->worker->observer_state;
+    return s;
+}
+
+static inline uint32_t lane_value32(const exec_wstate *w, uint32_t slot, uint32_t lane) {
+    return (uint32_t)EXEC_R(&w->h, slot, lane);
+}
+
+/* A memory access of the lanes in m at addr[] (a[0] + imm already added) in space sp.
+ * A generic address is resolved per lane by the windows of mem/mem.h; lanes that land in
+ * different spaces are reported in one event per space. */
+static void report_mem(const exec_observer *o, const exec_site *s, const exec_wstate *w,
+                       ptx_space sp, exec_mem_access acc, uint64_t addr[32], uint32_t m,
+                       uint32_t size) {
+    const struct exec_block *b = w->h.block;
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: case PTX_SPACE_CONST: case PTX_SPACE_SHARED: case PTX_SPACE_LOCAL:
+        o->mem(s, sp, acc, addr, m, size);
+        return;
+    case PTX_SPACE_PARAM:
+        /* a kernel parameter: its offset in the parameter buffer; below EXEC_KPARAM_BASE,
+         * a device function's own .param, at that offset of the thread's local memory */
+        for (uint32_t r = m; r; r &= r - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(r);
+            if (addr[l] >= EXEC_KPARAM_BASE) addr[l] -= EXEC_KPARAM_BASE;
+        }
+        o->mem(s, PTX_SPACE_PARAM, acc, addr, m, size);
+        return;
+    default: break;
+    }
+    /* generic */
+    uint64_t params = (uint64_t)(uintptr_t)b->L->params;
+    uint32_t param_size = b->k->info.param_size;
+    uint32_t shared = 0, local = 0, param = 0;
+    for (uint32_t r = m; r; r &= r - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(r);
+        uint64_t a = addr[l];
+        if (a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE) {
+            addr[l] = a - MEM_SHARED_WINDOW;
+            shared |= 1u << l;
+        } else if (a - MEM_LOCAL_WINDOW < MEM_LOCAL_WINDOW_SIZE) {
+            addr[l] = a - MEM_LOCAL_WINDOW;
+            local |= 1u << l;
+        } else if (params && a - params < param_size) {
+            addr[l] = a - params;
+            param |= 1u << l;
+        }
+    }
+    uint32_t global = m & ~(shared | local | param);
+    /* an instruction no lane executes is still issued: it counts as the global access
+     * nvcc's generic accesses nearly always are */
+    if (global || m == 0) o->mem(s, PTX_SPACE_GLOBAL, acc, addr, global, size);
+    if (shared) o->mem(s, PTX_SPACE_SHARED, acc, addr, shared, size);
+    if (local) o->mem(s, PTX_SPACE_LOCAL, acc, addr, local, size);
+    if (param) o->mem(s, PTX_SPACE_PARAM, acc, addr, param, size);
+}
+
+/* Addresses a[slot] + offset of the lanes in m (the others 0). */
+static void lane_addresses(const exec_wstate *w, uint32_t slot, uint64_t offset, uint32_t m,
+                           uint64_t addr[32]) {
+    const uint64_t *A = &EXEC_R(&w->h, slot, 0);
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = (m >> l) & 1u ? A[l] + offset : 0;
+}
+
+/* brx.idx: the lanes of m that go where the first of them goes. */
+static uint32_t brx_first_group(const exec_wstate *w, const exec_insn *in, uint32_t m) {
+    if (!m) return 0;
+    const uint64_t *A = &EXEC_R(&w->h, in->a[0], 0);
+    uint32_t idx0 = (uint32_t)A[__builtin_ctz(m)], group = 0;
+    for (uint32_t r = m; r; r &= r - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(r);
+        if ((uint32_t)A[l] == idx0) group |= 1u << l;
+    }
+    return group;
+}
+
+void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
+    if (in->obs == EXEC_OBS_K_HIDDEN) return;
+    const exec_observer *o = w->h.block->L->observer;
+    exec_site s = site_of(w, in);
+    uint32_t active = w->h.active;
+    if (o->insn) o->insn(&s, active, m);
+    uint64_t addr[32];
+    switch ((enum exec_obs_kind)in->obs) {
+    case EXEC_OBS_K_BRANCH:
+        if (o->branch) o->branch(&s, active, m);
+        return;
+    case EXEC_OBS_K_BRANCH_IDX:
+        if (o->branch) o->branch(&s, active, brx_first_group(w, in, m));
+        return;
+    case EXEC_OBS_K_LOAD: case EXEC_OBS_K_STORE: case EXEC_OBS_K_ATOMIC: {
+        if (!o->mem) return;
+        exec_mem_access acc = in->obs == EXEC_OBS_K_LOAD    ? EXEC_OBS_LOAD
+                              : in->obs == EXEC_OBS_K_STORE ? EXEC_OBS_STORE
+                                                            : EXEC_OBS_ATOMIC;
+        uint32_t size = ptx_type_sizes[in->type] * (in->obs == EXEC_OBS_K_ATOMIC ? 1u : in->vec);
+        lane_addresses(w, in->a[0], (uint64_t)in->imm, m, addr);
+        report_mem(o, &s, w, (ptx_space)in->space, acc, addr, m, size);
+        return;
+    }
+    case EXEC_OBS_K_LOAD_KPARAM:
+        if (!o->mem) return;
+        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
+            addr[l] = (m >> l) & 1u ? (uint64_t)in->imm : 0;
+        o->mem(&s, PTX_SPACE_PARAM, EXEC_OBS_LOAD, addr, m,
+               ptx_type_sizes[in->type] * (uint32_t)in->vec);
+        return;
+    case EXEC_OBS_K_CP_ASYNC:
+        if (!o->mem) return;
+        lane_addresses(w, in->a[1], (uint64_t)(int64_t)in->target, m, addr);
+        report_mem(o, &s, w, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, addr, m, in->vec);
+        lane_addresses(w, in->a[0], (uint64_t)in->imm, m, addr);
+        o->mem(&s, PTX_SPACE_SHARED, EXEC_OBS_STORE, addr, m, in->vec);
+        return;
+    case EXEC_OBS_K_BARRIER:
+        if (o->barrier && m)
+            o->barrier(&s, exec_barrier_id(&w->h, in, (uint32_t)__builtin_ctz(m)), m,
+                       w->h.alive);
+        return;
+    case EXEC_OBS_K_WARP_SYNC_A0: case EXEC_OBS_K_WARP_SYNC_A1: case EXEC_OBS_K_WARP_SYNC_A3: {
+        if (!o->warp_sync || !m) return;
+        uint32_t slot = in->obs == EXEC_OBS_K_WARP_SYNC_A0   ? in->a[0]
+                        : in->obs == EXEC_OBS_K_WARP_SYNC_A1 ? in->a[1]
+                                                             : in->a[3];
+        o->warp_sync(&s, lane_value32(w, slot, (uint32_t)__builtin_ctz(m)), m);
+        return;
+    }
+    case EXEC_OBS_K_NONE: case EXEC_OBS_K_HIDDEN:
+        return;
+    }
+}
+
+/* ---- blocks and workers ---- */
+
+void exec_observe_block_begin(struct exec_block *b) {
+    exec_worker *wk = b->worker;
+    const exec_observer *o = b->L->observer;
+    if (wk->observer != o) {
+        exec_worker_observe_end(wk);
+        wk->observer = o;
+        wk->observer_state = o->begin_worker ? o->begin_worker(o->ctx) : NULL;
+    }
+    if (o->block_begin) {
+        exec_site s = site_of(&b->warps[0], NULL);
+        s.warp = 0;
+        o->block_begin(&s, b->nthreads);
+    }
+}
+
+void exec_observe_block_end(struct exec_block *b) {
+    const exec_observer *o = b->L->observer;
+    if (o->block_end) {
+        exec_site s = site_of(&b->warps[0], NULL);
+        s.warp = 0;
+        o->block_end(&s);
+    }
+}
+
+void exec_worker_observe_end(exec_worker *wk) {
+    const exec_observer *o = wk->observer;
+    if (!o) return;
+    if (o->end_worker) o->end_worker(o->ctx, wk->observer_state);
+    wk->observer = NULL;
+    wk->observer_state = NULL;
+}

@@ -1,0 +1,76 @@
+/* exec/observe.h — watching a kernel run: the one instrumentation interface of the
+ * executor, shared by the profiler (prof/) and the checkers (check/).
+ *
+ * A launch carries at most one observer (exec_launch.observer; NULL = none). The executor
+ * tests that one pointer where an event happens, so an unobserved run pays a predictable
+ * branch and nothing else. Several tools at once are composed by the layer above (one
+ * observer whose callbacks fan out), never by more hooks in the executor.
+ *
+ * Callbacks run on the worker thread that runs the block, possibly on many threads at
+ * once: per-thread state goes through worker_state, which the executor creates for each
+ * worker on first use (begin_worker) and hands back in every event.
+ * Any callback may be NULL. Events come before the instruction takes effect, so a checker
+ * sees an access even when the executor then faults on it.
+ */
+#ifndef VCUDA_EXEC_OBSERVE_H
+#define VCUDA_EXEC_OBSERVE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "../ptx/ir.h"
+#include "exec.h"
+
+/* Where an event happened: enough to name kernel, block, warp, lanes and source line. */
+typedef struct exec_site {
+    const exec_launch *launch;
+    exec_dim3 ctaid;
+    uint32_t warp;            /* warp index within the block; lane l is thread warp*32+l */
+    uint32_t smid;
+    const ptx_insn *insn;     /* the IR instruction (srcloc, opcode); NULL for block events */
+    void *worker_state;       /* what begin_worker returned for this worker thread */
+} exec_site;
+
+typedef enum exec_mem_access {
+    EXEC_OBS_LOAD, EXEC_OBS_STORE, EXEC_OBS_ATOMIC
+} exec_mem_access;
+
+typedef struct exec_observer {
+    void *ctx;                /* the tool's own state, passed back in begin/end_worker */
+
+    /* Per worker thread: create/destroy the state handed to every event. */
+    void *(*begin_worker)(void *ctx);
+    void (*end_worker)(void *ctx, void *worker_state);
+
+    /* A block starts / has finished (all its warps exited, or it faulted). */
+    void (*block_begin)(const exec_site *s, uint32_t nthreads);
+    void (*block_end)(const exec_site *s);
+
+    /* Every warp-instruction issued: active = lanes on the current path, exec = those of
+     * them whose guard predicate holds (0 when the guard is false for all). */
+    void (*insn)(const exec_site *s, uint32_t active, uint32_t exec);
+
+    /* A conditional branch: active lanes, and those that take it. */
+    void (*branch)(const exec_site *s, uint32_t active, uint32_t taken);
+
+    /* A warp-level memory instruction on the lanes in mask. space is the resolved state
+     * space (generic addresses already resolved: PTX_SPACE_GLOBAL / SHARED / LOCAL /
+     * CONST / PARAM); addr[lane] is the device address for global and const, the offset
+     * in the block's shared memory for shared, the offset in the thread's own local
+     * memory for local. size is the bytes per lane (vector accesses: the whole vector). */
+    void (*mem)(const exec_site *s, ptx_space space, exec_mem_access access,
+                const uint64_t addr[32], uint32_t mask, uint32_t size);
+
+    /* A barrier reached by the lanes in arrived (bar.sync/barrier.sync id). expected is
+     * the set of the warp's lanes that have not exited. */
+    void (*barrier)(const exec_site *s, uint32_t id, uint32_t arrived, uint32_t expected);
+
+    /* A warp-synchronous operation (bar.warp.sync, shfl/vote/match/redux.sync, ...)
+     * executed by the lanes in active naming membermask. */
+    void (*warp_sync)(const exec_site *s, uint32_t membermask, uint32_t active);
+
+    /* Resident warps on this block's SM over a stretch of issued instructions, for
+     * achieved occupancy: called by the scheduler, not per instruction. */
+    void (*residency)(const exec_site *s, uint32_t resident_warps, uint64_t cycles);
+} exec_observer;
+
+#endif
