@@ -75,7 +75,8 @@ void rt_event_forget_capture(rt_event *ev) {
 static bool forbids_here(const rt_capture *k) {
     enum cudaStreamCaptureMode mine = rt_thread_state()->capture_mode;
     bool own = pthread_equal(k->thread, pthread_self());
-    if (mine == cudaStreamCaptureModeRelaxed || k->mode == cudaStreamCaptureModeRelaxed) return false;
+    if (mine == cudaStreamCaptureModeRelaxed || k->mode == cudaStreamCaptureModeRelaxed)
+        return false;
     if (own) return true;
     return mine == cudaStreamCaptureModeGlobal && k->mode == cudaStreamCaptureModeGlobal;
 }

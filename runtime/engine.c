@@ -162,7 +162,7 @@ static void edges_drop(rt_context *c, rt_stream *s) {
 }
 
 /* Free the destroyed streams nothing refers to any more. */
-static void reap(rt_context *c) {
+void rt_reap(rt_context *c) {
     while (c->reap) {
         c->reap = false;
         for (rt_stream *s = c->all_streams, *next; s; s = next) {
@@ -189,7 +189,7 @@ static void thread_ended(void *arg) {
     if (t->per_thread && t->per_thread_gen == c->generation) {
         t->per_thread->destroyed = true;
         c->reap = true;
-        reap(c);
+        rt_reap(c);
     }
     t->per_thread = NULL;
     pthread_mutex_unlock(&c->engine_lock);
@@ -299,7 +299,8 @@ static void start(rt_context *c, rt_op *op) {
         rt_cost cost = {.kind = RT_OP_LOAD};
         op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
     }
-    if (op->dropped || op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD) {
+    bool instant = op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD;
+    if (op->dropped || instant) {
         complete(c, op);
         return;
     }
@@ -481,7 +482,7 @@ static void *worker_main(void *arg) {
         pthread_mutex_lock(&c->engine_lock);
         complete(c, op);
         kick(c);
-        reap(c);
+        rt_reap(c);
     }
     pthread_mutex_unlock(&c->engine_lock);
     return NULL;
@@ -524,7 +525,7 @@ static void *hostfn_main(void *arg) {
         pthread_mutex_lock(&c->engine_lock);
         complete(c, op);
         kick(c);
-        reap(c);
+        rt_reap(c);
     }
     pthread_mutex_unlock(&c->engine_lock);
     return NULL;
@@ -599,7 +600,7 @@ static void queue_released(rt_context *c) {
     rt_output **p = &c->to_write;
     while (*p) p = &(*p)->next;
     *p = list;
-    reap(c);
+    rt_reap(c);
 }
 
 void rt_flush_released(rt_context *c) {
@@ -687,7 +688,7 @@ cudaError_t rt_issue(rt_context *c, cudaStream_t h, rt_op *op, rt_wait wait) {
         e = rt_wait_mark_locked(c, m, wait == RT_WAIT_FLUSH);
         rt_mark_unref(c, m);
     }
-    reap(c);
+    rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);
     if (wait == RT_ASYNC) return cudaSuccess;
     return rt_wait_finish(c, e);
@@ -712,7 +713,7 @@ bool rt_lazy_load(rt_context *c, cudaStream_t h) {
             rt_mark *m = rt_issue_locked(c, rt_stream_lookup(c, cudaStreamLegacy), op, true);
             rt_wait_mark_locked(c, m, false);
             rt_mark_unref(c, m);
-            reap(c);
+            rt_reap(c);
         }
     }
     pthread_mutex_unlock(&c->engine_lock);
@@ -779,7 +780,7 @@ void rt_engine_reset(rt_context *c) {
     c->generation++;
     c->device_fault = cudaSuccess;
     c->reap = true;
-    reap(c);
+    rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);
 }
 

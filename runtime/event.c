@@ -111,7 +111,9 @@ static cudaError_t rt_event_wait(cudaEvent_t event, bool query) {
     bool done = true;
     if (m) {
         m->refs++;
-        if (query) done = rt_in_host_fn() ? m->done : rt_wait_mark_timed_locked(c, m, rt_host_grace_ms());
+        if (query)
+            done = rt_in_host_fn() ? m->done
+                                   : rt_wait_mark_timed_locked(c, m, rt_host_grace_ms());
         if (done) e = rt_wait_mark_locked(c, m, true);
         rt_mark_unref(c, m);
     }

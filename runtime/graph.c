@@ -177,13 +177,15 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph
     if (e) return e;
     if (!p) return rt_record(cudaErrorInvalidValue);
     if (p->extra) {
-        fprintf(stderr, "vcuda: cudaGraphAddKernelNode: kernel parameters through 'extra' are not supported\n");
+        fprintf(stderr, "vcuda: cudaGraphAddKernelNode: kernel parameters through 'extra' "
+                        "are not supported\n");
         return rt_record(cudaErrorNotSupported);
     }
     rt_op *op = NULL;
     e = rt_kernel_op(c, p->func, p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes, &op);
     if (e) return rt_record(e);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeKernel, op);
+    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeKernel, op);
 }
 
 /* A copy node's operation from cudaMemcpy3DParms between pointers (one slice). */
@@ -232,7 +234,8 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph
     rt_op *op = NULL;
     e = rt_copy_node_op(c, pCopyParams, &op);
     if (e) return rt_record(e);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeMemcpy, op);
+    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeMemcpy, op);
 }
 
 RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -255,7 +258,8 @@ RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGra
                      : kind == cudaMemcpyDeviceToHost ? RT_COPY_D2H
                      : kind == cudaMemcpyHostToHost   ? RT_COPY_H2H
                                                       : RT_COPY_D2D;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeMemcpy, op);
+    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeMemcpy, op);
 }
 
 RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -281,7 +285,8 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph
     op->u.set2d.width = row;
     op->u.set2d.height = p->height;
     op->u.set2d.elem = p->elementSize;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeMemset, op);
+    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeMemset, op);
 }
 
 RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -296,7 +301,8 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
     if (!op) return rt_record(cudaErrorMemoryAllocation);
     op->u.host_fn.fn = p->fn;
     op->u.host_fn.data = p->userData;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeHost, op);
+    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeHost, op);
 }
 
 RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -307,7 +313,8 @@ RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_
     if (e) return e;
     rt_op *op = rt_op_new(RT_OP_WAIT);
     if (!op) return rt_record(cudaErrorMemoryAllocation);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies, cudaGraphNodeTypeEmpty, op);
+    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeEmpty, op);
 }
 
 RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
@@ -321,7 +328,8 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNo
         for (size_t i = 0; i < numDependencies; i++) {
             const cudaGraphEdgeData *d = &edgeData[i];
             if (d->from_port || d->to_port || d->type) {
-                fprintf(stderr, "vcuda: cudaGraphAddDependencies: edge ports and types are not supported\n");
+                fprintf(stderr, "vcuda: cudaGraphAddDependencies: edge ports and types are "
+                                "not supported\n");
                 return rt_record(cudaErrorNotSupported);
             }
         }
@@ -334,7 +342,8 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNo
         if (!a || !b || a->graph != g || b->graph != g || a == b) e = cudaErrorInvalidValue;
     }
     for (size_t i = 0; !e && i < numDependencies; i++)
-        if (!node_follow((rt_graph_node *)to[i], (rt_graph_node *)from[i])) e = cudaErrorMemoryAllocation;
+        if (!node_follow((rt_graph_node *)to[i], (rt_graph_node *)from[i]))
+            e = cudaErrorMemoryAllocation;
     pthread_mutex_unlock(&c->engine_lock);
     return e ? rt_record(e) : cudaSuccess;
 }
@@ -517,6 +526,7 @@ RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
     pthread_mutex_lock(&c->engine_lock);
     rt_graph_exec *x = graphExec ? rt_ptrmap_remove(&c->graph_execs, graphExec) : NULL;
     if (x) exec_free(c, x);
+    rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);
     return x ? cudaSuccess : rt_record(cudaErrorInvalidValue);
 }
@@ -541,7 +551,8 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
     else if (!s) e = cudaErrorInvalidResourceHandle;
     else e = rt_capture_check(c, s, false);
     if (!e && s->capture) {
-        fprintf(stderr, "vcuda: cudaGraphLaunch into a capturing stream (child graphs) is not supported\n");
+        fprintf(stderr, "vcuda: cudaGraphLaunch into a capturing stream (child graphs) is "
+                        "not supported\n");
         s->capture->invalid = true;
         e = cudaErrorStreamCaptureUnsupported;
     }

@@ -3,7 +3,7 @@
  * The runtime is one process-wide context (rt_context) created on the first API call: the
  * emulated device, the registered modules, kernels and variables, the streams, events and
  * the work issued to them, and the sticky device error. Per host thread there is the last
- * error (cudaGetLastError), the current device, the per-thread default stream and the
+ * error (cudaGetLastError), the per-thread default stream, the capture mode and the
  * stack of launch configurations that <<<...>>> pushes.
  *
  * Work given to a stream (kernels, asynchronous copies and sets, event records, host
@@ -334,7 +334,6 @@ typedef struct rt_thread {
     int nconfigs;
     rt_call_config configs[RT_MAX_CALL_CONFIGS];
     bool in_host_fn;               /* this thread is running a host function or callback */
-    int device;                    /* the current device (cudaSetDevice) */
     rt_stream *per_thread;         /* this thread's default stream, when made ... */
     uint64_t per_thread_gen;       /* ... in this context generation */
     enum cudaStreamCaptureMode capture_mode; /* cudaThreadExchangeStreamCaptureMode */
@@ -414,6 +413,8 @@ rt_mark *rt_stream_last_mark(rt_context *c, rt_stream *s);
 void rt_mark_unref(rt_context *c, rt_mark *m);
 void rt_stream_unref(rt_context *c, rt_stream *s);
 void rt_event_unref(rt_context *c, rt_event *ev);
+/* Free the destroyed streams nothing needs any more (engine_lock held). */
+void rt_reap(rt_context *c);
 /* A new stream object of a kind (engine_lock held), in the context's list; NULL when out
  * of memory. */
 rt_stream *rt_stream_new(rt_context *c, int kind, unsigned flags, int priority);

@@ -21,7 +21,8 @@ static cudaError_t rt_stream_create(cudaStream_t *pStream, unsigned flags, int p
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (!pStream || (flags & ~(unsigned)cudaStreamNonBlocking)) return rt_record(cudaErrorInvalidValue);
+    if (!pStream || (flags & ~(unsigned)cudaStreamNonBlocking))
+        return rt_record(cudaErrorInvalidValue);
     /* Priorities outside the range are clamped, as CUDA does. */
     priority = priority > RT_PRIORITY_LEAST      ? RT_PRIORITY_LEAST
                : priority < RT_PRIORITY_GREATEST ? RT_PRIORITY_GREATEST
@@ -62,6 +63,7 @@ RT_API cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     if (s) {
         s->destroyed = true;
         c->reap = true;
+        rt_reap(c);
     }
     pthread_mutex_unlock(&c->engine_lock);
     return s ? cudaSuccess : rt_record(cudaErrorInvalidResourceHandle);

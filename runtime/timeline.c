@@ -50,8 +50,10 @@ double rt_timeline_cost_ms(const gpu_preset *p, const rt_cost *what) {
     case RT_OP_COPY:
     case RT_OP_COPY2D: {
         double bytes = (double)what->bytes;
-        if (what->dir == RT_COPY_D2D) return RT_COPY_OVERHEAD_MS + 2.0 * bytes / memory_bytes_per_ms(p);
-        if (what->dir == RT_COPY_H2H) return RT_COPY_OVERHEAD_MS + 2.0 * bytes / RT_HOST_LINK_BYTES_PER_MS;
+        if (what->dir == RT_COPY_D2D) /* read and write */
+            return RT_COPY_OVERHEAD_MS + 2.0 * bytes / memory_bytes_per_ms(p);
+        if (what->dir == RT_COPY_H2H)
+            return RT_COPY_OVERHEAD_MS + 2.0 * bytes / RT_HOST_LINK_BYTES_PER_MS;
         return RT_COPY_OVERHEAD_MS + bytes / RT_HOST_LINK_BYTES_PER_MS;
     }
     case RT_OP_SET:
