@@ -48,8 +48,10 @@ int main() {
     OK(cudaMemcpy(&d, done, sizeof d, cudaMemcpyDeviceToHost));
     printf("work of the destroyed stream ran: done %d, sum %d\n", d, h);
 
-    /* Work on every kind of handle. */
+    /* Work on every kind of handle. (The set is on the legacy stream, which the
+     * non-blocking streams do not wait for: synchronise before they use the memory.) */
     OK(cudaMemset(sum, 0, sizeof(int)));
+    OK(cudaDeviceSynchronize());
     add<<<1, 1, 0, s[0]>>>(sum, 1);
     add<<<1, 1, 0, s[2]>>>(sum, 10);
     add<<<1, 1, 0, s[3]>>>(sum, 100);
@@ -64,6 +66,7 @@ int main() {
 
     /* Many streams made and destroyed, each with a little work. */
     OK(cudaMemset(sum, 0, sizeof(int)));
+    OK(cudaDeviceSynchronize());
     for (int i = 0; i < 200; i++) {
         cudaStream_t t;
         OK(cudaStreamCreateWithFlags(&t, i % 2 ? cudaStreamNonBlocking : cudaStreamDefault));
