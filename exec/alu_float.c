@@ -139,7 +139,43 @@ ALU_F32_FN(lg2, log2)
 ALU_F32_FN(ex2, exp2)
 ALU_F32_FN(tanh, tanh)
 ALU_F32_FN(rsqrt, alu_rsqrt_d)
-F64_OP(alu_rsqrt_f64, 1, 1.0 / sqrt(a))
+
+/* rsqrt.approx.f64: the H100 returns 1/sqrt(a) correctly rounded (every recorded case:
+ * tests/ptx/alu and tests/cuda/conformance/double_math), which 1.0 / sqrt(a) in double
+ * misses by an ulp now and then. With a = m * 4^k, m in [1, 4), the result is
+ * rsqrt(m) * 2^-k (always normal, so the scaling is exact); rsqrt(m) in (1/2, 1] is
+ * estimated in long double and then settled between neighbouring doubles by exact
+ * integer comparisons of the midpoints against 1/sqrt(m). */
+
+/* Is 1/sqrt(m) above mid? mid is a midpoint between doubles in [1/2, 1] (a multiple of
+ * 2^-55, so mid * 2^56 = T is an integer below 2^57) and m = M * 2^-52. Then
+ * 1/sqrt(m) > mid  <=>  T^2 * M < 2^164, evaluated exactly in 192 bits. Equality cannot
+ * occur: T is twice an odd number above 1, so T^2 * M is no power of two. */
+static bool alu_rsqrt_above(long double mid, uint64_t M) {
+    uint64_t T = (uint64_t)(mid * 0x1p56L);
+    unsigned __int128 t2 = (unsigned __int128)T * T;               /* < 2^114 */
+    unsigned __int128 lo = (unsigned __int128)(uint64_t)t2 * M;     /* < 2^118 */
+    unsigned __int128 hi = (unsigned __int128)(uint64_t)(t2 >> 64) * M + (uint64_t)(lo >> 64);
+    return hi < ((unsigned __int128)1 << 100);                      /* T^2 M = hi 2^64 + ... */
+}
+
+static double alu_rsqrt_rn64(double a) {
+    if (!(a > 0.0) || isinf(a)) return 1.0 / sqrt(a); /* ±0, negative, +inf, NaN */
+    int e;
+    double m = 2.0 * frexp(a, &e);                      /* a = m * 2^(e-1), m in [1, 2) */
+    e -= 1;
+    if (e & 1) { m *= 2.0; e -= 1; }                    /* m in [1, 4), e even */
+    uint64_t M = (uint64_t)ldexp(m, 52);
+    double y = (double)(1.0L / sqrtl((long double)m));   /* within an ulp of the answer */
+    for (;;) {
+        double up = nextafter(y, 2.0), down = nextafter(y, 0.0);
+        if (y < 1.0 && alu_rsqrt_above(((long double)y + up) / 2, M)) y = up;
+        else if (y > 0.5 && !alu_rsqrt_above(((long double)y + down) / 2, M)) y = down;
+        else break;
+    }
+    return ldexp(y, -e / 2);
+}
+F64_OP(alu_rsqrt_f64, 1, alu_rsqrt_rn64(a))
 
 /* rcp/rsqrt.approx.ftz.f64: computed from the upper 32 bits of a (1.11.20 format); the
  * result's low 32 bits are zero; subnormals flush to zero; NaN -> 0x7fffffff00000000. */

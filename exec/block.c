@@ -274,10 +274,20 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->ip = f->code;
     w->rsp = 0;
     w->returned = 0;
+    w->spin_count = 0;
     w->yield = false;
     w->brk = NULL;
     w->status = EXEC_WARP_RUNNABLE;
     w->clock = clock;
+}
+
+/* warps_outlive_fault: the warp that faulted leaves the block like exited threads, so
+ * barriers the others wait at can still complete. */
+static void retire_faulted_warp(struct exec_block *b, exec_wstate *w) {
+    uint32_t n = (uint32_t)__builtin_popcount(w->h.alive);
+    w->h.alive = w->h.active = 0;
+    w->status = EXEC_WARP_EXITED;
+    if (n) exec_block_threads_exited(b, n);
 }
 
 static void report_deadlock(struct exec_block *b) {
@@ -357,7 +367,10 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
             if (w->status == EXEC_WARP_RUNNABLE) {
                 run(w);
                 ran = true;
-                if (b->fault_kind != EXEC_OK) goto done;
+                if (b->fault_kind != EXEC_OK) {
+                    if (!L->warps_outlive_fault || b->fault_kind == EXEC_FAULT_ABORTED) goto done;
+                    if (w->h.fault) retire_faulted_warp(b, w);
+                }
             }
             if (w->status != EXEC_WARP_EXITED) all_exited = false;
         }
@@ -367,6 +380,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
             break;
         }
         if (exec_block_aborted(b)) {
+            /* (a fault of this block already recorded stays the one reported) */
             exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
             break;
         }

@@ -3,18 +3,72 @@
  * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
  */
 #include "core.h"
+#include "observe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 /* ---- bra ---- */
 
+/* Independent thread scheduling. Since Volta the lanes of a diverged warp make progress
+ * independently, so a lane may spin until another lane of its own warp does something: a
+ * lock taken with atomicCAS by every thread (`while (atomicCAS(&m, 0, 1)) ;` compiles to
+ * a two-instruction loop; the winner waits at the loop's exit, the reconvergence point,
+ * while the losers spin). The reconvergence stack alone would never run the winner.
+ * So when a path that may be spinning (the loop body reads memory other threads write:
+ * see loop_may_spin) has gone round EXEC_SPIN_LIMIT times in a row, or used up a time
+ * slice, while other lanes of the warp wait, those lanes run instead: the pending side of the divergence if it has not run yet (the two
+ * sides swap; they still meet at the same point), or else the lanes waiting at the
+ * reconvergence point go on past it, and the spinning lanes become a pending path that
+ * meets them at the next reconvergence point out (or at the function's end). */
+__attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
+    const exec_frame *fr = &w->frames[w->depth];
+    if (w->rsp <= fr->rs_base) return;
+    exec_rentry *e = &w->rs[w->rsp - 1];
+    uint32_t live = w->h.alive & ~w->returned;
+    uint32_t pending = e->pending_mask & live;
+    if (pending) {
+        const exec_insn *ip = e->pending_ip;
+        e->pending_ip = w->ip;
+        e->pending_mask = w->h.active;
+        w->h.active = pending;
+        w->ip = ip;
+    } else {
+        uint32_t waiting = e->restore_mask & live & ~w->h.active;
+        if (!waiting || !e->rpc) return;
+        const exec_insn *rpc = e->rpc;
+        e->rpc = w->rsp - 1 > fr->rs_base ? w->rs[w->rsp - 2].rpc : NULL;
+        e->pending_ip = w->ip;
+        e->pending_mask = w->h.active;
+        w->h.active = waiting;
+        w->ip = rpc;
+    }
+    exec_warp_update_brk(w);
+}
+
+/* One turn of a loop that may be a spin-wait: every lane of the path went round again
+ * (uniform), or some left it (the count starts over). A path stuck going round while
+ * other lanes of its warp wait lets them run. */
+__attribute__((noinline)) static void spin_turn(exec_wstate *w, bool uniform) {
+    if (!uniform) {
+        w->spin_count = 0;
+    } else if (++w->spin_count >= EXEC_SPIN_LIMIT) {
+        w->spin_count = 0;
+        run_waiting_lanes(w);
+    }
+}
+
 /* Rare work at a backward branch: a launch being aborted, or a warp that has run long
- * enough to let its siblings run (spin-waits). */
-__attribute__((noinline)) static void backward_branch(exec_wstate *w) {
+ * enough to let its siblings run (spin-waits), and its own waiting lanes if this loop may
+ * be waiting for them. */
+__attribute__((noinline)) static void backward_branch(exec_wstate *w, const exec_insn *in) {
     if (exec_block_aborted(w->h.block)) {
         exec_warp_stop_aborted(w);
     } else if (w->clock - w->slice_start > EXEC_TIME_SLICE) {
+        if (in->flags & EXEC_F_SPIN) {
+            w->spin_count = 0;
+            run_waiting_lanes(w);
+        }
         exec_warp_yield(w);
     }
 }
@@ -91,7 +145,9 @@ static void h_bra(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     if (in->flags & EXEC_F_BACKWARD) {
         if (__builtin_expect(exec_block_aborted(hw->block) ||
                                  w->clock - w->slice_start > EXEC_TIME_SLICE, 0))
-            backward_branch(w);
+            backward_branch(w, in);
+        else if (__builtin_expect(in->flags & EXEC_F_SPIN, 0))
+            spin_turn(w, mask == hw->active);
     }
 }
 
@@ -126,7 +182,7 @@ static void h_brx(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
     w->ip = target;
     if (exec_block_aborted(hw->block) || w->clock - w->slice_start > EXEC_TIME_SLICE)
-        backward_branch(w);
+        backward_branch(w, in);
 }
 
 /* ---- exit / ret / trap ---- */
@@ -277,7 +333,7 @@ static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite
     char msg[256], file[256], func[256];
     EXEC_FOR_LANES(mask, lane) {
         exec_dim3 t = exec_thread_of(b, w->h.warp_in_block, lane);
-        exec_output_printf(b->out,
+        exec_output_err_printf(b->out,
                            "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` "
                            "failed.\n",
                            string_arg(w, lane, arg_u64(w, cs, lane, 1), file, sizeof file),
@@ -293,7 +349,8 @@ static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite
     exec_fault_at(&w->h, in, first, EXEC_FAULT_ASSERT, detail);
 }
 
-static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask) {
+static void device_malloc(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
+                          uint32_t mask) {
     mem_table *mem = w->h.block->L->mem;
     EXEC_FOR_LANES(mask, lane) {
         uint64_t size = arg_u64(w, cs, lane, 0);
@@ -307,6 +364,7 @@ static void device_malloc(exec_wstate *w, const exec_callsite *cs, uint32_t mask
             }
         }
         set_ret(w, cs, lane, (uint64_t)(uintptr_t)p);
+        exec_observe_heap(w, in, EXEC_OBS_MALLOC, lane, (uint64_t)(uintptr_t)p, size);
     }
 }
 
@@ -316,6 +374,7 @@ static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite
     EXEC_FOR_LANES(mask, lane) {
         uint64_t ptr = arg_u64(w, cs, lane, 0);
         if (!ptr) continue;
+        exec_observe_heap(w, in, EXEC_OBS_FREE, lane, ptr, 0);
         mem_alloc al;
         if (!mem_table_find(mem, ptr, &al) || al.base != ptr ||
             !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP)) {
@@ -343,7 +402,7 @@ static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite
         }
         break;
     case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
-    case EXEC_BUILTIN_MALLOC: device_malloc(w, cs, mask); break;
+    case EXEC_BUILTIN_MALLOC: device_malloc(w, in, cs, mask); break;
     case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
     default: break;
     }
@@ -422,6 +481,29 @@ static int dec_call(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     return exec_dec_error(d, pi, "call target is neither a function nor a register"), -1;
 }
 
+/* Could the loop from IR instruction first to the backward branch last wait on other
+ * threads? Only a loop that reads memory they may write can: atomics, volatile, relaxed
+ * or acquire loads, mbarrier waits, nanosleep, or a call (whose body may do any of
+ * these). A loop of plain arithmetic, however long, is never taken for a spin-wait, so
+ * the lanes that left it keep waiting at its exit (what warp-synchronous code after a
+ * divergent loop relies on). */
+static bool loop_may_spin(const ptx_func *pf, int32_t first, int32_t last) {
+    for (int32_t i = first; i <= last; i++) {
+        const ptx_insn *p = &pf->insns[i];
+        switch (p->op) {
+        case PTX_OP_atom: case PTX_OP_call: case PTX_OP_mbarrier: case PTX_OP_nanosleep:
+            return true;
+        case PTX_OP_ld:
+            if (ptx_insn_has_mod(p, PTX_MOD_volatile_) || ptx_insn_has_mod(p, PTX_MOD_relaxed) ||
+                ptx_insn_has_mod(p, PTX_MOD_acquire))
+                return true;
+            break;
+        default: break;
+        }
+    }
+    return false;
+}
+
 int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     switch (pi->op) {
     case PTX_OP_bra: {
@@ -432,6 +514,7 @@ int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         out->target = to;
         out->reconv = pi->reconv;
         if (to <= self) out->flags |= EXEC_F_BACKWARD;
+        if (to <= self && loop_may_spin(d->pf, to, self)) out->flags |= EXEC_F_SPIN;
         out->fn = h_bra;
         exec_dec_fixup(d, true);
         return 1;

@@ -28,12 +28,17 @@
  * this many instructions (checked at backward branches), so spin-waits on shared flags
  * set by another warp make progress. */
 #define EXEC_TIME_SLICE 200000u
+/* A diverged path that has gone round a loop that may be a spin-wait this many times in a
+ * row lets the warp's other lanes run (independent thread scheduling, exec/control.c). */
+#define EXEC_SPIN_LIMIT 1000u
 #define EXEC_NUM_BARRIERS 16u
 
 /* Handler-private flag bits (EXEC_F_HANDLER and up) used by the core's own handlers. */
 #define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
 #define EXEC_F_SIGNED   (EXEC_F_HANDLER << 1) /* ld: sign-extend the loaded value */
 #define EXEC_F_BACKWARD (EXEC_F_HANDLER << 2) /* bra: target at or before the branch */
+#define EXEC_F_SPIN     (EXEC_F_HANDLER << 3) /* bra: closes a loop that may wait on other
+                                                 threads (exec/control.c) */
 
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
@@ -161,6 +166,7 @@ typedef struct exec_wstate {
     const exec_insn *code;      /* current function's code */
     uint64_t clock;             /* issued instructions (%clock64) */
     uint64_t slice_start;
+    uint32_t spin_count;        /* consecutive uniform turns of a possible spin loop */
     uint32_t returned;          /* lanes that returned from the current function */
     uint8_t status;             /* enum exec_warp_status */
     bool yield;                 /* leave the run loop at brk */
@@ -312,6 +318,10 @@ enum exec_obs_kind {
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
 /* Set in->obs from the IR instruction the decoder just turned into in. */
 void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
+/* Device-side malloc/free by lane (exec/observe.h's heap event; nothing without an
+ * observer); op is an exec_heap_op. */
+void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
+                       uint64_t ptr, uint64_t size);
 /* A block starts / ends on this worker (begins the worker's observation when needed). */
 void exec_observe_block_begin(struct exec_block *b);
 void exec_observe_block_end(struct exec_block *b);
@@ -349,6 +359,9 @@ static inline uint8_t *exec_lane_local(exec_wstate *w, uint32_t lane, uint64_t o
 
 /* ---- output (printf.c) ---- */
 void exec_output_append(exec_output *o, const char *s, size_t n);
+/* Append to the block's diagnostics (o->err) instead of its printf output. */
+void exec_output_err_printf(exec_output *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void exec_output_printf(exec_output *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Device printf for one lane: format at generic address fmt, arguments at generic address

@@ -42,6 +42,9 @@ typedef struct exec_kernel_info {
     const uint32_t *param_sizes;
     uint32_t param_size;            /* total bytes of the param buffer */
     uint32_t static_shared;         /* bytes of .shared declared in the kernel and its callees */
+    uint32_t dyn_shared_base;       /* offset of the dynamic (extern) shared memory: a block
+                                     * has dyn_shared_base + dynamic bytes when a launch
+                                     * asks for any, static_shared otherwise */
     uint32_t local_per_thread;      /* bytes of .local (stack frames included) */
     uint32_t regs_per_thread;       /* estimate from the PTX (ptxas may say otherwise) */
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
@@ -70,10 +73,14 @@ typedef struct exec_fault {
     char msg[512];  /* one line: kernel, block, thread, instruction, PTX line, source line */
 } exec_fault;
 
-/* Output of device printf for one block, in the order the block produced it. */
+/* Output of one block: its device printf output in the order the block produced it
+ * (data, for the program's stdout), and its device diagnostics (err): the messages of
+ * failed assertions, which the CUDA driver writes to stderr. */
 typedef struct exec_output {
     char *data;
     size_t len, cap;
+    char *err;
+    size_t err_len, err_cap;
 } exec_output;
 
 typedef struct exec_launch {
@@ -88,6 +95,10 @@ typedef struct exec_launch {
     volatile int *abort;            /* set non-zero to make running blocks stop early */
     const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
                                            * (exec/observe.h) */
+    bool warps_outlive_fault;       /* a faulting warp stops alone: the block's other warps
+                                     * run on until they exit or fault themselves, then the
+                                     * block ends with its first fault (memcheck: on a GPU
+                                     * every warp that reaches the bad access reports) */
 } exec_launch;
 
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they

@@ -197,6 +197,14 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     }
 }
 
+void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
+                       uint64_t ptr, uint64_t size) {
+    const exec_observer *o = w->h.block->L->observer;
+    if (!o || !o->heap) return;
+    exec_site s = site_of(w, in);
+    o->heap(&s, (exec_heap_op)op, lane, ptr, size);
+}
+
 /* ---- blocks and workers ---- */
 
 void exec_observe_block_begin(struct exec_block *b) {

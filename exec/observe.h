@@ -34,6 +34,10 @@ typedef enum exec_mem_access {
     EXEC_OBS_LOAD, EXEC_OBS_STORE, EXEC_OBS_ATOMIC
 } exec_mem_access;
 
+typedef enum exec_heap_op {
+    EXEC_OBS_MALLOC, EXEC_OBS_FREE
+} exec_heap_op;
+
 typedef struct exec_observer {
     void *ctx;                /* the tool's own state, passed back in begin/end_worker */
 
@@ -71,6 +75,13 @@ typedef struct exec_observer {
     /* Resident warps on this block's SM over a stretch of issued instructions, for
      * achieved occupancy: called by the scheduler, not per instruction. */
     void (*residency)(const exec_site *s, uint32_t resident_warps, uint64_t cycles);
+
+    /* Device-side malloc and free by one lane (the checkers' device-heap tracking):
+     * EXEC_OBS_MALLOC after the allocation (ptr is what malloc returns, 0 when it
+     * failed; size what was asked), EXEC_OBS_FREE before the block is released (ptr as
+     * given, size 0), so a checker sees a bad free even when the executor then faults. */
+    void (*heap)(const exec_site *s, exec_heap_op op, uint32_t lane, uint64_t ptr,
+                 uint64_t size);
 } exec_observer;
 
 #endif

@@ -10,39 +10,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Append n bytes to a growing NUL-terminated buffer. */
+static void buf_append(char **data, size_t *len, size_t *cap, const char *s, size_t n) {
+    if (*len + n + 1 > *cap) {
+        size_t c = *cap ? *cap : 256;
+        while (c < *len + n + 1) c *= 2;
+        char *d = realloc(*data, c);
+        if (!d) return; /* out of host memory: the output is lost, not the program */
+        *data = d;
+        *cap = c;
+    }
+    memcpy(*data + *len, s, n);
+    *len += n;
+    (*data)[*len] = 0;
+}
+
 void exec_output_append(exec_output *o, const char *s, size_t n) {
     if (!o || !n) return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 256;
-        while (cap < o->len + n + 1) cap *= 2;
-        char *d = realloc(o->data, cap);
-        if (!d) return; /* out of host memory: the output is lost, not the program */
-        o->data = d;
-        o->cap = cap;
+    buf_append(&o->data, &o->len, &o->cap, s, n);
+}
+
+static void output_vprintf(exec_output *o, bool err, const char *fmt, va_list ap) {
+    char buf[1024], *text = buf;
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (n >= 0 && (size_t)n >= sizeof buf) {
+        text = malloc((size_t)n + 1);
+        if (text) vsnprintf(text, (size_t)n + 1, fmt, ap2);
     }
-    memcpy(o->data + o->len, s, n);
-    o->len += n;
-    o->data[o->len] = 0;
+    va_end(ap2);
+    if (n <= 0 || !text || !o) {
+        if (text != buf) free(text);
+        return;
+    }
+    if (err) buf_append(&o->err, &o->err_len, &o->err_cap, text, (size_t)n);
+    else buf_append(&o->data, &o->len, &o->cap, text, (size_t)n);
+    if (text != buf) free(text);
 }
 
 void exec_output_printf(exec_output *o, const char *fmt, ...) {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    output_vprintf(o, false, fmt, ap);
     va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof buf) {
-        exec_output_append(o, buf, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) return;
+}
+
+void exec_output_err_printf(exec_output *o, const char *fmt, ...) {
+    va_list ap;
     va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    output_vprintf(o, true, fmt, ap);
     va_end(ap);
-    exec_output_append(o, big, (size_t)n);
-    free(big);
 }
 
 typedef struct argbuf {

@@ -249,6 +249,7 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
             m->vars[i].align > dyn_align)
             dyn_align = m->vars[i].align;
     k->dyn_base = (uint32_t)align_up(off, dyn_align);
+    info->dyn_shared_base = k->dyn_base;
 
     uint32_t stack = wk.stack_bytes[f->index];
     if (wk.recursive) stack += EXEC_RECURSION_STACK_BYTES;

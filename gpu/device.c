@@ -88,6 +88,7 @@ void gpu_device_free(gpu_device *d) {
         if (d->lanes[i].worker)
             exec_worker_free(d->lanes[i].worker);
         free(d->lanes[i].out.data);
+        free(d->lanes[i].out.err);
     }
     for (size_t i = 0; i < d->nspare; i++)
         exec_worker_free(d->spare[i]);
@@ -118,6 +119,14 @@ void gpu_device_emit(gpu_device *d, const char *data, size_t len) {
         return;
     pthread_mutex_lock(&d->print_lock);
     d->print(data, len, d->print_ctx);
+    pthread_mutex_unlock(&d->print_lock);
+}
+
+void gpu_device_emit_err(gpu_device *d, const char *data, size_t len) {
+    if (len == 0)
+        return;
+    pthread_mutex_lock(&d->print_lock);
+    fwrite(data, 1, len, stderr);
     pthread_mutex_unlock(&d->print_lock);
 }
 

@@ -75,6 +75,8 @@ struct gpu_device {
 
 /* Emit bytes through the device's print function (under print_lock). */
 void gpu_device_emit(struct gpu_device *d, const char *data, size_t len);
+/* Write a block's device diagnostics (failed assertions) to the host's stderr. */
+void gpu_device_emit_err(struct gpu_device *d, const char *data, size_t len);
 /* Start the pool lanes if they are not running (called with sched_lock held). */
 void gpu_pool_start(struct gpu_device *d);
 /* A pool lane's loop (gpu/scheduler.c): run blocks of any active grid until shutdown. */

@@ -140,6 +140,11 @@ static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kin
     pthread_mutex_lock(&g->lock);
     if (kind != EXEC_OK && kind != EXEC_FAULT_ABORTED)
         record_fault(g, b, &lane->fault);
+    /* Diagnostics (failed assertions) go to stderr at once, as the driver prints them. */
+    if (lane->out.err_len) {
+        gpu_device_emit_err(g->dev, lane->out.err, lane->out.err_len);
+        lane->out.err_len = 0;
+    }
     /* Blocks after the first fault are dropped, output and all. (Only those are ever
      * aborted, and the first fault only moves down, so a dropped block stays dropped.) */
     if (b <= atomic_load(&g->fault_block)) {
@@ -154,7 +159,8 @@ static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kin
             if (lane->out.len > 0) {
                 s->data = lane->out.data;
                 s->len = lane->out.len;
-                lane->out = (exec_output){0};
+                lane->out.data = NULL; /* the lane keeps its diagnostics buffer */
+                lane->out.len = lane->out.cap = 0;
             }
         }
     }
@@ -354,6 +360,7 @@ static void run_nested(gpu_grid *g) {
     running_device = outer_dev;
     running_grid = outer_grid;
     free(lane.out.data);
+    free(lane.out.err);
     gpu_spare_worker_give(g->dev, lane.worker);
 }
 
@@ -417,6 +424,7 @@ static void run_shared(gpu_grid *g) {
     unlist(g);
     pthread_mutex_unlock(&d->sched_lock);
     free(lane.out.data);
+    free(lane.out.err);
     gpu_spare_worker_give(d, lane.worker);
 }
 

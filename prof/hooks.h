@@ -40,6 +40,19 @@ static inline void prof_on_insn(prof_recorder *p, prof_insn_class cls, uint32_t 
     p->c.thread_inst_by_class[cls] += on;
 }
 
+/* An instruction that the hardware executes as n instructions (a PTX division that SASS
+ * expands into a sequence, say): counted n times. */
+static inline void prof_on_insn_n(prof_recorder *p, prof_insn_class cls, uint32_t active,
+                                  uint32_t exec_mask, uint32_t n)
+{
+    uint32_t on = (uint32_t)__builtin_popcount(exec_mask);
+    p->c.inst_executed += n;
+    p->c.thread_inst_executed += (uint64_t)n * (uint32_t)__builtin_popcount(active);
+    p->c.thread_inst_pred_on += (uint64_t)n * on;
+    p->c.inst_by_class[cls] += n;
+    p->c.thread_inst_by_class[cls] += (uint64_t)n * on;
+}
+
 /* A two-way branch: taken = lanes (of active) that jump. It diverges when the active
  * lanes split between jumping and falling through. */
 static inline void prof_on_branch(prof_recorder *p, uint32_t active, uint32_t taken)

@@ -8,7 +8,8 @@
  *   - smsp__thread_inst_executed_per_inst_executed.pct is warp_execution_efficiency (all
  *     active threads); the predicated-on variant is ..._pred_on_per_inst_executed.pct;
  *   - a divergent branch counts once in smsp__sass_branch_targets_threads_divergent, so
- *     smsp__sass_average_branch_targets_threads_uniform.pct equals branch_efficiency.
+ *     smsp__sass_average_branch_targets_threads_uniform.pct equals branch_efficiency,
+ *     except for a kernel without branches: 0 there, 100% for nvprof's name.
  * A ratio whose denominator is zero is 0 (what nvprof prints for, e.g., shared
  * transactions per request of a kernel without shared memory), except branch efficiency,
  * which is 100% when there was no branch to diverge.
@@ -61,6 +62,13 @@ static double branch_efficiency(const prof_counters *c, const prof_launch *L)
 {
     (void)L;
     return c->branches ? pct(c->branches - c->divergent_branches, c->branches) : 100.0;
+}
+/* Nsight Compute's average divides by the branch targets and shows 0 for a kernel with
+ * none (an H100 shows 0.00 for kernels whose only PTX branch became a predicated exit). */
+static double branch_targets_uniform_pct(const prof_counters *c, const prof_launch *L)
+{
+    (void)L;
+    return pct(c->branches - c->divergent_branches, c->branches);
 }
 static double warp_execution_efficiency(const prof_counters *c, const prof_launch *L)
 {
@@ -289,8 +297,9 @@ const prof_metric prof_metrics[] = {
      "Theoretical Occupancy", theoretical_occupancy},
     {"sm_efficiency", "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", 1, P, "%", 0,
      "Multiprocessor Activity", sm_efficiency},
-    {"branch_efficiency", "smsp__sass_average_branch_targets_threads_uniform.pct", 1, P, "%", 0,
-     "Branch Efficiency", branch_efficiency},
+    {"branch_efficiency", NULL, 1, P, "%", 0, "Branch Efficiency", branch_efficiency},
+    {NULL, "smsp__sass_average_branch_targets_threads_uniform.pct", 1, P, "%", 0,
+     "Branch Efficiency (0 without branches)", branch_targets_uniform_pct},
     {"warp_execution_efficiency", "smsp__thread_inst_executed_per_inst_executed.pct", 1, P, "%",
      0, "Warp Execution Efficiency", warp_execution_efficiency},
     {"warp_nonpred_execution_efficiency",

@@ -90,6 +90,10 @@ typedef struct ptx_srcloc {
     uint16_t ptx_col;    /* 1-based column of the instruction's first token */
     uint16_t file;       /* index into ptx_module.files (0 = none; .file numbers as given) */
     uint32_t line;       /* CUDA source line from the most recent .loc (0 = none) */
+    /* where the code of file:line was inlined into its caller: the outermost inlined_at
+     * of the .loc (the kernel's own source line), or 0 when it was not inlined */
+    uint16_t call_file;
+    uint32_t call_line;
 } ptx_srcloc;
 
 /* ---- operands ---- */

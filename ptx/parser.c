@@ -233,6 +233,8 @@ void ptx_parse_loc(ptx_parser *p) {
     ptx_expect_int(p, "column number in .loc", false);
     if (file > 65535) ptx_fail_tok(p, &ft, "file number %lld out of range", (long long)file);
     if (line > UINT32_MAX) ptx_fail_tok(p, &ft, "line number out of range");
+    uint16_t call_file = 0;
+    uint32_t call_line = 0;
     while (ptx_accept_punct(p, ',')) {
         if (p->tok.kind != PTX_TOK_IDENT) ptx_fail_expected(p, "function_name or inlined_at in .loc");
         if (ptx_tok_is(&p->tok, "function_name")) {
@@ -242,13 +244,20 @@ void ptx_parse_loc(ptx_parser *p) {
             if (ptx_accept_punct(p, '+')) ptx_expect_int(p, "offset after function_name label", false);
         } else if (ptx_tok_is(&p->tok, "inlined_at")) {
             ptx_next(p);
-            for (int i = 0; i < 3; i++) ptx_expect_int(p, "in inlined_at", false);
+            /* nested inlining lists the call sites innermost first: keep the last */
+            int64_t f = ptx_expect_int(p, "in inlined_at", false);
+            int64_t l = ptx_expect_int(p, "in inlined_at", false);
+            ptx_expect_int(p, "in inlined_at", false);
+            call_file = f <= 65535 ? (uint16_t)f : 0;
+            call_line = l <= UINT32_MAX ? (uint32_t)l : 0;
         } else {
             ptx_fail_tok(p, &p->tok, "unknown .loc attribute '%.*s'", (int)p->tok.len, p->tok.text);
         }
     }
     p->loc_file = (uint16_t)file;
     p->loc_line = (uint32_t)line;
+    p->loc_call_file = call_file;
+    p->loc_call_line = call_line;
 }
 
 void ptx_parse_pragma(ptx_parser *p) {

@@ -184,6 +184,8 @@ static void parse_statement_insn(ptx_parser *p) {
     in->loc.ptx_col = (uint16_t)(first.col > 65535 ? 65535 : first.col);
     in->loc.file = p->loc_file;
     in->loc.line = p->loc_line;
+    in->loc.call_file = p->loc_call_file;
+    in->loc.call_line = p->loc_call_line;
     if (ptx_tok_punct(&first, '@')) {
         ptx_next(p);
         if (ptx_accept_punct(p, '!')) in->guard_neg = true;

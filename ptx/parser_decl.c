@@ -401,6 +401,8 @@ static void reset_function_state(ptx_parser *p) {
     p->ntargets = 0;
     p->loc_file = 0;
     p->loc_line = 0;
+    p->loc_call_file = 0;
+    p->loc_call_line = 0;
 }
 
 static void bind_param(ptx_parser *p, const ptx_var *v, uint8_t kind, int32_t index) {

@@ -80,6 +80,8 @@ typedef struct ptx_parser {
     /* .loc state: applies to the instructions that follow. */
     uint16_t loc_file;
     uint32_t loc_line;
+    uint16_t loc_call_file;     /* outermost inlined_at of the current .loc, 0 = none */
+    uint32_t loc_call_line;
 
     /* Scratch for initializers. */
     uint8_t *init_buf;

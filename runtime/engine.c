@@ -140,7 +140,7 @@ rt_stream *rt_stream_new(rt_context *c, int kind, unsigned flags, int priority) 
     s->kind = kind;
     s->flags = flags;
     s->priority = priority;
-    s->id = ++c->next_stream_id;
+    s->id = kind == RT_STREAM_USER ? c->next_stream_id++ : 0; /* 1, 2, ... as nvprof counts */
     s->all_next = c->all_streams;
     s->all_prev = &c->all_streams;
     if (c->all_streams) c->all_streams->all_prev = &s->all_next;
@@ -437,25 +437,31 @@ static void run_op(rt_context *c, rt_op *op) {
         rt_run_kernel(c, op); /* sets vend itself */
         return;
     case RT_OP_COPY:
+        if (c->check) check_on_copy(c->check, op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);
         memmove(op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);
         cost.bytes = op->u.copy.bytes;
         cost.dir = op->u.copy.dir;
         break;
     case RT_OP_SET:
+        if (c->check) check_on_host_write(c->check, op->u.set.dst, op->u.set.bytes);
         fill(op->u.set.dst, op->u.set.value, op->u.set.elem, op->u.set.bytes);
         cost.bytes = op->u.set.bytes;
         break;
     case RT_OP_SET2D:
-        for (size_t r = 0; r < op->u.set2d.height; r++)
-            fill((char *)op->u.set2d.dst + r * op->u.set2d.pitch, op->u.set2d.value,
-                 op->u.set2d.elem, op->u.set2d.width);
+        for (size_t r = 0; r < op->u.set2d.height; r++) {
+            char *row = (char *)op->u.set2d.dst + r * op->u.set2d.pitch;
+            if (c->check) check_on_host_write(c->check, row, op->u.set2d.width);
+            fill(row, op->u.set2d.value, op->u.set2d.elem, op->u.set2d.width);
+        }
         cost.bytes = op->u.set2d.width * op->u.set2d.height;
         break;
     case RT_OP_COPY2D:
-        for (size_t r = 0; r < op->u.copy2d.height; r++)
-            memmove((char *)op->u.copy2d.dst + r * op->u.copy2d.dpitch,
-                    (const char *)op->u.copy2d.src + r * op->u.copy2d.spitch,
-                    op->u.copy2d.width);
+        for (size_t r = 0; r < op->u.copy2d.height; r++) {
+            char *to = (char *)op->u.copy2d.dst + r * op->u.copy2d.dpitch;
+            const char *from = (const char *)op->u.copy2d.src + r * op->u.copy2d.spitch;
+            if (c->check) check_on_copy(c->check, to, from, op->u.copy2d.width);
+            memmove(to, from, op->u.copy2d.width);
+        }
         cost.bytes = op->u.copy2d.width * op->u.copy2d.height;
         cost.dir = op->u.copy2d.dir;
         break;

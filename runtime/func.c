@@ -12,7 +12,7 @@
 
 /* Registers per thread as ptxas would settle them: the PTX estimate, at most what a
  * thread may have, and few enough for __launch_bounds__ to hold (ptxas spills to fit). */
-static int rt_func_regs(const gpu_preset *p, const exec_kernel_info *info) {
+static int rt_func_regs_estimate(const gpu_preset *p, const exec_kernel_info *info) {
     int regs = (int)info->regs_per_thread;
     if (regs > p->max_regs_per_thread) regs = p->max_regs_per_thread;
     if (info->maxntid[0]) {
@@ -26,9 +26,15 @@ static int rt_func_regs(const gpu_preset *p, const exec_kernel_info *info) {
     return regs;
 }
 
-static gpu_occ_kernel rt_occ_kernel(rt_context *c, const rt_func *f) {
+int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas) {
+    int regs = rt_func_registers(c, f, from_ptxas);
+    if (regs >= 0) return regs;
+    return rt_func_regs_estimate(c->preset, exec_kernel_get_info(f->kernel));
+}
+
+static gpu_occ_kernel rt_occ_kernel(rt_context *c, rt_func *f) {
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
-    gpu_occ_kernel k = gpu_occ_kernel_default(c->preset, rt_func_regs(c->preset, info),
+    gpu_occ_kernel k = gpu_occ_kernel_default(c->preset, rt_func_regs_per_thread(c, f, NULL),
                                               info->static_shared);
     k.max_dynamic_shared = rt_func_max_dynamic_shared(c, f);
     k.dynamic_shared_raised = f->max_dynamic_shared >= 0;
@@ -36,9 +42,16 @@ static gpu_occ_kernel rt_occ_kernel(rt_context *c, const rt_func *f) {
     return k;
 }
 
+/* For the block scheduler's residency: ptxas's registers when already known, else the
+ * PTX estimate (a launch does not run ptxas). */
 int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
                           size_t dynamic_shared) {
-    gpu_occ_kernel k = rt_occ_kernel(c, f);
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    int regs = f->has_ptxas_regs ? f->ptxas_regs : rt_func_regs_estimate(c->preset, info);
+    gpu_occ_kernel k = gpu_occ_kernel_default(c->preset, regs, info->static_shared);
+    k.max_dynamic_shared = rt_func_max_dynamic_shared(c, f);
+    k.dynamic_shared_raised = f->max_dynamic_shared >= 0;
+    k.carveout = f->carveout;
     return gpu_occupancy_kernel(c->preset, &k, threads_per_block, dynamic_shared).blocks_per_sm;
 }
 
@@ -49,9 +62,9 @@ static cudaError_t rt_func_ready(rt_context *c, const void *func, rt_func **out)
     return e;
 }
 
-static int rt_max_threads(rt_context *c, const rt_func *f) {
+static int rt_max_threads(rt_context *c, rt_func *f) {
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
-    int max = gpu_max_threads_per_block(c->preset, rt_func_regs(c->preset, info));
+    int max = gpu_max_threads_per_block(c->preset, rt_func_regs_per_thread(c, f, NULL));
     if (info->maxntid[0]) {
         int bound = (int)(info->maxntid[0] * (info->maxntid[1] ? info->maxntid[1] : 1) *
                           (info->maxntid[2] ? info->maxntid[2] : 1));
@@ -76,7 +89,7 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
         attr->constSizeBytes = f->mod->const_bytes;
         attr->localSizeBytes = info->local_per_thread;
         attr->maxThreadsPerBlock = rt_max_threads(c, f);
-        attr->numRegs = rt_func_regs(p, info);
+        attr->numRegs = rt_func_regs_per_thread(c, f, NULL);
         attr->ptxVersion = (int)f->mod->ptx_arch;     /* the PTX's virtual architecture */
         attr->binaryVersion = p->major * 10 + p->minor; /* code "compiled" for the device */
         attr->cacheModeCA = 0;

@@ -220,7 +220,23 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     };
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
+    /* profiling and `vcuda check` watch the grid run (NULL unless asked for) */
+    cudaStream_t handle = op->stream->kind == RT_STREAM_USER ? (cudaStream_t)op->stream : 0;
+    rt_prof_run *prof = rt_prof_begin(c, f, &L, handle);
+    check_launch *ck = NULL;
+    if (c->check && !L.observer)
+        ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
+                                c->preset->major >= 7);
+    /* Under a profiler or checker grids run one at a time, as Nsight Compute and
+     * compute-sanitizer serialise kernels (their reports stay in launch order). */
+    bool serial = prof || ck;
+    if (serial) pthread_mutex_lock(&c->tool_lock);
     exec_fault_kind k = gpu_run_grid_opts(c->dev, &L, &opts, &fault, &stats);
+    if (serial) pthread_mutex_unlock(&c->tool_lock);
+    rt_prof_end(c, prof, &stats, k != EXEC_OK);
+    /* memcheck stops a kernel at an invalid access with an unspecified launch failure,
+     * its reports taking the place of the executor's message */
+    bool check_failed = check_launch_end(ck, k);
 
     pthread_mutex_lock(&c->lock);
     rt_kernel_stats *s = &f->stats;
@@ -229,7 +245,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     s->host_seconds += stats.host_seconds;
     s->last_grid = L.grid;
     s->last_block = L.block;
-    if (k != EXEC_OK) s->faults++;
+    if (k != EXEC_OK || check_failed) s->faults++;
     pthread_mutex_unlock(&c->lock);
 
     rt_cost cost = {
@@ -241,7 +257,9 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
 
     if (!out) return;
-    if (k != EXEC_OK) {
+    if (check_failed) {
+        out->error = cudaErrorLaunchFailure; /* the checker has said why */
+    } else if (k != EXEC_OK) {
         out->error = rt_error_from_fault(k);
         char line[1024];
         if (fault.msg[0])
@@ -252,7 +270,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
         out->message = strdup(line);
     }
     pthread_mutex_lock(&c->engine_lock);
-    if (k != EXEC_OK && c->device_fault == cudaSuccess) c->device_fault = out->error;
+    if (out->error && c->device_fault == cudaSuccess) c->device_fault = out->error;
     if (out->len || out->error) {
         out->stream = op->stream;
         out->seq = op->seq;

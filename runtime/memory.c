@@ -71,6 +71,10 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
         rt_free_bytes(p, size);
         return cudaErrorMemoryAllocation;
     }
+    if (c->check)
+        check_on_alloc(c->check, (uint64_t)(uintptr_t)p, size, kind, flags,
+                       kind == MEM_KIND_HOST ? "cudaHostAlloc" :
+                       kind == MEM_KIND_MANAGED ? "cudaMallocManaged" : "cudaMalloc");
     *out = p;
     return cudaSuccess;
 }
@@ -82,6 +86,7 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
+    if (c->check) check_on_free(c->check, a.base);
     if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
     return true;
 }
@@ -191,6 +196,9 @@ cudaError_t rt_check_copy(rt_context *c, void *dst, size_t dst_span, const void 
     bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
     bool ok_dst = dst_dev ? rt_device_range_ok(c, dst, dst_span) : rt_host_range_ok(c, dst, dst_span);
     bool ok_src = src_dev ? rt_device_range_ok(c, src, src_span) : rt_host_range_ok(c, src, src_span);
+    if (c->check && !(ok_dst && ok_src))
+        check_on_bad_pointer(c->check, ok_dst ? "source" : "destination", ok_dst ? src : dst,
+                             ok_dst ? src_span : dst_span);
     return ok_dst && ok_src ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -263,7 +271,9 @@ static cudaError_t rt_free(void *devPtr, unsigned kinds) {
     e = rt_capture_forbids(c);
     if (!e) e = rt_device_synchronize(c);
     if (e) return rt_record(e);
-    return rt_record(rt_release(c, devPtr, kinds) ? cudaSuccess : cudaErrorInvalidValue);
+    if (rt_release(c, devPtr, kinds)) return cudaSuccess;
+    if (c->check) check_on_bad_free(c->check, (uint64_t)(uintptr_t)devPtr);
+    return rt_record(cudaErrorInvalidValue);
 }
 
 RT_API cudaError_t cudaFree(void *devPtr) {
@@ -548,7 +558,10 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
     if (width == 0 || height == 0) return cudaSuccess;
     if (pitch < width) return cudaErrorInvalidValue;
     size_t span = (height - 1) * pitch + width;
-    if (!rt_device_range_ok(c, dst, span)) return cudaErrorInvalidValue;
+    if (!rt_device_range_ok(c, dst, span)) {
+        if (c->check) check_on_bad_pointer(c->check, "memory to set", dst, span);
+        return cudaErrorInvalidValue;
+    }
     if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
     rt_op *op;
     if (height == 1 || pitch == width) {

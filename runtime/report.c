@@ -14,7 +14,7 @@ typedef char *(*rt_demangle_fn)(const char *, char *, size_t *, int *);
 
 /* The C++ name of a kernel when the program carries the C++ runtime (nvcc programs do),
  * else the PTX name as it is. Returns a malloc'd string or NULL. */
-static char *rt_demangle(const char *name) {
+char *rt_demangle(const char *name) {
     rt_demangle_fn fn = (rt_demangle_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
     if (!fn || strncmp(name, "_Z", 2) != 0) return NULL;
     int status = 0;

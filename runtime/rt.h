@@ -25,6 +25,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../gpu/gpu.h"
+#include "../check/check.h"
 
 /* Marks a function of CUDA's ABI: the library is built with hidden visibility. */
 #define RT_API __attribute__((visibility("default")))
@@ -100,6 +101,7 @@ typedef struct rt_module {
     uint64_t const_bytes;       /* bytes of .const variables in the module */
     char *error;                /* why registration found the image unusable, or NULL */
     bool has_managed;           /* holds __managed__ variables */
+    bool regs_checked;          /* ptxas asked for its kernels' registers (regs.c) */
     char name[256];             /* what messages call it: "<program>.ptx", "#N" appended */
     struct rt_module *next;
 } rt_module;
@@ -123,6 +125,8 @@ typedef struct rt_func {
     int cluster_attrs[8];       /* cudaFuncAttribute 10..15 as set */
     rt_kernel_stats stats;
     bool device_loaded;         /* launched once: lazy loading has put it on the device */
+    int ptxas_regs;             /* registers per thread ptxas assigns, when has_ptxas_regs */
+    bool has_ptxas_regs;
     struct rt_func *next;
 } rt_func;
 
@@ -318,6 +322,8 @@ typedef struct rt_context {
 
     bool report;                   /* VCUDA_REPORT=1 */
     bool lazy_loading;             /* CUDA_MODULE_LOADING is not EAGER (engine.c) */
+    check_state *check;            /* the checker `vcuda check` asked for, or NULL */
+    pthread_mutex_t tool_lock;     /* grids run one at a time under a profiler or checker */
 } rt_context;
 
 /* Per host thread. */
@@ -575,5 +581,30 @@ void rt_memory_release_all(rt_context *c, mem_table *t);
 /* ---- report.c ---- */
 
 void rt_report_print(rt_context *c);
+/* The C++ name of a kernel when the program carries the C++ runtime, else NULL (malloc'd). */
+char *rt_demangle(const char *name);
+
+/* ---- regs.c ---- */
+
+/* Registers per thread ptxas assigns f on the preset (-1 when ptxas is not available or
+ * refused the PTX); *from_ptxas tells whether the answer came from ptxas. Called with
+ * c->lock held; the first call for a module runs ptxas (or reads its cached report). */
+int rt_func_registers(rt_context *c, rt_func *f, bool *from_ptxas);
+/* Registers per thread for the occupancy calculator and cudaFuncGetAttributes: ptxas's
+ * answer, else the estimate from the PTX (func.c). *from_ptxas may be NULL. */
+int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas);
+
+/* ---- profile.c: `vcuda prof` inside the program ---- */
+
+typedef struct rt_prof_run rt_prof_run;
+/* Before a grid runs: when profiling is on, start recording it and put the observer into
+ * L; returns NULL when profiling is off. */
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream);
+/* After the grid ran (stats from the scheduler): file the launch's counters and time. */
+void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted);
+/* At exit: the profiler's report on stderr (or its log file). */
+void rt_prof_report(rt_context *c);
+/* Is profiling on (VCUDA_PROF)? */
+bool rt_prof_enabled(void);
 
 #endif

@@ -18,6 +18,9 @@ static rt_context *rt_the_context;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local rt_thread rt_tls;
 static cudaError_t rt_init_error; /* the device could not be set up: every call fails */
+/* API calls made by this thread (counted in rt_ctx), and the last one whose error went to
+ * the checker: an error recorded twice within one call is reported once. */
+static _Thread_local uint64_t rt_api_calls, rt_api_checked;
 
 rt_thread *rt_thread_state(void) { return &rt_tls; }
 
@@ -47,6 +50,12 @@ static void rt_at_exit(void) {
         fflush(stdout);
         rt_report_print(c);
     }
+    if (c && c->check) {
+        /* the context ends with the process: what is still allocated leaked */
+        if (c->dev) check_on_context_end(c->check, gpu_device_mem(c->dev));
+        check_finish(c->check);
+    }
+    if (c) rt_prof_report(c);
 }
 
 static void rt_context_create(void) {
@@ -58,6 +67,7 @@ static void rt_context_create(void) {
     pthread_mutex_init(&c->lock, NULL);
     pthread_mutex_init(&c->engine_lock, NULL);
     pthread_mutex_init(&c->print_lock, NULL);
+    pthread_mutex_init(&c->tool_lock, NULL);
     /* Timed waits (queries, host functions' grace) count on the monotonic clock. */
     pthread_condattr_t mono;
     pthread_condattr_init(&mono);
@@ -80,17 +90,26 @@ static void rt_context_create(void) {
     const char *loading = getenv("CUDA_MODULE_LOADING");
     c->lazy_loading = !loading || strcmp(loading, "EAGER") != 0;
     c->next_stream_id = 1;
+    c->check = check_get();
     rt_the_context = c;
     atexit(rt_at_exit);
 }
 
 rt_context *rt_ctx(void) {
     pthread_once(&rt_once, rt_context_create);
+    rt_api_calls++;
     return rt_the_context;
 }
 
 cudaError_t rt_record(cudaError_t e) {
-    if (e != cudaSuccess) rt_tls.last_error = e;
+    if (e != cudaSuccess) {
+        rt_tls.last_error = e;
+        rt_context *c = rt_the_context;
+        if (c && c->check && rt_api_checked != rt_api_calls) {
+            rt_api_checked = rt_api_calls;
+            check_on_api_error(c->check, (int)e, rt_error_name(e), rt_error_message(e));
+        }
+    }
     return e;
 }
 
@@ -137,6 +156,7 @@ void rt_context_reset(rt_context *c) {
     rt_engine_reset(c);
     rt_modules_unload(c);
     if (c->dev) {
+        if (c->check) check_on_context_end(c->check, gpu_device_mem(c->dev));
         rt_memory_release_all(c, gpu_device_mem(c->dev));
         gpu_device_free(c->dev);
         c->dev = NULL;

@@ -10,6 +10,8 @@
 /* `vcuda cc`, `vcuda devices`: argv holds the arguments after the command's name. */
 int tool_cc(int argc, char **argv);
 int tool_devices(int argc, char **argv);
+int tool_prof(int argc, char **argv);
+int tool_check(int argc, char **argv);
 
 /* The folder holding this executable (no trailing slash), or NULL. */
 const char *tool_exe_dir(void);

@@ -4,7 +4,8 @@
  *   vcuda cc [nvcc options] files...   compile and link a CUDA program against libvcuda
  *   vcuda run [--device NAME] [--threads N] ./app [args]
  *   vcuda devices [--all] [--device NAME]
- *   vcuda prof | check                 (not in this version)
+ *   vcuda prof [options] ./app [args]  (tools/prof.c)
+ *   vcuda check [--tool NAME] [options] ./app [args]   (tools/check.c)
  */
 #include "tool.h"
 
@@ -34,7 +35,10 @@ static void usage(FILE *f) {
             "        --threads N            host threads running blocks (sets VCUDA_THREADS)\n"
             "  devices [--all]              describe the emulated device (or every preset)\n"
             "        --device NAME          describe this device\n"
-            "  prof, check                  not available in this version\n"
+            "  prof [options] ./app [args]  profile: per-kernel time, configuration and\n"
+            "                               metrics (see vcuda prof --help)\n"
+            "  check [options] ./app [args] run a program under a checker (memcheck, racecheck,\n"
+            "                               synccheck, initcheck): see vcuda check --help\n"
             "\n"
             "options: --help, --version\n"
             "devices:");
@@ -200,10 +204,10 @@ int main(int argc, char **argv) {
         return tool_run(argc - 2, argv + 2);
     if (strcmp(cmd, "devices") == 0)
         return tool_devices(argc - 2, argv + 2);
-    if (strcmp(cmd, "prof") == 0 || strcmp(cmd, "check") == 0) {
-        fprintf(stderr, "vcuda: '%s' is not available in this version\n", cmd);
-        return 2;
-    }
+    if (strcmp(cmd, "prof") == 0)
+        return tool_prof(argc - 2, argv + 2);
+    if (strcmp(cmd, "check") == 0)
+        return tool_check(argc - 2, argv + 2);
     fprintf(stderr, "vcuda: unknown command '%s' (see vcuda --help)\n", cmd);
     return 2;
 }

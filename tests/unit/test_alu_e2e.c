@@ -106,6 +106,7 @@ typedef struct tolerance {
 static tolerance case_tolerance(const char *name) {
     tolerance t = { TOL_EXACT, 0, 0, INFINITY };
     if (!strstr(name, ".approx") && !strstr(name, "div.full")) return t;
+    if (strstr(name, "rsqrt.approx.f64")) return t;   /* correctly rounded on the H100 */
     t.kind = strstr(name, ".f64") ? TOL_F64 : strstr(name, ".f16") ? TOL_F16 : TOL_F32;
     if (strstr(name, "sin.") || strstr(name, "cos.")) {
         t.abs = 0x1p-19; t.max_input = 100 * M_PI;

@@ -209,11 +209,48 @@ static void test_approx(void) {
 #undef APPROX
 }
 
+/* rsqrt.approx.f64 is correctly rounded on the H100 (tests/cuda/conformance/double_math):
+ * 1.0 / sqrt(x) in double is an ulp off for these (0.5: ...3bcc instead of ...3bcd). */
+static void test_rsqrt_f64_rounding(void) {
+    exec_insn in = ti(PTX_OP_rsqrt, PTX_T_f64, 0, EXEC_F_APPROX, 0);
+    CHECK_EQ(RUN(in, db(0.5), 0, 0), 0x3ff6a09e667f3bcdull);      /* sqrt(2) */
+    CHECK_EQ(RUN(in, db(3.0), 0, 0), db(0.57735026918962573));
+    CHECK_EQ(RUN(in, db(0.001), 0, 0), db(31.622776601683793));
+    CHECK_EQ(RUN(in, db(2.5e10), 0, 0), db(6.3245553203367584e-06));
+    /* exact powers of four, the extremes (a subnormal input has a normal result) */
+    CHECK_EQ(RUN(in, db(0.25), 0, 0), db(2.0));
+    CHECK_EQ(RUN(in, db(4.0), 0, 0), db(0.5));
+    CHECK_EQ(RUN(in, 0x0000000000000001ull, 0, 0), db(4.4989137945431964e+161));
+    CHECK_EQ(RUN(in, 0x7fefffffffffffffull, 0, 0), db(7.4583407312002067e-155));
+    /* special values: ±0 -> ±inf, +inf -> 0, negative -> the invalid-operation NaN,
+     * NaN -> itself, quieted */
+    CHECK_EQ(RUN(in, 0, 0, 0), 0x7ff0000000000000ull);
+    CHECK_EQ(RUN(in, 0x8000000000000000ull, 0, 0), 0xfff0000000000000ull);
+    CHECK_EQ(RUN(in, 0x7ff0000000000000ull, 0, 0), 0);
+    CHECK_EQ(RUN(in, db(-2.0), 0, 0), 0xfff8000000000000ull);
+    CHECK_EQ(RUN(in, 0x7ff0000000012345ull, 0, 0), 0x7ff8000000012345ull);
+    /* random inputs against long double with the neighbours settled by x*y*y vs 1 */
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 20000; i++) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        uint64_t a = s & 0x7fefffffffffffffull;
+        double x = bd(a), y = bd(RUN(in, a, 0, 0));
+        if (!(x > 0)) continue;
+        /* y is correctly rounded iff 1/sqrt(x) lies between the midpoints around y:
+         * checked in long double on y's neighbours, good enough away from ties */
+        long double r = 1.0L / sqrtl((long double)x);
+        long double err = fabsl(r - y), errUp = fabsl(r - nextafter(y, INFINITY)),
+                    errDown = fabsl(r - nextafter(y, 0.0));
+        CHECK(err <= errUp && err <= errDown);
+    }
+}
+
 int main(void) {
     test_directed_f32();
     test_directed_f64();
     test_ftz_sat_nan();
     test_minmax_sign();
     test_approx();
+    test_rsqrt_f64_rounding();
     return alu_report("test_alu_float");
 }

@@ -73,11 +73,31 @@ static void test_basics(void) {
     free(out);
     CHECK(sh(&out, "%s frobnicate", vcuda) == 2 && strstr(out, "unknown command"));
     free(out);
-    CHECK(sh(&out, "%s prof ./app", vcuda) == 2 &&
-          strstr(out, "vcuda: 'prof' is not available in this version"));
+    /* prof: checks its options, then runs the program with the profiler's environment */
+    CHECK(sh(&out, "%s prof", vcuda) == 2 && strstr(out, "no program given"));
     free(out);
-    CHECK(sh(&out, "%s check ./app", vcuda) == 2 &&
-          strstr(out, "vcuda: 'check' is not available in this version"));
+    CHECK(sh(&out, "%s prof --metrics gld_efficiency,nonsense_metric true", vcuda) == 1 &&
+          strstr(out, "unknown metric or event name \"nonsense_metric\""));
+    free(out);
+    CHECK(sh(&out, "%s prof --device fermi --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum "
+             "true", vcuda) == 1 && strstr(out, "not available on"));
+    free(out);
+    CHECK(sh(&out, "%s prof --metrics branch_efficiency --events gld_transactions --print-gpu-trace "
+             "--csv sh -c 'echo $VCUDA_PROF $VCUDA_PROF_METRICS $VCUDA_PROF_TRACE $VCUDA_PROF_CSV'",
+             vcuda) == 0 &&
+          strcmp(out, "1 branch_efficiency,gld_transactions 1 1\n") == 0);
+    free(out);
+    CHECK(sh(&out, "%s prof --query-metrics", vcuda) == 0 && strstr(out, "achieved_occupancy") &&
+          strstr(out, "smsp__sass_average_branch_targets_threads_uniform.pct"));
+    free(out);
+    CHECK(sh(&out, "%s check", vcuda) == 2 && strstr(out, "no program given"));
+    free(out);
+    CHECK(sh(&out, "%s check --tool nocheck ./app", vcuda) == 2 && strstr(out, "unknown tool"));
+    free(out);
+    CHECK(sh(&out, "%s check --tool racecheck --leak-check full ./app", vcuda) == 2 &&
+          strstr(out, "memcheck option"));
+    free(out);
+    CHECK(sh(&out, "%s check --help", vcuda) == 0 && strstr(out, "--leak-check"));
     free(out);
 }
 

@@ -1,0 +1,782 @@
+/* prof/session.c — profiling one launch: the observer that turns the executor's events
+ * into counters and into each block's timeline for the timing model.
+ *
+ * Counting: every issued instruction goes to prof_on_insn under its class, every branch
+ * to prof_on_branch, every global/local/shared access to prof_on_mem (coalescing and bank
+ * conflicts, prof/coalesce.c and prof/banks.c). Constant and parameter loads are not
+ * L1TEX traffic and are not counted as memory requests. Where the hardware's SASS
+ * differs from the PTX in ways the counters would show, the SASS is counted:
+ *   - a division or remainder (and an IEEE square root or reciprocal) counts as the
+ *     instruction sequence SASS computes it with (an integer remainder by a variable: 18);
+ *   - a branch to the kernel's final ret is a predicated EXIT, not a branch;
+ *   - an atom whose result is never read is a RED (ptxas drops the unused result).
+ * Other differences remain (SASS merges some neighbouring shared loads into one wider
+ * load, schedules its own address arithmetic): see tests/prof/known_differences.txt.
+ *
+ * Timing (prof/timing.c describes the model): each warp of the running block has a clock
+ * and a scoreboard of when its registers' values are ready. An instruction issues at the
+ * later of the warp's clock and its sources' ready times; its destinations are ready after
+ * its latency (a load's latency is known only when its memory event resolves where the
+ * data came from, which follows the instruction's own event). A barrier releases its warps
+ * when the last one arrives. Registers are hashed into a small scoreboard (a collision
+ * only adds a dependency). Block clocks run on from one block to the next on a worker, so
+ * nothing needs clearing between blocks.
+ *
+ * An instruction's class, latency and registers are worked out once per instruction and
+ * worker and kept in a small hash table, so the per-event cost is a lookup.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session.h"
+#include "hooks.h"
+
+#define SCOREBOARD 256u          /* registers per warp, hashed */
+#define L1_SECTORS 4096u         /* the direct-mapped L1 of the timing model: 128 KiB */
+#define TOUCHED_BITS (1u << 23)  /* launch-wide record of sectors touched (hashed) */
+#define MAX_RECORDED_BLOCKS (1u << 22)
+
+/* ---- what an instruction means to the profiler (worked out once) ---- */
+
+enum lat_kind { LAT_ALU, LAT_FP64, LAT_SFU, LAT_SHUFFLE, LAT_MEMORY, LAT_NONE, LAT_PRINTF };
+
+typedef struct insn_info {
+    const ptx_insn *key;
+    uint8_t cls;               /* prof_insn_class */
+    uint8_t lat;               /* enum lat_kind */
+    uint8_t sass;              /* SASS instructions it becomes (a division: a sequence) */
+    uint8_t nsrc, ndst;
+    bool reduction;            /* red, or atom whose result is never read (ptxas: RED) */
+    bool exit_branch;          /* bra to the kernel's end: a predicated EXIT in SASS */
+    bool if_converted;         /* bra over a short region that ptxas predicates instead */
+    bool mem_op;               /* ld/st/atom/red: issued with no lane on, still counted */
+    uint8_t mem_space;         /* its prof_space when mem_op */
+    const ptx_insn *region_first, *region_end; /* if_converted: the predicated region */
+    uint16_t src[8], dst[4];   /* scoreboard indices */
+} insn_info;
+
+typedef struct warp_clock {
+    /* inside a region ptxas predicates: its instructions count for every lane that was
+     * active at the branch, as the hardware issues them to all of those */
+    const ptx_insn *region_first, *region_end;
+    uint32_t region_active;
+    uint64_t t;                /* next issue cycle */
+    uint32_t barriers;         /* barriers passed */
+    bool at_barrier;           /* the next instruction waits for the barrier's release */
+    uint64_t ready[SCOREBOARD];
+} warp_clock;
+
+typedef struct prof_worker {
+    prof_session *s;
+    prof_recorder rec;
+    /* instruction table: open addressing on the instruction's address */
+    insn_info *table;
+    size_t table_cap, table_n;
+    /* timing of the running block */
+    warp_clock *warps;
+    uint32_t warps_cap, nwarps;
+    uint64_t *release;         /* per barrier generation: last arrival */
+    uint32_t release_cap, release_used;
+    uint64_t base;             /* the block's start on this worker's clock */
+    prof_block_cost cur;
+    uint64_t *l1;              /* sector + 1 per line, 0 = empty */
+    const insn_info *last;     /* the instruction of the latest insn event */
+    /* the load whose latency the next memory event decides */
+    const insn_info *pending;
+    warp_clock *pending_warp;
+    uint64_t pending_issue;
+    uint64_t l2_bytes, dram_bytes;
+    struct prof_worker *next;
+} prof_worker;
+
+struct prof_session {
+    exec_observer obs;
+    prof_launch launch;
+    prof_sm_model model;
+    const ptx_module *module;
+    bool timing;
+    pthread_mutex_t lock;
+    prof_counters total;       /* merged at end_worker */
+    uint64_t l2_bytes, dram_bytes;
+    prof_block_cost *blocks;   /* per linear block index (NULL: too many to keep) */
+    uint64_t nblocks;
+    prof_block_cost block_sum; /* all blocks, for grids too large to keep one by one */
+    uint64_t blocks_seen;
+    _Atomic uint64_t *touched; /* TOUCHED_BITS bits */
+};
+
+/* ---- instruction analysis ---- */
+
+static const ptx_func *func_of(const ptx_module *m, const ptx_insn *pi)
+{
+    if (!m)
+        return NULL;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const ptx_func *f = &m->funcs[i];
+        if (f->ninsns && pi >= f->insns && pi < f->insns + f->ninsns)
+            return f;
+    }
+    return NULL;
+}
+
+static bool is_mod(const ptx_insn *pi, ptx_mod mod)
+{
+    for (unsigned i = 0; i < pi->nmods; i++)
+        if (pi->mods[i] == mod)
+            return true;
+    return false;
+}
+
+static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, int32_t reg)
+{
+    if (reg >= 0 && *n < cap)
+        list[(*n)++] = (uint16_t)((uint32_t)reg % SCOREBOARD);
+}
+
+/* The registers an operand names (a vector's elements when f is known). */
+static void operand_regs(const ptx_func *f, const ptx_operand *o, uint16_t *list, uint8_t *n,
+                         unsigned cap)
+{
+    switch (o->kind) {
+    case PTX_OPND_REG:
+        add_reg(list, n, cap, o->reg);
+        add_reg(list, n, cap, o->reg2);
+        break;
+    case PTX_OPND_ADDR:
+        add_reg(list, n, cap, o->reg);
+        break;
+    case PTX_OPND_VEC: case PTX_OPND_LIST:
+        if (f)
+            for (uint32_t k = 0; k < o->vec_n && o->vec_first + k < f->nvec_elems; k++)
+                operand_regs(NULL, &f->vec_elems[o->vec_first + k], list, n, cap);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool writes_first_operand(unsigned op)
+{
+    switch ((ptx_opcode)op) {
+    case PTX_OP_st: case PTX_OP_red: case PTX_OP_bra: case PTX_OP_brx: case PTX_OP_call:
+    case PTX_OP_ret: case PTX_OP_exit: case PTX_OP_trap: case PTX_OP_bar: case PTX_OP_barrier:
+    case PTX_OP_membar: case PTX_OP_fence: case PTX_OP_prefetch: case PTX_OP_prefetchu:
+    case PTX_OP_cp: case PTX_OP_nanosleep:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* Is register reg read by any instruction of f? */
+static bool reg_is_read(const ptx_func *f, int32_t reg)
+{
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+        const ptx_insn *q = &f->insns[i];
+        if (q->guard == reg)
+            return true;
+        unsigned first = writes_first_operand(q->op) ? 1 : 0;
+        for (unsigned k = first; k < q->nopnds; k++) {
+            uint16_t regs[16];
+            uint8_t n = 0;
+            operand_regs(f, &q->opnd[k], regs, &n, 16);
+            for (unsigned j = 0; j < n; j++)
+                if (regs[j] == (uint32_t)reg % SCOREBOARD)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* A branch to an unguarded ret of the kernel (or to exit): SASS ends those threads with
+ * a predicated EXIT instead of branching, so Nsight Compute counts no branch target. */
+static bool branches_to_exit(const ptx_func *f, const ptx_insn *pi)
+{
+    if (!f || pi->nopnds < 1 || pi->opnd[0].kind != PTX_OPND_LABEL || pi->opnd[0].label < 0 ||
+        (uint32_t)pi->opnd[0].label >= f->nlabels)
+        return false;
+    int32_t t = f->labels[pi->opnd[0].label].insn;
+    if (t < 0 || (uint32_t)t >= f->ninsns)
+        return f->is_entry;  /* a label at the end: falling off the kernel is its end */
+    const ptx_insn *target = &f->insns[t];
+    return target->guard < 0 &&
+           (target->op == PTX_OP_exit || (target->op == PTX_OP_ret && f->is_entry));
+}
+
+/* Can ptxas run pi under a predicate instead of branching around it? Arithmetic and
+ * shared-memory accesses: yes. Global memory, barriers, calls, atomics and further
+ * branches keep the branch (an H100 shows divergent branches around global accesses but
+ * none around short shared-memory updates). */
+static bool predicable(const ptx_insn *pi)
+{
+    switch ((ptx_opcode)pi->op) {
+    case PTX_OP_bra: case PTX_OP_brx: case PTX_OP_call: case PTX_OP_ret: case PTX_OP_exit:
+    case PTX_OP_trap: case PTX_OP_bar: case PTX_OP_barrier: case PTX_OP_atom: case PTX_OP_red:
+    case PTX_OP_membar: case PTX_OP_fence: case PTX_OP_cp: case PTX_OP_ldu:
+    case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux:
+        return false;
+    case PTX_OP_ld: case PTX_OP_st:
+        return is_mod(pi, PTX_MOD_shared);
+    default:
+        return true;
+    }
+}
+
+#define IF_CONVERT_MAX 8  /* longest region (PTX instructions) taken as predicated */
+
+/* A conditional forward branch over at most IF_CONVERT_MAX predicable instructions. */
+static bool if_converted(const ptx_func *f, const ptx_insn *pi, const ptx_insn **first,
+                         const ptx_insn **end)
+{
+    if (!f || pi->guard < 0 || pi->nopnds < 1 || pi->opnd[0].kind != PTX_OPND_LABEL ||
+        pi->opnd[0].label < 0 || (uint32_t)pi->opnd[0].label >= f->nlabels)
+        return false;
+    int64_t from = pi - f->insns, to = f->labels[pi->opnd[0].label].insn;
+    if (to <= from + 1 || to - from - 1 > IF_CONVERT_MAX || to > (int64_t)f->ninsns)
+        return false;
+    for (int64_t i = from + 1; i < to; i++)
+        if (!predicable(&f->insns[i]))
+            return false;
+    *first = pi + 1;
+    *end = f->insns + to;
+    return true;
+}
+
+static ptx_type principal_type(const ptx_insn *pi)
+{
+    return pi->ntypes ? (ptx_type)pi->types[pi->ntypes - 1] : PTX_T_NONE;
+}
+
+static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
+{
+    memset(ii, 0, sizeof *ii);
+    ii->key = pi;
+    ptx_type t = principal_type(pi);
+    ii->cls = (uint8_t)prof_insn_class_of(pi->op, t);
+    ii->sass = 1;
+    const ptx_func *f = func_of(s->module, pi);
+    ii->lat = ii->cls == PROF_CLASS_FP64 ? LAT_FP64 : LAT_ALU;
+    if (pi->op == PTX_OP_ld || pi->op == PTX_OP_st || pi->op == PTX_OP_atom ||
+        pi->op == PTX_OP_red) {
+        ii->mem_op = !is_mod(pi, PTX_MOD_param) && !is_mod(pi, PTX_MOD_const_);
+        ii->mem_space = is_mod(pi, PTX_MOD_shared) ? PROF_SPACE_SHARED
+                        : is_mod(pi, PTX_MOD_local) ? PROF_SPACE_LOCAL : PROF_SPACE_GLOBAL;
+    }
+    switch ((ptx_opcode)pi->op) {
+    case PTX_OP_ld: case PTX_OP_ldu:
+        ii->lat = LAT_MEMORY;
+        break;
+    case PTX_OP_atom:
+        ii->lat = LAT_MEMORY;
+        ii->reduction = f && pi->nopnds > 0 && pi->opnd[0].kind == PTX_OPND_REG &&
+                        !reg_is_read(f, pi->opnd[0].reg);
+        break;
+    case PTX_OP_red:
+        ii->reduction = true;
+        ii->lat = LAT_NONE;
+        break;
+    case PTX_OP_st: case PTX_OP_brx: case PTX_OP_ret: case PTX_OP_exit:
+    case PTX_OP_bar: case PTX_OP_barrier:
+        ii->lat = LAT_NONE;
+        break;
+    case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux:
+        ii->lat = LAT_SHUFFLE;
+        break;
+    case PTX_OP_sqrt: case PTX_OP_rsqrt: case PTX_OP_rcp: case PTX_OP_sin: case PTX_OP_cos:
+    case PTX_OP_lg2: case PTX_OP_ex2: case PTX_OP_tanh:
+        ii->lat = LAT_SFU;
+        /* IEEE-rounded forms are short Newton sequences in SASS */
+        if (!is_mod(pi, PTX_MOD_approx))
+            ii->sass = t == PTX_T_f64 ? 12 : 6;
+        break;
+    case PTX_OP_div: case PTX_OP_rem: {
+        /* SASS has no divide: an integer division by a variable is a reciprocal estimate
+         * and corrections (about 18 instructions for 32 bits), by a constant a
+         * multiply-high and shifts; an IEEE float division a Newton sequence */
+        bool by_constant = pi->nopnds >= 3 && pi->opnd[2].kind == PTX_OPND_IMM_INT;
+        ii->lat = LAT_SFU;
+        if (ptx_type_kinds[t] == 'f')
+            ii->sass = is_mod(pi, PTX_MOD_approx) ? 2 : t == PTX_T_f64 ? 24 : 10;
+        else if (by_constant)
+            ii->sass = 4;
+        else
+            ii->sass = ptx_type_sizes[t] == 8 ? 40 : 18;
+        break;
+    }
+    case PTX_OP_bra:
+        ii->lat = LAT_NONE;
+        ii->exit_branch = branches_to_exit(f, pi);
+        if (!ii->exit_branch)
+            ii->if_converted = if_converted(f, pi, &ii->region_first, &ii->region_end);
+        break;
+    case PTX_OP_call: {
+        /* device printf (vprintf): formatting and the buffer cost the GPU thousands of cycles */
+        for (unsigned k = 0; k < pi->nopnds; k++) {
+            const ptx_operand *o = &pi->opnd[k];
+            if (o->kind == PTX_OPND_SYM && o->sym.scope == PTX_SYM_FUNC && s->module &&
+                o->sym.index >= 0 && (uint32_t)o->sym.index < s->module->nfuncs &&
+                strcmp(s->module->funcs[o->sym.index].name, "vprintf") == 0)
+                ii->lat = LAT_PRINTF;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    unsigned first_src = 0;
+    if (pi->nopnds > 0 && writes_first_operand(pi->op) &&
+        (pi->opnd[0].kind == PTX_OPND_REG || pi->opnd[0].kind == PTX_OPND_VEC)) {
+        operand_regs(f, &pi->opnd[0], ii->dst, &ii->ndst, 4);
+        first_src = 1;
+    }
+    for (unsigned k = first_src; k < pi->nopnds; k++)
+        operand_regs(f, &pi->opnd[k], ii->src, &ii->nsrc, 8);
+    add_reg(ii->src, &ii->nsrc, 8, pi->guard);
+}
+
+static void table_grow(prof_worker *w);
+
+static const insn_info *info_of(prof_worker *w, const ptx_insn *pi)
+{
+    size_t mask = w->table_cap - 1;
+    size_t h = (size_t)(((uintptr_t)pi >> 3) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+    for (;;) {
+        insn_info *e = &w->table[h];
+        if (e->key == pi)
+            return e;
+        if (!e->key)
+            break;
+        h = (h + 1) & mask;
+    }
+    if (2 * (w->table_n + 1) > w->table_cap) {
+        table_grow(w);
+        return info_of(w, pi);
+    }
+    analyse(w->s, pi, &w->table[h]);
+    w->table_n++;
+    return &w->table[h];
+}
+
+static void table_grow(prof_worker *w)
+{
+    insn_info *old = w->table;
+    size_t old_cap = w->table_cap;
+    insn_info *t = calloc(old_cap * 2, sizeof *t);
+    if (!t)
+        abort();
+    w->table = t;
+    w->table_cap = old_cap * 2;
+    size_t mask = w->table_cap - 1;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (!old[i].key)
+            continue;
+        size_t h = (size_t)(((uintptr_t)old[i].key >> 3) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+        while (t[h].key)
+            h = (h + 1) & mask;
+        t[h] = old[i];
+    }
+    free(old);
+}
+
+/* ---- workers ---- */
+
+static void *begin_worker(void *ctx)
+{
+    prof_session *s = ctx;
+    prof_worker *w = calloc(1, sizeof *w);
+    if (!w)
+        abort();
+    w->s = s;
+    prof_recorder_init(&w->rec, &s->launch.rules);
+    w->table_cap = 256;
+    w->table = calloc(w->table_cap, sizeof *w->table);
+    if (s->timing)
+        w->l1 = calloc(L1_SECTORS, sizeof *w->l1);
+    if (!w->table || (s->timing && !w->l1))
+        abort();
+    return w;
+}
+
+static void end_worker(void *ctx, void *state)
+{
+    prof_session *s = ctx;
+    prof_worker *w = state;
+    pthread_mutex_lock(&s->lock);
+    prof_counters_add(&s->total, &w->rec.c);
+    s->l2_bytes += w->l2_bytes;
+    s->dram_bytes += w->dram_bytes;
+    pthread_mutex_unlock(&s->lock);
+    free(w->table);
+    free(w->warps);
+    free(w->release);
+    free(w->l1);
+    free(w);
+}
+
+/* ---- blocks ---- */
+
+static void on_block_begin(const exec_site *site, uint32_t nthreads)
+{
+    prof_worker *w = site->worker_state;
+    uint32_t nwarps = (nthreads + 31) / 32;
+    if (nwarps > w->warps_cap) {
+        warp_clock *n = realloc(w->warps, nwarps * sizeof *n);
+        if (!n)
+            abort();
+        memset(n + w->warps_cap, 0, (nwarps - w->warps_cap) * sizeof *n);
+        w->warps = n;
+        w->warps_cap = nwarps;
+    }
+    /* clocks run on from the latest point any warp of this worker reached */
+    uint64_t base = w->base + w->cur.critical_cycles;
+    for (uint32_t i = 0; i < w->nwarps; i++)
+        if (w->warps[i].t > base)
+            base = w->warps[i].t;
+    w->base = base;
+    w->nwarps = nwarps;
+    for (uint32_t i = 0; i < nwarps; i++) {
+        w->warps[i].region_first = w->warps[i].region_end = NULL;
+        w->warps[i].t = base;
+        w->warps[i].barriers = 0;
+        w->warps[i].at_barrier = false;
+    }
+    for (uint32_t g = 0; g < w->release_used; g++)
+        w->release[g] = 0;
+    w->release_used = 0;
+    memset(&w->cur, 0, sizeof w->cur);
+    w->pending = NULL;
+}
+
+static void on_block_end(const exec_site *site)
+{
+    prof_worker *w = site->worker_state;
+    prof_session *s = w->s;
+    if (!s->timing)
+        return;
+    uint64_t end = w->base;
+    for (uint32_t i = 0; i < w->nwarps; i++)
+        if (w->warps[i].t > end)
+            end = w->warps[i].t;
+    w->cur.critical_cycles = end - w->base;
+    const exec_launch *L = site->launch;
+    uint64_t linear = site->ctaid.x +
+                      (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
+    if (s->blocks && linear < s->nblocks)
+        s->blocks[linear] = w->cur;
+    pthread_mutex_lock(&s->lock);
+    s->block_sum.critical_cycles += w->cur.critical_cycles;
+    s->block_sum.issue_cycles += w->cur.issue_cycles;
+    s->block_sum.shared_wavefronts += w->cur.shared_wavefronts;
+    s->block_sum.l1_sectors += w->cur.l1_sectors;
+    s->blocks_seen++;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- instructions ---- */
+
+static uint32_t latency_of(const prof_sm_model *m, unsigned kind)
+{
+    switch (kind) {
+    case LAT_FP64: return m->lat_fp64;
+    case LAT_SFU: return m->lat_sfu;
+    case LAT_SHUFFLE: return m->lat_shuffle;
+    case LAT_MEMORY: return m->lat_l1;  /* until the memory event says more */
+    case LAT_NONE: return 0;
+    case LAT_PRINTF: return m->printf_cycles;
+    default: return m->lat_alu;
+    }
+}
+
+static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
+{
+    prof_worker *w = site->worker_state;
+    const insn_info *ii = info_of(w, site->insn);
+    w->last = ii;
+    if (site->warp >= w->nwarps)
+        return;
+    warp_clock *wc = &w->warps[site->warp];
+    if (wc->region_end) {
+        if (site->insn >= wc->region_first && site->insn < wc->region_end)
+            active = wc->region_active;  /* issued to every lane, predicated */
+        else
+            wc->region_end = NULL;
+    }
+    if (!ii->if_converted)  /* a predicated region replaces the branch */
+        prof_on_insn_n(&w->rec, (prof_insn_class)ii->cls, active, exec_mask, ii->sass);
+    prof_session *s = w->s;
+    if (!s->timing)
+        return;
+    uint64_t t = wc->t;
+    if (wc->at_barrier) {
+        uint64_t rel = w->release[wc->barriers - 1] + s->model.lat_barrier;
+        if (rel > t)
+            t = rel;
+        wc->at_barrier = false;
+    }
+    for (unsigned i = 0; i < ii->nsrc; i++)
+        if (wc->ready[ii->src[i]] > t)
+            t = wc->ready[ii->src[i]];
+    wc->t = t + ii->sass;
+    w->cur.issue_cycles += ii->sass;
+    if (exec_mask) {
+        uint64_t done = t + latency_of(&s->model, ii->lat);
+        if (ii->lat == LAT_PRINTF)
+            wc->t = done;  /* the call returns when the record is written */
+        for (unsigned i = 0; i < ii->ndst; i++)
+            wc->ready[ii->dst[i]] = done;
+    }
+    w->pending = ii->lat == LAT_MEMORY && exec_mask ? ii : NULL;
+    w->pending_warp = wc;
+    w->pending_issue = t;
+}
+
+static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
+{
+    prof_worker *w = site->worker_state;
+    const insn_info *ii = w->last;
+    if (ii && ii->exit_branch)
+        return;  /* a predicated EXIT on the hardware, not a branch */
+    if (ii && ii->if_converted && site->warp < w->nwarps) {
+        /* no branch on the hardware: the region is issued to every active lane */
+        warp_clock *wc = &w->warps[site->warp];
+        wc->region_first = ii->region_first;
+        wc->region_end = ii->region_end;
+        wc->region_active = active;
+        if ((taken & active) == active && active) {
+            /* every lane skips it here, yet the hardware issues it predicated off */
+            uint64_t none[32] = {0};
+            for (const ptx_insn *q = ii->region_first; q < ii->region_end; q++) {
+                const insn_info *qi = info_of(w, q);
+                prof_on_insn_n(&w->rec, (prof_insn_class)qi->cls, active, 0, qi->sass);
+                if (qi->mem_op)
+                    prof_on_mem(&w->rec, (prof_space)qi->mem_space,
+                                q->op == PTX_OP_st ? PROF_ACCESS_STORE : PROF_ACCESS_LOAD,
+                                none, 0, 4);
+            }
+            w->last = ii;
+        }
+        return;
+    }
+    prof_on_branch(&w->rec, active, taken);
+}
+
+static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uint32_t expected)
+{
+    (void)id;
+    (void)arrived;
+    (void)expected;
+    prof_worker *w = site->worker_state;
+    if (!w->s->timing || site->warp >= w->nwarps)
+        return;
+    warp_clock *wc = &w->warps[site->warp];
+    uint32_t g = wc->barriers++;
+    if (g >= w->release_cap) {
+        uint32_t cap = w->release_cap ? w->release_cap * 2 : 64;
+        while (cap <= g)
+            cap *= 2;
+        uint64_t *n = realloc(w->release, cap * sizeof *n);
+        if (!n)
+            abort();
+        memset(n + w->release_cap, 0, (cap - w->release_cap) * sizeof *n);
+        w->release = n;
+        w->release_cap = cap;
+    }
+    if (g >= w->release_used)
+        w->release_used = g + 1;
+    if (wc->t > w->release[g])
+        w->release[g] = wc->t;
+    wc->at_barrier = true;
+}
+
+/* ---- memory ---- */
+
+static bool first_touch(prof_session *s, uint64_t sector)
+{
+    uint64_t h = (sector * 0x9e3779b97f4a7c15ull) >> (64 - 23);
+    uint64_t bit = 1ull << (h & 63);
+    uint64_t old = atomic_fetch_or_explicit(&s->touched[h >> 6], bit, memory_order_relaxed);
+    return !(old & bit);
+}
+
+/* The distinct 32-byte sectors the lanes in mask touch (at most 64). */
+static uint32_t sectors_of(const uint64_t addr[32], uint32_t mask, uint32_t size,
+                           uint64_t out[64])
+{
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t first = addr[l] >> 5, last = (addr[l] + (size ? size : 1) - 1) >> 5;
+        for (uint64_t sct = first; sct <= last && n < 64; sct++) {
+            bool seen = false;
+            /* lanes usually walk upwards: the sector is new or one of the last few */
+            for (uint32_t k = n; k > 0 && k + 4 > n; k--)
+                if (out[k - 1] == sct) {
+                    seen = true;
+                    break;
+                }
+            if (!seen) {
+                for (uint32_t k = 0; k + 4 <= n && !seen; k++)
+                    seen = out[k] == sct;
+            }
+            if (!seen)
+                out[n++] = sct;
+        }
+    }
+    return n;
+}
+
+/* The timing side of a global or local access: L1 and launch-wide first touch. Returns
+ * the latency of a load. */
+static uint32_t global_timing(prof_worker *w, exec_mem_access acc, const uint64_t addr[32],
+                              uint32_t mask, uint32_t size)
+{
+    const prof_sm_model *m = &w->s->model;
+    uint64_t sect[64];
+    uint32_t n = sectors_of(addr, mask, size, sect);
+    uint32_t lat = m->lat_l1;
+    w->cur.l1_sectors += n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t *line = &w->l1[sect[i] % L1_SECTORS];
+        bool new_sector = first_touch(w->s, sect[i]);
+        if (new_sector)
+            w->dram_bytes += 32;
+        if (acc == EXEC_OBS_LOAD && *line == sect[i] + 1)
+            continue;  /* L1 hit */
+        w->l2_bytes += 32;
+        uint32_t l = acc == EXEC_OBS_STORE ? 0 : new_sector ? m->lat_dram : m->lat_l2;
+        if (l > lat)
+            lat = l;
+        if (acc == EXEC_OBS_LOAD)
+            *line = sect[i] + 1;  /* loads allocate; stores write through */
+    }
+    if (acc == EXEC_OBS_ATOMIC && lat < m->lat_l2)
+        lat = m->lat_l2;  /* atomics are done at L2 */
+    return lat;
+}
+
+static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
+                   const uint64_t addr[32], uint32_t mask, uint32_t size)
+{
+    prof_worker *w = site->worker_state;
+    prof_space ps;
+    switch (space) {
+    case PTX_SPACE_GLOBAL: ps = PROF_SPACE_GLOBAL; break;
+    case PTX_SPACE_LOCAL: ps = PROF_SPACE_LOCAL; break;
+    case PTX_SPACE_SHARED: ps = PROF_SPACE_SHARED; break;
+    default: ps = (prof_space)-1; break;  /* constant and parameter loads */
+    }
+    prof_access pa = acc == EXEC_OBS_LOAD    ? PROF_ACCESS_LOAD
+                     : acc == EXEC_OBS_STORE ? PROF_ACCESS_STORE
+                                             : PROF_ACCESS_ATOMIC;
+    const insn_info *ii = w->pending;
+    if (acc == EXEC_OBS_ATOMIC && w->last && w->last->reduction)
+        pa = PROF_ACCESS_REDUCTION;
+    uint64_t wavefronts_before = 0;
+    prof_mem_kind kind = (int)ps >= 0 ? prof_mem_kind_of(ps, pa) : PROF_MEM_KIND_COUNT;
+    if (kind != PROF_MEM_KIND_COUNT) {
+        wavefronts_before = w->rec.c.mem[kind].transactions;
+        prof_on_mem(&w->rec, ps, pa, addr, mask, size);
+    }
+    prof_session *s = w->s;
+    if (!s->timing || !mask)
+        return;
+    uint32_t lat;
+    if (ps == PROF_SPACE_SHARED) {
+        uint64_t wf = kind != PROF_MEM_KIND_COUNT
+                          ? w->rec.c.mem[kind].transactions - wavefronts_before : 1;
+        w->cur.shared_wavefronts += wf;
+        lat = s->model.lat_shared + 2 * (uint32_t)(wf > 1 ? wf - 1 : 0);
+    } else if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
+        lat = global_timing(w, acc, addr, mask, size);
+    } else {
+        lat = s->model.lat_alu;  /* constant cache and parameters */
+    }
+    if (ii && acc != EXEC_OBS_STORE) {
+        uint64_t done = w->pending_issue + lat;
+        for (unsigned i = 0; i < ii->ndst; i++)
+            if (done > w->pending_warp->ready[ii->dst[i]])
+                w->pending_warp->ready[ii->dst[i]] = done;
+    }
+}
+
+/* ---- the session ---- */
+
+prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool timing)
+{
+    prof_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->launch = *L;
+    s->module = m;
+    s->timing = timing && L->preset;
+    if (L->preset)
+        s->model = prof_sm_model_for(L->preset);
+    pthread_mutex_init(&s->lock, NULL);
+    s->nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    if (s->timing) {
+        s->touched = calloc(TOUCHED_BITS / 64, sizeof *s->touched);
+        if (s->nblocks <= MAX_RECORDED_BLOCKS)
+            s->blocks = calloc(s->nblocks ? s->nblocks : 1, sizeof *s->blocks);
+        if (!s->touched || (s->nblocks <= MAX_RECORDED_BLOCKS && !s->blocks)) {
+            prof_session_free(s);
+            return NULL;
+        }
+    }
+    s->obs.ctx = s;
+    s->obs.begin_worker = begin_worker;
+    s->obs.end_worker = end_worker;
+    s->obs.block_begin = on_block_begin;
+    s->obs.block_end = on_block_end;
+    s->obs.insn = on_insn;
+    s->obs.branch = on_branch;
+    s->obs.mem = on_mem;
+    s->obs.barrier = on_barrier;
+    return s;
+}
+
+void prof_session_free(prof_session *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_destroy(&s->lock);
+    free(s->blocks);
+    free((void *)s->touched);
+    free(s);
+}
+
+const exec_observer *prof_session_observer(prof_session *s) { return &s->obs; }
+
+const prof_counters *prof_session_counters(const prof_session *s) { return &s->total; }
+
+prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instructions)
+{
+    prof_kernel_input in;
+    memset(&in, 0, sizeof in);
+    const prof_launch *L = &s->launch;
+    in.blocks = s->nblocks;
+    in.threads_per_block = L->block[0] * L->block[1] * L->block[2];
+    in.regs_per_thread = (int)L->regs_per_thread;
+    in.shared_per_block = (size_t)L->static_shared + L->dynamic_shared;
+    in.warp_instructions = warp_instructions;
+    prof_block_cost avg;
+    if (s->timing && s->blocks && s->blocks_seen == s->nblocks) {
+        in.block_costs = s->blocks;
+    } else if (s->timing && s->blocks_seen) {
+        /* too many blocks to keep one by one (or some never ran): the average block */
+        avg = s->block_sum;
+        avg.critical_cycles /= s->blocks_seen;
+        avg.issue_cycles /= s->blocks_seen;
+        avg.shared_wavefronts /= s->blocks_seen;
+        avg.l1_sectors /= s->blocks_seen;
+        in.every_block = &avg;
+    }
+    in.l2_bytes = s->l2_bytes;
+    in.dram_bytes = s->dram_bytes;
+    prof_time_estimate e = L->preset ? prof_estimate_kernel(L->preset, &in)
+                                     : (prof_time_estimate){0};
+    s->total.sm_elapsed_cycles = e.sm_elapsed_cycles;
+    s->total.sm_active_cycles = e.sm_active_cycles;
+    s->total.warps_active_cycles = e.warps_active_cycles;
+    return e;
+}

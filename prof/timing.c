@@ -1,0 +1,269 @@
+/* prof/timing.c — the timing model: a kernel's duration and achieved occupancy on a
+ * device preset.
+ *
+ * What is modelled, and why it is enough for the questions the profiler answers (which
+ * variant of a kernel is faster, what limits it, how full the SMs are):
+ *
+ * 1. A block's critical path (measured while it runs, prof/session.c). Each warp's
+ *    instructions are replayed on a clock: an instruction issues one cycle after the
+ *    warp's previous one, or later when a register it reads is not ready yet. A result is
+ *    ready after its latency: arithmetic a few cycles (the seeds' 10-20 on Fermi, 4 on
+ *    Volta and later), shared memory ~30, a global load 35 (L1 hit), ~260 (L2 hit) or
+ *    ~550 (the first touch of a sector in the launch, from DRAM; the seeds' 400-800).
+ *    Whether a sector hits is decided by a small direct-mapped L1 per host worker and a
+ *    launch-wide record of sectors already touched. At a barrier a warp waits for the last
+ *    warp of its block to arrive. The longest warp timeline is the block's critical path:
+ *    the time it would take with the SM to itself.
+ * 2. Sharing an SM. Up to blocks_per_sm blocks (the occupancy calculator's answer, with
+ *    the registers ptxas assigns) are resident at once. They share the warp schedulers
+ *    (one warp-instruction per cycle each; a PTX instruction that SASS expands, such as an
+ *    integer division, counts for several), the shared-memory pipeline (one wavefront per
+ *    cycle; bank conflicts add wavefronts) and the L1 (a few sectors per cycle). A block
+ *    with k blocks beside it lasts max(critical path, k x its use of each throughput):
+ *    while the resident warps have enough independent work, latency is hidden and the
+ *    throughputs decide; with too few warps (low occupancy) the critical path does.
+ * 3. The grid. Blocks are handed out in order to the SM slot that frees first (the first
+ *    wave round-robin over the SMs), so a last partial wave leaves SMs idle: the tail
+ *    effect. The grid lasts until its last block ends, or as long as its DRAM and L2
+ *    traffic takes at the preset's bandwidth if that is longer, plus a launch overhead
+ *    (measured: ~2.3 us for an empty grid on the H100 under Nsight Compute).
+ * Achieved occupancy is the resident warps averaged over each SM's active time, from the
+ * same schedule.
+ *
+ * Without per-block detail (a grid that ran unprofiled) the same model is fed a typical
+ * block made from the instruction count alone: its warps issue their share of the
+ * instructions with half the arithmetic latency exposed, and wait once for DRAM.
+ *
+ * Not modelled: instruction cache misses, DRAM page and bank effects, the L2's partition
+ * and atomic units (atomics to one address serialise on hardware), clock boost, and the
+ * exact SASS a PTX instruction becomes (counts are PTX instructions, with a few expansions
+ * weighted). bench/RESULTS.md ("Timing model") gives the error against measured H100
+ * kernel times.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "timing.h"
+
+prof_sm_model prof_sm_model_for(const gpu_preset *p)
+{
+    prof_sm_model m;
+    memset(&m, 0, sizeof m);
+    m.clock_hz = p->clock_khz > 0 ? p->clock_khz * 1e3 : 1.5e9;
+    m.sms = p->multiprocessor_count > 0 ? p->multiprocessor_count : 1;
+    m.max_warps_per_sm = p->max_warps_per_sm > 0 ? p->max_warps_per_sm : 64;
+    double dram_bytes_per_s = (double)p->mem_clock_khz * 1e3 * 2.0 * p->mem_bus_width / 8.0;
+    if (dram_bytes_per_s <= 0)
+        dram_bytes_per_s = 100e9;
+    m.dram_bytes_per_cycle = dram_bytes_per_s / m.clock_hz;
+    m.l2_bytes_per_cycle = 2.5 * m.dram_bytes_per_cycle;
+    m.lat_shared = 30;
+    m.lat_l1 = 35;
+    m.lat_l2 = 260;
+    m.lat_dram = 550;
+    m.lat_barrier = 20;
+    m.lat_shuffle = 12;
+    m.shared_wavefronts_per_cycle = 1.0;
+    m.l1_sectors_per_cycle = 4.0;
+    m.launch_overhead_s = 2.2e-6;
+    m.block_start_cycles = 150;
+    m.printf_cycles = 2000;
+    if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
+        m.schedulers = 4;
+        m.lat_alu = 4;
+        m.lat_fp64 = 8;
+        m.lat_sfu = 20;
+    } else if (p->major >= 5) {   /* Maxwell, Pascal */
+        m.schedulers = 4;
+        m.lat_alu = 6;
+        m.lat_fp64 = 12;
+        m.lat_sfu = 24;
+        m.lat_dram = 600;
+    } else if (p->major == 3) {   /* Kepler: four schedulers, dual issue not modelled */
+        m.schedulers = 4;
+        m.lat_alu = 10;
+        m.lat_fp64 = 14;
+        m.lat_sfu = 30;
+        m.lat_shared = 40;
+        m.lat_l1 = 40;
+        m.lat_l2 = 300;
+        m.lat_dram = 600;
+        m.launch_overhead_s = 4e-6;
+    } else {                      /* Fermi: two schedulers */
+        m.schedulers = 2;
+        m.lat_alu = 20;
+        m.lat_fp64 = 24;
+        m.lat_sfu = 40;
+        m.lat_shared = 50;
+        m.lat_l1 = 50;
+        m.lat_l2 = 400;
+        m.lat_dram = 700;
+        m.launch_overhead_s = 5e-6;
+    }
+    return m;
+}
+
+/* A typical block, from the instruction count alone (no profile of the run). */
+static prof_block_cost typical_block(const prof_sm_model *m, const prof_kernel_input *in)
+{
+    prof_block_cost b;
+    memset(&b, 0, sizeof b);
+    uint64_t warps = (in->threads_per_block + 31) / 32;
+    double per_block = in->blocks ? (double)in->warp_instructions / (double)in->blocks : 0;
+    double per_warp = warps ? per_block / (double)warps : 0;
+    b.issue_cycles = (uint64_t)per_block;
+    b.critical_cycles = (uint64_t)(per_warp * (1.0 + m->lat_alu / 2.0)) + m->lat_dram;
+    return b;
+}
+
+/* A block's time on an SM it shares with k blocks (itself included). */
+static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, double k,
+                           int *limit)
+{
+    double t[4] = {
+        (double)b->critical_cycles,
+        k * (double)b->issue_cycles / m->schedulers,
+        k * (double)b->shared_wavefronts / m->shared_wavefronts_per_cycle,
+        k * (double)b->l1_sectors / m->l1_sectors_per_cycle,
+    };
+    int best = 0;
+    for (int i = 1; i < 4; i++)
+        if (t[i] > t[best])
+            best = i;
+    *limit = best;
+    return t[best] + m->block_start_cycles;
+}
+
+/* ---- the schedule: blocks to SM slots in order, each to the slot that frees first ---- */
+
+typedef struct slot {
+    double free_at;
+    uint32_t order;  /* tie-break: the first wave goes round-robin over the SMs */
+} slot;
+
+static bool slot_before(const slot *a, const slot *b)
+{
+    return a->free_at < b->free_at || (a->free_at == b->free_at && a->order < b->order);
+}
+
+static void heap_down(slot *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, s = i;
+        if (l < n && slot_before(&h[l], &h[s]))
+            s = l;
+        if (r < n && slot_before(&h[r], &h[s]))
+            s = r;
+        if (s == i)
+            return;
+        slot t = h[i];
+        h[i] = h[s];
+        h[s] = t;
+        i = s;
+    }
+}
+
+prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_input *in)
+{
+    prof_sm_model m = prof_sm_model_for(p);
+    prof_time_estimate e;
+    memset(&e, 0, sizeof e);
+    e.detailed = in->block_costs != NULL || in->every_block != NULL;
+    uint32_t wpb = (in->threads_per_block + 31) / 32;
+    gpu_occupancy occ = gpu_occupancy_calc(p, (int)in->threads_per_block,
+                                           in->regs_per_thread > 0 ? in->regs_per_thread : 16,
+                                           in->shared_per_block);
+    int per_sm = occ.blocks_per_sm > 0 ? occ.blocks_per_sm : 1;
+    e.blocks_per_sm = per_sm;
+    e.waves = (double)in->blocks / ((double)per_sm * m.sms);
+    if (in->blocks == 0 || wpb == 0) {
+        e.seconds = m.launch_overhead_s;
+        e.limiter = "launch";
+        return e;
+    }
+
+    size_t nslots = (size_t)per_sm * (size_t)m.sms;
+    slot *heap = malloc(nslots * sizeof *heap);
+    double *sm_first = malloc((size_t)m.sms * sizeof *sm_first);
+    double *sm_last = calloc((size_t)m.sms, sizeof *sm_last);
+    if (!heap || !sm_first || !sm_last) {
+        free(heap);
+        free(sm_first);
+        free(sm_last);
+        e.seconds = m.launch_overhead_s;
+        e.limiter = "launch";
+        return e;
+    }
+    for (size_t i = 0; i < nslots; i++) {
+        heap[i].free_at = 0;
+        heap[i].order = (uint32_t)i;  /* slot r*SMs + sm: SM = order % SMs */
+    }
+    for (int s = 0; s < m.sms; s++)
+        sm_first[s] = -1;
+
+    prof_block_cost typical = in->every_block ? *in->every_block : typical_block(&m, in);
+    int limit_count[4] = {0};
+    double resident_warp_cycles = 0, makespan = 0;
+    for (uint64_t b = 0; b < in->blocks; b++) {
+        const prof_block_cost *cost = in->block_costs ? &in->block_costs[b] : &typical;
+        /* blocks sharing its SM around now: a full complement while whole waves remain,
+         * fewer in the last one */
+        double remaining_per_sm = ceil((double)(in->blocks - b) / m.sms);
+        double k = remaining_per_sm < per_sm ? remaining_per_sm : per_sm;
+        if (k < 1)
+            k = 1;
+        int limit;
+        double d = block_cycles(&m, cost, k, &limit);
+        limit_count[limit]++;
+        slot *s = &heap[0];
+        int sm = (int)(s->order % (uint32_t)m.sms);
+        double start = s->free_at;
+        if (sm_first[sm] < 0)
+            sm_first[sm] = start;
+        s->free_at = start + d;
+        if (s->free_at > sm_last[sm])
+            sm_last[sm] = s->free_at;
+        if (s->free_at > makespan)
+            makespan = s->free_at;
+        resident_warp_cycles += d * wpb;
+        heap_down(heap, nslots, 0);
+    }
+    double active = 0;
+    for (int s = 0; s < m.sms; s++)
+        if (sm_first[s] >= 0)
+            active += sm_last[s] - sm_first[s];
+    free(heap);
+    free(sm_first);
+    free(sm_last);
+
+    static const char *const limit_names[4] = {"latency", "issue", "shared memory", "L1"};
+    int most = 0;
+    for (int i = 1; i < 4; i++)
+        if (limit_count[i] > limit_count[most])
+            most = i;
+    e.limiter = limit_names[most];
+    double cycles = makespan;
+    double dram = e.detailed ? (double)in->dram_bytes / m.dram_bytes_per_cycle : 0;
+    double l2 = e.detailed ? (double)in->l2_bytes / m.l2_bytes_per_cycle : 0;
+    if (dram > cycles) {
+        cycles = dram;
+        e.limiter = "DRAM bandwidth";
+    }
+    if (l2 > cycles) {
+        cycles = l2;
+        e.limiter = "L2 bandwidth";
+    }
+    /* residency: stretched evenly when bandwidth, not the schedule, sets the length */
+    double stretch = makespan > 0 ? cycles / makespan : 1;
+    e.sm_elapsed_cycles = (uint64_t)llround(cycles * m.sms);
+    e.sm_active_cycles = (uint64_t)llround(active * stretch);
+    e.warps_active_cycles = (uint64_t)llround(resident_warp_cycles * stretch);
+    e.cycles = cycles + m.launch_overhead_s * m.clock_hz;
+    e.seconds = e.cycles / m.clock_hz;
+    return e;
+}
+
+double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in)
+{
+    return prof_estimate_kernel(p, in).seconds * 1e3;
+}

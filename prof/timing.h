@@ -1,0 +1,95 @@
+/* prof/timing.h — the timing model: how long a kernel takes on the chosen device preset,
+ * and the occupancy it reaches, estimated from what its blocks did.
+ *
+ * The model in short (prof/timing.c has the whole description and its sources):
+ *   - each block's critical path: its warps' instruction streams replayed on a clock with
+ *     register dependencies (arithmetic 4-20 cycles, shared memory ~30, global memory:
+ *     L1 hit ~35, L2 ~260, first touch from DRAM ~500-800 cycles) and barriers (a warp
+ *     leaves __syncthreads when the last one arrives); prof/session.c replays it while the
+ *     block runs;
+ *   - an SM runs as many blocks at once as the occupancy calculator allows; they share
+ *     its warp schedulers (one warp-instruction per cycle each), its shared-memory
+ *     wavefronts and its L1 sectors, so a block lasts the longer of its critical path and
+ *     its share of those throughputs: resident warps hide latency up to that point;
+ *   - blocks are handed to SMs in order as slots free (the last, partial wave is the tail
+ *     effect), and the grid takes the longest SM plus the launch overhead, or the time its
+ *     DRAM and L2 traffic needs at the preset's bandwidth if that is longer.
+ */
+#ifndef VCUDA_PROF_TIMING_H
+#define VCUDA_PROF_TIMING_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "../gpu/gpu.h"
+
+/* The SM and memory system of a preset, as the model sees them. Latencies in SM cycles. */
+typedef struct prof_sm_model {
+    double clock_hz;
+    int sms;
+    int schedulers;                 /* warp schedulers per SM, each issuing one warp-insn/cycle */
+    int max_warps_per_sm;
+    uint32_t lat_alu;               /* dependent integer / fp32 arithmetic */
+    uint32_t lat_fp64;
+    uint32_t lat_sfu;               /* transcendentals, divisions, square roots */
+    uint32_t lat_shuffle;           /* shfl, vote, match, redux */
+    uint32_t lat_shared;            /* shared memory load, one wavefront */
+    uint32_t lat_l1;                /* global/local load hitting in L1 */
+    uint32_t lat_l2;                /* ... served by L2 */
+    uint32_t lat_dram;              /* ... first touch in the launch: from DRAM */
+    uint32_t lat_barrier;           /* from the last arrival to the warps leaving */
+    double shared_wavefronts_per_cycle; /* per SM */
+    double l1_sectors_per_cycle;    /* per SM */
+    double l2_bytes_per_cycle;      /* whole device */
+    double dram_bytes_per_cycle;    /* whole device */
+    double launch_overhead_s;       /* a grid's fixed cost: launch, first block, drain */
+    uint32_t block_start_cycles;    /* handing a block to an SM */
+    uint32_t printf_cycles;         /* one device printf call (per warp) */
+} prof_sm_model;
+
+/* The model's parameters for a preset (by generation). */
+prof_sm_model prof_sm_model_for(const gpu_preset *p);
+
+/* What one block did (prof/session.c records one per block). */
+typedef struct prof_block_cost {
+    uint64_t critical_cycles;   /* its longest warp timeline, each warp issuing alone */
+    uint64_t issue_cycles;      /* issue slots its warps used (warp-instructions, SASS-sized) */
+    uint64_t shared_wavefronts;
+    uint64_t l1_sectors;        /* global and local sectors through L1 */
+} prof_block_cost;
+
+/* A grid: its shape and resources, and what its blocks did when that is known. */
+typedef struct prof_kernel_input {
+    uint64_t blocks;
+    uint32_t threads_per_block;
+    int regs_per_thread;
+    size_t shared_per_block;     /* static + dynamic */
+    uint64_t warp_instructions;  /* executed, all blocks */
+    /* detail, from a profiled run (NULL / 0 when the grid ran unobserved) */
+    const prof_block_cost *block_costs; /* one per block, in linear block order */
+    const prof_block_cost *every_block; /* or: the cost of each block (grids too large to
+                                         * keep per block: their average) */
+    uint64_t l2_bytes;           /* bytes that went past L1 (loads that missed, stores, atomics) */
+    uint64_t dram_bytes;         /* bytes first touched in the launch (read or written) */
+} prof_kernel_input;
+
+typedef struct prof_time_estimate {
+    double seconds;              /* the grid's duration */
+    double cycles;               /* the same in SM cycles */
+    int blocks_per_sm;           /* resident at once (occupancy calculator) */
+    double waves;                /* blocks / (blocks_per_sm x SMs) */
+    const char *limiter;         /* what bounds it: "latency", "issue", "shared memory",
+                                  * "L1", "L2 bandwidth", "DRAM bandwidth", "launch" */
+    /* residency over the run, for achieved_occupancy and sm_efficiency (sums over SMs, as
+     * prof_counters keeps them) */
+    uint64_t sm_elapsed_cycles, sm_active_cycles, warps_active_cycles;
+    bool detailed;               /* made from per-block detail */
+} prof_time_estimate;
+
+/* The one kernel-time estimate: with block_costs, the full model; without, the same model
+ * fed with a typical block made from the instruction count alone. */
+prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_input *in);
+
+/* Milliseconds, for a virtual timeline. */
+double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in);
+
+#endif

@@ -1,0 +1,440 @@
+/* runtime/profile.c — the profiler inside the program (`vcuda prof`, in the spirit of
+ * nvprof): each launch runs under an observer that counts (prof/session.c), its duration
+ * comes from the timing model, and at exit the report goes to stderr so the program's
+ * stdout is what it would be without profiling.
+ *
+ * `vcuda prof` sets the environment this reads:
+ *   VCUDA_PROF=1            profile (the summary: per kernel calls and estimated time, and
+ *                           each kernel's grid, block, registers, shared memory, occupancy)
+ *   VCUDA_PROF_METRICS=a,b  metrics by nvprof or Nsight Compute name, or "all"
+ *   VCUDA_PROF_TRACE=1      one line per launch (nvprof's --print-gpu-trace)
+ *   VCUDA_PROF_CSV=1        comma-separated output
+ *   VCUDA_PROF_LOG=path     write the report there instead of stderr
+ *   VCUDA_PROF_COMMAND=...  the command line, for the report's first line
+ * Device times are the timing model's estimates (prof/timing.c) for the preset, laid end
+ * to end on a virtual clock; the host's speed never shows in them.
+ */
+#include "rt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../prof/report.h"
+#include "../prof/session.h"
+
+typedef struct rt_prof_record {
+    char *kernel;                 /* as reports name it (demangled) */
+    exec_dim3 grid, block;
+    int regs;
+    bool regs_from_ptxas;
+    uint32_t static_shared, dynamic_shared;
+    int stream;                   /* as nvprof numbers streams: 7 is the default stream */
+    double start_s, duration_s;   /* on the virtual clock */
+    uint64_t warp_insns;
+    prof_counters counters;
+    prof_launch launch;
+    prof_time_estimate est;
+    bool faulted;
+} rt_prof_record;
+
+typedef struct rt_profiler {
+    bool on, trace, csv;
+    prof_selection sel;
+    char *log_path;
+    const char *command;
+    pthread_mutex_t lock;
+    rt_prof_record *recs;
+    size_t n, cap;
+    double clock_s;               /* where the virtual device clock stands */
+} rt_profiler;
+
+static rt_profiler rt_prof;
+static pthread_once_t rt_prof_once = PTHREAD_ONCE_INIT;
+
+struct rt_prof_run {
+    prof_session *session;
+    rt_func *func;
+    exec_launch *L;
+    prof_launch launch;
+    bool regs_from_ptxas;
+    int stream;
+};
+
+static bool env_on(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static void rt_prof_configure(void) {
+    rt_profiler *p = &rt_prof;
+    pthread_mutex_init(&p->lock, NULL);
+    p->on = env_on("VCUDA_PROF");
+    if (!p->on) return;
+    p->trace = env_on("VCUDA_PROF_TRACE");
+    p->csv = env_on("VCUDA_PROF_CSV");
+    p->command = getenv("VCUDA_PROF_COMMAND");
+    const char *log = getenv("VCUDA_PROF_LOG");
+    if (log && *log) p->log_path = strdup(log);
+    const char *metrics = getenv("VCUDA_PROF_METRICS");
+    if (metrics && *metrics) {
+        char err[256];
+        if (!prof_selection_parse(&p->sel, metrics, err, sizeof err)) {
+            fprintf(stderr, "==%d== Error: %s\n", (int)getpid(), err);
+            exit(1);
+        }
+    }
+}
+
+bool rt_prof_enabled(void) {
+    pthread_once(&rt_prof_once, rt_prof_configure);
+    return rt_prof.on;
+}
+
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream) {
+    if (!rt_prof_enabled() || !c->preset) return NULL;
+    rt_prof_run *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    pthread_mutex_lock(&c->lock);
+    int regs = rt_func_regs_per_thread(c, f, &r->regs_from_ptxas);
+    const ptx_module *m = f->mod && f->mod->prog ? exec_program_module(f->mod->prog) : NULL;
+    /* nvprof numbers the legacy default stream 7 and the program's streams after it */
+    pthread_mutex_lock(&c->engine_lock); /* the stream handles' lock */
+    rt_stream *s = stream && stream != cudaStreamLegacy && stream != cudaStreamPerThread
+                       ? rt_ptrmap_get(&c->streams, stream) : NULL;
+    r->stream = s ? 12 + (int)s->id : 7;
+    pthread_mutex_unlock(&c->engine_lock);
+    pthread_mutex_unlock(&c->lock);
+    uint32_t grid[3] = {L->grid.x, L->grid.y, L->grid.z};
+    uint32_t block[3] = {L->block.x, L->block.y, L->block.z};
+    prof_launch_init(&r->launch, c->preset, grid, block, (uint32_t)regs, info->static_shared,
+                     L->dyn_shared, 0);
+    r->session = prof_session_new(&r->launch, m, true);
+    if (!r->session) {
+        free(r);
+        return NULL;
+    }
+    r->func = f;
+    r->L = L;
+    L->observer = prof_session_observer(r->session);
+    return r;
+}
+
+void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted) {
+    (void)c;
+    if (!r) return;
+    rt_prof_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.est = prof_session_estimate(r->session, stats->warp_instructions);
+    rec.counters = *prof_session_counters(r->session);
+    rec.launch = r->launch;
+    rec.launch.duration_s = rec.est.seconds;
+    rec.duration_s = rec.est.seconds;
+    rec.grid = r->L->grid;
+    rec.block = r->L->block;
+    rec.regs = (int)r->launch.regs_per_thread;
+    rec.regs_from_ptxas = r->regs_from_ptxas;
+    rec.static_shared = r->launch.static_shared;
+    rec.dynamic_shared = r->launch.dynamic_shared;
+    rec.stream = r->stream;
+    rec.warp_insns = stats->warp_instructions;
+    rec.faulted = faulted;
+    char *pretty = rt_demangle(r->func->name);
+    rec.kernel = pretty ? pretty : strdup(r->func->name);
+    r->L->observer = NULL;
+    prof_session_free(r->session);
+    free(r);
+
+    rt_profiler *p = &rt_prof;
+    pthread_mutex_lock(&p->lock);
+    rec.start_s = p->clock_s;
+    p->clock_s += rec.duration_s;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 64;
+        rt_prof_record *n = realloc(p->recs, cap * sizeof *n);
+        if (!n) {
+            pthread_mutex_unlock(&p->lock);
+            free(rec.kernel);
+            return;
+        }
+        p->recs = n;
+        p->cap = cap;
+    }
+    p->recs[p->n++] = rec;
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* ---- formatting ---- */
+
+/* A duration as nvprof prints it: five significant digits in s, ms, us or ns. */
+static void fmt_time(char *buf, size_t n, double s) {
+    static const char *const unit[] = {"s", "ms", "us", "ns"};
+    double v = s;
+    int u = 0;
+    while (u < 3 && fabs(v) < 1.0 && v != 0) {
+        v *= 1e3;
+        u++;
+    }
+    int decimals = fabs(v) >= 100 ? 2 : fabs(v) >= 10 ? 3 : 4;
+    snprintf(buf, n, "%.*f%s", decimals, v, unit[u]);
+}
+
+static void fmt_dim(char *buf, size_t n, exec_dim3 d) {
+    snprintf(buf, n, "(%u %u %u)", d.x, d.y, d.z);
+}
+
+static void fmt_bytes(char *buf, size_t n, uint32_t b) {
+    if (b >= 1024 && b % 1024 == 0) snprintf(buf, n, "%.4gKB", b / 1024.0);
+    else snprintf(buf, n, "%uB", b);
+}
+
+static void csv_string(FILE *o, const char *s) {
+    fputc('"', o);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', o);
+        fputc(*s, o);
+    }
+    fputc('"', o);
+}
+
+typedef struct rt_prof_kernel {
+    const char *name;
+    uint64_t calls;
+    double total, min, max;
+    const rt_prof_record *last;
+    double occ_sum;      /* achieved occupancy, summed over calls that gave one */
+    uint64_t occ_n;
+} rt_prof_kernel;
+
+static int by_total(const void *a, const void *b) {
+    const rt_prof_kernel *x = a, *y = b;
+    if (x->total != y->total) return x->total < y->total ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* Per kernel: calls and times, most time first. */
+static rt_prof_kernel *summarise(const rt_profiler *p, size_t *count, double *total) {
+    rt_prof_kernel *k = calloc(p->n ? p->n : 1, sizeof *k);
+    size_t nk = 0;
+    *total = 0;
+    for (size_t i = 0; k && i < p->n; i++) {
+        const rt_prof_record *r = &p->recs[i];
+        size_t j = 0;
+        while (j < nk && strcmp(k[j].name, r->kernel) != 0) j++;
+        if (j == nk) {
+            k[nk].name = r->kernel;
+            k[nk].min = r->duration_s;
+            k[nk].max = r->duration_s;
+            nk++;
+        }
+        rt_prof_kernel *e = &k[j];
+        e->calls++;
+        e->total += r->duration_s;
+        if (r->duration_s < e->min) e->min = r->duration_s;
+        if (r->duration_s > e->max) e->max = r->duration_s;
+        e->last = r;
+        double occ = prof_metric_value(prof_metric_find("achieved_occupancy", NULL), false,
+                                       &r->counters, &r->launch);
+        if (!isnan(occ)) {
+            e->occ_sum += occ;
+            e->occ_n++;
+        }
+        *total += r->duration_s;
+    }
+    if (k) qsort(k, nk, sizeof *k, by_total);
+    *count = nk;
+    return k;
+}
+
+static void print_summary(const rt_profiler *p, FILE *o, const char *pre, const char *device) {
+    size_t nk;
+    double total;
+    rt_prof_kernel *k = summarise(p, &nk, &total);
+    if (!k) return;
+    if (p->csv) {
+        fprintf(o, "\"Type\",\"Time(%%)\",\"Time\",\"Calls\",\"Avg\",\"Min\",\"Max\",\"Name\"\n");
+        fprintf(o, ",%%,us,,us,us,us,\n");
+        for (size_t i = 0; i < nk; i++) {
+            fprintf(o, "\"GPU activities\",%f,%f,%llu,%f,%f,%f,", 100 * k[i].total / total,
+                    k[i].total * 1e6, (unsigned long long)k[i].calls,
+                    k[i].total / (double)k[i].calls * 1e6, k[i].min * 1e6, k[i].max * 1e6);
+            csv_string(o, k[i].name);
+            fputc('\n', o);
+        }
+        fprintf(o, "\n\"Kernel\",\"Calls\",\"Grid Size\",\"Block Size\",\"Registers Per Thread\","
+                   "\"Registers From\",\"Static SMem\",\"Dynamic SMem\",\"Theoretical Occupancy\","
+                   "\"Achieved Occupancy\",\"Limiter\"\n");
+        for (size_t i = 0; i < nk; i++) {
+            const rt_prof_record *r = k[i].last;
+            csv_string(o, k[i].name);
+            fprintf(o, ",%llu,\"%u %u %u\",\"%u %u %u\",%d,\"%s\",%u,%u,%f,%f,\"%s\"\n",
+                    (unsigned long long)k[i].calls, r->grid.x, r->grid.y, r->grid.z, r->block.x,
+                    r->block.y, r->block.z, r->regs, r->regs_from_ptxas ? "ptxas" : "estimate",
+                    r->static_shared, r->dynamic_shared, r->launch.occupancy.occupancy,
+                    k[i].occ_n ? k[i].occ_sum / (double)k[i].occ_n : NAN, r->est.limiter);
+        }
+        free(k);
+        return;
+    }
+    fprintf(o, "%sProfiling result (device \"%s\"; times estimated by the timing model):\n", pre,
+            device);
+    fprintf(o, "%16s  %7s  %9s  %8s  %9s  %9s  %9s  %s\n", "Type", "Time(%)", "Time", "Calls",
+            "Avg", "Min", "Max", "Name");
+    for (size_t i = 0; i < nk; i++) {
+        char t[32], avg[32], mn[32], mx[32];
+        fmt_time(t, sizeof t, k[i].total);
+        fmt_time(avg, sizeof avg, k[i].total / (double)k[i].calls);
+        fmt_time(mn, sizeof mn, k[i].min);
+        fmt_time(mx, sizeof mx, k[i].max);
+        fprintf(o, "%16s  %6.2f%%  %9s  %8llu  %9s  %9s  %9s  %s\n",
+                i == 0 ? "GPU activities:" : "", 100 * k[i].total / total, t,
+                (unsigned long long)k[i].calls, avg, mn, mx, k[i].name);
+    }
+    fprintf(o, "\n%sKernels (the last launch's configuration):\n", pre);
+    fprintf(o, "%8s  %16s  %16s  %6s  %8s  %8s  %11s  %13s  %s\n", "Calls", "Grid Size",
+            "Block Size", "Regs*", "SSMem", "DSMem", "Occupancy", "Limited by", "Name");
+    bool any_estimate = false, any_ptxas = false;
+    for (size_t i = 0; i < nk; i++) {
+        const rt_prof_record *r = k[i].last;
+        char g[48], b[48], ss[24], ds[24], occ[32];
+        fmt_dim(g, sizeof g, r->grid);
+        fmt_dim(b, sizeof b, r->block);
+        fmt_bytes(ss, sizeof ss, r->static_shared);
+        fmt_bytes(ds, sizeof ds, r->dynamic_shared);
+        snprintf(occ, sizeof occ, "%3.0f%% / %3.0f%%", 100 * r->launch.occupancy.occupancy,
+                 k[i].occ_n ? 100 * k[i].occ_sum / (double)k[i].occ_n : 0.0);
+        fprintf(o, "%8llu  %16s  %16s  %5d%s  %8s  %8s  %11s  %13s  %s\n",
+                (unsigned long long)k[i].calls, g, b, r->regs, r->regs_from_ptxas ? " " : "~", ss,
+                ds, occ, r->est.limiter ? r->est.limiter : "", k[i].name);
+        any_estimate |= !r->regs_from_ptxas;
+        any_ptxas |= r->regs_from_ptxas;
+    }
+    free(k);
+    fprintf(o, "\nOccupancy: theoretical / achieved (resident warps over the SMs' active time, "
+               "from the timing model's schedule).\n");
+    if (any_ptxas)
+        fprintf(o, "Regs: registers per thread that ptxas assigns for this device.\n");
+    if (any_estimate)
+        fprintf(o, "Regs~: estimated from the PTX (ptxas not available for this device).\n");
+    fprintf(o, "SSMem: static shared memory per block.  DSMem: dynamic shared memory per block.\n");
+}
+
+static void print_trace(const rt_profiler *p, FILE *o, const char *pre, const char *device) {
+    if (p->csv) {
+        fprintf(o, "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\","
+                   "\"Block Y\",\"Block Z\",\"Registers Per Thread\",\"Static SMem\","
+                   "\"Dynamic SMem\",\"Device\",\"Context\",\"Stream\",\"Name\",\"Correlation_ID\"\n");
+        fprintf(o, "us,us,,,,,,,,B,B,,,,,\n");
+        for (size_t i = 0; i < p->n; i++) {
+            const rt_prof_record *r = &p->recs[i];
+            fprintf(o, "%f,%f,%u,%u,%u,%u,%u,%u,%d,%u,%u,", r->start_s * 1e6, r->duration_s * 1e6,
+                    r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->regs,
+                    r->static_shared, r->dynamic_shared);
+            csv_string(o, device);
+            fprintf(o, ",1,%d,", r->stream);
+            csv_string(o, r->kernel);
+            fprintf(o, ",%zu\n", i + 1);
+        }
+        return;
+    }
+    fprintf(o, "%sProfiling result (device times estimated by the timing model):\n", pre);
+    fprintf(o, "%10s  %9s  %16s  %16s  %6s  %8s  %8s  %26s  %7s  %6s  %s\n", "Start", "Duration",
+            "Grid Size", "Block Size", "Regs*", "SSMem*", "DSMem*", "Device", "Context", "Stream",
+            "Name");
+    for (size_t i = 0; i < p->n; i++) {
+        const rt_prof_record *r = &p->recs[i];
+        char st[32], du[32], g[48], b[48], ss[24], ds[24];
+        fmt_time(st, sizeof st, r->start_s);
+        fmt_time(du, sizeof du, r->duration_s);
+        fmt_dim(g, sizeof g, r->grid);
+        fmt_dim(b, sizeof b, r->block);
+        fmt_bytes(ss, sizeof ss, r->static_shared);
+        fmt_bytes(ds, sizeof ds, r->dynamic_shared);
+        fprintf(o, "%10s  %9s  %16s  %16s  %6d  %8s  %8s  %26s  %7d  %6d  %s [%zu]\n", st, du, g, b,
+                r->regs, ss, ds, device, 1, r->stream, r->kernel, i + 1);
+    }
+    fprintf(o, "\nRegs: Number of registers used per CUDA thread (%s).\n",
+            p->n && !p->recs[0].regs_from_ptxas ? "estimated from the PTX" : "as ptxas assigns them");
+    fprintf(o, "SSMem: Static shared memory allocated per CUDA block.\n");
+    fprintf(o, "DSMem: Dynamic shared memory allocated per CUDA block.\n");
+}
+
+/* --print-gpu-trace with --metrics: one row per launch, one column per metric. */
+static void print_metric_trace(const rt_profiler *p, FILE *o, const char *pre,
+                               const char *device) {
+    const prof_selection *s = &p->sel;
+    if (!p->csv) fprintf(o, "%sMetric result (one line per launch):\n", pre);
+    fprintf(o, p->csv ? "\"Device\",\"Context\",\"Stream\",\"Kernel\",\"Correlation_ID\""
+                      : "%-26s %7s %6s %6s", p->csv ? "" : "Device", "Context", "Stream", "ID");
+    for (size_t m = 0; m < s->count; m++) {
+        const char *name = s->as_ncu[m] ? s->metric[m]->ncu : s->metric[m]->nvprof;
+        if (p->csv) fprintf(o, ",\"%s\"", name);
+        else fprintf(o, " %*s", (int)(strlen(name) > 12 ? strlen(name) : 12), name);
+    }
+    fprintf(o, p->csv ? "\n" : "  Kernel\n");
+    for (size_t i = 0; i < p->n; i++) {
+        const rt_prof_record *r = &p->recs[i];
+        if (p->csv) {
+            csv_string(o, device);
+            fprintf(o, ",1,%d,", r->stream);
+            csv_string(o, r->kernel);
+            fprintf(o, ",%zu", i + 1);
+        } else {
+            fprintf(o, "%-26s %7d %6d %6zu", device, 1, r->stream, i + 1);
+        }
+        for (size_t m = 0; m < s->count; m++) {
+            const prof_metric *mt = s->metric[m];
+            double v = prof_metric_value(mt, s->as_ncu[m], &r->counters, &r->launch);
+            prof_unit unit = s->as_ncu[m] && mt->unit == PROF_UNIT_RATIO && mt->ncu_scale == 100
+                                 ? PROF_UNIT_PERCENT : mt->unit;
+            char val[64];
+            prof_format_nvprof(val, sizeof val, unit, v, p->csv);
+            const char *name = s->as_ncu[m] ? mt->ncu : mt->nvprof;
+            if (p->csv) fprintf(o, ",%s", val);
+            else fprintf(o, " %*s", (int)(strlen(name) > 12 ? strlen(name) : 12), val);
+        }
+        if (!p->csv) fprintf(o, "  %s", r->kernel);
+        fputc('\n', o);
+    }
+}
+
+void rt_prof_report(rt_context *c) {
+    if (!rt_prof_enabled()) return;
+    rt_profiler *p = &rt_prof;
+    pthread_mutex_lock(&p->lock);
+    FILE *o = stderr;
+    if (p->log_path) {
+        o = fopen(p->log_path, "w");
+        if (!o) {
+            fprintf(stderr, "==%d== Error: cannot write %s\n", (int)getpid(), p->log_path);
+            o = stderr;
+        }
+    }
+    fflush(stdout);
+    char pre[32], device[160];
+    snprintf(pre, sizeof pre, "==%d== ", (int)getpid());
+    snprintf(device, sizeof device, "%s (0)", c && c->preset ? c->preset->name : "none");
+    if (!p->csv)
+        fprintf(o, "%sProfiling application: %s\n", pre, p->command ? p->command : "(unknown)");
+    if (p->n == 0) {
+        fprintf(o, "%sNo kernels were profiled.\n", pre);
+    } else if (p->sel.count == 0) {
+        if (p->trace) print_trace(p, o, pre, device);
+        else print_summary(p, o, pre, device);
+    } else if (p->trace) {
+        print_metric_trace(p, o, pre, device);
+    } else {
+        prof_report *rep = prof_report_new(&p->sel);
+        for (size_t i = 0; rep && i < p->n; i++)
+            prof_report_add(rep, device, p->recs[i].kernel, &p->recs[i].counters,
+                            &p->recs[i].launch);
+        if (rep) prof_report_print(rep, o, pre, p->csv);
+        prof_report_free(rep);
+    }
+    if (o != stderr) fclose(o);
+    else fflush(o);
+    pthread_mutex_unlock(&p->lock);
+}
