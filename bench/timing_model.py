@@ -8,12 +8,20 @@ each launch with the measured one. Prints one line per kernel (launches of one k
 one test averaged), the error statistics, and for each block size of reduceInteger whether
 the estimates rank the reduction variants as the H100 did.
 
-Usage: bench/timing_model.py [build-dir]     (examples built: cmake --build build --target cuda_examples)
+Usage: bench/timing_model.py [--check-ranking] [build-dir]
+       (examples built first: cmake --build build --target cuda_examples)
+With --check-ranking, the exit status is 1 when, for block sizes 128 to 1024 of
+reduceInteger, a pair of variants that the H100 ran more than 10% apart is ordered the
+other way by the estimates (ctest runs it so).
 """
 import csv, io, math, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+CHECK = "--check-ranking" in sys.argv[1:]
+BUILD = ARGS[0] if ARGS else os.path.join(ROOT, "build")
+CHECKED_TESTS = ("reduceInteger_b128", "reduceInteger_b256", "reduceInteger",
+                 "reduceInteger_b1024")  # block sizes 128, 256, 512, 1024
 # a launch this much faster than another on the H100 must be estimated faster too
 RANK_MARGIN = 0.10
 
@@ -91,6 +99,7 @@ def main():
           f"{sum(1 for x in abs_errs if x <= 0.5)}")
     print(f"\nranking of the reduction variants (pairs whose H100 times differ by more than "
           f"{100 * RANK_MARGIN:.0f}% must be ordered the same):")
+    misordered = 0
     for t, rows in rank_report:
         pairs = bad = 0
         for i in range(len(rows)):
@@ -111,7 +120,10 @@ def main():
         rho = 1 - 6 * sum((rm[k] - re_[k]) ** 2 for k in rm) / (nn * (nn * nn - 1)) if nn > 1 else 1
         print(f"  {t}: {pairs - bad}/{pairs} clear pairs ordered as on the H100, "
               f"Spearman rho {rho:.2f}")
+        if t in CHECKED_TESTS:
+            misordered += bad
+    return 1 if CHECK and misordered else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -37,6 +37,8 @@ static check_alloc *find_locked(check_state *st, uint64_t addr) {
 void check_on_alloc(check_state *st, uint64_t base, uint64_t size, uint32_t kind,
                     uint32_t flags, const char *api) {
     if (!tracks_allocations(st)) return;
+    /* where the program allocated it, for the leak report (taken before the lock) */
+    char *site = st->leak_check ? check_host_site(st) : NULL;
     pthread_rwlock_wrlock(&st->alloc_lock);
     if (st->nallocs == st->allocs_cap) {
         size_t cap = st->allocs_cap ? st->allocs_cap * 2 : 64;
@@ -56,12 +58,15 @@ void check_on_alloc(check_state *st, uint64_t base, uint64_t size, uint32_t kind
     a->flags = flags;
     a->serial = st->next_serial++;
     snprintf(a->api, sizeof a->api, "%s", api ? api : "cudaMalloc");
+    a->site = site;
+    site = NULL;
     /* initcheck watches memory only the device writes (cudaMalloc and friends): pinned,
      * managed and registered memory can be written by the host directly */
     if (st->tool == CHECK_TOOL_INITCHECK && kind == MEM_KIND_DEVICE) a->init = calloc(size ? size : 1, 1);
     __atomic_add_fetch(&st->alloc_gen, 1, __ATOMIC_RELEASE);
 out:
     pthread_rwlock_unlock(&st->alloc_lock);
+    free(site);
 }
 
 /* Remove the allocation at base; remember it as freed. Called with the write lock. */
@@ -74,6 +79,7 @@ static void release_locked(check_state *st, uint64_t base) {
     f->size = a->size;
     f->device_heap = false;
     free(a->init);
+    free(a->site);
     memmove(a, a + 1, (st->nallocs - i) * sizeof *a);
     st->nallocs--;
     __atomic_add_fetch(&st->alloc_gen, 1, __ATOMIC_RELEASE);
@@ -237,10 +243,14 @@ void check_on_context_end(check_state *st, mem_table *t) {
             for (; k > 0 && leaks[k - 1].serial > a->serial; k--) leaks[k] = leaks[k - 1];
             leaks[k] = *a;
             leaks[k].init = NULL;
+            leaks[k].site = a->site ? strdup(a->site) : NULL;
         }
     }
     /* the context is gone: so is everything it held */
-    for (size_t i = 0; i < st->nallocs; i++) free(st->allocs[i].init);
+    for (size_t i = 0; i < st->nallocs; i++) {
+        free(st->allocs[i].init);
+        free(st->allocs[i].site);
+    }
     st->nallocs = 0;
     __atomic_add_fetch(&st->alloc_gen, 1, __ATOMIC_RELEASE);
     pthread_rwlock_unlock(&st->alloc_lock);
@@ -261,10 +271,15 @@ void check_on_context_end(check_state *st, mem_table *t) {
                        leaks[i].base);
             check_line(&b, "    allocated by %s (the program's allocation #%" PRIu64 ") and "
                        "never freed", leaks[i].api, leaks[i].serial + 1);
+            if (leaks[i].site) {
+                check_line(&b, "    Saved host backtrace up to driver entry point at allocation time");
+                check_host_frame_lines(&b, leaks[i].site);
+            }
             check_line(&b, "%s", "");
             check_emit(st, b.p);
             check_buf_free(&b);
         }
     }
+    for (size_t i = 0; i < n; i++) free(leaks[i].site);
     free(leaks);
 }

@@ -68,14 +68,21 @@ static inline check_tool check_tool_from_name(const char *name) {
 
 /* ---- launches ---- */
 
+/* Where the program called into the library, as reports name it ("main [0x8db9] in app":
+ * function, offset in its module, module), for a launch's reports; malloc'd, NULL when
+ * the stack does not say. Called at the API call itself. */
+char *check_host_site(check_state *st);
+
 /* Describes the launch about to run and attaches the checker's observer to it
  * (L->observer). module is the kernel's PTX (for source lines and the callee containing
  * an instruction), kernel_name its mangled name, independent_threads whether the device
  * schedules the threads of a warp independently (compute capability 7.0 and later: the
- * lanes of a warp are then not in lockstep, which racecheck must take into account).
+ * lanes of a warp are then not in lockstep, which racecheck must take into account),
+ * launch_site what check_host_site said when the program launched it (or NULL).
  * Returns NULL (and attaches nothing) when the tool has nothing to watch in kernels. */
 check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_module *module,
-                                 const char *kernel_name, bool independent_threads);
+                                 const char *kernel_name, bool independent_threads,
+                                 const char *launch_site);
 /* After the grid: prints the launch's reports in block order. Returns true when the
  * launch must fail as it does under compute-sanitizer's memcheck (an invalid access was
  * found: the kernel is stopped and the error is an unspecified launch failure), and

@@ -335,6 +335,7 @@ static bool demangle(const char *mangled, char *buf, size_t n) {
     if (!m) return false;
     bool ok = false;
     m->p = mangled + 2;
+    if (*m->p == 'L') m->p++; /* internal linkage (a static function) */
     dm_str name = {{0}}, ret = {{0}}, params = {{0}};
     bool is_template = false;
     if (!parse_name(m, &name, &is_template)) goto out;

@@ -59,6 +59,7 @@ void check_initcheck_mem(check_worker *w, const exec_site *s, ptx_space space,
                                   "size %u bytes", access == EXEC_OBS_LOAD ? "read" : "atomic",
                                   size);
                 check_line(&b, "    Address 0x%" PRIx64, a);
+                check_report_launch_site(&b, w->cl);
                 check_line(&b, "%s", "");
                 check_worker_report(w, b.p);
             }

@@ -31,6 +31,7 @@ typedef struct check_alloc {
     uint8_t *init;               /* initcheck: one byte per byte, non-zero once written;
                                   * NULL when not tracked */
     char api[32];
+    char *site;                  /* leak checking: the program's frames at the allocation */
 } check_alloc;
 
 typedef struct check_freed {
@@ -62,6 +63,12 @@ struct check_state {
     uint64_t nfreed;
     uint64_t alloc_gen;          /* bumped on every change (atomic): invalidates caches */
 };
+
+/* A checker writing to out (not closed by check_state_free unless owned), for the
+ * environment's configuration (state.c) and for tests. */
+check_state *check_state_new(check_tool tool, bool leak_check, unsigned long print_limit,
+                             FILE *out);
+void check_state_free(check_state *st);
 
 /* Print one report (lines already prefixed), counting it as an error; beyond the print
  * limit it is only counted. Takes st->lock. */
@@ -113,6 +120,8 @@ struct check_launch {
     exec_observer obs;
     const ptx_module *module;
     char kernel[512];            /* demangled */
+    char launch_site[1024];      /* the program's frames that launched it, one per line
+                                  * (check_host_site; "" unknown) */
     bool its;                    /* independent thread scheduling (sm_70+) */
     uint32_t shared_size;        /* bytes of shared memory per block */
     uint32_t local_size;         /* bytes of local memory per thread */
@@ -130,7 +139,7 @@ struct check_launch {
 /* ---- per worker thread ---- */
 
 typedef struct rc_access rc_access;
-typedef struct rc_byte rc_byte;
+typedef struct rc_word rc_word;
 typedef struct rc_chunk rc_chunk;
 
 struct check_worker {
@@ -157,7 +166,7 @@ struct check_worker {
     unsigned long keep_limit;    /* 0: keep all */
 
     /* racecheck */
-    rc_byte *shared_shadow;
+    rc_word *shared_shadow;
     size_t shared_cap;
     rc_chunk **chunk_table;      /* open addressing by chunk address */
     size_t chunk_table_cap, nchunks_used;
@@ -180,6 +189,8 @@ exec_dim3 check_thread_index(const check_launch *cl, uint32_t t);
 void check_report_head(check_buf *b, const check_launch *cl, const exec_site *s,
                        uint32_t lane, const char *what_fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* compute-sanitizer's closing lines of a kernel report: where the program launched it. */
+void check_report_launch_site(check_buf *b, const check_launch *cl);
 /* "<function> in <file>:<line> (PTX line N)" for an instruction of the launch's module. */
 void check_where(char *out, size_t n, const check_launch *cl, const ptx_insn *insn);
 
@@ -204,6 +215,16 @@ void check_memcheck_heap(const exec_site *s, exec_heap_op op, uint32_t lane, uin
                          uint64_t size);
 /* Add n bytes of hazard between two accesses to the worker's sums. */
 void check_hazard_add(check_worker *w, const check_hazard *h);
+
+/* ---- host code (symtab.c) ---- */
+
+/* The (demangled) name of the function of module_path (loaded at load_base; NULL or ""
+ * for the program itself) that contains pc; false when its symbol table does not say. */
+bool check_host_symbol(const char *module_path, uintptr_t load_base, uintptr_t pc, char *out,
+                       size_t n);
+
+/* "Host Frame: ..." report lines for the frames of a check_host_site() text (api.c). */
+void check_host_frame_lines(check_buf *b, const char *frames);
 
 /* ---- allocation registry (alloc.c) ---- */
 

@@ -112,8 +112,9 @@ static void *cb_begin_worker(void *ctx) {
     check_worker *w = calloc(1, sizeof *w);
     if (!w) abort();
     w->cl = cl;
-    unsigned long limit = cl->st->print_limit;
-    w->keep_limit = limit; /* a block's reports beyond the limit are never printed */
+    /* a worker takes blocks in increasing order and makes a block's reports in order, so
+     * its reports beyond the print limit could never be among those printed */
+    w->keep_limit = cl->st->print_limit;
     pthread_mutex_lock(&cl->lock);
     w->next = cl->workers;
     cl->workers = w;
@@ -193,7 +194,8 @@ static void cb_warp_sync(const exec_site *s, uint32_t membermask, uint32_t activ
 /* ---- begin / end ---- */
 
 check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_module *module,
-                                 const char *kernel_name, bool independent_threads) {
+                                 const char *kernel_name, bool independent_threads,
+                                 const char *launch_site) {
     if (!st || st->tool == CHECK_TOOL_NONE) return NULL;
     check_launch *cl = calloc(1, sizeof *cl);
     if (!cl) return NULL;
@@ -202,6 +204,7 @@ check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_modu
     cl->module = module;
     check_demangle(kernel_name, cl->kernel, sizeof cl->kernel);
     cl->its = independent_threads;
+    if (launch_site) snprintf(cl->launch_site, sizeof cl->launch_site, "%s", launch_site);
     const exec_kernel_info *info = exec_kernel_get_info(L->kernel);
     cl->shared_size = L->dyn_shared ? info->dyn_shared_base + L->dyn_shared : info->static_shared;
     cl->local_size = info->local_per_thread;

@@ -135,6 +135,7 @@ static void report_lane(check_worker *w, const exec_site *s, ptx_space space,
             check_line(&b, "    and each thread has %s bytes of local memory",
                        check_commas(cl->local_size, c));
     }
+    check_report_launch_site(&b, w->cl);
     check_line(&b, "%s", "");
     check_worker_report(w, b.p);
     __atomic_store_n(&cl->mem_error, 1, __ATOMIC_RELAXED);
@@ -222,6 +223,7 @@ void check_memcheck_heap(const exec_site *s, exec_heap_op op, uint32_t lane, uin
     check_line(&b, "    Address 0x%" PRIx64 "%s", ptr,
                twice ? " was already freed by free() in a kernel"
                      : " was not returned by malloc() in a kernel");
+    check_report_launch_site(&b, w->cl);
     check_line(&b, "%s", "");
     check_worker_report(w, b.p);
     __atomic_store_n(&cl->mem_error, 1, __ATOMIC_RELAXED);

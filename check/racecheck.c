@@ -42,7 +42,7 @@ struct rc_access {
     uint8_t valid;
 };
 
-struct rc_byte {        /* one 4-byte word (the name is historical: shadow unit) */
+struct rc_word {        /* the shadow of one 4-byte word */
     uint32_t gen;
     rc_access w, r;
 };
@@ -50,7 +50,7 @@ struct rc_byte {        /* one 4-byte word (the name is historical: shadow unit)
 struct rc_chunk {
     uint64_t base;       /* address of the chunk's first byte */
     uint32_t gen;        /* block generation that owns it */
-    rc_byte words[RC_CHUNK_WORDS];
+    rc_word words[RC_CHUNK_WORDS];
 };
 
 void check_racecheck_free(check_worker *w) {
@@ -120,7 +120,7 @@ static void chunk_table_grow(check_worker *w) {
     free(old);
 }
 
-static rc_byte *global_word(check_worker *w, uint64_t addr) {
+static rc_word *global_word(check_worker *w, uint64_t addr) {
     uint64_t base = addr & ~(uint64_t)((RC_CHUNK_WORDS * 4u) - 1u);
     if (w->nchunks_used * 2 >= w->chunk_table_cap) chunk_table_grow(w);
     size_t i = chunk_slot(w, base);
@@ -168,7 +168,7 @@ static void hazard(check_worker *w, const rc_access *first, uint8_t first_access
     check_hazard_add(w, &h);
 }
 
-static void access_word(check_worker *w, rc_byte *word, const rc_access *me, bool store,
+static void shadow_access(check_worker *w, rc_word *word, const rc_access *me, bool store,
                         bool global) {
     uint32_t warp = me->tid / 32u;
     bool its = w->cl->its;
@@ -218,8 +218,8 @@ void check_racecheck_mem(check_worker *w, const exec_site *s, ptx_space space,
         for (uint64_t p = a & ~3ull; p < end; p += 4) {
             uint64_t lo = p > a ? p : a, hi = p + 4 < end ? p + 4 : end;
             me.mask = (uint8_t)(((1u << (hi - lo)) - 1u) << (lo - p));
-            rc_byte *word = global ? global_word(w, p) : &w->shared_shadow[p >> 2];
-            access_word(w, word, &me, store, global);
+            rc_word *word = global ? global_word(w, p) : &w->shared_shadow[p >> 2];
+            shadow_access(w, word, &me, store, global);
         }
     }
 }

@@ -106,6 +106,12 @@ void check_where(char *out, size_t n, const check_launch *cl, const ptx_insn *in
         snprintf(out, n, "%s (PTX line %u)", func, insn->loc.ptx_line);
 }
 
+void check_report_launch_site(check_buf *b, const check_launch *cl) {
+    if (!cl->launch_site[0]) return;
+    check_line(b, "    Saved host backtrace up to driver entry point at kernel launch time");
+    check_host_frame_lines(b, cl->launch_site);
+}
+
 void check_report_head(check_buf *b, const check_launch *cl, const exec_site *s,
                        uint32_t lane, const char *what_fmt, ...) {
     check_buf_printf(b, "%s", CHECK_PREFIX);

@@ -19,6 +19,33 @@ static pthread_once_t check_once = PTHREAD_ONCE_INIT;
 
 check_tool check_state_tool(const check_state *st) { return st ? st->tool : CHECK_TOOL_NONE; }
 
+check_state *check_state_new(check_tool tool, bool leak_check, unsigned long print_limit,
+                             FILE *out) {
+    check_state *st = calloc(1, sizeof *st);
+    if (!st) return NULL;
+    st->tool = tool;
+    st->leak_check = tool == CHECK_TOOL_MEMCHECK && leak_check;
+    st->print_limit = print_limit;
+    st->out = out;
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_rwlock_init(&st->alloc_lock, NULL);
+    return st;
+}
+
+void check_state_free(check_state *st) {
+    if (!st) return;
+    for (size_t i = 0; i < st->nallocs; i++) {
+        free(st->allocs[i].init);
+        free(st->allocs[i].site);
+    }
+    free(st->allocs);
+    free(st->status_path);
+    if (st->out_owned) fclose(st->out);
+    pthread_mutex_destroy(&st->lock);
+    pthread_rwlock_destroy(&st->alloc_lock);
+    free(st);
+}
+
 static void check_create(void) {
     const char *tool = getenv("VCUDA_CHECK");
     if (!tool || !*tool || !strcmp(tool, "0") || !strcmp(tool, "none")) return;
@@ -28,36 +55,31 @@ static void check_create(void) {
                 "synccheck or initcheck)\n", tool);
         exit(2);
     }
-    check_state *st = calloc(1, sizeof *st);
-    if (!st) {
-        fprintf(stderr, "vcuda: out of memory starting the checker\n");
-        exit(2);
-    }
-    st->tool = t;
     const char *leaks = getenv("VCUDA_CHECK_LEAKS");
-    st->leak_check = t == CHECK_TOOL_MEMCHECK && leaks && *leaks && strcmp(leaks, "0");
-    st->print_limit = CHECK_DEFAULT_PRINT_LIMIT;
+    unsigned long print_limit = CHECK_DEFAULT_PRINT_LIMIT;
     const char *limit = getenv("VCUDA_CHECK_PRINT_LIMIT");
     if (limit && *limit) {
         char *end;
         unsigned long v = strtoul(limit, &end, 10);
-        if (!*end) st->print_limit = v;
+        if (!*end) print_limit = v;
     }
-    st->out = stdout;
+    FILE *out = stdout;
     const char *log = getenv("VCUDA_CHECK_LOG");
     if (log && *log) {
-        FILE *f = fopen(log, "a");
-        if (!f) {
+        out = fopen(log, "a");
+        if (!out) {
             fprintf(stderr, "vcuda: cannot open the check log %s: %s\n", log, strerror(errno));
             exit(2);
         }
-        st->out = f;
-        st->out_owned = true;
     }
+    check_state *st = check_state_new(t, leaks && *leaks && strcmp(leaks, "0"), print_limit, out);
+    if (!st) {
+        fprintf(stderr, "vcuda: out of memory starting the checker\n");
+        exit(2);
+    }
+    st->out_owned = out != stdout;
     const char *status = getenv("VCUDA_CHECK_STATUS");
     if (status && *status) st->status_path = strdup(status);
-    pthread_mutex_init(&st->lock, NULL);
-    pthread_rwlock_init(&st->alloc_lock, NULL);
     check_the_state = st;
 }
 

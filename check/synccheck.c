@@ -21,6 +21,7 @@ static void report(check_worker *w, const exec_site *s, uint32_t lane, const cha
     check_buf b = {0};
     check_report_head(&b, w->cl, s, lane, "Barrier error detected. %s", what);
     if (detail && *detail) check_line(&b, "    %s", detail);
+    check_report_launch_site(&b, w->cl);
     check_line(&b, "%s", "");
     check_worker_report(w, b.p);
 }

@@ -6,11 +6,54 @@
  * bar.sync completes when the expected number of threads has arrived: the count the
  * instruction names, or else every thread that has not exited. When no warp can run
  * and some still wait, the barrier can never complete: that is reported, not hung on.
+ *
+ * Split warps (sm_70 and later, where a barrier counts threads): lanes that reach a
+ * barrier while other lanes of their warp still have a path to run in the same function
+ * (the other side of an if/else, say) do not stop the warp. They are parked as the
+ * pending path of a new reconvergence entry, and the warp runs the other path until its
+ * lanes too arrive at a barrier (the same one or another instruction with that id) or
+ * exit; reconvergence then happens as usual, the parked path running once the barrier
+ * has completed. Lanes waiting at a reconvergence point behind parked lanes, or in a
+ * caller's pending path, cannot move on: if that keeps a barrier from completing it is
+ * reported as a barrier that can never complete.
+ * Before sm_70 (exec_launch.warp_barriers) a warp never runs another path while part of
+ * it waits at a barrier: a barrier inside divergent code is reported the same way.
  */
 #include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+/* Lanes parked at a barrier inside a function called from a path while the path to run
+ * next is in a caller: their call frames and reconvergence entries, moved aside until
+ * they resume (see park_and_switch). */
+typedef struct exec_bar_cont {
+    bool used;
+    uint32_t lanes;
+    uint32_t base;              /* the caller's frame depth: they resume from there */
+    uint32_t nframes;           /* their frames were base+1 .. base+nframes */
+    exec_frame *frames;         /* those frames while parked; spare buffers otherwise */
+    uint32_t frames_cap;
+    exec_rentry *rs;            /* their frames' reconvergence entries */
+    uint32_t nrs, rs_cap;
+    const exec_insn *ip;        /* where they go on */
+    uint32_t returned;          /* the innermost frame's returned lanes */
+} exec_bar_cont;
+
+static void free_conts(exec_wstate *w) {
+    for (uint32_t c = 0; c < w->nconts; c++) {
+        exec_bar_cont *ct = &w->conts[c];
+        for (uint32_t f = 0; f < ct->frames_cap; f++) {
+            free(ct->frames[f].R);
+            free(ct->frames[f].P);
+        }
+        free(ct->frames);
+        free(ct->rs);
+    }
+    free(w->conts);
+    w->conts = NULL;
+    w->nconts = 0;
+}
 
 exec_worker *exec_worker_new(void) {
     exec_worker *w = calloc(1, sizeof *w);
@@ -28,7 +71,9 @@ void exec_worker_free(exec_worker *wk) {
         }
         free(w->frames);
         free(w->rs);
+        free_conts(w);
     }
+    exec_devrt_worker_free(wk);
     free(wk->warps);
     free(wk->shared);
     free(wk->local);
@@ -70,35 +115,59 @@ enum { RED_NONE = 0, RED_POPC, RED_AND, RED_OR };
 #define BAR_ID_REG    (EXEC_F_HANDLER << 9)
 #define BAR_COUNT_REG (EXEC_F_HANDLER << 10)
 
-static void deliver_reduction(exec_wstate *w, const exec_barrier *bar) {
-    const exec_insn *in = w->bar_insn;
-    uint32_t m = w->bar_mask;
+/* bar.red's result for lanes m of the frame with registers R and predicates P. */
+static void deliver_reduction(const exec_insn *in, uint32_t m, uint64_t *R, uint32_t *P,
+                              const exec_barrier *bar) {
     switch (in->aux) {
     case RED_POPC:
-        exec_broadcast(&EXEC_R(&w->h, in->d[0], 0), m, bar->red_popc);
+        exec_broadcast(R + (size_t)in->d[0] * EXEC_WARP_SIZE, m, bar->red_popc);
         break;
     case RED_AND: case RED_OR: {
         bool r = in->aux == RED_AND ? bar->red_and : bar->red_or;
-        w->h.P[in->d[0]] = (w->h.P[in->d[0]] & ~m) | (r ? m : 0);
+        P[in->d[0]] = (P[in->d[0]] & ~m) | (r ? m : 0);
         break;
     }
     default: break;
     }
 }
 
+/* The barrier completed: the lanes parked at it may run again (their paths run when the
+ * warp reaches them), and a warp stopped at one of its parked paths tries again. */
+static void release_parked(exec_wstate *w, uint32_t id, exec_barrier *bar) {
+    for (uint32_t i = 0; i < w->nparks;) {
+        exec_bar_park *p = &w->parks[i];
+        if (p->id != id) {
+            i++;
+            continue;
+        }
+        if (p->insn->aux != RED_NONE) {
+            const exec_bar_cont *ct = p->cont >= 0 ? &w->conts[p->cont] : NULL;
+            exec_frame *fr = ct ? &ct->frames[p->depth - ct->base - 1] : &w->frames[p->depth];
+            deliver_reduction(p->insn, p->arrived, fr->R, fr->P, bar);
+        }
+        w->parked &= ~p->lanes;
+        *p = w->parks[--w->nparks];
+        bar->parked--;
+    }
+    if (w->resume_parked && w->status == EXEC_WARP_BARRIER) w->status = EXEC_WARP_RUNNABLE;
+}
+
 static void barrier_check(struct exec_block *b, uint32_t id) {
     exec_barrier *bar = &b->bars[id];
     uint32_t need = bar->expected ? bar->expected : b->live_threads;
     if (bar->arrived == 0 || bar->arrived < need) return;
-    for (uint32_t i = 0; i < b->nwarps && bar->waiting; i++) {
+    for (uint32_t i = 0; i < b->nwarps && (bar->waiting || bar->parked); i++) {
         exec_wstate *w = &b->warps[i];
-        if (w->status != EXEC_WARP_BARRIER || w->bar_id != id) continue;
-        if (w->bar_insn->aux != RED_NONE) deliver_reduction(w, bar);
+        if (w->nparks) release_parked(w, id, bar);
+        if (w->status != EXEC_WARP_BARRIER || w->resume_parked || w->bar_id != id) continue;
+        if (w->bar_insn->aux != RED_NONE)
+            deliver_reduction(w->bar_insn, w->bar_mask, w->h.R, w->h.P, bar);
         w->status = EXEC_WARP_RUNNABLE;
         bar->waiting--;
     }
     bar->arrived = 0;
     bar->waiting = 0;
+    bar->parked = 0;
     bar->expected = 0;
 }
 
@@ -110,6 +179,152 @@ void exec_block_threads_exited(struct exec_block *b, uint32_t n) {
 
 uint32_t exec_barrier_id(const exec_warp *hw, const exec_insn *in, uint32_t lane) {
     return in->flags & BAR_ID_REG ? (uint32_t)EXEC_R(hw, in->a[0], lane) : (uint32_t)in->target;
+}
+
+/* The topmost reconvergence entry with a pending path that can run (lanes not exited,
+ * not parked, not returned from the entry's function), or -1. The entry may belong to a
+ * caller of the current function. */
+static int runnable_pending(const exec_wstate *w) {
+    uint32_t returned = w->returned, d = w->depth;
+    for (uint32_t i = w->rsp; i > 0; i--) {
+        while (d > 0 && w->frames[d].rs_base >= i) returned = w->frames[d--].saved_returned;
+        if (w->rs[i - 1].pending_mask & w->h.alive & ~returned & ~w->parked) return (int)(i - 1);
+    }
+    return -1;
+}
+
+static void h_resume_parked(exec_warp *hw, const exec_insn *in, uint32_t mask);
+
+/* Where lanes parked inside a callee resume: the pending path of their entry in the
+ * caller starts here, and the handler puts their frames back. Not part of any code. */
+static const exec_insn resume_parked_insn = {
+    .fn = h_resume_parked, .op = PTX_OP_bar, .flags = EXEC_F_PSEUDO, .guard = -1,
+    .obs = EXEC_OBS_K_HIDDEN, .reconv = -1,
+};
+
+static void swap_frames(exec_frame *a, exec_frame *b) {
+    exec_frame t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Move the active lanes' frames above depth base, and their reconvergence entries, into
+ * a continuation; the warp is left in frame base. Returns the continuation's index. */
+static int32_t save_continuation(exec_wstate *w, uint32_t base) {
+    uint32_t c = 0;
+    while (c < w->nconts && w->conts[c].used) c++;
+    if (c == w->nconts) {
+        exec_bar_cont *n = realloc(w->conts, (w->nconts + 1) * sizeof *n);
+        if (!n) abort();
+        memset(&n[w->nconts], 0, sizeof *n);
+        w->conts = n;
+        w->nconts++;
+    }
+    exec_bar_cont *ct = &w->conts[c];
+    uint32_t nf = w->depth - base;
+    if (ct->frames_cap < nf) {
+        exec_frame *f = realloc(ct->frames, nf * sizeof *f);
+        if (!f) abort();
+        memset(f + ct->frames_cap, 0, (nf - ct->frames_cap) * sizeof *f);
+        ct->frames = f;
+        ct->frames_cap = nf;
+    }
+    for (uint32_t i = 0; i < nf; i++) swap_frames(&ct->frames[i], &w->frames[base + 1 + i]);
+    uint32_t first = ct->frames[0].rs_base, nrs = w->rsp - first;
+    if (ct->rs_cap < nrs) {
+        exec_rentry *r = realloc(ct->rs, nrs * sizeof *r);
+        if (!r) abort();
+        ct->rs = r;
+        ct->rs_cap = nrs;
+    }
+    if (nrs) memcpy(ct->rs, &w->rs[first], nrs * sizeof *ct->rs);
+    ct->used = true;
+    ct->lanes = w->h.active;
+    ct->base = base;
+    ct->nframes = nf;
+    ct->nrs = nrs;
+    ct->ip = w->ip;
+    ct->returned = w->returned;
+    /* back in the caller, as if the call had not been made yet */
+    w->returned = ct->frames[0].saved_returned;
+    w->rsp = first;
+    w->depth = base;
+    w->h.R = w->frames[base].R;
+    w->h.P = w->frames[base].P;
+    w->code = w->frames[base].func->code;
+    return (int32_t)c;
+}
+
+static void h_resume_parked(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    exec_bar_cont *ct = NULL;
+    for (uint32_t c = 0; c < w->nconts && !ct; c++)
+        if (w->conts[c].used && w->conts[c].base == w->depth && (w->conts[c].lanes & mask))
+            ct = &w->conts[c];
+    if (!ct) {
+        exec_fault_at(hw, in, (uint32_t)__builtin_ctz(mask), EXEC_FAULT_INVALID_PC,
+                      "lanes parked at a barrier lost their call frames");
+        return;
+    }
+    uint32_t base = ct->base, first = w->rsp;
+    int64_t shift = (int64_t)first - (int64_t)ct->frames[0].rs_base;
+    for (uint32_t i = 0; i < ct->nframes; i++) {
+        ct->frames[i].rs_base = (uint32_t)((int64_t)ct->frames[i].rs_base + shift);
+        swap_frames(&ct->frames[i], &w->frames[base + 1 + i]);
+    }
+    /* the caller's lanes that returned meanwhile stay returned after this call */
+    w->frames[base + 1].saved_returned = w->returned;
+    for (uint32_t i = 0; i < ct->nrs; i++)
+        exec_warp_push_divergence(w, ct->rs[i].rpc, ct->rs[i].restore_mask, ct->rs[i].pending_ip,
+                                  ct->rs[i].pending_mask);
+    w->depth = base + ct->nframes;
+    w->returned = ct->returned;
+    w->h.R = w->frames[w->depth].R;
+    w->h.P = w->frames[w->depth].P;
+    w->code = w->frames[w->depth].func->code;
+    w->h.active = mask;
+    w->ip = ct->ip;
+    ct->used = false;
+    exec_warp_update_brk(w);
+}
+
+/* The active lanes arrived (arrived of them; the others' guard failed) at barrier id of
+ * instruction in, and entry k holds a path that can run. Park the active lanes as the
+ * pending path of an entry meeting where they would have met, then run entry k's path
+ * under an entry meeting at its own reconvergence point, so that when that path is done
+ * the parked one (and the rest of the stack above k) resumes in the right order. When k
+ * belongs to a caller, the parked lanes' frames above it are moved aside first and come
+ * back when their path resumes. */
+static void park_and_switch(exec_wstate *w, const exec_insn *in, uint32_t id, uint32_t arrived,
+                            uint32_t k) {
+    exec_barrier *bar = &w->h.block->bars[id];
+    exec_bar_park *p = &w->parks[w->nparks++];
+    p->insn = in;
+    p->lanes = w->h.active;
+    p->arrived = arrived;
+    p->depth = w->depth;
+    p->id = id;
+    p->cont = -1;
+    w->parked |= p->lanes;
+    bar->parked++;
+    const exec_insn *resume_ip = w->ip;
+    uint32_t base = w->depth;
+    while (w->frames[base].rs_base > k) base--;
+    if (base < w->depth) {
+        p->cont = save_continuation(w, base);
+        resume_ip = &resume_parked_insn;
+    }
+    const exec_insn *top_rpc = w->rs[w->rsp - 1].rpc;
+    const exec_insn *run_rpc = w->rs[k].rpc;
+    const exec_insn *run_ip = w->rs[k].pending_ip;
+    uint32_t run_mask = w->rs[k].pending_mask & w->h.alive & ~w->returned & ~w->parked;
+    w->rs[k].pending_mask = 0;
+    /* restore 0: lanes of these entries meet with the others at the entries below */
+    exec_warp_push_divergence(w, top_rpc, 0, resume_ip, p->lanes);
+    if (run_rpc != top_rpc) exec_warp_push_divergence(w, run_rpc, 0, NULL, 0);
+    w->h.active = run_mask;
+    w->ip = run_ip;
+    exec_warp_update_brk(w);
 }
 
 static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
@@ -144,14 +359,26 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         if (p) bar->red_or = true;
     }
     if (in->flags & BAR_WAIT) {
-        w->status = EXEC_WARP_BARRIER;
-        w->bar_id = id;
-        w->bar_mask = mask;
-        w->bar_insn = in;
-        bar->waiting++;
-        exec_warp_yield(w);
+        int k = b->L->warp_barriers ? -1 : runnable_pending(w);
+        if (k >= 0) {
+            park_and_switch(w, in, id, mask, (uint32_t)k);
+        } else {
+            w->status = EXEC_WARP_BARRIER;
+            w->bar_id = id;
+            w->bar_mask = mask;
+            w->bar_insn = in;
+            bar->waiting++;
+            exec_warp_yield(w);
+        }
     }
     barrier_check(b, id);
+}
+
+void exec_warp_wait_parked(exec_wstate *w) {
+    w->h.active = 0;
+    w->status = EXEC_WARP_BARRIER;
+    w->resume_parked = true;
+    exec_warp_yield(w);
 }
 
 static void h_fence(exec_warp *hw, const exec_insn *in, uint32_t mask) {
@@ -279,6 +506,10 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->brk = NULL;
     w->status = EXEC_WARP_RUNNABLE;
     w->clock = clock;
+    w->parked = 0;
+    w->resume_parked = false;
+    w->nparks = 0;
+    for (uint32_t c = 0; c < w->nconts; c++) w->conts[c].used = false;
 }
 
 /* warps_outlive_fault: the warp that faulted leaves the block like exited threads, so
@@ -290,16 +521,95 @@ static void retire_faulted_warp(struct exec_block *b, exec_wstate *w) {
     if (n) exec_block_threads_exited(b, n);
 }
 
+/* Can a thread starting at start (in the kernel's own code) execute a barrier before it
+ * ends? Calls and indirect branches count as "maybe". Rare path: a plain search. */
+static bool may_reach_barrier(const exec_func *f, const exec_insn *start) {
+    uint32_t n = f->ncode + 1, *stack = malloc(n * sizeof *stack);
+    uint8_t *seen = calloc(n, 1);
+    bool maybe = !stack || !seen;
+    uint32_t sp = 0;
+    if (!maybe) stack[sp++] = (uint32_t)(start - f->code);
+    while (!maybe && sp) {
+        uint32_t pc = stack[--sp];
+        while (pc < f->ncode && !seen[pc]) {
+            seen[pc] = 1;
+            const exec_insn *in = &f->code[pc];
+            if (in->fn == h_bar || in->op == PTX_OP_call || in->op == PTX_OP_brx) {
+                maybe = true;
+                break;
+            }
+            if (in->op == PTX_OP_bra) {
+                if (in->target >= 0 && sp < n) stack[sp++] = (uint32_t)in->target;
+                if (in->guard < 0) break;
+            } else if ((in->op == PTX_OP_ret || in->op == PTX_OP_exit || in->op == PTX_OP_trap) &&
+                       in->guard < 0) {
+                break;
+            }
+            pc++;
+        }
+    }
+    free(stack);
+    free(seen);
+    return maybe;
+}
+
+/* A warp waiting at a barrier whose other lanes are held back by divergence: can none of
+ * those lanes reach a barrier before they end? They wait at a reconvergence point or as a
+ * pending path of the warp's (kernel-level) divergences. */
+static bool held_back_lanes_end_freely(const exec_wstate *w) {
+    if (w->depth != 0) return false;
+    const exec_func *f = w->frames[0].func;
+    for (uint32_t i = 0; i < w->rsp; i++) {
+        const exec_rentry *e = &w->rs[i];
+        if (e->pending_mask && may_reach_barrier(f, e->pending_ip)) return false;
+        if (e->rpc && may_reach_barrier(f, e->rpc)) return false;
+    }
+    return true;
+}
+
+/* No warp can run, and warps wait at a barrier that not every thread has reached. When the
+ * missing threads are lanes of those very warps held back by divergence, and none of them
+ * can reach a barrier before it ends (lanes that took an early return, say, while the
+ * others went on to __syncthreads), they would run on to their end on sm_70 and later,
+ * where each thread is scheduled on its own (before sm_70 a barrier counted whole warps):
+ * the barrier completes without them. Returns whether a barrier was released; a barrier
+ * the held-back lanes could still reach stays a reported deadlock. */
+static bool release_divergent_barrier(struct exec_block *b) {
+    for (uint32_t id = 0; id < EXEC_NUM_BARRIERS; id++) {
+        exec_barrier *bar = &b->bars[id];
+        if (!bar->waiting) continue;
+        uint32_t need = bar->expected ? bar->expected : b->live_threads;
+        uint32_t held_back = 0;
+        bool free_to_end = true;
+        for (uint32_t i = 0; i < b->nwarps && free_to_end; i++) {
+            const exec_wstate *w = &b->warps[i];
+            if (w->status != EXEC_WARP_BARRIER || w->bar_id != id) continue;
+            uint32_t lanes = w->h.alive & ~w->bar_mask;
+            if (!lanes) continue;
+            free_to_end = held_back_lanes_end_freely(w);
+            held_back += (uint32_t)__builtin_popcount(lanes);
+        }
+        if (free_to_end && held_back && bar->arrived + held_back >= need) {
+            bar->arrived = need;
+            barrier_check(b, id);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void report_deadlock(struct exec_block *b) {
     for (uint32_t id = 0; id < EXEC_NUM_BARRIERS; id++) {
         const exec_barrier *bar = &b->bars[id];
-        if (!bar->waiting) continue;
+        if (!bar->waiting && !bar->parked) continue;
         uint32_t need = bar->expected ? bar->expected : b->live_threads;
         exec_fault_block(b, EXEC_FAULT_ILLEGAL_INSTRUCTION,
-                         "barrier %u can never complete: %u of %u threads arrived, %u warps "
-                         "wait, and the other threads have exited or wait elsewhere "
-                         "(a barrier in divergent code?)",
-                         id, bar->arrived, need, bar->waiting);
+                         "barrier %u can never complete: %u of %u threads arrived, and the "
+                         "other threads have exited or wait elsewhere (%s)",
+                         id, bar->arrived, need,
+                         b->L->warp_barriers ? "a barrier in divergent code?"
+                                             : "at another barrier, or behind lanes of their "
+                                               "warp that wait at this one?");
         return;
     }
     exec_fault_block(b, EXEC_FAULT_ILLEGAL_INSTRUCTION, "no warp of the block can run");
@@ -311,7 +621,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     struct exec_block *b = &wk->block;
     fault->kind = EXEC_OK;
     fault->msg[0] = 0;
-    memset(b, 0, sizeof *b);
+    memset(b, 0, offsetof(struct exec_block, range_mem));
     b->L = L;
     b->k = k;
     b->prog = k->prog;
@@ -324,7 +634,13 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     b->nthreads = L->block.x * L->block.y * L->block.z;
     b->nwarps = (b->nthreads + EXEC_WARP_SIZE - 1) / EXEC_WARP_SIZE;
     b->live_threads = b->nthreads;
-    exec_block_forget_ranges(b);
+    /* the ranges cached by earlier blocks hold while no allocation has gone */
+    uint64_t epoch = mem_removal_epoch();
+    if (b->range_mem != L->mem || b->range_epoch != epoch) {
+        exec_block_forget_ranges(b);
+        b->range_mem = L->mem;
+        b->range_epoch = epoch;
+    }
     if (b->nthreads == 0) return EXEC_OK;
     if (exec_block_aborted(b)) {
         exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
@@ -365,7 +681,18 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         for (uint32_t i = 0; i < b->nwarps; i++) {
             exec_wstate *w = &b->warps[i];
             if (w->status == EXEC_WARP_RUNNABLE) {
-                run(w);
+                if (w->resume_parked) { /* a barrier completed: on to its parked path */
+                    w->resume_parked = false;
+                    w->yield = false;
+                    exec_warp_path_done(w);
+                }
+                if (w->status == EXEC_WARP_RUNNABLE) {
+                    size_t printed = b->out->len;
+                    run(w);
+                    /* after device launches, output is ordered by launch epoch
+                     * (exec/devrt.c) */
+                    if (b->devrt && b->out->len != printed) exec_devrt_note_output(b, i, printed);
+                }
                 ran = true;
                 if (b->fault_kind != EXEC_OK) {
                     if (!L->warps_outlive_fault || b->fault_kind == EXEC_FAULT_ABORTED) goto done;
@@ -376,6 +703,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         }
         if (all_exited) break;
         if (!ran) {
+            if (release_divergent_barrier(b)) continue;
             report_deadlock(b);
             break;
         }
@@ -386,6 +714,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         }
     }
 done:
+    exec_devrt_block_end(b);
     if (L->observer) exec_observe_block_end(b);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
     return b->fault_kind;

@@ -1,6 +1,7 @@
 /* exec/control.c — control flow: bra (uniform and divergent), call/ret to .func bodies
  * (direct and through function pointers, with per-call .param frames in local memory),
- * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free).
+ * exit, trap, brkpt, and the builtin callees (vprintf, __assertfail, malloc, free; the
+ * device runtime's are in exec/devrt.c).
  */
 #include "core.h"
 #include "observe.h"
@@ -27,6 +28,7 @@ __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
     exec_rentry *e = &w->rs[w->rsp - 1];
     uint32_t live = w->h.alive & ~w->returned;
     uint32_t pending = e->pending_mask & live;
+    if (pending & w->parked) return; /* they wait at a barrier (exec/block.c) */
     if (pending) {
         const exec_insn *ip = e->pending_ip;
         e->pending_ip = w->ip;
@@ -73,8 +75,8 @@ __attribute__((noinline)) static void backward_branch(exec_wstate *w, const exec
     }
 }
 
-static void push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
-                            const exec_insn *pending_ip, uint32_t pending_mask) {
+void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
+                               const exec_insn *pending_ip, uint32_t pending_mask) {
     if (w->rsp == w->rs_cap) {
         uint32_t cap = w->rs_cap ? w->rs_cap * 2 : 16;
         exec_rentry *n = realloc(w->rs, cap * sizeof *n);
@@ -100,9 +102,17 @@ static const exec_insn *reconv_point(const exec_wstate *w, const exec_insn *in) 
 
 static void h_exit(exec_warp *hw, const exec_insn *in, uint32_t mask);
 
-/* Does the thread end at p (an unguarded exit, or ret from the kernel)? */
+static void h_bra(exec_warp *hw, const exec_insn *in, uint32_t mask);
+
+/* Does the thread end at p (an unguarded exit, or ret from the kernel), perhaps after a
+ * few unconditional branches (code built with -G returns through a shared ret block)? */
 static bool ends_thread(const exec_wstate *w, const exec_insn *p) {
-    return p->guard < 0 && (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0));
+    for (unsigned hops = 0; hops < 8 && p->guard < 0; hops++) {
+        if (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0)) return true;
+        if (p->fn != h_bra) return false;
+        p = w->code + p->target;
+    }
+    return false;
 }
 
 __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *in,
@@ -124,14 +134,14 @@ __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *i
     const exec_insn *rpc = reconv_point(w, in);
     uint32_t restore = w->h.active;
     if (fall == rpc) { /* if-then: the not-taken lanes simply wait at rpc */
-        push_divergence(w, rpc, restore, NULL, 0);
+        exec_warp_push_divergence(w, rpc, restore, NULL, 0);
         w->h.active = taken;
         w->ip = target;
     } else if (target == rpc) {
-        push_divergence(w, rpc, restore, NULL, 0);
+        exec_warp_push_divergence(w, rpc, restore, NULL, 0);
         w->h.active = not_taken;
     } else { /* fall-through side first, then the taken side */
-        push_divergence(w, rpc, restore, target, taken);
+        exec_warp_push_divergence(w, rpc, restore, target, taken);
         w->h.active = not_taken;
     }
     exec_warp_update_brk(w);
@@ -171,11 +181,11 @@ static void h_brx(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     if (group != hw->active) {
         const exec_insn *rpc = reconv_point(w, in);
         if (mask != hw->active) { /* guarded: the lanes whose guard fails fall through */
-            push_divergence(w, rpc, hw->active, w->ip, hw->active & ~mask);
+            exec_warp_push_divergence(w, rpc, hw->active, w->ip, hw->active & ~mask);
             hw->active = mask;
         }
         if (group != mask) { /* the lanes bound elsewhere run this brx again */
-            push_divergence(w, rpc, mask, in, mask & ~group);
+            exec_warp_push_divergence(w, rpc, mask, in, mask & ~group);
             hw->active = group;
         }
         exec_warp_update_brk(w);
@@ -290,7 +300,7 @@ static void h_call_indirect(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         return;
     }
     if (group != mask) {
-        push_divergence(w, w->ip, hw->active, in, mask & ~group);
+        exec_warp_push_divergence(w, w->ip, hw->active, in, mask & ~group);
         hw->active = group;
         exec_warp_update_brk(w);
     }
@@ -404,7 +414,9 @@ static void run_builtin(exec_wstate *w, const exec_insn *in, const exec_callsite
     case EXEC_BUILTIN_ASSERTFAIL: assert_fail(w, in, cs, mask); break;
     case EXEC_BUILTIN_MALLOC: device_malloc(w, in, cs, mask); break;
     case EXEC_BUILTIN_FREE: device_free(w, in, cs, mask); break;
-    default: break;
+    default:
+        if (builtin >= EXEC_BUILTIN_DEVRT_FIRST) exec_devrt_call(w, in, cs, builtin, mask);
+        break;
     }
 }
 
@@ -465,6 +477,9 @@ static int dec_call(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             out->aux = (uint32_t)g->builtin;
             return 1;
         }
+        if (g->pf->ninsns == 0 && !strncmp(g->pf->name, "__cudaCDP2", 10))
+            return exec_dec_error(d, pi, "the device runtime's %s is not supported",
+                                  g->pf->name + 10), -1;
         if (g->pf->ninsns == 0)
             return exec_dec_error(d, pi, "unsupported callee '%s' (no body in this module)",
                                   g->pf->name), -1;

@@ -43,7 +43,8 @@
 /* Builtin callees: declarations without a body that the core implements itself. */
 enum exec_builtin {
     EXEC_BUILTIN_NONE = 0, EXEC_BUILTIN_VPRINTF, EXEC_BUILTIN_ASSERTFAIL,
-    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE
+    EXEC_BUILTIN_MALLOC, EXEC_BUILTIN_FREE,
+    EXEC_BUILTIN_DEVRT_FIRST = 64  /* the device runtime's entry points (exec/devrt.c) */
 };
 
 /* ---- the lowered program ---- */
@@ -159,6 +160,18 @@ typedef struct exec_rentry {
 
 enum exec_warp_status { EXEC_WARP_RUNNABLE, EXEC_WARP_BARRIER, EXEC_WARP_EXITED };
 
+/* Lanes that arrived at a barrier while other lanes of their warp still had a path to
+ * run (sm_70 and later count threads, not warps): they wait as the pending path of a
+ * reconvergence entry until the barrier completes (exec/block.c). */
+typedef struct exec_bar_park {
+    const exec_insn *insn;      /* the barrier instruction (bar.red: where the result goes) */
+    uint32_t lanes;             /* lanes parked on the path (guard-false ones included) */
+    uint32_t arrived;           /* lanes that arrived at the barrier */
+    uint32_t depth;             /* frame the instruction belongs to */
+    uint32_t id;                /* barrier id */
+    int32_t cont;               /* index in exec_wstate.conts when parked in a callee, or -1 */
+} exec_bar_park;
+
 typedef struct exec_wstate {
     exec_warp h;                /* what handlers see; first member */
     const exec_insn *ip;        /* next instruction */
@@ -177,6 +190,13 @@ typedef struct exec_wstate {
     /* barrier wait */
     uint32_t bar_id, bar_mask;
     const exec_insn *bar_insn;
+    /* split-warp barriers: lanes parked on pending paths until their barrier completes */
+    uint32_t parked;            /* lanes of the parks below */
+    bool resume_parked;         /* stopped at a parked path: resume with exec_warp_path_done */
+    uint32_t nparks;
+    exec_bar_park parks[EXEC_WARP_SIZE];
+    struct exec_bar_cont *conts; /* parked lanes' call frames (exec/block.c) */
+    uint32_t nconts;
 } exec_wstate;
 
 /* A global allocation an instruction recently accessed: [lo, hi). */
@@ -190,6 +210,7 @@ typedef struct exec_barrier {
     uint32_t arrived;           /* threads arrived */
     uint32_t expected;          /* thread count given by the instruction, 0 = all */
     uint32_t waiting;           /* warps waiting */
+    uint32_t parked;            /* groups of lanes parked on pending paths (exec_bar_park) */
     uint32_t red_popc;          /* bar.red accumulators */
     bool red_and, red_or;
 } exec_barrier;
@@ -207,14 +228,19 @@ struct exec_block {
     uint32_t shared_size;
     uint8_t *local;
     uint32_t local_stride;
-    /* the allocation each global memory instruction last hit, so the common case is a
-     * range compare (direct-mapped by instruction address) */
-    exec_range ranges[EXEC_RANGE_CACHE];
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
     exec_barrier bars[EXEC_NUM_BARRIERS];
     exec_wstate *warps;
+    /* Kept from block to block (everything above is reset for each): the allocation each
+     * global memory instruction last hit, so the common case is a range compare
+     * (direct-mapped by instruction address). Valid while the allocation table of
+     * range_mem has lost no entry (mem_removal_epoch is still range_epoch). */
+    const mem_table *range_mem;
+    uint64_t range_epoch;
+    exec_range ranges[EXEC_RANGE_CACHE];
+    struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
 };
 
 struct exec_worker {
@@ -230,6 +256,7 @@ struct exec_worker {
     size_t local_cap;
     uint64_t insn_count;
     struct exec_block block;
+    struct exec_devrt_worker *devrt; /* storage for the blocks' device-runtime state */
 };
 
 static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
@@ -237,7 +264,7 @@ static inline exec_wstate *exec_ws(exec_warp *w) { return (exec_wstate *)w; }
 static inline exec_range *exec_range_of(struct exec_block *b, const exec_insn *in) {
     return &b->ranges[((uintptr_t)in / sizeof(exec_insn)) % EXEC_RANGE_CACHE];
 }
-/* Forget every cached range (at the start of a block). */
+/* Forget every cached range. */
 void exec_block_forget_ranges(struct exec_block *b);
 
 /* Lane loops of the core's hot handlers: a plain counted loop for the full mask (no
@@ -293,6 +320,10 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
+/* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to
+ * run from pending_ip (exec/control.c). */
+void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t restore,
+                               const exec_insn *pending_ip, uint32_t pending_mask);
 
 /* What the observed run loop reports for an instruction besides its issue (exec_insn.obs).
  * Each kind names where the instruction keeps what the event needs. */
@@ -329,6 +360,9 @@ void exec_observe_block_end(struct exec_block *b);
 /* ---- block.c ---- */
 /* The barrier id instruction in (bar, barrier) names for lane. */
 uint32_t exec_barrier_id(const exec_warp *w, const exec_insn *in, uint32_t lane);
+/* The next path of the warp holds lanes parked at a barrier that has not completed:
+ * the warp waits, and resumes with exec_warp_path_done once the barrier completes. */
+void exec_warp_wait_parked(exec_wstate *w);
 /* Called when threads exit: a barrier waiting for all threads may now be complete. */
 void exec_block_threads_exited(struct exec_block *b, uint32_t n);
 /* Stop the block because the launch is being aborted (another block faulted). */
@@ -368,6 +402,20 @@ void exec_output_printf(exec_output *o, const char *fmt, ...)
  * args. Returns printf's result (number of arguments) or -1 with a fault recorded. */
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt,
                       uint64_t args);
+
+/* ---- devrt.c: the device runtime's entry points ---- */
+/* The builtin number of a device-runtime function name, or EXEC_BUILTIN_NONE. */
+int exec_devrt_builtin_of(const char *name);
+/* Run the call for the lanes in mask. */
+void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
+                     uint32_t mask);
+/* Warp warp printed from byte `from` of the block's output on during its last run: tell
+ * the grid runner when that output belongs to another launch epoch than the output
+ * before it. */
+void exec_devrt_note_output(struct exec_block *b, uint32_t warp, size_t from);
+/* The block is over: release its parameter buffers. */
+void exec_devrt_block_end(struct exec_block *b);
+void exec_devrt_worker_free(exec_worker *wk);
 
 /* ---- fault.c ---- */
 /* Record a fault that belongs to no instruction (barrier deadlock). */

@@ -50,6 +50,7 @@ typedef struct exec_kernel_info {
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
     uint32_t ptx_version;           /* major*10 + minor */
     uint32_t target_sm;
+    bool uses_device_heap;          /* the kernel or a callee calls malloc or free */
 } exec_kernel_info;
 
 const exec_kernel_info *exec_kernel_get_info(const exec_kernel *k);
@@ -65,7 +66,9 @@ typedef enum exec_fault_kind {
     EXEC_FAULT_ILLEGAL_INSTRUCTION, /* -> cudaErrorIllegalInstruction */
     EXEC_FAULT_STACK_OVERFLOW,    /* call depth -> cudaErrorLaunchFailure */
     EXEC_FAULT_INVALID_PC,        /* -> cudaErrorInvalidPc */
-    EXEC_FAULT_ABORTED            /* stopped because another block faulted */
+    EXEC_FAULT_ABORTED,           /* stopped because another block faulted */
+    EXEC_FAULT_INVALID_ADDRESS_SPACE /* a global access to a shared or local window address
+                                      * -> cudaErrorInvalidAddressSpace */
 } exec_fault_kind;
 
 typedef struct exec_fault {
@@ -83,6 +86,8 @@ typedef struct exec_output {
     size_t err_len, err_cap;
 } exec_output;
 
+struct exec_devrt_ops;
+
 typedef struct exec_launch {
     const exec_kernel *kernel;
     exec_dim3 grid, block;
@@ -93,12 +98,19 @@ typedef struct exec_launch {
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
+    bool warp_barriers;             /* before sm_70: a barrier waits for whole warps, and a
+                                     * warp never runs a diverged path while part of it
+                                     * waits at a barrier (exec/block.c) */
     const struct exec_observer *observer; /* profiler/checker watching this launch, or NULL
                                            * (exec/observe.h) */
     bool warps_outlive_fault;       /* a faulting warp stops alone: the block's other warps
                                      * run on until they exit or fault themselves, then the
                                      * block ends with its first fault (memcheck: on a GPU
                                      * every warp that reaches the bad access reports) */
+    /* the device runtime: what the grid's device-side launches, streams and events do
+     * (NULL: every such call fails with cudaErrorNotSupported) */
+    const struct exec_devrt_ops *devrt;
+    void *devrt_ctx;                /* passed to each operation */
 } exec_launch;
 
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they
@@ -121,5 +133,72 @@ void exec_worker_observe_end(exec_worker *w);
 
 /* Executed warp-instructions on this worker since it was made (for benchmarks). */
 uint64_t exec_worker_insn_count(const exec_worker *w);
+
+/* ---- the device runtime (dynamic parallelism, exec/devrt.c) ----
+ *
+ * Calls a kernel makes to CUDA's device runtime (what nvcc emits for <<<>>> in device code
+ * with -rdc=true: __cudaCDP2GetParameterBufferV2, __cudaCDP2LaunchDeviceV2, ..., or the
+ * plain names under the legacy model CDP1) are builtins of the executor: it reads their
+ * arguments, keeps each thread's last error and the parameter buffers, writes the results,
+ * and asks the layer that runs grids (gpu/) to do the rest through exec_devrt_ops. */
+
+/* cudaError_t values the device runtime returns (the runtime checks they match). */
+enum {
+    EXEC_DEVRT_SUCCESS = 0,
+    EXEC_DEVRT_INVALID_VALUE = 1,
+    EXEC_DEVRT_MEMORY_ALLOCATION = 2,
+    EXEC_DEVRT_INVALID_CONFIGURATION = 9,
+    EXEC_DEVRT_LAUNCH_MAX_DEPTH_EXCEEDED = 65,
+    EXEC_DEVRT_SYNC_DEPTH_EXCEEDED = 68,
+    EXEC_DEVRT_LAUNCH_PENDING_COUNT_EXCEEDED = 69,
+    EXEC_DEVRT_INVALID_DEVICE_FUNCTION = 98,
+    EXEC_DEVRT_INVALID_RESOURCE_HANDLE = 400,
+    EXEC_DEVRT_NOT_SUPPORTED = 801
+};
+
+/* cudaStream_t values with a meaning of their own in device code. */
+#define EXEC_DEVRT_STREAM_PER_THREAD 0x2u
+#define EXEC_DEVRT_STREAM_TAIL_LAUNCH 0x3u
+#define EXEC_DEVRT_STREAM_FIRE_AND_FORGET 0x4u
+
+/* A grid launch asked for by a thread. */
+typedef struct exec_devrt_launch {
+    const exec_kernel *kernel;
+    const exec_kernel_info *info; /* the kernel's */
+    exec_dim3 grid, block;
+    uint32_t dyn_shared;
+    const uint8_t *params;       /* the kernel's parameter buffer (info->param_size bytes) */
+    uint64_t stream;             /* the cudaStream_t the thread gave */
+    uint32_t thread;             /* the launching thread, linear index in its block */
+    bool per_thread_stream;      /* a _ptsz entry point: stream 0 is the thread's own */
+    bool legacy;                 /* CDP1 entry point (cudaLaunchDeviceV2, not __cudaCDP2...) */
+} exec_devrt_launch;
+
+/* What the grid runner does for the device runtime. ctx is exec_launch.devrt_ctx (it knows
+ * the block being run). Each returns a cudaError_t value. */
+typedef struct exec_devrt_ops {
+    int (*launch)(void *ctx, const exec_devrt_launch *l);
+    int (*stream_create)(void *ctx, unsigned flags, uint64_t *stream);
+    int (*stream_destroy)(void *ctx, uint64_t stream);
+    int (*event_create)(void *ctx, unsigned flags, uint64_t *event);
+    int (*event_destroy)(void *ctx, uint64_t event);
+    int (*event_record)(void *ctx, uint64_t event, uint64_t stream);
+    int (*stream_wait_event)(void *ctx, uint64_t stream, uint64_t event, unsigned flags);
+    /* cudaMemcpyAsync / cudaMemsetAsync into a device stream: done in stream order with
+     * the block's launches (src NULL: a set of count bytes to value) */
+    int (*copy_async)(void *ctx, uint64_t dst, uint64_t src, int value, uint64_t count,
+                      uint64_t stream);
+    /* CDP1's cudaDeviceSynchronize: run every grid the block launched so far to
+     * completion. fault->kind is EXEC_OK, or the fault of a grid that failed (the whole
+     * launch then fails with it). */
+    int (*synchronize)(void *ctx, exec_fault *fault);
+    int (*get_limit)(void *ctx, int limit, uint64_t *value);
+    int (*get_attribute)(void *ctx, int attr, int device, int *value);
+    /* CUDA's name (or description) of an error code; never NULL */
+    const char *(*error_text)(void *ctx, int code, bool description);
+    /* From byte offset on, the block's printf output was printed by warps that had made
+     * epoch device launches (the grid runner orders output by it; called on changes). */
+    void (*output_epoch)(void *ctx, size_t offset, uint32_t epoch);
+} exec_devrt_ops;
 
 #endif

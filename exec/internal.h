@@ -141,5 +141,8 @@ bool exec_dec_error(exec_decoder *d, const ptx_insn *pi, const char *fmt, ...)
  * forms only) mul mul24 neg not or popc prmt rcp rem rsqrt sad selp set setp shf shl shr
  * sin slct sqrt sub subc szext tanh testp xor, and activemask elect match redux shfl vote. */
 int exec_decode_alu(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* Decode a SIMD video instruction (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4;
+ * exec/alu_video.c). Same return convention as exec_decode_alu. */
+int exec_decode_video(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 
 #endif

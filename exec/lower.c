@@ -275,6 +275,7 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     int r = exec_decode_sreg_mov(d, pi, out);
     if (r == 0) r = exec_decode_memory(d, pi, out);
     if (r == 0) r = exec_decode_alu(d, pi, out);
+    if (r == 0) r = exec_decode_video(d, pi, out);
     if (r == 0) r = exec_decode_atomic(d, pi, out);
     if (r == 0) r = exec_decode_control(d, pi, out);
     if (r == 0) r = exec_decode_sync(d, pi, out);

@@ -32,9 +32,12 @@ __attribute__((noinline, cold)) static void *mem_fault(exec_wstate *w, const exe
                                                         uint32_t lane, int kind, ptx_space sp,
                                                         uint64_t addr, uint32_t size, int access,
                                                         const char *why) {
-    char detail[200];
+    char detail[320];
     snprintf(detail, sizeof detail, "%s %s %s of %u bytes at address 0x%llx%s%s",
-             kind == EXEC_FAULT_MISALIGNED ? "misaligned" : "out-of-bounds", space_name(sp),
+             kind == EXEC_FAULT_MISALIGNED                ? "misaligned"
+             : kind == EXEC_FAULT_INVALID_ADDRESS_SPACE ? "wrong-space"
+                                                          : "out-of-bounds",
+             space_name(sp),
              access_name(access), size, (unsigned long long)addr, why ? ": " : "",
              why ? why : "");
     exec_fault_at(&w->h, in, lane, kind, detail);
@@ -68,6 +71,16 @@ __attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_in
         return (void *)(uintptr_t)a;
     const char *why = "no allocation contains it";
     if (mem_table_find(b->L->mem, a, &al)) why = "it runs past the end of its allocation";
+    /* A shared or local window address used as a global one (what a pointer to a block's
+     * shared memory, or a thread's local memory, is in another block or a child grid):
+     * a GPU reports the wrong address space, not an out-of-range address. */
+    if (a - MEM_SHARED_WINDOW < MEM_SHARED_WINDOW_SIZE + MEM_LOCAL_WINDOW_SIZE)
+        return mem_fault(w, in, lane, EXEC_FAULT_INVALID_ADDRESS_SPACE, sp, a, size, access,
+                         a < MEM_LOCAL_WINDOW
+                             ? "the address is in the shared-memory window (a pointer to "
+                               "shared memory passed to another block or a child grid?)"
+                             : "the address is in the local-memory window (a pointer to a "
+                               "thread's local memory passed to a child grid?)");
     return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access, why);
 }
 

@@ -30,7 +30,7 @@ static int builtin_of(const char *name) {
     if (!strcmp(name, "__assertfail")) return EXEC_BUILTIN_ASSERTFAIL;
     if (!strcmp(name, "malloc")) return EXEC_BUILTIN_MALLOC;
     if (!strcmp(name, "free")) return EXEC_BUILTIN_FREE;
-    return EXEC_BUILTIN_NONE;
+    return exec_devrt_builtin_of(name);
 }
 
 const exec_func *exec_program_func(const exec_program *p, uint32_t index) {
@@ -254,6 +254,18 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
     uint32_t stack = wk.stack_bytes[f->index];
     if (wk.recursive) stack += EXEC_RECURSION_STACK_BYTES;
     info->local_per_thread = (uint32_t)align_up(stack, 16);
+
+    /* the device heap: a reachable function calls the malloc or free builtin */
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (wk.state[i] != 2) continue;
+        const exec_func *g = &p->funcs[i];
+        for (uint32_t c = 0; c < g->ncalls; c++) {
+            const exec_func *callee = g->calls[c].callee;
+            if (callee && (callee->builtin == EXEC_BUILTIN_MALLOC ||
+                           callee->builtin == EXEC_BUILTIN_FREE))
+                info->uses_device_heap = true;
+        }
+    }
 
     uint32_t regs = 0;
     bool calls = false;

@@ -64,6 +64,10 @@ void exec_warp_path_done(exec_wstate *w) {
             exec_rentry *e = &w->rs[w->rsp - 1];
             uint32_t live = e->pending_mask & w->h.alive & ~w->returned;
             if (live) {
+                if (__builtin_expect((live & w->parked) != 0, 0)) {
+                    exec_warp_wait_parked(w); /* they wait at a barrier: so does the warp */
+                    return;
+                }
                 e->pending_mask = 0;
                 w->h.active = live;
                 w->ip = e->pending_ip;

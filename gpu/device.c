@@ -65,6 +65,9 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
     }
     d->print = print_to_stdout;
     atomic_init(&d->next_grid_id, 1);
+    atomic_init(&d->dp_outstanding, 0);
+    d->dp_pending_limit = p->limit_dev_runtime_pending_launch_count;
+    d->dp_sync_depth_limit = p->limit_dev_runtime_sync_depth;
     pthread_mutex_init(&d->print_lock, NULL);
     pthread_mutex_init(&d->sched_lock, NULL);
     pthread_mutex_init(&d->spare_lock, NULL);

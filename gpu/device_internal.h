@@ -20,6 +20,8 @@
 #include "gpu.h"
 
 struct gpu_grid;
+struct gpu_dp_grid;
+struct gpu_dp_block;
 
 typedef struct gpu_lane {
     struct gpu_device *dev;
@@ -35,6 +37,10 @@ typedef struct gpu_lane {
     uint64_t counted_grid;        /* sequence number of the last grid this lane counted in */
     struct gpu_lane *busy_next;   /* in the device's list of lanes running a block */
     struct gpu_lane **busy_prev;
+    /* dynamic parallelism (gpu/dp.c): the grid's state, and the running block's (created
+     * on the block's first device-runtime call) */
+    struct gpu_dp_grid *dp;
+    struct gpu_dp_block *dp_block;
 } gpu_lane;
 
 struct gpu_device {
@@ -63,6 +69,14 @@ struct gpu_device {
     bool pool_started;
     bool shutdown;
 
+    /* dynamic parallelism: launches from device code not yet complete (each counts until
+     * its grid and everything that grid launched have finished), the limits the runtime
+     * set, and what the runtime answers for device-side queries */
+    _Atomic uint64_t dp_outstanding;
+    uint64_t dp_pending_limit;
+    uint64_t dp_sync_depth_limit;
+    gpu_dp_host dp_host;
+
     /* exec_workers for lanes of calling threads and of nested grids */
     pthread_mutex_t spare_lock;
     exec_worker **spare;
@@ -81,6 +95,13 @@ void gpu_device_emit_err(struct gpu_device *d, const char *data, size_t len);
 void gpu_pool_start(struct gpu_device *d);
 /* A pool lane's loop (gpu/scheduler.c): run blocks of any active grid until shutdown. */
 void *gpu_pool_lane_main(void *arg);
+/* Run the blocks of a grid (gpu/scheduler.c): what gpu_run_grid_stats does before the
+ * grid's device-side work. dp receives what the blocks launched (initialised by the
+ * caller); when sink is not NULL the grid's printf output is appended to it instead of
+ * being printed (a grid run while a block waits for it: the output belongs there). */
+exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                    gpu_grid_stats *stats, struct gpu_dp_grid *dp,
+                                    exec_output *sink);
 /* An exec_worker for a calling thread's or a nested grid's lane (from the spare list or
  * new), and its return. */
 exec_worker *gpu_spare_worker_take(struct gpu_device *d);

@@ -200,7 +200,8 @@ typedef struct gpu_grid_stats {
     uint64_t warp_instructions;   /* executed warp-instructions, all blocks */
     uint64_t blocks_run;          /* blocks that ran to completion or faulted */
     unsigned host_threads;        /* host threads that ran blocks of the grid */
-    double host_seconds;          /* wall-clock time of gpu_run_grid */
+    double host_seconds;          /* wall-clock time of gpu_run_grid (the grid's own
+                                   * blocks: grids they launched are reported apart) */
 } gpu_grid_stats;
 
 /* gpu_run_grid, also filling *stats (when not NULL).
@@ -222,7 +223,11 @@ typedef struct gpu_grid_stats {
  *     others do (a grid may wait on another through global memory).
  *   - A grid launched from inside a running block (on one of the device's threads) runs
  *     at once, on that thread, block after block; its output goes where the launching
- *     grid's goes. */
+ *     grid's goes.
+ *   - Grids launched by the grid's blocks (dynamic parallelism) run after all of its
+ *     blocks have finished, one after another, each with everything it launched; see
+ *     gpu/dp.c for the order and what it means for printf output. Their output goes
+ *     where the grid's goes. */
 exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
                                    gpu_grid_stats *stats);
 
@@ -245,5 +250,24 @@ exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_
 
 /* Host threads a grid may use, the calling thread included (VCUDA_THREADS or cores). */
 unsigned gpu_device_threads(const gpu_device *d);
+
+/* ---- dynamic parallelism (gpu/dp.c) ----
+ *
+ * A grid's blocks may launch grids (and create streams and events) through the device
+ * runtime. gpu_run_grid returns only when the grid and everything it launched, to any
+ * depth, has finished. What the device runtime answers that the device alone does not
+ * know comes from the runtime: */
+typedef struct gpu_dp_host {
+    const char *(*error_text)(int code, bool description); /* name or description */
+    int (*get_limit)(int limit, uint64_t *value);           /* cudaDeviceGetLimit */
+    int (*get_attribute)(int attr, int device, int *value); /* cudaDeviceGetAttribute */
+    /* a grid launched from device code has run its blocks (for the per-kernel report) */
+    void (*grid_done)(const exec_launch *L, const gpu_grid_stats *stats, exec_fault_kind k);
+} gpu_dp_host;
+void gpu_device_set_dp_host(gpu_device *d, const gpu_dp_host *host);
+/* cudaLimitDevRuntimePendingLaunchCount and cudaLimitDevRuntimeSyncDepth (the preset's
+ * defaults until set). */
+void gpu_device_set_dp_limits(gpu_device *d, uint64_t pending_launch_count,
+                              uint64_t sync_depth);
 
 #endif

@@ -25,10 +25,14 @@
  * Blocks before f run to completion, so the outcome is the one a one-thread run gives:
  * the output of blocks 0..f, and the fault of the lowest faulting block.
  *
+ * Dynamic parallelism (what blocks launch, and their output after a launch) is gpu/dp.c;
+ * a grid's blocks run here, then what they launched there.
+ *
  * Locks: g->lock (a grid's output and fault) may be taken before d->sched_lock (the
  * device's lists and SM loads), never after.
  */
 #include "device_internal.h"
+#include "dp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +58,8 @@ typedef struct gpu_grid {
     uint64_t share;                /* residency units one block takes on its SM */
     gpu_print_fn print;            /* NULL: the device's print function */
     void *print_ctx;
+    struct gpu_dp_grid *dp;        /* what the blocks launch (gpu/dp.c) */
+    exec_output *sink;             /* where output goes instead of printed, or NULL */
 
     /* under d->sched_lock */
     uint64_t seq;                  /* admission order */
@@ -93,7 +99,9 @@ static exec_dim3 block_coords(const gpu_grid *g, uint64_t linear) {
 /* ---- output and faults (g->lock) ---- */
 
 static void grid_emit(gpu_grid *g, const char *data, size_t len) {
-    if (!g->print) {
+    if (g->sink) {
+        gpu_output_append(g->sink, data, len);
+    } else if (!g->print) {
         gpu_device_emit(g->dev, data, len);
     } else if (len > 0) {
         pthread_mutex_lock(&g->dev->print_lock);
@@ -137,6 +145,8 @@ static void record_fault(gpu_grid *g, uint64_t b, const exec_fault *f) {
 
 /* Block b finished on lane with result kind: hand its output to the writer. */
 static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kind kind) {
+    /* what the block launched joins the grid; output after its launches waits (dp.c) */
+    lane->out.len = gpu_dp_block_finish(g->dp, lane, b, kind == EXEC_OK);
     pthread_mutex_lock(&g->lock);
     if (kind != EXEC_OK && kind != EXEC_FAULT_ABORTED)
         record_fault(g, b, &lane->fault);
@@ -247,6 +257,8 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
         pthread_mutex_unlock(&d->sched_lock);
 
         exec_fault_kind kind = EXEC_FAULT_ABORTED;
+        lane->dp = g->dp;
+        lane->dp_block = NULL;
         if (b <= atomic_load(&g->fault_block)) {
             gpu_device *outer_dev = running_device;
             gpu_grid *outer_grid = running_grid;
@@ -254,6 +266,8 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
             running_grid = g;
             lane->launch = *g->launch;
             lane->launch.abort = &lane->abort;
+            lane->launch.devrt = &gpu_dp_ops;
+            lane->launch.devrt_ctx = lane;
             uint64_t before = exec_worker_insn_count(lane->worker);
             kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm,
                                   &lane->out, &lane->fault);
@@ -344,11 +358,16 @@ static void run_nested(gpu_grid *g) {
     running_grid = g;
     lane.launch = *g->launch;
     lane.launch.abort = &lane.abort;
+    lane.launch.devrt = &gpu_dp_ops;
+    lane.launch.devrt_ctx = &lane;
+    lane.dp = g->dp;
     uint64_t before = exec_worker_insn_count(lane.worker);
     g->threads = 1;
     /* The grid's only lane: a fault stops it before the next block, and nothing of the
      * outer grid. */
     for (uint64_t b = 0; b < g->nblocks && b <= atomic_load(&g->fault_block); b++) {
+        atomic_store(&lane.block, b);
+        lane.dp_block = NULL;
         exec_fault_kind kind =
             exec_run_block(lane.worker, &lane.launch, block_coords(g, b),
                            (uint32_t)((g->sm_base + b) % g->num_sms), &lane.out, &lane.fault);
@@ -441,12 +460,16 @@ static uint64_t block_share(const gpu_preset *p, const exec_launch *L, int block
     return GPU_SM_CAPACITY / (uint64_t)blocks_per_sm;
 }
 
-exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_opts *opts,
-                                  exec_fault *fault, gpu_grid_stats *stats) {
+/* A grid's blocks, with the sharing options, what they launch going to dp and their
+ * output to sink when there is one. */
+static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_opts *opts,
+                                  exec_fault *fault, gpu_grid_stats *stats, gpu_dp_grid *dp,
+                                  exec_output *sink) {
     double start = now_seconds();
     const gpu_preset *p = d->preset;
     L->num_sms = (uint32_t)p->multiprocessor_count;
     L->clock_khz = (uint32_t)p->clock_khz;
+    L->warp_barriers = p->major < 7;
     L->grid_id = atomic_fetch_add(&d->next_grid_id, 1);
 
     bool nested = running_device == d;
@@ -457,6 +480,8 @@ exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_
     g.dim = L->grid;
     g.nblocks = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
     g.num_sms = L->num_sms;
+    g.dp = dp;
+    g.sink = sink;
     g.priority = opts ? opts->priority : 0;
     g.share = block_share(p, L, opts ? opts->blocks_per_sm : 0);
     if (opts && opts->print) {
@@ -490,15 +515,21 @@ exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_
         run_shared(&g);
     }
     /* Every block up to the fault (or all) is written by now, since a block's output
-     * is written when the last of the blocks before it finishes. Stdout is flushed once
-     * a grid when output goes there, as a GPU's printf buffer is flushed at
-     * synchronisation. */
+     * is written when the last of the blocks before it finishes; then what blocks
+     * printed after their device-side launches. Stdout is flushed once a grid when output
+     * goes there, as a GPU's printf buffer is flushed at synchronisation. */
+    if (dp->nlate) {
+        exec_output late = {0};
+        gpu_dp_late_output(dp, atomic_load(&g.fault_block), &late);
+        grid_emit(&g, late.data, late.len);
+        free(late.data);
+    }
     if (g.ring) {
         for (uint64_t i = 0; i < g.ring_size; i++)
             free(g.ring[i].data);
         free(g.ring);
     }
-    if (!g.print) {
+    if (!g.print && !g.sink) {
         pthread_mutex_lock(&d->print_lock);
         fflush(stdout);
         pthread_mutex_unlock(&d->print_lock);
@@ -522,6 +553,39 @@ exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_
     pthread_cond_destroy(&g.done);
     pthread_mutex_destroy(&g.lock);
     return result;
+}
+
+exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                    gpu_grid_stats *stats, gpu_dp_grid *dp, exec_output *sink) {
+    return run_blocks(d, L, NULL, fault, stats, dp, sink);
+}
+
+exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_opts *opts,
+                                  exec_fault *fault, gpu_grid_stats *stats) {
+    exec_fault local;
+    if (!fault) fault = &local;
+    gpu_dp_grid dp;
+    gpu_dp_grid_init(&dp, d, 0);
+    exec_fault_kind k = run_blocks(d, L, opts, fault, stats, &dp, NULL);
+    gpu_dp_launch *work = k == EXEC_OK ? gpu_dp_grid_take_work(&dp) : NULL;
+    gpu_dp_grid_destroy(&dp);
+    /* the grids its blocks launched, to any depth: the grid is complete after them (their
+     * cost is theirs: *stats describes this grid's blocks); their output goes where the
+     * grid's went */
+    if (work && opts && opts->print) {
+        exec_output out = {0};
+        k = gpu_dp_run(d, work, &out, fault);
+        if (out.len) {
+            pthread_mutex_lock(&d->print_lock);
+            opts->print(out.data, out.len, opts->print_ctx);
+            pthread_mutex_unlock(&d->print_lock);
+        }
+        free(out.data);
+        free(out.err);
+    } else if (work) {
+        k = gpu_dp_run(d, work, NULL, fault);
+    }
+    return k;
 }
 
 exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,

@@ -53,6 +53,10 @@ bool mem_table_find(mem_table *t, uint64_t addr, mem_alloc *out);
 bool mem_table_check(mem_table *t, uint64_t addr, uint64_t size, mem_alloc *out);
 /* Number of entries and total bytes of a kind (0 = all kinds). */
 void mem_table_usage(mem_table *t, mem_kind kind, size_t *count, uint64_t *bytes);
+/* A number that changes whenever an entry is removed from any table or a table is freed:
+ * while it stays the same, every range a caller saw in a table is still allocated (for
+ * caches of lookups, such as the executor's per-instruction allocation ranges). */
+uint64_t mem_removal_epoch(void);
 /* Call fn for every entry, in address order (under the table's lock: fn must not
  * touch the table). */
 void mem_table_each(mem_table *t, void (*fn)(const mem_alloc *a, void *ctx), void *ctx);

@@ -47,6 +47,14 @@ struct mem_table {
     pthread_mutex_t write_lock;
 };
 
+/* Bumped before an entry's removal returns (so before its memory can be released) and
+ * when a table goes away; see mem_removal_epoch. */
+static _Atomic uint64_t removal_epoch = 1;
+
+uint64_t mem_removal_epoch(void) {
+    return atomic_load_explicit(&removal_epoch, memory_order_acquire);
+}
+
 /* ---- the read side ---- */
 
 /* A slot index for the calling thread: the address of a thread-local object differs per
@@ -192,6 +200,7 @@ mem_table *mem_table_new(void) {
 void mem_table_free(mem_table *t) {
     if (!t)
         return;
+    atomic_fetch_add(&removal_epoch, 1);
     pthread_mutex_destroy(&t->write_lock);
     free(atomic_load(&t->current));
     free(t);
@@ -239,6 +248,7 @@ bool mem_table_remove(mem_table *t, uint64_t base, mem_alloc *removed) {
         memcpy(n->entries + pos, s->entries + pos + 1,
                (s->count - pos - 1) * sizeof(mem_alloc));
         publish(t, n);
+        atomic_fetch_add(&removal_epoch, 1);
     }
     pthread_mutex_unlock(&t->write_lock);
     return n != NULL;

@@ -31,11 +31,17 @@
 #include <string.h>
 #include "session.h"
 #include "hooks.h"
+#include "lanes.h"
 
 #define SCOREBOARD 256u          /* registers per warp, hashed */
-#define L1_SECTORS 4096u         /* the direct-mapped L1 of the timing model: 128 KiB */
+#define L1_SECTORS 8192u         /* the L1 of the timing model: 256 KiB, direct-mapped at
+                                  * hashed places (no pathological strides) */
 #define TOUCHED_BITS (1u << 23)  /* launch-wide record of sectors touched (hashed) */
 #define MAX_RECORDED_BLOCKS (1u << 22)
+#define PROF_TIMED_BLOCKS 1024u
+#define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
+#define MEMO_PERIOD 256u         /* moving all addresses by a multiple of this changes no count
+                                  * (128-byte lines, 32 banks of up to 8 bytes) */  /* blocks of a grid replayed on the timing clock, at most */
 
 /* ---- what an instruction means to the profiler (worked out once) ---- */
 
@@ -49,6 +55,9 @@ typedef struct insn_info {
     uint8_t nsrc, ndst;
     bool reduction;            /* red, or atom whose result is never read (ptxas: RED) */
     bool exit_branch;          /* bra to the kernel's end: a predicated EXIT in SASS */
+    bool boundary;             /* ends a basic block (branch, barrier, call, return, fence) */
+    bool bypass_l1;            /* volatile and strong loads: served by L2 every time */
+    bool is_load, is_store;    /* a memory read (ld, atom), a memory write (st, red, atom) */
     bool if_converted;         /* bra over a short region that ptxas predicates instead */
     bool mem_op;               /* ld/st/atom/red: issued with no lane on, still counted */
     uint8_t mem_space;         /* its prof_space when mem_op */
@@ -56,23 +65,59 @@ typedef struct insn_info {
     uint16_t src[8], dst[4];   /* scoreboard indices */
 } insn_info;
 
+/* How often an instruction was issued, and to how many lanes: counted per instruction
+ * while the grid runs (the cheapest thing to do per event), turned into the counters by
+ * class and SASS weight when the worker is done. */
+typedef struct insn_count {
+    uint64_t issued, active, pred_on;
+} insn_count;
+
+/* The last access pattern an instruction made and what it counted: warps of a kernel
+ * mostly repeat their instruction's pattern at another base address, and moving every
+ * address by the same multiple of MEMO_PERIOD changes no sector, line, segment or bank
+ * count. A loop that walks an array meets each phase of the period again and again, so
+ * patterns are remembered by instruction and phase. */
+typedef struct mem_memo {
+    const ptx_insn *insn;
+    uint32_t mask, size;
+    uint8_t space, access;
+    uint64_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
+    uint64_t rel[32];          /* each lane's address less the first lane's */
+    prof_mem_counts delta;     /* what the access added */
+} mem_memo;
+
 typedef struct warp_clock {
     /* inside a region ptxas predicates: its instructions count for every lane that was
      * active at the branch, as the hardware issues them to all of those */
     const ptx_insn *region_first, *region_end;
     uint32_t region_active;
-    uint64_t t;                /* next issue cycle */
+    uint64_t t;                /* next issue slot */
+    uint64_t bb_end;           /* latest start in the current basic block, plus one */
     uint32_t barriers;         /* barriers passed */
     bool at_barrier;           /* the next instruction waits for the barrier's release */
-    uint64_t ready[SCOREBOARD];
+    uint32_t miss_rounds;      /* sequential waits for data that missed L1 */
+    uint64_t store_start[3];   /* latest store's start, by prof_space: a later load may
+                                * not pass it (the compiler cannot prove they differ) */
+    uint64_t store_ack;        /* when L2 has taken this warp's global stores */
+    uint64_t last_miss_ready;  /* when the latest counted such wait ended */
+    uint64_t ready[SCOREBOARD];       /* when each register's value is ready */
+    uint64_t miss_issue[SCOREBOARD];  /* for a value loaded past L1: when its load issued,
+                                       * else 0 */
 } warp_clock;
 
 typedef struct prof_worker {
     prof_session *s;
     prof_recorder rec;
-    /* instruction table: open addressing on the instruction's address */
-    insn_info *table;
-    size_t table_cap, table_n;
+    /* what each instruction means, worked out on first sight: one array per function of
+     * the module, indexed like its instructions; cur_* is the function last looked in */
+    insn_info **infos;
+    insn_count **counts;
+    const ptx_insn *cur_first, *cur_end;
+    insn_info *cur_infos;
+    insn_count *cur_counts;
+    bool timing_block;         /* the running block is replayed on the timing clock */
+    insn_info scratch;         /* for an instruction of no known function */
+    mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
     /* timing of the running block */
     warp_clock *warps;
     uint32_t warps_cap, nwarps;
@@ -101,8 +146,9 @@ struct prof_session {
     uint64_t l2_bytes, dram_bytes;
     prof_block_cost *blocks;   /* per linear block index (NULL: too many to keep) */
     uint64_t nblocks;
-    prof_block_cost block_sum; /* all blocks, for grids too large to keep one by one */
-    uint64_t blocks_seen;
+    prof_block_cost block_sum; /* all timed blocks, for grids too large to keep one by one */
+    uint64_t blocks_seen;      /* timed blocks */
+    uint64_t sample_stride;    /* every this many blocks (in linear order) one is timed */
     _Atomic uint64_t *touched; /* TOUCHED_BITS bits */
 };
 
@@ -260,6 +306,10 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
     if (pi->op == PTX_OP_ld || pi->op == PTX_OP_st || pi->op == PTX_OP_atom ||
         pi->op == PTX_OP_red) {
         ii->mem_op = !is_mod(pi, PTX_MOD_param) && !is_mod(pi, PTX_MOD_const_);
+        ii->bypass_l1 = is_mod(pi, PTX_MOD_volatile_) || is_mod(pi, PTX_MOD_relaxed) ||
+                        is_mod(pi, PTX_MOD_acquire);
+        ii->is_load = ii->mem_op && pi->op != PTX_OP_st && pi->op != PTX_OP_red;
+        ii->is_store = ii->mem_op && pi->op != PTX_OP_ld;
         ii->mem_space = is_mod(pi, PTX_MOD_shared) ? PROF_SPACE_SHARED
                         : is_mod(pi, PTX_MOD_local) ? PROF_SPACE_LOCAL : PROF_SPACE_GLOBAL;
     }
@@ -324,6 +374,17 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
     default:
         break;
     }
+    switch ((ptx_opcode)pi->op) {
+    case PTX_OP_bra:
+        ii->boundary = !ii->exit_branch && !ii->if_converted;
+        break;
+    case PTX_OP_brx: case PTX_OP_call: case PTX_OP_ret: case PTX_OP_exit: case PTX_OP_trap:
+    case PTX_OP_bar: case PTX_OP_barrier: case PTX_OP_membar: case PTX_OP_fence:
+        ii->boundary = true;
+        break;
+    default:
+        break;
+    }
     unsigned first_src = 0;
     if (pi->nopnds > 0 && writes_first_operand(pi->op) &&
         (pi->opnd[0].kind == PTX_OPND_REG || pi->opnd[0].kind == PTX_OPND_VEC)) {
@@ -335,48 +396,40 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
     add_reg(ii->src, &ii->nsrc, 8, pi->guard);
 }
 
-static void table_grow(prof_worker *w);
-
-static const insn_info *info_of(prof_worker *w, const ptx_insn *pi)
+/* Make f's arrays the current ones (allocating them on first use). False when pi belongs
+ * to no function of the module. */
+static bool select_func(prof_worker *w, const ptx_insn *pi)
 {
-    size_t mask = w->table_cap - 1;
-    size_t h = (size_t)(((uintptr_t)pi >> 3) * 0x9e3779b97f4a7c15ull >> 20) & mask;
-    for (;;) {
-        insn_info *e = &w->table[h];
-        if (e->key == pi)
-            return e;
-        if (!e->key)
-            break;
-        h = (h + 1) & mask;
+    const ptx_module *m = w->s->module;
+    const ptx_func *f = func_of(m, pi);
+    if (!f)
+        return false;
+    size_t fi = (size_t)(f - m->funcs);
+    if (!w->infos[fi]) {
+        w->infos[fi] = calloc(f->ninsns, sizeof *w->infos[fi]);
+        w->counts[fi] = calloc(f->ninsns, sizeof *w->counts[fi]);
+        if (!w->infos[fi] || !w->counts[fi])
+            abort();
     }
-    if (2 * (w->table_n + 1) > w->table_cap) {
-        table_grow(w);
-        return info_of(w, pi);
-    }
-    analyse(w->s, pi, &w->table[h]);
-    w->table_n++;
-    return &w->table[h];
+    w->cur_first = f->insns;
+    w->cur_end = f->insns + f->ninsns;
+    w->cur_infos = w->infos[fi];
+    w->cur_counts = w->counts[fi];
+    return true;
 }
 
-static void table_grow(prof_worker *w)
+/* The instruction's entry, worked out on first use. The function whose instructions
+ * were looked up last is checked first: a warp stays in one function for long. */
+static const insn_info *info_of(prof_worker *w, const ptx_insn *pi)
 {
-    insn_info *old = w->table;
-    size_t old_cap = w->table_cap;
-    insn_info *t = calloc(old_cap * 2, sizeof *t);
-    if (!t)
-        abort();
-    w->table = t;
-    w->table_cap = old_cap * 2;
-    size_t mask = w->table_cap - 1;
-    for (size_t i = 0; i < old_cap; i++) {
-        if (!old[i].key)
-            continue;
-        size_t h = (size_t)(((uintptr_t)old[i].key >> 3) * 0x9e3779b97f4a7c15ull >> 20) & mask;
-        while (t[h].key)
-            h = (h + 1) & mask;
-        t[h] = old[i];
+    if (__builtin_expect(pi < w->cur_first || pi >= w->cur_end, 0) && !select_func(w, pi)) {
+        analyse(w->s, pi, &w->scratch);
+        return &w->scratch;
     }
-    free(old);
+    insn_info *e = &w->cur_infos[pi - w->cur_first];
+    if (__builtin_expect(!e->key, 0))
+        analyse(w->s, pi, e);
+    return e;
 }
 
 /* ---- workers ---- */
@@ -389,25 +442,61 @@ static void *begin_worker(void *ctx)
         abort();
     w->s = s;
     prof_recorder_init(&w->rec, &s->launch.rules);
-    w->table_cap = 256;
-    w->table = calloc(w->table_cap, sizeof *w->table);
+    const ptx_module *m = s->module;
+    w->infos = calloc(m && m->nfuncs ? m->nfuncs : 1, sizeof *w->infos);
+    w->counts = calloc(m && m->nfuncs ? m->nfuncs : 1, sizeof *w->counts);
+    w->memo = calloc(MEMO_SLOTS, sizeof *w->memo);
     if (s->timing)
         w->l1 = calloc(L1_SECTORS, sizeof *w->l1);
-    if (!w->table || (s->timing && !w->l1))
+    if (!w->infos || !w->counts || !w->memo || (s->timing && !w->l1))
         abort();
     return w;
+}
+
+/* The per-instruction counts into the counters, by class and SASS weight. */
+static void fold_counts(prof_worker *w)
+{
+    const ptx_module *m = w->s->module;
+    for (uint32_t fi = 0; m && fi < m->nfuncs; fi++) {
+        if (!w->counts[fi])
+            continue;
+        const ptx_func *f = &m->funcs[fi];
+        for (uint32_t i = 0; i < f->ninsns; i++) {
+            const insn_count *c = &w->counts[fi][i];
+            if (!c->issued)
+                continue;
+            insn_info *ii = &w->infos[fi][i];
+            if (!ii->key)
+                analyse(w->s, &f->insns[i], ii);
+            if (ii->if_converted)
+                continue;  /* a predicated region replaces the branch */
+            prof_counters *pc = &w->rec.c;
+            pc->inst_executed += c->issued * ii->sass;
+            pc->thread_inst_executed += c->active * ii->sass;
+            pc->thread_inst_pred_on += c->pred_on * ii->sass;
+            pc->inst_by_class[ii->cls] += c->issued * ii->sass;
+            pc->thread_inst_by_class[ii->cls] += c->pred_on * ii->sass;
+        }
+    }
 }
 
 static void end_worker(void *ctx, void *state)
 {
     prof_session *s = ctx;
     prof_worker *w = state;
+    fold_counts(w);
     pthread_mutex_lock(&s->lock);
     prof_counters_add(&s->total, &w->rec.c);
     s->l2_bytes += w->l2_bytes;
     s->dram_bytes += w->dram_bytes;
     pthread_mutex_unlock(&s->lock);
-    free(w->table);
+    for (uint32_t i = 0; s->module && i < s->module->nfuncs; i++) {
+        free(w->infos[i]);
+        free(w->counts[i]);
+    }
+    free(w->infos);
+    free(w->counts);
+    free(w->memo);
     free(w->warps);
     free(w->release);
     free(w->l1);
@@ -438,6 +527,11 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
     for (uint32_t i = 0; i < nwarps; i++) {
         w->warps[i].region_first = w->warps[i].region_end = NULL;
         w->warps[i].t = base;
+        w->warps[i].bb_end = base;
+        w->warps[i].miss_rounds = 0;
+        memset(w->warps[i].store_start, 0, sizeof w->warps[i].store_start);
+        w->warps[i].store_ack = 0;
+        w->warps[i].last_miss_ready = base;
         w->warps[i].barriers = 0;
         w->warps[i].at_barrier = false;
     }
@@ -446,19 +540,31 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
     w->release_used = 0;
     memset(&w->cur, 0, sizeof w->cur);
     w->pending = NULL;
+    const exec_launch *L = site->launch;
+    uint64_t linear = site->ctaid.x +
+                      (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
+    prof_session *s = w->s;
+    w->timing_block = s->timing && (linear % s->sample_stride == 0 || linear + 1 == s->nblocks);
 }
 
 static void on_block_end(const exec_site *site)
 {
     prof_worker *w = site->worker_state;
     prof_session *s = w->s;
-    if (!s->timing)
+    if (!w->timing_block)
         return;
     uint64_t end = w->base;
-    for (uint32_t i = 0; i < w->nwarps; i++)
-        if (w->warps[i].t > end)
-            end = w->warps[i].t;
+    uint32_t rounds = 0;
+    for (uint32_t i = 0; i < w->nwarps; i++) {
+        const warp_clock *wc = &w->warps[i];
+        uint64_t e = wc->t > wc->bb_end ? wc->t : wc->bb_end;
+        if (e > end) {
+            end = e;
+            rounds = wc->miss_rounds;
+        }
+    }
     w->cur.critical_cycles = end - w->base;
+    w->cur.miss_rounds = rounds;
     const exec_launch *L = site->launch;
     uint64_t linear = site->ctaid.x +
                       (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
@@ -469,6 +575,8 @@ static void on_block_end(const exec_site *site)
     s->block_sum.issue_cycles += w->cur.issue_cycles;
     s->block_sum.shared_wavefronts += w->cur.shared_wavefronts;
     s->block_sum.l1_sectors += w->cur.l1_sectors;
+    s->block_sum.miss_rounds += w->cur.miss_rounds;
+    s->block_sum.printf_records += w->cur.printf_records;
     s->blocks_seen++;
     pthread_mutex_unlock(&s->lock);
 }
@@ -491,53 +599,98 @@ static uint32_t latency_of(const prof_sm_model *m, unsigned kind)
 static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
 {
     prof_worker *w = site->worker_state;
-    const insn_info *ii = info_of(w, site->insn);
-    w->last = ii;
+    const ptx_insn *pi = site->insn;
+    if (__builtin_expect(pi < w->cur_first || pi >= w->cur_end, 0) && !select_func(w, pi)) {
+        /* not an instruction of the module: counted at once */
+        const insn_info *ii = info_of(w, pi);
+        prof_on_insn_n(&w->rec, (prof_insn_class)ii->cls, active, exec_mask, ii->sass);
+        return;
+    }
     if (site->warp >= w->nwarps)
         return;
     warp_clock *wc = &w->warps[site->warp];
-    if (wc->region_end) {
-        if (site->insn >= wc->region_first && site->insn < wc->region_end)
+    if (__builtin_expect(wc->region_end != NULL, 0)) {
+        if (pi >= wc->region_first && pi < wc->region_end)
             active = wc->region_active;  /* issued to every lane, predicated */
         else
             wc->region_end = NULL;
     }
-    if (!ii->if_converted)  /* a predicated region replaces the branch */
-        prof_on_insn_n(&w->rec, (prof_insn_class)ii->cls, active, exec_mask, ii->sass);
-    prof_session *s = w->s;
-    if (!s->timing)
+    size_t idx = (size_t)(pi - w->cur_first);
+    insn_count *c = &w->cur_counts[idx];
+    c->issued++;
+    c->active += prof_popcount(active);
+    c->pred_on += prof_popcount(exec_mask);
+    if (!w->timing_block)
         return;
-    uint64_t t = wc->t;
+    prof_session *s = w->s;
+    const insn_info *ii = &w->cur_infos[idx];
+    if (__builtin_expect(!ii->key, 0))
+        analyse(s, pi, &w->cur_infos[idx]);
+    /* The slot it issues in, and when it can start: SASS schedules independent work
+     * (loads above the arithmetic that uses them) within a basic block, so an instruction
+     * waits for its own operands only; at a branch, barrier or call the warp waits for
+     * everything before it. */
+    uint64_t slot = wc->t;
     if (wc->at_barrier) {
         uint64_t rel = w->release[wc->barriers - 1] + s->model.lat_barrier;
-        if (rel > t)
-            t = rel;
+        if (rel > slot)
+            slot = rel;
         wc->at_barrier = false;
     }
-    for (unsigned i = 0; i < ii->nsrc; i++)
-        if (wc->ready[ii->src[i]] > t)
-            t = wc->ready[ii->src[i]];
-    wc->t = t + ii->sass;
+    uint64_t t = slot, miss_ready = 0, miss_issue = 0;
+    for (unsigned i = 0; i < ii->nsrc; i++) {
+        unsigned r = ii->src[i];
+        if (wc->ready[r] > t)
+            t = wc->ready[r];
+        if (wc->miss_issue[r] && wc->ready[r] > miss_ready) {
+            miss_ready = wc->ready[r];
+            miss_issue = wc->miss_issue[r];
+        }
+    }
+    if (ii->is_load && wc->store_start[ii->mem_space] >= t)
+        t = wc->store_start[ii->mem_space] + 1;
+    if (ii->is_store && t > wc->store_start[ii->mem_space])
+        wc->store_start[ii->mem_space] = t;
+    /* a wait for data from past L1 that began after the last such wait ended: one more
+     * round trip to L2 or DRAM on this warp's path */
+    if (miss_ready == t && miss_ready > slot && miss_issue >= wc->last_miss_ready) {
+        wc->miss_rounds++;
+        wc->last_miss_ready = miss_ready;
+    }
+    if (ii->boundary) {
+        if (wc->bb_end > t)
+            t = wc->bb_end;
+        wc->t = t + ii->sass;
+        wc->bb_end = wc->t;
+    } else {
+        wc->t = slot + ii->sass;
+        if (t + 1 > wc->bb_end)
+            wc->bb_end = t + 1;
+    }
     w->cur.issue_cycles += ii->sass;
     if (exec_mask) {
         uint64_t done = t + latency_of(&s->model, ii->lat);
         if (ii->lat == LAT_PRINTF)
-            wc->t = done;  /* the call returns when the record is written */
-        for (unsigned i = 0; i < ii->ndst; i++)
+            wc->t = wc->bb_end = done;  /* the call returns once its records are written */
+        for (unsigned i = 0; i < ii->ndst; i++) {
             wc->ready[ii->dst[i]] = done;
+            wc->miss_issue[ii->dst[i]] = 0;
+        }
     }
     w->pending = ii->lat == LAT_MEMORY && exec_mask ? ii : NULL;
     w->pending_warp = wc;
     w->pending_issue = t;
+    if (ii->lat == LAT_PRINTF && exec_mask)
+        w->cur.printf_records += (uint32_t)__builtin_popcount(exec_mask);
 }
 
 static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
 {
     prof_worker *w = site->worker_state;
-    const insn_info *ii = w->last;
-    if (ii && ii->exit_branch)
+    const insn_info *ii = info_of(w, site->insn);
+    if (ii->exit_branch)
         return;  /* a predicated EXIT on the hardware, not a branch */
-    if (ii && ii->if_converted && site->warp < w->nwarps) {
+    if (ii->if_converted && site->warp < w->nwarps) {
         /* no branch on the hardware: the region is issued to every active lane */
         warp_clock *wc = &w->warps[site->warp];
         wc->region_first = ii->region_first;
@@ -554,11 +707,19 @@ static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
                                 q->op == PTX_OP_st ? PROF_ACCESS_STORE : PROF_ACCESS_LOAD,
                                 none, 0, 4);
             }
-            w->last = ii;
         }
         return;
     }
     prof_on_branch(&w->rec, active, taken);
+    taken &= active;
+    if (w->timing_block && taken && taken != active && site->warp < w->nwarps) {
+        /* a divergent branch: SASS brackets the paths with BSSY/BSYNC, and the warp
+         * waits at the reconvergence point for the path that ran first */
+        warp_clock *wc = &w->warps[site->warp];
+        wc->t += w->s->model.divergence_cycles;
+        wc->bb_end = wc->t;
+        w->cur.issue_cycles += 2;
+    }
 }
 
 static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uint32_t expected)
@@ -567,7 +728,7 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
     (void)arrived;
     (void)expected;
     prof_worker *w = site->worker_state;
-    if (!w->s->timing || site->warp >= w->nwarps)
+    if (!w->timing_block || site->warp >= w->nwarps)
         return;
     warp_clock *wc = &w->warps[site->warp];
     uint32_t g = wc->barriers++;
@@ -584,8 +745,11 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
     }
     if (g >= w->release_used)
         w->release_used = g + 1;
-    if (wc->t > w->release[g])
-        w->release[g] = wc->t;
+    uint64_t arrive = wc->t > wc->bb_end ? wc->t : wc->bb_end;
+    if (wc->store_ack > arrive)
+        arrive = wc->store_ack;
+    if (arrive > w->release[g])
+        w->release[g] = arrive;
     wc->at_barrier = true;
 }
 
@@ -593,8 +757,13 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
 
 static bool first_touch(prof_session *s, uint64_t sector)
 {
-    uint64_t h = (sector * 0x9e3779b97f4a7c15ull) >> (64 - 23);
+    /* neighbouring sectors keep neighbouring bits (the bitmap stays in cache for the
+     * usual sweeps); 4 KiB pages are spread over it */
+    uint64_t h = (sector + (sector >> 7) * 0x9e3779b1ull) & ((1ull << 23) - 1);
     uint64_t bit = 1ull << (h & 63);
+    /* most sectors were seen already: a plain read avoids the locked update */
+    if (atomic_load_explicit(&s->touched[h >> 6], memory_order_relaxed) & bit)
+        return false;
     uint64_t old = atomic_fetch_or_explicit(&s->touched[h >> 6], bit, memory_order_relaxed);
     return !(old & bit);
 }
@@ -604,6 +773,12 @@ static uint32_t sectors_of(const uint64_t addr[32], uint32_t mask, uint32_t size
                            uint64_t out[64])
 {
     uint32_t n = 0;
+    if (prof_contiguous_warp(addr, mask, size) && size <= 8) {
+        /* the common well-coalesced access: one span */
+        for (uint64_t sct = addr[0] >> 5; sct <= (addr[0] + 32ull * size - 1) >> 5; sct++)
+            out[n++] = sct;
+        return n;
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         uint64_t first = addr[l] >> 5, last = (addr[l] + (size ? size : 1) - 1) >> 5;
@@ -626,33 +801,118 @@ static uint32_t sectors_of(const uint64_t addr[32], uint32_t mask, uint32_t size
     return n;
 }
 
-/* The timing side of a global or local access: L1 and launch-wide first touch. Returns
- * the latency of a load. */
-static uint32_t global_timing(prof_worker *w, exec_mem_access acc, const uint64_t addr[32],
-                              uint32_t mask, uint32_t size)
+/* The timing side of a global or local access: L1, and first touch in the launch (what
+ * DRAM must supply). Returns the latency of a load; *missed: some sector came from past
+ * L1. A miss is charged L2's latency here; the share that DRAM adds is spread over the
+ * launch's misses when the grid is estimated (first touches happen in whichever block
+ * runs first here, not where they happen on the GPU). */
+static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc,
+                              const uint64_t addr[32], uint32_t mask, uint32_t size,
+                              bool *missed)
 {
     const prof_sm_model *m = &w->s->model;
     uint64_t sect[64];
     uint32_t n = sectors_of(addr, mask, size, sect);
     uint32_t lat = m->lat_l1;
     w->cur.l1_sectors += n;
+    *missed = false;
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t *line = &w->l1[sect[i] % L1_SECTORS];
-        bool new_sector = first_touch(w->s, sect[i]);
-        if (new_sector)
+        /* each SM has its own L1: a line another SM's block brought in does not hit */
+        uint64_t tag = sect[i] * 1024 + smid % 1024 + 1;
+        uint64_t *line = &w->l1[(sect[i] + (sect[i] >> 7) * 0x9e3779b1ull) & (L1_SECTORS - 1)];
+        if (first_touch(w->s, sect[i]))
             w->dram_bytes += 32;
-        if (acc == EXEC_OBS_LOAD && *line == sect[i] + 1)
+        if (acc == EXEC_OBS_LOAD && *line == tag && !(w->last && w->last->bypass_l1))
             continue;  /* L1 hit */
         w->l2_bytes += 32;
-        uint32_t l = acc == EXEC_OBS_STORE ? 0 : new_sector ? m->lat_dram : m->lat_l2;
-        if (l > lat)
-            lat = l;
-        if (acc == EXEC_OBS_LOAD)
-            *line = sect[i] + 1;  /* loads allocate; stores write through */
+        if (acc == EXEC_OBS_LOAD) {
+            *line = tag;  /* loads allocate; stores write through and keep the line */
+            *missed = true;
+            lat = m->lat_l2;
+        }
     }
-    if (acc == EXEC_OBS_ATOMIC && lat < m->lat_l2)
+    if (acc == EXEC_OBS_ATOMIC) {
         lat = m->lat_l2;  /* atomics are done at L2 */
+        *missed = true;
+    }
+    /* L1 looks up one 128-byte line per cycle: a scattered access waits for all of its */
+    uint32_t lines = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        /* sectors come mostly in order: a line is new unless one of the last few had it */
+        bool seen = false;
+        for (uint32_t j = i; j > 0 && j + 4 > i && !seen; j--)
+            seen = sect[j - 1] >> 2 == sect[i] >> 2;
+        lines += !seen;
+    }
+    if (lines > 1)
+        lat += (lines - 1) * m->l1_line_cycles;
     return lat;
+}
+
+static void mem_counts_add(prof_mem_counts *d, const prof_mem_counts *a)
+{
+    d->inst += a->inst;
+    d->requests += a->requests;
+    d->sectors += a->sectors;
+    d->set_accesses += a->set_accesses;
+    d->transactions += a->transactions;
+    d->ideal_transactions += a->ideal_transactions;
+    d->sass_wavefronts += a->sass_wavefronts;
+    d->bytes_requested += a->bytes_requested;
+    d->bytes_used += a->bytes_used;
+    d->bytes_transferred += a->bytes_transferred;
+}
+
+/* prof_on_mem, or what it gave for the same pattern last time (mem_memo). */
+static void count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps, prof_access pa,
+                      prof_mem_kind kind, const uint64_t addr[32], uint32_t mask,
+                      uint32_t size)
+{
+    uint64_t base = mask ? addr[__builtin_ctz(mask)] : 0;
+    uint64_t phase = base % MEMO_PERIOD;
+    mem_memo *mm = &w->memo[(((uintptr_t)pi >> 4) ^ (phase * 0x9e37u)) % MEMO_SLOTS];
+    if (mm->insn == pi && mm->mask == mask && mm->size == size && mm->space == ps &&
+        mm->access == pa && mm->base_phase == phase) {
+        bool same = true;
+        if (mask == 0xffffffffu) {
+            uint64_t diff = 0;  /* a plain loop over the warp: the compiler vectorises it */
+            for (uint32_t l = 0; l < 32; l++)
+                diff |= (addr[l] - base) ^ mm->rel[l];
+            same = diff == 0;
+        } else {
+            for (uint32_t m = mask; m && same; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                same = addr[l] - base == mm->rel[l];
+            }
+        }
+        if (same) {
+            mem_counts_add(&w->rec.c.mem[kind], &mm->delta);
+            return;
+        }
+    }
+    prof_mem_counts before = w->rec.c.mem[kind];
+    prof_on_mem(&w->rec, ps, pa, addr, mask, size);
+    const prof_mem_counts *after = &w->rec.c.mem[kind];
+    mm->insn = pi;
+    mm->mask = mask;
+    mm->size = size;
+    mm->space = (uint8_t)ps;
+    mm->access = (uint8_t)pa;
+    mm->base_phase = phase;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        mm->rel[l] = addr[l] - base;
+    }
+    mm->delta.inst = after->inst - before.inst;
+    mm->delta.requests = after->requests - before.requests;
+    mm->delta.sectors = after->sectors - before.sectors;
+    mm->delta.set_accesses = after->set_accesses - before.set_accesses;
+    mm->delta.transactions = after->transactions - before.transactions;
+    mm->delta.ideal_transactions = after->ideal_transactions - before.ideal_transactions;
+    mm->delta.sass_wavefronts = after->sass_wavefronts - before.sass_wavefronts;
+    mm->delta.bytes_requested = after->bytes_requested - before.bytes_requested;
+    mm->delta.bytes_used = after->bytes_used - before.bytes_used;
+    mm->delta.bytes_transferred = after->bytes_transferred - before.bytes_transferred;
 }
 
 static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
@@ -669,34 +929,64 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     prof_access pa = acc == EXEC_OBS_LOAD    ? PROF_ACCESS_LOAD
                      : acc == EXEC_OBS_STORE ? PROF_ACCESS_STORE
                                              : PROF_ACCESS_ATOMIC;
-    const insn_info *ii = w->pending;
-    if (acc == EXEC_OBS_ATOMIC && w->last && w->last->reduction)
+    const insn_info *ii = w->timing_block ? w->pending : NULL;
+    const insn_info *mi = site->insn ? info_of(w, site->insn) : NULL;
+    if (acc == EXEC_OBS_ATOMIC && mi && mi->reduction)
         pa = PROF_ACCESS_REDUCTION;
     uint64_t wavefronts_before = 0;
     prof_mem_kind kind = (int)ps >= 0 ? prof_mem_kind_of(ps, pa) : PROF_MEM_KIND_COUNT;
     if (kind != PROF_MEM_KIND_COUNT) {
         wavefronts_before = w->rec.c.mem[kind].transactions;
-        prof_on_mem(&w->rec, ps, pa, addr, mask, size);
+        count_mem(w, site->insn, ps, pa, kind, addr, mask, size);
     }
     prof_session *s = w->s;
     if (!s->timing || !mask)
         return;
+    if (!w->timing_block) {
+        /* outside the timed blocks only what DRAM must supply is kept: each lane's
+         * sectors against the launch's record (marking a sector twice counts it once) */
+        if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
+            uint64_t prev = UINT64_MAX;
+            for (uint32_t m = mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
+                    if (sct != prev)
+                        w->dram_bytes += first_touch(s, sct) ? 32 : 0;
+                    prev = sct;
+                }
+            }
+        }
+        return;
+    }
+    w->last = mi;
     uint32_t lat;
+    bool missed = false;
     if (ps == PROF_SPACE_SHARED) {
         uint64_t wf = kind != PROF_MEM_KIND_COUNT
                           ? w->rec.c.mem[kind].transactions - wavefronts_before : 1;
         w->cur.shared_wavefronts += wf;
         lat = s->model.lat_shared + 2 * (uint32_t)(wf > 1 ? wf - 1 : 0);
     } else if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
-        lat = global_timing(w, acc, addr, mask, size);
+        lat = global_timing(w, site->smid, acc, addr, mask, size, &missed);
+        /* __syncthreads makes the block's global writes visible to the block: with a
+         * write-through L1 a barrier waits until L2 has taken them */
+        if (acc != EXEC_OBS_LOAD && w->timing_block && w->pending_warp) {
+            uint64_t ack = w->pending_issue + s->model.lat_l2;
+            if (ack > w->pending_warp->store_ack)
+                w->pending_warp->store_ack = ack;
+        }
     } else {
         lat = s->model.lat_alu;  /* constant cache and parameters */
     }
     if (ii && acc != EXEC_OBS_STORE) {
         uint64_t done = w->pending_issue + lat;
-        for (unsigned i = 0; i < ii->ndst; i++)
-            if (done > w->pending_warp->ready[ii->dst[i]])
-                w->pending_warp->ready[ii->dst[i]] = done;
+        warp_clock *wc = w->pending_warp;
+        for (unsigned i = 0; i < ii->ndst; i++) {
+            if (done > wc->ready[ii->dst[i]])
+                wc->ready[ii->dst[i]] = done;
+            if (missed)
+                wc->miss_issue[ii->dst[i]] = w->pending_issue ? w->pending_issue : 1;
+        }
     }
 }
 
@@ -714,6 +1004,12 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
         s->model = prof_sm_model_for(L->preset);
     pthread_mutex_init(&s->lock, NULL);
     s->nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    /* Timing replays every block of a small grid; of a large one, blocks at a regular
+     * stride (and the last), the others taking the cost of the timed block before them:
+     * the blocks of one grid mostly do the same work, and replaying costs time. The
+     * counters always see every block. */
+    s->sample_stride = s->nblocks > PROF_TIMED_BLOCKS ? (s->nblocks + PROF_TIMED_BLOCKS - 1) /
+                                                            PROF_TIMED_BLOCKS : 1;
     if (s->timing) {
         s->touched = calloc(TOUCHED_BITS / 64, sizeof *s->touched);
         if (s->nblocks <= MAX_RECORDED_BLOCKS)
@@ -760,7 +1056,12 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
     in.shared_per_block = (size_t)L->static_shared + L->dynamic_shared;
     in.warp_instructions = warp_instructions;
     prof_block_cost avg;
-    if (s->timing && s->blocks && s->blocks_seen == s->nblocks) {
+    uint64_t timed = (s->nblocks + s->sample_stride - 1) / s->sample_stride +
+                     ((s->nblocks - 1) % s->sample_stride != 0);
+    if (s->timing && s->blocks && s->blocks_seen == timed) {
+        for (uint64_t b = 0; b + 1 < s->nblocks; b++)
+            if (b % s->sample_stride)
+                s->blocks[b] = s->blocks[b - b % s->sample_stride];
         in.block_costs = s->blocks;
     } else if (s->timing && s->blocks_seen) {
         /* too many blocks to keep one by one (or some never ran): the average block */
@@ -769,9 +1070,18 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
         avg.issue_cycles /= s->blocks_seen;
         avg.shared_wavefronts /= s->blocks_seen;
         avg.l1_sectors /= s->blocks_seen;
+        avg.miss_rounds /= s->blocks_seen;
         in.every_block = &avg;
     }
-    in.l2_bytes = s->l2_bytes;
+    /* L2 traffic was followed in the timed blocks only: scaled to all sectors counted */
+    const prof_counters *c = &s->total;
+    uint64_t sectors = c->mem[PROF_MEM_GLOBAL_LD].sectors + c->mem[PROF_MEM_GLOBAL_ST].sectors +
+                       c->mem[PROF_MEM_GLOBAL_ATOM].sectors + c->mem[PROF_MEM_GLOBAL_RED].sectors +
+                       c->mem[PROF_MEM_LOCAL_LD].sectors + c->mem[PROF_MEM_LOCAL_ST].sectors;
+    double timed_sectors = (double)s->block_sum.l1_sectors;
+    in.l2_bytes = timed_sectors > 0 ? (uint64_t)((double)s->l2_bytes * (double)sectors /
+                                                 timed_sectors)
+                                    : s->l2_bytes;
     in.dram_bytes = s->dram_bytes;
     prof_time_estimate e = L->preset ? prof_estimate_kernel(L->preset, &in)
                                      : (prof_time_estimate){0};

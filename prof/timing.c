@@ -26,7 +26,8 @@
  *    wave round-robin over the SMs), so a last partial wave leaves SMs idle: the tail
  *    effect. The grid lasts until its last block ends, or as long as its DRAM and L2
  *    traffic takes at the preset's bandwidth if that is longer, plus a launch overhead
- *    (measured: ~2.3 us for an empty grid on the H100 under Nsight Compute).
+ *    (measured: ~2.3 us for an empty grid on the H100 under Nsight Compute; ~35 us more
+ *    for a grid that calls printf, whatever it prints: the printf buffer's hand-over).
  * Achieved occupancy is the resident warps averaged over each SM's active time, from the
  * same schedule.
  *
@@ -59,15 +60,20 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.l2_bytes_per_cycle = 2.5 * m.dram_bytes_per_cycle;
     m.lat_shared = 30;
     m.lat_l1 = 35;
+    m.l1_line_cycles = 8;
     m.lat_l2 = 260;
-    m.lat_dram = 550;
+    m.lat_dram = 750;
     m.lat_barrier = 20;
+    m.divergence_cycles = 30;
     m.lat_shuffle = 12;
     m.shared_wavefronts_per_cycle = 1.0;
     m.l1_sectors_per_cycle = 4.0;
     m.launch_overhead_s = 2.2e-6;
-    m.block_start_cycles = 150;
-    m.printf_cycles = 2000;
+    m.block_dispatch_cycles = 100;
+    m.printf_cycles = 500;
+    m.printf_record_cycles = 100;
+    m.printf_launch_s = 34e-6;
+    m.dram_efficiency = 0.8;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
         m.schedulers = 4;
         m.lat_alu = 4;
@@ -116,12 +122,13 @@ static prof_block_cost typical_block(const prof_sm_model *m, const prof_kernel_i
     return b;
 }
 
-/* A block's time on an SM it shares with k blocks (itself included). */
+/* A block's time on an SM it shares with k blocks (itself included). miss_extra: what
+ * each round trip past L1 costs beyond L2's latency (DRAM's share of the misses). */
 static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, double k,
-                           int *limit)
+                           double miss_extra, int *limit)
 {
     double t[4] = {
-        (double)b->critical_cycles,
+        (double)b->critical_cycles + miss_extra * (double)b->miss_rounds,
         k * (double)b->issue_cycles / m->schedulers,
         k * (double)b->shared_wavefronts / m->shared_wavefronts_per_cycle,
         k * (double)b->l1_sectors / m->l1_sectors_per_cycle,
@@ -131,7 +138,7 @@ static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, dou
         if (t[i] > t[best])
             best = i;
     *limit = best;
-    return t[best] + m->block_start_cycles;
+    return t[best];
 }
 
 /* ---- the schedule: blocks to SM slots in order, each to the slot that frees first ---- */
@@ -186,10 +193,12 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     slot *heap = malloc(nslots * sizeof *heap);
     double *sm_first = malloc((size_t)m.sms * sizeof *sm_first);
     double *sm_last = calloc((size_t)m.sms, sizeof *sm_last);
-    if (!heap || !sm_first || !sm_last) {
+    double *sm_dispatch = calloc((size_t)m.sms, sizeof *sm_dispatch);
+    if (!heap || !sm_first || !sm_last || !sm_dispatch) {
         free(heap);
         free(sm_first);
         free(sm_last);
+        free(sm_dispatch);
         e.seconds = m.launch_overhead_s;
         e.limiter = "launch";
         return e;
@@ -202,7 +211,13 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         sm_first[s] = -1;
 
     prof_block_cost typical = in->every_block ? *in->every_block : typical_block(&m, in);
+    /* the misses DRAM serves: the launch's first touches among the bytes that went past L1 */
+    double from_dram = in->l2_bytes ? (double)in->dram_bytes / (double)in->l2_bytes : 1.0;
+    if (from_dram > 1)
+        from_dram = 1;
+    double miss_extra = from_dram * ((double)m.lat_dram - (double)m.lat_l2);
     int limit_count[4] = {0};
+    double printf_records = 0;
     double resident_warp_cycles = 0, makespan = 0;
     for (uint64_t b = 0; b < in->blocks; b++) {
         const prof_block_cost *cost = in->block_costs ? &in->block_costs[b] : &typical;
@@ -213,11 +228,17 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         if (k < 1)
             k = 1;
         int limit;
-        double d = block_cycles(&m, cost, k, &limit);
+        double d = block_cycles(&m, cost, k, miss_extra, &limit);
         limit_count[limit]++;
+        e.block_critical += (double)cost->critical_cycles;
+        e.block_issue += (double)cost->issue_cycles / m.schedulers;
+        e.block_cycles += d;
         slot *s = &heap[0];
         int sm = (int)(s->order % (uint32_t)m.sms);
-        double start = s->free_at;
+        /* the SM takes one new block at a time from the grid's queue */
+        double start = s->free_at > sm_dispatch[sm] ? s->free_at : sm_dispatch[sm];
+        sm_dispatch[sm] = start + m.block_dispatch_cycles;
+        printf_records += cost->printf_records;
         if (sm_first[sm] < 0)
             sm_first[sm] = start;
         s->free_at = start + d;
@@ -228,6 +249,10 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         resident_warp_cycles += d * wpb;
         heap_down(heap, nslots, 0);
     }
+    e.block_critical /= (double)in->blocks;
+    e.block_issue /= (double)in->blocks;
+    e.block_cycles /= (double)in->blocks;
+    e.makespan_cycles = makespan;
     double active = 0;
     for (int s = 0; s < m.sms; s++)
         if (sm_first[s] >= 0)
@@ -235,6 +260,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     free(heap);
     free(sm_first);
     free(sm_last);
+    free(sm_dispatch);
 
     static const char *const limit_names[4] = {"latency", "issue", "shared memory", "L1"};
     int most = 0;
@@ -243,8 +269,14 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
             most = i;
     e.limiter = limit_names[most];
     double cycles = makespan;
-    double dram = e.detailed ? (double)in->dram_bytes / m.dram_bytes_per_cycle : 0;
+    /* streaming at the bandwidth DRAM sustains, after the first request's latency */
+    double dram = e.detailed && in->dram_bytes
+                      ? (double)in->dram_bytes / (m.dram_bytes_per_cycle * m.dram_efficiency) +
+                            m.lat_dram
+                      : 0;
     double l2 = e.detailed ? (double)in->l2_bytes / m.l2_bytes_per_cycle : 0;
+    e.dram_cycles = dram;
+    e.l2_cycles = l2;
     if (dram > cycles) {
         cycles = dram;
         e.limiter = "DRAM bandwidth";
@@ -253,12 +285,19 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         cycles = l2;
         e.limiter = "L2 bandwidth";
     }
+    /* device printf: records go into one buffer, one after another */
+    if (printf_records * m.printf_record_cycles > cycles) {
+        cycles = printf_records * m.printf_record_cycles;
+        e.limiter = "printf";
+    }
     /* residency: stretched evenly when bandwidth, not the schedule, sets the length */
     double stretch = makespan > 0 ? cycles / makespan : 1;
     e.sm_elapsed_cycles = (uint64_t)llround(cycles * m.sms);
     e.sm_active_cycles = (uint64_t)llround(active * stretch);
     e.warps_active_cycles = (uint64_t)llround(resident_warp_cycles * stretch);
-    e.cycles = cycles + m.launch_overhead_s * m.clock_hz;
+    /* a grid that printed: the H100 takes ~35 us more, however few lines it printed */
+    double overhead = m.launch_overhead_s + (printf_records > 0 ? m.printf_launch_s : 0);
+    e.cycles = cycles + overhead * m.clock_hz;
     e.seconds = e.cycles / m.clock_hz;
     return e;
 }

@@ -34,16 +34,21 @@ typedef struct prof_sm_model {
     uint32_t lat_shuffle;           /* shfl, vote, match, redux */
     uint32_t lat_shared;            /* shared memory load, one wavefront */
     uint32_t lat_l1;                /* global/local load hitting in L1 */
+    uint32_t l1_line_cycles;        /* each further 128-byte line one access touches */
     uint32_t lat_l2;                /* ... served by L2 */
     uint32_t lat_dram;              /* ... first touch in the launch: from DRAM */
     uint32_t lat_barrier;           /* from the last arrival to the warps leaving */
+    uint32_t divergence_cycles;     /* a divergent branch: setting up and reconverging */
     double shared_wavefronts_per_cycle; /* per SM */
     double l1_sectors_per_cycle;    /* per SM */
     double l2_bytes_per_cycle;      /* whole device */
     double dram_bytes_per_cycle;    /* whole device */
     double launch_overhead_s;       /* a grid's fixed cost: launch, first block, drain */
-    uint32_t block_start_cycles;    /* handing a block to an SM */
-    uint32_t printf_cycles;         /* one device printf call (per warp) */
+    uint32_t block_dispatch_cycles; /* an SM takes a new block at most this often */
+    uint32_t printf_cycles;         /* one device printf call, on the calling warp */
+    uint32_t printf_record_cycles;  /* each printf record: written one after another */
+    double printf_launch_s;         /* a grid that printed: the buffer's hand-over */
+    double dram_efficiency;         /* share of the peak bandwidth streaming achieves */
 } prof_sm_model;
 
 /* The model's parameters for a preset (by generation). */
@@ -55,6 +60,9 @@ typedef struct prof_block_cost {
     uint64_t issue_cycles;      /* issue slots its warps used (warp-instructions, SASS-sized) */
     uint64_t shared_wavefronts;
     uint64_t l1_sectors;        /* global and local sectors through L1 */
+    uint64_t miss_rounds;       /* on the critical path: sequential waits for data from past
+                                 * L1, each charged L2's latency in critical_cycles */
+    uint64_t printf_records;    /* device printf calls (one per lane) */
 } prof_block_cost;
 
 /* A grid: its shape and resources, and what its blocks did when that is known. */
@@ -83,6 +91,12 @@ typedef struct prof_time_estimate {
      * prof_counters keeps them) */
     uint64_t sm_elapsed_cycles, sm_active_cycles, warps_active_cycles;
     bool detailed;               /* made from per-block detail */
+    /* the parts, for reports and tuning: averages over blocks, in cycles */
+    double block_critical;       /* critical path */
+    double block_issue;          /* issue slots / schedulers */
+    double block_cycles;         /* as scheduled (shared SM) */
+    double makespan_cycles;      /* last block's end */
+    double dram_cycles, l2_cycles; /* traffic / bandwidth */
 } prof_time_estimate;
 
 /* The one kernel-time estimate: with block_costs, the full model; without, the same model

@@ -252,6 +252,17 @@ void ptx_module_free(ptx_module *m);
 int ptx_find_func(const ptx_module *m, const char *name);
 int ptx_find_var(const ptx_module *m, const char *name);
 
+/* ---- linking (ptx/link.c) ---- */
+
+/* Link separately compiled modules (relocatable device code) into one. Every .extern
+ * function or variable is bound to the .visible (or else .weak) definition of that name in
+ * any module; a function no module defines stays one declaration (the executor serves the
+ * builtins: vprintf, malloc, the device runtime). Takes ownership of mods[0..n-1], also on
+ * failure. On failure (two .visible definitions of a name, an .extern variable nobody
+ * defines, declarations that disagree) returns NULL with "<name>: error: <what>" in err.
+ * The result's source_name is name. */
+ptx_module *ptx_link(ptx_module **mods, uint32_t n, const char *name, char *err, size_t errlen);
+
 /* ---- printing (ptx/print.c), for diagnostics and tests ---- */
 
 /* An instruction as PTX text ("@%p1 bra $L__BB0_2;"), modifiers before types; returns buf. */

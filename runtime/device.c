@@ -444,6 +444,10 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
         if (value < 524288) value = 524288;
         break;
     case cudaLimitMallocHeapSize:
+        /* "must be performed before launching any kernel that uses the malloc() or free()
+         * device system calls" (the H100 answers cudaErrorInvalidValue afterwards:
+         * tests/cuda/conformance/device_heap) */
+        if (c->heap_in_use) return rt_record(cudaErrorInvalidValue);
         if (value < 4194304) value = 4194304;
         break;
     case cudaLimitDevRuntimeSyncDepth:

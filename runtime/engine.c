@@ -65,7 +65,10 @@ rt_op *rt_op_new(rt_op_kind kind) {
 /* Memory only: references (deps, mark) are dropped by the engine before. */
 void rt_op_free(rt_op *op) {
     if (!op) return;
-    if (op->kind == RT_OP_KERNEL) free(op->u.kernel.params);
+    if (op->kind == RT_OP_KERNEL) {
+        free(op->u.kernel.params);
+        free(op->u.kernel.check_site);
+    }
     if (op->kind == RT_OP_COPY) free(op->u.copy.staging);
     free(op->deps);
     free(op);
@@ -128,6 +131,7 @@ rt_mark *rt_stream_last_mark(rt_context *c, rt_stream *s) {
     }
     rt_mark *m = mark_new(s, s->issued); /* idle: its last operation has ended */
     m->done = true;
+    m->dropped = s->last_dropped;
     m->vtime = s->vend;
     return m;
 }
@@ -274,6 +278,7 @@ static void complete(rt_context *c, rt_op *op) {
     s->running = NULL;
     s->done = op->seq;
     s->vend = op->vend;
+    s->last_dropped = op->dropped;
     if (op->kind == RT_OP_EVENT) rt_event_unref(c, op->u.event.event);
     if (op->mark) {
         op->mark->done = true;

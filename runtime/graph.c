@@ -44,6 +44,7 @@ rt_op *rt_op_clone(const rt_op *op) {
             return NULL;
         }
         memcpy(n->u.kernel.params, op->u.kernel.params, size);
+        n->u.kernel.check_site = op->u.kernel.check_site ? strdup(op->u.kernel.check_site) : NULL;
     }
     if (op->kind == RT_OP_COPY) n->u.copy.staging = NULL;
     return n;

@@ -62,6 +62,7 @@ static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block
     if (e != cudaSuccess) return e;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (info->nparams && !args) return cudaErrorInvalidValue;
+    if (info->uses_device_heap) c->heap_in_use = true; /* (c->lock is held) */
     rt_op *op = rt_op_new(RT_OP_KERNEL);
     uint8_t *params = rt_build_params(info, args);
     if (!op || !params) {
@@ -76,6 +77,7 @@ static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block
     op->u.kernel.params = params;
     op->u.kernel.blocks_per_sm =
         rt_func_blocks_per_sm(c, f, (int)(block.x * block.y * block.z), shared);
+    if (c->check) op->u.kernel.check_site = check_host_site(c->check);
     *out = op;
     return cudaSuccess;
 }
@@ -220,13 +222,14 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     };
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
+    rt_devrt_prepare(c);
     /* profiling and `vcuda check` watch the grid run (NULL unless asked for) */
     cudaStream_t handle = op->stream->kind == RT_STREAM_USER ? (cudaStream_t)op->stream : 0;
     rt_prof_run *prof = rt_prof_begin(c, f, &L, handle);
     check_launch *ck = NULL;
     if (c->check && !L.observer)
         ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
-                                c->preset->major >= 7);
+                                c->preset->major >= 7, op->u.kernel.check_site);
     /* Under a profiler or checker grids run one at a time, as Nsight Compute and
      * compute-sanitizer serialise kernels (their reports stay in launch order). */
     bool serial = prof || ck;

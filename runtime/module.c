@@ -21,12 +21,12 @@ static void rt_module_fail(rt_module *m, cudaError_t e) {
 }
 
 /* VCUDA_DUMP_PTX=<dir> writes each module's chosen PTX there (for debugging). */
-static void rt_module_dump(const rt_module *m, const char *ptx) {
+void rt_module_dump_text(const char *name, const char *ptx) {
     const char *dir = getenv("VCUDA_DUMP_PTX");
     if (!dir || !*dir) return;
     mkdir(dir, 0777);
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, m->name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "vcuda: cannot write %s: %s\n", path, strerror(errno));
@@ -50,20 +50,37 @@ cudaError_t rt_module_load(rt_context *c, rt_module *m) {
     char err[1024] = "";
     cudaError_t code;
     uint32_t arch = 0;
-    char *ptx = rt_fatbin_select_ptx(m->image, m->image_size, p->major * 10 + p->minor, &arch,
-                                     &code, err, sizeof err);
-    if (!ptx) {
-        fprintf(stderr, "vcuda: %s: %s\n", m->name, err);
+    ptx_module *pm;
+    if (m->rdc) {
+        pm = rt_rdc_link(c, m, &arch, &code, err, sizeof err);
+        if (!pm) {
+            fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
+            rt_module_fail(m, code);
+            return code;
+        }
+    } else {
+        char *ptx = rt_fatbin_select_ptx(m->image, m->image_size, p->major * 10 + p->minor,
+                                         &arch, &code, err, sizeof err);
+        if (!ptx) {
+            fprintf(stderr, "vcuda: %s: %s\n", m->name, err);
+            rt_module_fail(m, code);
+            return code;
+        }
+        rt_module_dump_text(m->name, ptx);
+        pm = ptx_parse(ptx, strlen(ptx), m->name, err, sizeof err);
+        free(ptx);
+        if (!pm) {
+            fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
+            rt_module_fail(m, cudaErrorInvalidPtx);
+            return m->load_error;
+        }
+    }
+    code = rt_rdc_check_model(c, pm, err, sizeof err);
+    if (code != cudaSuccess) {
+        fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
+        ptx_module_free(pm);
         rt_module_fail(m, code);
         return code;
-    }
-    rt_module_dump(m, ptx);
-    ptx_module *pm = ptx_parse(ptx, strlen(ptx), m->name, err, sizeof err);
-    free(ptx);
-    if (!pm) {
-        fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
-        rt_module_fail(m, cudaErrorInvalidPtx);
-        return m->load_error;
     }
     uint64_t const_bytes = 0;
     for (uint32_t i = 0; i < pm->nvars; i++)

@@ -112,7 +112,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     uint32_t block[3] = {L->block.x, L->block.y, L->block.z};
     prof_launch_init(&r->launch, c->preset, grid, block, (uint32_t)regs, info->static_shared,
                      L->dyn_shared, 0);
-    r->session = prof_session_new(&r->launch, m, true);
+    r->session = prof_session_new(&r->launch, m, !getenv("VCUDA_PROF_NOTIMING"));
     if (!r->session) {
         free(r);
         return NULL;
@@ -142,6 +142,12 @@ void rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, boo
     rec.stream = r->stream;
     rec.warp_insns = stats->warp_instructions;
     rec.faulted = faulted;
+    if (getenv("VCUDA_PROF_DEBUG"))
+        fprintf(stderr, "prof-debug %s: %.0f cycles (makespan %.0f, dram %.0f, l2 %.0f); block: "
+                "critical %.0f, issue %.0f, scheduled %.0f; %d blocks/SM, %.2f waves, %s\n",
+                r->func->name, rec.est.cycles, rec.est.makespan_cycles, rec.est.dram_cycles,
+                rec.est.l2_cycles, rec.est.block_critical, rec.est.block_issue,
+                rec.est.block_cycles, rec.est.blocks_per_sm, rec.est.waves, rec.est.limiter);
     char *pretty = rt_demangle(r->func->name);
     rec.kernel = pretty ? pretty : strdup(r->func->name);
     r->L->observer = NULL;

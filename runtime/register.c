@@ -16,7 +16,7 @@
 
 #define RT_WRAPPER_MAGIC 0x466243b1
 #define RT_WRAPPER_VERSION 1      /* data points at one fatbin */
-#define RT_WRAPPER_LINK_VERSION 2 /* -rdc=true: prelinked fatbins, registered differently */
+#define RT_WRAPPER_LINK_VERSION 2 /* -rdc=true: device-linked objects (runtime/rdc.c) */
 
 typedef struct rt_fatbin_wrapper {
     int magic;
@@ -47,6 +47,10 @@ static void rt_module_bad(rt_module *m, const char *fmt, int value) {
 
 RT_API void **__cudaRegisterFatBinary(void *fatCubin) {
     rt_context *c = rt_ctx();
+    const rt_fatbin_wrapper *lw = fatCubin;
+    if (lw && lw->magic == RT_WRAPPER_MAGIC && lw->version == RT_WRAPPER_LINK_VERSION)
+        return (void **)rt_rdc_register(c, fatCubin, lw->data,
+                                        (void *const *)lw->filename_or_fatbins);
     rt_module *m = calloc(1, sizeof *m);
     if (!m) {
         fprintf(stderr, "vcuda: out of memory registering device code\n");
@@ -57,10 +61,6 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin) {
     if (!w || w->magic != RT_WRAPPER_MAGIC) {
         rt_module_bad(m, "the registered fatbin wrapper has bad magic 0x%08x",
                       w ? (unsigned)w->magic : 0u);
-    } else if (w->version == RT_WRAPPER_LINK_VERSION) {
-        rt_module_bad(m, "relocatable device code (nvcc -rdc=true, wrapper version %d) is not "
-                         "supported by vcuda yet",
-                      w->version);
     } else if (w->version != RT_WRAPPER_VERSION) {
         rt_module_bad(m, "unknown fatbin wrapper version %d", w->version);
     } else {

@@ -102,6 +102,11 @@ typedef struct rt_module {
     char *error;                /* why registration found the image unusable, or NULL */
     bool has_managed;           /* holds __managed__ variables */
     bool regs_checked;          /* ptxas asked for its kernels' registers (regs.c) */
+    /* relocatable device code (rdc.c): the fatbins of every -rdc object, linked into one
+     * program when the module is loaded */
+    bool rdc;
+    const uint8_t **rdc_images;
+    size_t nrdc_images, rdc_images_cap;
     char name[256];             /* what messages call it: "<program>.ptx", "#N" appended */
     struct rt_module *next;
 } rt_module;
@@ -231,6 +236,7 @@ typedef struct rt_op {
             uint32_t dyn_shared;
             uint8_t *params;
             int blocks_per_sm;
+            char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
         struct { void *dst; int value; size_t bytes; unsigned elem; } set;
@@ -272,6 +278,8 @@ typedef struct rt_context {
     unsigned device_flags;         /* as set by cudaSetDeviceFlags (when flags_set) */
     bool flags_set;
     size_t limits[RT_LIMIT_COUNT];
+    bool heap_in_use;              /* a kernel using device malloc/free was launched: the
+                                      heap size is fixed from then on */
     int cache_config;              /* cudaDeviceSetCacheConfig */
     uint64_t next_grid_id;
     uint64_t next_stream_id;       /* engine_lock */
@@ -281,6 +289,7 @@ typedef struct rt_context {
     unsigned nmodules;
     rt_func *funcs;
     rt_var *vars;
+    rt_module *rdc_module;         /* all relocatable device code of the process */
     rt_ptrmap func_by_stub;        /* host stub -> rt_func */
     rt_ptrmap func_handles;        /* rt_func -> rt_func (valid cudaKernel_t values) */
     rt_ptrmap var_by_shadow;       /* host shadow -> rt_var */
@@ -324,6 +333,8 @@ typedef struct rt_context {
     bool lazy_loading;             /* CUDA_MODULE_LOADING is not EAGER (engine.c) */
     check_state *check;            /* the checker `vcuda check` asked for, or NULL */
     pthread_mutex_t tool_lock;     /* grids run one at a time under a profiler or checker */
+    gpu_device *devrt_dev;         /* the device the device runtime's limits went to ... */
+    uint64_t devrt_pending, devrt_sync_depth; /* ... and those limits (devrt.c) */
 } rt_context;
 
 /* Per host thread. */
@@ -390,6 +401,32 @@ size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f);
  * held, f resolved). */
 int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
                           size_t dynamic_shared);
+
+/* Write PTX text to $VCUDA_DUMP_PTX/<name> when that variable is set (debugging). */
+void rt_module_dump_text(const char *name, const char *ptx);
+
+/* ---- rdc.c: relocatable device code ---- */
+
+/* A fatbin wrapper of version 2 (a device-linked program): add its images (the linked
+ * image, when not NULL, and the NULL-terminated prelinked list) to the process's one
+ * relocatable module, created on first use; returns that module (the handle). */
+rt_module *rt_rdc_register(rt_context *c, const void *wrapper, const void *linked_image,
+                           void *const *prelinked);
+/* Parse the PTX of each of m's images that suits the device and link them. On failure
+ * NULL, *code the CUDA error and a message in err. *arch: the newest PTX target used. */
+ptx_module *rt_rdc_link(rt_context *c, rt_module *m, uint32_t *arch, cudaError_t *code,
+                        char *err, size_t errlen);
+/* Whether the device can run a module using this dynamic-parallelism model: devices of
+ * compute capability 9.0 and up refuse device-side cudaDeviceSynchronize
+ * (cudaErrorUnsupportedDevSideSync, with a message in err). */
+cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, size_t errlen);
+
+/* ---- devrt.c ---- */
+
+/* Hand the device the dynamic-parallelism limits the program set and the runtime's
+ * answers to device-side queries (before running a kernel). */
+void rt_devrt_prepare(rt_context *c);
+
 
 /* ---- engine.c: running streams on the device side ----
  *

@@ -32,6 +32,7 @@ double rt_now_ms(void) {
 
 static void rt_limits_default(rt_context *c) {
     const gpu_preset *p = c->preset;
+    c->heap_in_use = false;
     if (!p) return;
     c->limits[cudaLimitStackSize] = p->limit_stack_size;
     c->limits[cudaLimitPrintfFifoSize] = p->limit_printf_fifo_size;
@@ -160,6 +161,7 @@ void rt_context_reset(rt_context *c) {
         rt_memory_release_all(c, gpu_device_mem(c->dev));
         gpu_device_free(c->dev);
         c->dev = NULL;
+        c->devrt_dev = NULL; /* a new device learns the device runtime's limits again */
     }
     for (rt_func *f = c->funcs; f; f = f->next) {
         f->max_dynamic_shared = -1;
@@ -202,8 +204,10 @@ void rt_context_shutdown(void) {
     for (rt_module *m = c->modules, *n; m; m = n) {
         n = m->next;
         free(m->error);
+        free(m->rdc_images);
         free(m);
     }
+    c->rdc_module = NULL;
     c->funcs = NULL;
     c->vars = NULL;
     c->modules = NULL;

@@ -10,6 +10,8 @@
  *   - when nvcc links (no -c, -E, -ptx, -lib, ... phase option), `-L<libdir> -lvcuda
  *     -Xlinker -rpath,<libdir>`, where libdir is the lib folder next to this command's
  *     bin folder (a build tree or an installed tree) or else the build's lib folder.
+ * Linking relocatable device code (-rdc=true, or objects given as inputs) takes the
+ * separate-compilation path of tools/rdc.c, which does the device-link step itself.
  * nvcc is VCUDA_NVCC, else $CUDA_HOME/bin/nvcc, else the nvcc found when vcuda was built,
  * else nvcc from PATH.
  */
@@ -192,8 +194,22 @@ int tool_cc(int argc, char **argv) {
     cmd[n++] = "-cudart";
     cmd[n++] = "none";
 
-    bool verbose = false, link = true;
+    bool verbose = false, link = true, rdc = false, objects = false;
     arch_info arch = {0};
+    /* the same arguments sorted for the separate-compilation path: options, inputs, -o */
+    char **opts = calloc((size_t)argc + 8, sizeof *opts);
+    char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    size_t nopts = 0, ninputs = 0;
+    const char *output = NULL;
+    if (!opts || !inputs) {
+        free(cmd);
+        free(opts);
+        free(inputs);
+        return 1;
+    }
+    opts[nopts++] = cmd[0];
+    opts[nopts++] = "-cudart";
+    opts[nopts++] = "none";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
@@ -209,6 +225,22 @@ int tool_cc(int argc, char **argv) {
         if (in_list(no_link_options, a))
             link = false;
         note_arch_option(&arch, argc, argv, i);
+        const char *v;
+        if ((v = value_of(argc, argv, i, "-rdc")) ||
+            (v = value_of(argc, argv, i, "--relocatable-device-code")))
+            rdc = strcmp(v, "true") == 0;
+        if ((v = value_of(argc, argv, i, "-o")) || (v = value_of(argc, argv, i, "--output-file"))) {
+            output = v;
+        } else if (a[0] != '-') {
+            inputs[ninputs++] = argv[i];
+            size_t len = strlen(a);
+            if (len > 2 && a[len - 2] == '.' && (a[len - 1] == 'o' || a[len - 1] == 'a'))
+                objects = true; /* maybe relocatable: the device link must look */
+        } else {
+            opts[nopts++] = argv[i];
+            if (!strchr(a, '=') && takes_separate_value(a) && i + 1 < argc)
+                opts[nopts++] = argv[i + 1];
+        }
         cmd[n++] = argv[i];
         if (a[0] == '-' && !strchr(a, '=') && takes_separate_value(a) && i + 1 < argc)
             cmd[n++] = argv[++i];
@@ -220,7 +252,22 @@ int tool_cc(int argc, char **argv) {
                  arch.suffix, arch.highest, arch.suffix);
         cmd[n++] = "-gencode";
         cmd[n++] = gencode;
+        opts[nopts++] = "-gencode";
+        opts[nopts++] = gencode;
     }
+    if (link && (rdc || objects)) {
+        const char *libdir = find_libdir();
+        snprintf(libflag, sizeof libflag, "-L%s", libdir);
+        snprintf(rpath, sizeof rpath, "-rpath,%s", libdir);
+        char *link_flags[] = {libflag, "-lvcuda", "-Xlinker", rpath};
+        int rc = tool_cc_rdc(opts, nopts, inputs, ninputs, output, link_flags, 4, verbose);
+        free(cmd);
+        free(opts);
+        free(inputs);
+        return rc;
+    }
+    free(opts);
+    free(inputs);
     if (link) {
         const char *libdir = find_libdir();
         snprintf(libflag, sizeof libflag, "-L%s", libdir);

@@ -13,6 +13,13 @@ int tool_devices(int argc, char **argv);
 int tool_prof(int argc, char **argv);
 int tool_check(int argc, char **argv);
 
+/* `vcuda cc` linking relocatable device code (tools/rdc.c): compile the CUDA sources among
+ * inputs with opts (nvcc and the options, inputs and -o excluded), generate the objects'
+ * device-link registration, and link everything with link_flags into output (NULL: nvcc's
+ * default). Returns the exit status. */
+int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const char *output,
+                char **link_flags, size_t nlink, bool verbose);
+
 /* The folder holding this executable (no trailing slash), or NULL. */
 const char *tool_exe_dir(void);
 /* Print argv as a shell command line (quoted where needed) to stderr. */

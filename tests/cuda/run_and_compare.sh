@@ -6,7 +6,9 @@
 # mismatch it prints a unified diff (expected first) and/or both statuses.
 # If <expected stdout>'s name with ".out" replaced by ".unordered" exists, the GPU's line
 # order was seen to vary between runs (printf from concurrent grids): lines are then
-# compared after sorting.
+# compared after sorting. If ".mask" exists, it holds sed -E commands that replace the
+# parts of lines whose content varied on the GPU (a sum that depends on timing), applied
+# to both sides before comparing.
 #
 # Usage: run_and_compare.sh <expected stdout> <expected status file> <program> [args...]
 set -u
@@ -32,6 +34,13 @@ rc=$?
 
 status=0
 unordered="${expected_out%.out}.unordered"
+mask="${expected_out%.out}.mask"
+if [ -f "$mask" ]; then
+    sed -E -f "$mask" "$expected_out" > "$tmp/expected.masked"
+    sed -E -f "$mask" "$tmp/actual" > "$tmp/actual.masked"
+    expected_out="$tmp/expected.masked"
+    mv "$tmp/actual.masked" "$tmp/actual"
+fi
 if [ -f "$unordered" ]; then
     sort "$expected_out" > "$tmp/expected.sorted"
     sort "$tmp/actual" > "$tmp/actual.sorted"

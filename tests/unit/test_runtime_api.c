@@ -476,6 +476,47 @@ static void test_device(void) {
     CHECK_ERR(cudaDeviceSetCacheConfig((enum cudaFuncCache)9), cudaErrorInvalidValue);
 }
 
+/* cudaLimitMallocHeapSize can be changed only until a kernel that uses device malloc or
+ * free has been launched; launching other kernels does not fix it (an H100 answers
+ * cudaErrorInvalidValue afterwards: tests/cuda/conformance/device_heap). */
+static char stub_heap_user, stub_no_heap;
+static test_wrapper w_heap;
+static unsigned long long *fb_heap;
+static void test_heap_limit(void) {
+    static const char ptx[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+        ".extern .func free(.param .b64 free_param_0);\n"
+        ".visible .entry no_heap()\n{\n  ret;\n}\n"
+        ".visible .entry heap_user()\n{\n  .reg .b64 %rd<2>;\n"
+        "  {\n  .param .b64 param0;\n  st.param.b64 [param0+0], 16;\n"
+        "  .param .b64 retval0;\n  call.uni (retval0), malloc, (param0);\n"
+        "  ld.param.b64 %rd1, [retval0+0];\n  }\n"
+        "  {\n  .param .b64 param0;\n  st.param.b64 [param0+0], %rd1;\n"
+        "  call.uni free, (param0);\n  }\n  ret;\n}\n";
+    fb_heap = test_ptx_fatbin(ptx, 90);
+    void **h = test_register(fb_heap, &w_heap);
+    test_register_kernel(h, &stub_no_heap, "no_heap");
+    test_register_kernel(h, &stub_heap_user, "heap_user");
+    __cudaRegisterFatBinaryEnd(h);
+    size_t lim = 0;
+    CHECK_ERR(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1000), cudaSuccess);
+    CHECK_ERR(cudaDeviceGetLimit(&lim, cudaLimitMallocHeapSize), cudaSuccess);
+    CHECK(lim == 4194304);                     /* raised to the 4 MiB minimum */
+    CHECK_ERR(cudaLaunchKernel((const void *)&stub_no_heap, d3(1, 1, 1), d3(32, 1, 1), NULL, 0, 0),
+              cudaSuccess);
+    CHECK_ERR(cudaDeviceSynchronize(), cudaSuccess);
+    CHECK_ERR(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 20), cudaSuccess);
+    CHECK_ERR(cudaLaunchKernel((const void *)&stub_heap_user, d3(1, 1, 1), d3(32, 1, 1), NULL, 0, 0),
+              cudaSuccess);
+    CHECK_ERR(cudaDeviceSynchronize(), cudaSuccess);
+    CHECK_ERR(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20), cudaErrorInvalidValue);
+    CHECK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+    CHECK_ERR(cudaDeviceGetLimit(&lim, cudaLimitMallocHeapSize), cudaSuccess);
+    CHECK(lim == (16u << 20));                 /* unchanged */
+    CHECK_ERR(cudaDeviceSetLimit(cudaLimitStackSize, 2048), cudaSuccess); /* others still can */
+}
+
 static void test_functions(void) {
     struct cudaFuncAttributes fa;
     CHECK_ERR(cudaFuncGetAttributes(&fa, &stub_add), cudaSuccess);
@@ -581,6 +622,7 @@ int main(void) {
     test_streams_events();
     test_functions();
     test_threads();
+    test_heap_limit();
     test_reset();
     rt_report_print(rt_ctx());
     rt_context_shutdown();

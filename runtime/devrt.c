@@ -1,0 +1,89 @@
+/* runtime/devrt.c — what the runtime tells the device about dynamic parallelism: the limits
+ * the program set (cudaLimitDevRuntimePendingLaunchCount, cudaLimitDevRuntimeSyncDepth)
+ * and the answers to device-side queries only the runtime knows (error names and texts,
+ * the other limits, device attributes). The device runtime itself is exec/devrt.c and
+ * gpu/dp.c.
+ */
+#include "rt.h"
+
+#include <assert.h>
+
+/* exec/ speaks cudaError_t without CUDA's headers: its numbers must be CUDA's. */
+static_assert((int)EXEC_DEVRT_INVALID_VALUE == (int)cudaErrorInvalidValue, "cudaError_t value");
+static_assert((int)EXEC_DEVRT_MEMORY_ALLOCATION == (int)cudaErrorMemoryAllocation, "cudaError_t value");
+static_assert((int)EXEC_DEVRT_INVALID_CONFIGURATION == (int)cudaErrorInvalidConfiguration, "cudaError_t value");
+static_assert((int)EXEC_DEVRT_LAUNCH_MAX_DEPTH_EXCEEDED == (int)cudaErrorLaunchMaxDepthExceeded,
+              "cudaError_t value");
+static_assert((int)EXEC_DEVRT_SYNC_DEPTH_EXCEEDED == (int)cudaErrorSyncDepthExceeded, "cudaError_t value");
+static_assert((int)EXEC_DEVRT_LAUNCH_PENDING_COUNT_EXCEEDED == (int)cudaErrorLaunchPendingCountExceeded,
+              "cudaError_t value");
+static_assert((int)EXEC_DEVRT_INVALID_DEVICE_FUNCTION == (int)cudaErrorInvalidDeviceFunction,
+              "cudaError_t value");
+static_assert((int)EXEC_DEVRT_INVALID_RESOURCE_HANDLE == (int)cudaErrorInvalidResourceHandle,
+              "cudaError_t value");
+static_assert((int)EXEC_DEVRT_NOT_SUPPORTED == (int)cudaErrorNotSupported, "cudaError_t value");
+/* The special device streams (0x2 per-thread, 0x3 tail launch, 0x4 fire-and-forget) are
+ * CUDA's cudaStreamPerThread, cudaStreamTailLaunch and cudaStreamFireAndForget. */
+
+static const char *rt_devrt_error_text(int code, bool description) {
+    cudaError_t e = (cudaError_t)code;
+    return description ? rt_error_message(e) : rt_error_name(e);
+}
+
+static int rt_devrt_get_limit(int limit, uint64_t *value) {
+    rt_context *c = rt_ctx();
+    if (limit < 0 || limit >= RT_LIMIT_COUNT) return cudaErrorUnsupportedLimit;
+    if (limit == cudaLimitDevRuntimeSyncDepth && !c->preset->limit_dev_runtime_sync_depth)
+        return cudaErrorUnsupportedLimit;
+    pthread_mutex_lock(&c->lock);
+    *value = c->limits[limit];
+    pthread_mutex_unlock(&c->lock);
+    return cudaSuccess;
+}
+
+static int rt_devrt_get_attribute(int attr, int device, int *value) {
+    return cudaDeviceGetAttribute(value, (enum cudaDeviceAttr)attr, device);
+}
+
+/* A grid launched from device code counts in its kernel's report like any launch. */
+static void rt_devrt_grid_done(const exec_launch *L, const gpu_grid_stats *stats,
+                               exec_fault_kind k) {
+    rt_context *c = rt_ctx();
+    pthread_mutex_lock(&c->lock);
+    for (rt_func *f = c->funcs; f; f = f->next) {
+        if (f->kernel != L->kernel) continue;
+        rt_kernel_stats *s = &f->stats;
+        s->calls++;
+        s->warp_insns += stats->warp_instructions;
+        s->host_seconds += stats->host_seconds;
+        s->last_grid = L->grid;
+        s->last_block = L->block;
+        if (k != EXEC_OK) s->faults++;
+        break;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+static const gpu_dp_host rt_devrt_host = {
+    .error_text = rt_devrt_error_text,
+    .get_limit = rt_devrt_get_limit,
+    .get_attribute = rt_devrt_get_attribute,
+    .grid_done = rt_devrt_grid_done,
+};
+
+/* Grids of several streams start at once: the device is told only what changed (under
+ * the context lock), so that grids already running never see these written. */
+void rt_devrt_prepare(rt_context *c) {
+    pthread_mutex_lock(&c->lock);
+    uint64_t pending = c->limits[cudaLimitDevRuntimePendingLaunchCount];
+    uint64_t sync_depth = c->limits[cudaLimitDevRuntimeSyncDepth];
+    if (c->devrt_dev != c->dev || c->devrt_pending != pending ||
+        c->devrt_sync_depth != sync_depth) {
+        gpu_device_set_dp_host(c->dev, &rt_devrt_host);
+        gpu_device_set_dp_limits(c->dev, pending, sync_depth);
+        c->devrt_dev = c->dev;
+        c->devrt_pending = pending;
+        c->devrt_sync_depth = sync_depth;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
