@@ -11,11 +11,13 @@ build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
+METRICS ?= branch_efficiency,warp_execution_efficiency,gld_efficiency,gld_transactions_per_request,shared_load_transactions_per_request,achieved_occupancy
+
 # The main job: build vcuda, compile an example with `vcuda cc`, run it on the virtual GPU
-# and show its metrics.
+# and show, per kernel, the metrics nvprof would.
 run: build
-	$(BUILD)/bin/vcuda cc -O2 -o $(BUILD)/$(EXAMPLE) examples/$(EXAMPLE).cu
-	$(BUILD)/bin/vcuda run $(BUILD)/$(EXAMPLE)
+	$(BUILD)/bin/vcuda cc -O2 -arch=sm_90 -o $(BUILD)/$(EXAMPLE) examples/$(EXAMPLE).cu
+	$(BUILD)/bin/vcuda prof --metrics $(METRICS) $(BUILD)/$(EXAMPLE)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -114,6 +114,13 @@ typedef struct check_hazard {
 
 typedef struct check_worker check_worker;
 
+/* A global allocation an instruction hit: [lo, hi) as of allocation generation gen. */
+typedef struct check_range {
+    uint64_t lo, hi, gen;
+    bool readonly;               /* constant memory: good for reads only */
+} check_range;
+#define CHECK_RANGE_CACHE 64u
+
 struct check_launch {
     check_state *st;
     exec_launch *L;
@@ -174,10 +181,12 @@ struct check_worker {
     check_hazard *hazards;
     size_t nhazards, hazards_cap;
 
-    /* memcheck / initcheck: the allocation last hit */
+    /* initcheck: the allocation last hit */
     uint64_t cache_lo, cache_hi, cache_gen;
-    bool cache_readonly;         /* memcheck: constant memory (reads only) */
-    uint8_t *cache_init;         /* initcheck shadow of that allocation */
+    uint8_t *cache_init;         /* its shadow */
+    /* memcheck: the allocation each instruction last hit (direct-mapped by instruction),
+     * so that a kernel reading several arrays stays on the fast path */
+    check_range ranges[CHECK_RANGE_CACHE];
 };
 
 /* Add a report made on worker w in its current block (takes ownership of text). */

@@ -290,13 +290,13 @@ bool check_launch_end(check_launch *cl, exec_fault_kind fault) {
     for (check_worker *w = cl->workers; w; w = w->next) gather(cl, w);
     pthread_mutex_unlock(&cl->lock);
 
-    qsort(cl->reports, cl->nreports, sizeof *cl->reports, cmp_report);
+    if (cl->nreports) qsort(cl->reports, cl->nreports, sizeof *cl->reports, cmp_report);
     for (size_t i = 0; i < cl->nreports; i++) {
         check_emit(cl->st, cl->reports[i].text);
         free(cl->reports[i].text);
     }
     if (cl->unkept) check_count(cl->st, cl->unkept);
-    qsort(cl->hazards, cl->nhazards, sizeof *cl->hazards, cmp_hazard);
+    if (cl->nhazards) qsort(cl->hazards, cl->nhazards, sizeof *cl->hazards, cmp_hazard);
     for (size_t i = 0; i < cl->nhazards; i++) print_hazard(cl, &cl->hazards[i]);
 
     bool fail = cl->mem_error != 0;

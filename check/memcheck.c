@@ -159,7 +159,7 @@ void check_memcheck_mem(check_worker *w, const exec_site *s, ptx_space space,
     }
 
     /* global and constant: the common case is every lane inside the allocation this
-     * worker last saw, aligned */
+     * instruction last hit, aligned */
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
         uint64_t a = addr[__builtin_ctz(m)];
@@ -168,9 +168,9 @@ void check_memcheck_mem(check_worker *w, const exec_site *s, ptx_space space,
         bits |= a;
     }
     uint64_t gen = check_alloc_generation(cl->st);
-    if (!misaligned(bits, size) && hi + size > hi && w->cache_gen == gen &&
-        lo >= w->cache_lo && hi + size <= w->cache_hi &&
-        (access == EXEC_OBS_LOAD || !w->cache_readonly))
+    check_range *r = &w->ranges[((uintptr_t)s->insn / sizeof(ptx_insn)) % CHECK_RANGE_CACHE];
+    if (!misaligned(bits, size) && hi + size > hi && r->gen == gen && lo >= r->lo &&
+        hi + size <= r->hi && (access == EXEC_OBS_LOAD || !r->readonly))
         return;
     bool all_ok = true;
     mem_alloc al = {0};
@@ -186,10 +186,10 @@ void check_memcheck_mem(check_worker *w, const exec_site *s, ptx_space space,
      * constant one is good for reads only */
     if (all_ok && !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP) && al.size &&
         lo >= al.base && hi + size <= al.base + al.size) {
-        w->cache_lo = al.base;
-        w->cache_hi = al.base + al.size;
-        w->cache_gen = gen;
-        w->cache_readonly = al.kind == MEM_KIND_CONST_VAR;
+        r->lo = al.base;
+        r->hi = al.base + al.size;
+        r->gen = gen;
+        r->readonly = al.kind == MEM_KIND_CONST_VAR;
     }
 }
 

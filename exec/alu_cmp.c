@@ -64,7 +64,14 @@ static inline uint32_t alu_combine(const exec_warp *w, const exec_insn *in, uint
     return op == ALU_BOOL_AND ? t & c : op == ALU_BOOL_OR ? t | c : t ^ c;
 }
 /* setp: p = t BoolOp c; q = !t BoolOp c. */
-static inline void alu_setp_out(exec_warp *w, const exec_insn *in, uint32_t mask, uint32_t t) {
+static inline __attribute__((always_inline)) void alu_setp_out(exec_warp *w,
+                                                               const exec_insn *in,
+                                                               uint32_t mask, uint32_t t) {
+    if (ALU_AUX_BOOL(in->aux) == ALU_BOOL_NONE) { /* the common case: no combining */
+        alu_write_pred(w, in->d[0], mask, t);
+        if (in->flags & EXEC_F_D2_PRED) alu_write_pred(w, in->d[1], mask, ~t);
+        return;
+    }
     const uint32_t p = alu_combine(w, in, t);
     const uint32_t q = alu_combine(w, in, ~t);
     alu_write_pred(w, in->d[0], mask, p);
@@ -130,19 +137,64 @@ static inline uint32_t alu_pack_bools(const uint8_t r[EXEC_WARP_SIZE]) {
                 r[l] = (uint8_t)(EXPR(R(A[l] >> sh), R(B[l] >> sh)) != 0);               \
             bits = alu_pack_bools(r);                                                   \
         } else {                                                                        \
-            for (uint32_t m = mask; m; m &= m - 1) {                                    \
-                uint32_t l = (uint32_t)__builtin_ctz(m);                                \
-                bits |= (uint32_t)(EXPR(R(A[l] >> sh), R(B[l] >> sh)) != 0) << l;        \
-            }                                                                           \
+            ALU_CM_PARTIAL(R, EXPR);                                                    \
         }                                                                               \
         return bits;                                                                    \
     }                                                                                   \
+    ALU_CMP_HANDLERS(T, C)
+#define ALU_CM_PARTIAL(R, EXPR)                                                         \
+    for (uint32_t m = mask; m; m &= m - 1) {                                            \
+        uint32_t l = (uint32_t)__builtin_ctz(m);                                        \
+        bits |= (uint32_t)(EXPR(R(A[l] >> sh), R(B[l] >> sh)) != 0) << l;                \
+    }
+#define ALU_CMP_HANDLERS(T, C)                                                          \
     ALU_HANDLER(alu_setp_##T##_##C) {                                                   \
         alu_setp_out(w, in, mask, alu_cm_##T##_##C(ALU_A(0), ALU_A(1), mask, 0));       \
     }                                                                                   \
     ALU_HANDLER(alu_set_##T##_##C) {                                                    \
         alu_set_out(w, in, mask, alu_cm_##T##_##C(ALU_A(0), ALU_A(1), mask, 0));        \
     }
+
+/* 32-bit integers, the comparisons of nearly every branch: with every lane active, the
+ * low halves of four slots are gathered into one vector of 4 x 32 bits and compared at
+ * once; each lane's result selects its bit of the mask (GCC/clang vector extension:
+ * SSE2 or NEON as the target has). */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define ALU_CMP_V32 1
+typedef uint32_t alu_v4u32 __attribute__((vector_size(16)));
+typedef int32_t alu_v4s32 __attribute__((vector_size(16)));
+/* lanes 0..3 of A, low 32 bits each */
+static inline alu_v4u32 alu_low4(const uint64_t *A) {
+    alu_v4u32 x01, x23;
+    memcpy(&x01, A, 16);
+    memcpy(&x23, A + 2, 16);
+    return __builtin_shufflevector(x01, x23, 0, 2, 4, 6);
+}
+#endif
+#ifdef ALU_CMP_V32
+#define ALU_CMP_DEF_V32(T, R, C, EXPR)                                                  \
+    static inline uint32_t alu_cm_##T##_##C(const uint64_t *A, const uint64_t *B,       \
+                                            uint32_t mask, unsigned sh) {               \
+        uint32_t bits = 0;                                                              \
+        if (mask == EXEC_FULL_MASK && sh == 0) {                                        \
+            alu_v4s32 acc = {0, 0, 0, 0}, bit = {1, 2, 4, 8};                           \
+            for (uint32_t k = 0; k < EXEC_WARP_SIZE; k += 4) {                          \
+                acc |= (alu_v4s32)EXPR((ALU_VT_##T)alu_low4(A + k),                     \
+                                       (ALU_VT_##T)alu_low4(B + k)) & bit;              \
+                bit <<= 4;                                                              \
+            }                                                                           \
+            bits = (uint32_t)(acc[0] | acc[1] | acc[2] | acc[3]);                       \
+        } else {                                                                        \
+            ALU_CM_PARTIAL(R, EXPR);                                                    \
+        }                                                                               \
+        return bits;                                                                    \
+    }                                                                                   \
+    ALU_CMP_HANDLERS(T, C)
+#define ALU_VT_u32 alu_v4u32
+#define ALU_VT_s32 alu_v4s32
+#else
+#define ALU_CMP_DEF_V32 ALU_CMP_DEF
+#endif
 #define ALU_CMP_DEF_X2(T, R, C, EXPR)                                                   \
     ALU_CMP_DEF(T, R, C, EXPR)                                                          \
     ALU_HANDLER(alu_setp_##T##x2_##C) {                                                 \
@@ -156,8 +208,8 @@ static inline uint32_t alu_pack_bools(const uint8_t r[EXEC_WARP_SIZE]) {
 
 ALU_INT_CMPS(ALU_CMP_DEF, u16, R_u16)
 ALU_INT_CMPS(ALU_CMP_DEF, s16, R_s16)
-ALU_INT_CMPS(ALU_CMP_DEF, u32, R_u32)
-ALU_INT_CMPS(ALU_CMP_DEF, s32, R_s32)
+ALU_INT_CMPS(ALU_CMP_DEF_V32, u32, R_u32)
+ALU_INT_CMPS(ALU_CMP_DEF_V32, s32, R_s32)
 ALU_INT_CMPS(ALU_CMP_DEF, u64, R_u64)
 ALU_INT_CMPS(ALU_CMP_DEF, s64, R_s64)
 ALU_FLT_CMPS(ALU_CMP_DEF, f32, R_f32)

@@ -1,7 +1,8 @@
 /* exec/alu_cvt.c — cvt between every pair of integer and float types: integer width
  * changes (sign/zero extension, truncation, .sat), integer <-> float with every rounding
  * mode, float <-> float (f16, bf16, tf32, f32, f64, rounding to integral values, .ftz,
- * .sat, .relu, .satfinite), the packing forms cvt.f16x2/bf16x2.f32 and the fp8 pairs.
+ * .sat, .relu, .satfinite), the packing forms cvt.f16x2/bf16x2.f32 and the fp8 pairs,
+ * and the saturating integer packs cvt.pack.sat.
  *
  * Hot forms (rn conversions, rzi truncation, the f16/bf16 <-> f32 pairs) are plain C
  * conversions; everything else rounds exactly through alu_round_to_fmt.
@@ -350,6 +351,29 @@ static int alu_cvt_flt_index(ptx_type t) {
     }
 }
 
+/* ---- cvt.pack.sat.ctype.s32[.b32] d, a, b[, c] ----
+ * a and b, clamped to the convert type (width and signedness in imm: bits << 1 | signed),
+ * go to d's low bits, b lowest and a above it; for 8-, 4- and 2-bit types the rest of d
+ * comes from c's low bits. */
+ALU_HANDLER(alu_cvt_pack) {
+    uint64_t *D = ALU_D(0);
+    const uint64_t *A = ALU_A(0), *B = ALU_A(1), *C = ALU_A(in->na > 2 ? 2 : 0);
+    const unsigned bits = (unsigned)(in->imm >> 1);
+    const bool sgn = in->imm & 1;
+    const int64_t lo = sgn ? -((int64_t)1 << (bits - 1)) : 0;
+    const int64_t hi = sgn ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+    const uint32_t m = (uint32_t)(((uint64_t)1 << bits) - 1);
+    const bool with_c = in->na > 2;
+    ALU_LANES(mask, l, {
+        int64_t a = (int32_t)A[l], b = (int32_t)B[l];
+        a = a < lo ? lo : a > hi ? hi : a;
+        b = b < lo ? lo : b > hi ? hi : b;
+        uint32_t d = ((uint32_t)b & m) | (((uint32_t)a & m) << bits);
+        if (with_c) d |= (uint32_t)((uint64_t)(uint32_t)C[l] << (2 * bits));
+        D[l] = d;
+    });
+}
+
 exec_fn exec_alu_cvt_lookup(const exec_insn *in) {
     const ptx_type dt = (ptx_type)in->type, st = (ptx_type)in->type2;
     const uint32_t f = in->flags;
@@ -361,6 +385,13 @@ exec_fn exec_alu_cvt_lookup(const exec_insn *in) {
     const int di = alu_cvt_int_index(dt), si = alu_cvt_int_index(st);
     const int df = alu_cvt_flt_index(dt), sf = alu_cvt_flt_index(st);
     if (f & (EXEC_F_APPROX | ALU_F_NANMODE | ALU_F_XORSIGN | ALU_F_SHIFTAMT)) return NULL;
+    if (ALU_AUX_VAR(in->aux) == ALU_V_PACK) {
+        const unsigned bits = (unsigned)(in->imm >> 1);
+        const bool ok = sat && dt == PTX_T_u32 && st == PTX_T_s32 && !ftz && !relu &&
+                        !satfinite && rnd == EXEC_RND_DEFAULT &&
+                        (bits == 16 ? in->na == 2 : (bits == 8 || bits == 4 || bits == 2) && in->na == 3);
+        return ok ? alu_cvt_pack : NULL;
+    }
 
     /* packed destinations */
     if (dt == PTX_T_f16x2 || dt == PTX_T_bf16x2) {

@@ -230,7 +230,9 @@ static bool alu_parse_mods(alu_dec *s, alu_mods *m) {
         }
     }
     /* .xorsign needs .abs; .abs alone is the three-input min/max form */
-    if (m->abs && !(m->flags & ALU_F_XORSIGN)) {
+    if (m->abs && op == PTX_OP_redux) { /* redux.sync.min/max.abs.f32 */
+        m->flags |= ALU_F_ABS;
+    } else if (m->abs && !(m->flags & ALU_F_XORSIGN)) {
         alu_unsupported(s, ".abs without .xorsign");
         return false;
     }
@@ -620,9 +622,63 @@ static int alu_decode_body(alu_dec *s, const alu_mods *m) {
     return alu_values(s, t, n, st) ? 1 : -1;
 }
 
+/* cvt.pack.sat.ctype.s32 d, a, b (ctype .u16/.s16) and cvt.pack.sat.ctype.s32.b32 d, a,
+ * b, c (ctype .u8/.s8, or the modifiers .u4/.s4/.u2/.s2): type u32, type2 s32, variant
+ * ALU_V_PACK, imm = ctype bits << 1 | signed (alu_cvt.c). */
+static int alu_decode_cvt_pack(alu_dec *s) {
+    const ptx_insn *pi = s->pi;
+    exec_insn *out = s->out;
+    unsigned bits = 0, ntypes_ab = pi->ntypes;
+    bool sgn = false, sat = false;
+    for (unsigned i = 0; i < pi->nmods; i++) {
+        switch (pi->mods[i]) {
+        case PTX_MOD_pack: break;
+        case PTX_MOD_sat: sat = true; break;
+        case PTX_MOD_u2: case PTX_MOD_s2: case PTX_MOD_u4: case PTX_MOD_s4:
+            if (bits) return alu_unsupported(s, "two convert types");
+            bits = pi->mods[i] == PTX_MOD_u2 || pi->mods[i] == PTX_MOD_s2 ? 2 : 4;
+            sgn = pi->mods[i] == PTX_MOD_s2 || pi->mods[i] == PTX_MOD_s4;
+            break;
+        default: return alu_unsupported(s, "modifier not allowed with .pack");
+        }
+    }
+    unsigned first = 0;
+    if (!bits) {
+        if (pi->ntypes < 1) return alu_unsupported(s, "missing convert type");
+        switch (pi->types[0]) {
+        case PTX_T_u16: bits = 16; break;
+        case PTX_T_s16: bits = 16; sgn = true; break;
+        case PTX_T_u8: bits = 8; break;
+        case PTX_T_s8: bits = 8; sgn = true; break;
+        default: return alu_unsupported(s, "convert type");
+        }
+        first = 1;
+        ntypes_ab = pi->ntypes - 1;
+    }
+    /* .s32 for a and b, then .b32 for c where the form has one */
+    const unsigned nsrc = bits == 16 ? 2 : 3;
+    if (!sat || ntypes_ab != nsrc - 1 || pi->types[first] != PTX_T_s32 ||
+        (nsrc == 3 && pi->types[first + 1] != PTX_T_b32))
+        return alu_unsupported(s, "needs .sat and .s32 sources (.b32 for c)");
+    if (!alu_opnd_count(s, nsrc + 1) || !alu_dst(s, 0, &out->d[0])) return -1;
+    out->nd = 1;
+    for (unsigned i = 0; i < nsrc; i++)
+        if (!alu_src(s, 1 + i, i < 2 ? PTX_T_s32 : PTX_T_b32, &out->a[i])) return -1;
+    out->na = (uint8_t)nsrc;
+    out->op = pi->op;
+    out->type = PTX_T_u32;
+    out->type2 = PTX_T_s32;
+    out->flags |= EXEC_F_SAT;
+    out->aux = ALU_AUX(0, ALU_V_PACK, 0);
+    out->imm = (int64_t)(bits << 1 | (sgn ? 1u : 0u));
+    out->fn = exec_alu_lookup(out);
+    return out->fn ? 1 : alu_unsupported(s, NULL);
+}
+
 int exec_decode_alu(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (!alu_owns(pi->op)) return 0;
     alu_dec s = { d, pi, out };
+    if (pi->op == PTX_OP_cvt && ptx_insn_has_mod(pi, PTX_MOD_pack)) return alu_decode_cvt_pack(&s);
     if (pi->ntypes != alu_ntypes(pi->op) &&
         !(pi->op == PTX_OP_elect && pi->ntypes == 0))
         return alu_unsupported(&s, "unexpected number of types");

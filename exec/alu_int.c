@@ -184,8 +184,11 @@ ALU_DP2A(alu_dp2a_hi_ss, 1, 1, 1)
 
 /* ---- carry chains: add.cc addc sub.cc subc mad.cc madc ----
  * The carry flag is one bit per lane in w->carry. These forms are rare (multi-word
- * arithmetic), so one scalar handler per width reads EXEC_F_CC_IN/OUT at run time. For
- * subtraction the flag is the borrow, as PTX defines it. */
+ * arithmetic), so one scalar handler per width reads EXEC_F_CC_IN/OUT at run time.
+ * Subtraction is a + ~b + 1, and the flag is that sum's carry-out: 1 when there is no
+ * borrow. subc adds the flag in place of the 1, so a - b - borrow as PTX says, and a
+ * following addc sees the flag as the GPU leaves it (nvcc's 128-bit division tests the
+ * carry of a subtraction chain with addc). */
 #define ALU_CARRY_OPS(N, U, S, W)                                                       \
     ALU_HANDLER(alu_addc_##N) {                                                         \
         uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
@@ -200,11 +203,11 @@ ALU_DP2A(alu_dp2a_hi_ss, 1, 1, 1)
     }                                                                                   \
     ALU_HANDLER(alu_subc_##N) {                                                         \
         uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
-        uint32_t cin = (in->flags & EXEC_F_CC_IN) ? w->carry : 0, cout = 0;             \
+        uint32_t cin = (in->flags & EXEC_F_CC_IN) ? w->carry : EXEC_FULL_MASK, cout = 0; \
         ALU_LANES(mask, l, {                                                            \
-            U a = (U)A[l], b = (U)B[l], bi = (U)((cin >> l) & 1u);                      \
-            U s = (U)(a - b), r = (U)(s - bi);                                          \
-            cout |= (uint32_t)((a < b) | (s < bi)) << l;                                \
+            U a = (U)A[l], nb = (U)~(U)B[l], ci = (U)((cin >> l) & 1u);                 \
+            U s = (U)(a + nb), r = (U)(s + ci);                                         \
+            cout |= (uint32_t)((s < a) | (r < s)) << l;                                 \
             D[l] = r;                                                                   \
         });                                                                             \
         if (in->flags & EXEC_F_CC_OUT) w->carry = (w->carry & ~mask) | cout;            \

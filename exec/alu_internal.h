@@ -33,7 +33,8 @@
  *   vote                .pred forms: d[0] pred (EXEC_F_D_PRED), a[0] pred (ALU_F_NEG_A0),
  *                       a[1] membermask; ballot: d[0] slot
  *   match               d[0]; d[1] pred with EXEC_F_D2_PRED (.all); a[0], a[1] membermask
- *   redux               d[0]; a[0], a[1] membermask; variant = operation
+ *   redux               d[0]; a[0], a[1] membermask; variant = operation (f32 min/max:
+ *                       ALU_F_ABS, ALU_F_NANMODE)
  *   elect               d[0] (lane id), d[1] pred; a[0] membermask
  *   activemask          d[0]
  */
@@ -94,6 +95,7 @@ typedef enum alu_variant {
 #define ALU_F_SATFINITE (EXEC_F_HANDLER << 4)  /* cvt .satfinite */
 #define ALU_F_NEG_A0    (EXEC_F_HANDLER << 5)  /* predicate source a[0] negated */
 #define ALU_F_NEG_A1    (EXEC_F_HANDLER << 6)  /* predicate source a[1] negated */
+#define ALU_F_ABS       (EXEC_F_HANDLER << 7)  /* redux.sync .abs: reduce |a| */
 
 /* The handler for a decoded instruction, or NULL when the combination of op, type,
  * type2, flags and aux has none (the decoder then reports the instruction). */

@@ -1,6 +1,7 @@
 /* exec/alu_mov.c — mov between registers (sources already resolved to slots: registers,
  * immediates, special registers and symbol addresses alike) and the vector pack/unpack
- * forms mov.b64 %rd, {%r1,%r2} / mov.b64 {%r1,%r2}, %rd / mov.b32 {%h1,%h2}, %r ...
+ * forms mov.b64 %rd, {%r1,%r2} / mov.b64 {%r1,%r2}, %rd / mov.b32 {%h1,%h2}, %r ...,
+ * and the .b128 moves (a .b128 register is two slots).
  * (mov.pred lives with the predicate logic in alu_bits.c).
  */
 #include "alu_internal.h"
@@ -63,11 +64,59 @@ ALU_HANDLER(alu_mov_unpack) {
     }
 }
 
+/* .b128 values live in two consecutive slots, low 64 bits first (exec/program.c). */
+ALU_HANDLER(alu_mov_b128) {
+    uint64_t *D0 = ALU_D(0), *D1 = D0 + EXEC_WARP_SIZE;
+    const uint64_t *A0 = ALU_A(0), *A1 = A0 + EXEC_WARP_SIZE;
+    ALU_LANES(mask, l, { uint64_t lo = A0[l], hi = A1[l]; D0[l] = lo; D1[l] = hi; });
+}
+/* mov.b128 d, {a0, a1} (64-bit elements) or {a0, a1, a2, a3} (32-bit elements) */
+ALU_HANDLER(alu_mov_pack_b128) {
+    uint64_t *D0 = ALU_D(0), *D1 = D0 + EXEC_WARP_SIZE;
+    const bool four = in->vec == 4;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t lo, hi;
+        if (four) {
+            lo = (uint32_t)ALU_A(0)[l] | (uint64_t)(uint32_t)ALU_A(1)[l] << 32;
+            hi = (uint32_t)ALU_A(2)[l] | (uint64_t)(uint32_t)ALU_A(3)[l] << 32;
+        } else {
+            lo = ALU_A(0)[l];
+            hi = ALU_A(1)[l];
+        }
+        D0[l] = lo;
+        D1[l] = hi;
+    }
+}
+ALU_HANDLER(alu_mov_unpack_b128) {
+    const uint64_t *A0 = ALU_A(0), *A1 = A0 + EXEC_WARP_SIZE;
+    const bool four = in->vec == 4;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t lo = A0[l], hi = A1[l];
+        if (four) {
+            ALU_D(0)[l] = (uint32_t)lo;
+            ALU_D(1)[l] = lo >> 32;
+            ALU_D(2)[l] = (uint32_t)hi;
+            ALU_D(3)[l] = hi >> 32;
+        } else {
+            ALU_D(0)[l] = lo;
+            ALU_D(1)[l] = hi;
+        }
+    }
+}
+
 exec_fn exec_alu_mov_lookup(const exec_insn *in) {
     const ptx_type t = (ptx_type)in->type;
     const unsigned bytes = ptx_type_sizes[t], var = ALU_AUX_VAR(in->aux);
     if (in->flags || ALU_AUX_RND(in->aux)) return NULL;
-    if (bytes < 2 || bytes > 8) return NULL;   /* b128 values do not fit a slot */
+    if (t == PTX_T_b128) {
+        if (var == ALU_V_NONE) return alu_mov_b128;
+        if (in->vec != 2 && in->vec != 4) return NULL;
+        return var == ALU_V_PACK ? alu_mov_pack_b128 : var == ALU_V_UNPACK ? alu_mov_unpack_b128
+                                                                          : NULL;
+    }
+    if (bytes < 2 || bytes > 8) return NULL;
     if (var == ALU_V_NONE) return alu_mov;
     if (ptx_type_kinds[t] != 'b') return NULL;
     const unsigned n = in->vec;

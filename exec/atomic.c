@@ -1,5 +1,5 @@
 /* exec/atomic.c — atom and red: every operation and type nvcc emits, on global, shared
- * and generic addresses.
+ * and generic addresses, 16-bit and 128-bit compare-and-swap and exchange included.
  *
  * Blocks run in parallel on host threads, so global atomics use the host's atomic
  * instructions (GCC __atomic builtins; compare-and-swap loops for the operations the
@@ -126,6 +126,43 @@ static void h_atom(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
 }
 
+/* ---- 128-bit exchange and compare-and-swap (atom.exch.b128, atom.cas.b128) ----
+ * The host has no portable 16-byte atomic, so global ones take one of a set of spin locks
+ * chosen by address; they are atomic with respect to each other, which is all CUDA's
+ * 128-bit atomicExch/atomicCAS promise. */
+#define ATOM128_LOCKS 64u
+static unsigned char atom128_locks[ATOM128_LOCKS];
+
+static void h_atom128(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    struct exec_block *b = hw->block;
+    uintptr_t sh_lo = (uintptr_t)b->shared, sh_hi = sh_lo + b->shared_size;
+    const bool cas = in->aux == AOP_CAS;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
+        uint64_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, 16, EXEC_ACC_ATOMIC);
+        if (!p) return;
+        uint64_t b_lo = EXEC_R(hw, in->a[1], lane), b_hi = EXEC_R(hw, in->a[1] + 1, lane);
+        uint64_t c_lo = cas ? EXEC_R(hw, in->a[2], lane) : 0;
+        uint64_t c_hi = cas ? EXEC_R(hw, in->a[2] + 1, lane) : 0;
+        bool shared_mem = (uintptr_t)p >= sh_lo && (uintptr_t)p < sh_hi;
+        unsigned char *lock = &atom128_locks[(a >> 4) % ATOM128_LOCKS];
+        if (!shared_mem)
+            while (__atomic_test_and_set(lock, __ATOMIC_ACQUIRE)) {}
+        uint64_t old_lo = p[0], old_hi = p[1];
+        if (!cas) {
+            p[0] = b_lo;
+            p[1] = b_hi;
+        } else if (old_lo == b_lo && old_hi == b_hi) {
+            p[0] = c_lo;
+            p[1] = c_hi;
+        }
+        if (!shared_mem) __atomic_clear(lock, __ATOMIC_RELEASE);
+        EXEC_R(hw, in->d[0], lane) = old_lo;
+        EXEC_R(hw, in->d[0] + 1, lane) = old_hi;
+    }
+}
+
 static unsigned atom_op_of(const ptx_insn *pi) {
     for (unsigned i = 0; i < pi->nmods; i++) {
         switch (pi->mods[i]) {
@@ -152,7 +189,13 @@ static bool type_ok(unsigned op, ptx_type t) {
     case AOP_ADD:
         return ((k == 'u' || k == 's') && size >= 4) || t == PTX_T_f32 || t == PTX_T_f64 ||
                t == PTX_T_f16 || t == PTX_T_bf16 || t == PTX_T_f16x2 || t == PTX_T_bf16x2;
-    case AOP_AND: case AOP_OR: case AOP_XOR: case AOP_EXCH: case AOP_CAS:
+    case AOP_CAS: /* also .b16 (sm_70) and .b128 (sm_90) */
+        return (k == 'b' || k == 'u' || k == 's') &&
+               (size == 4 || size == 8 || (k == 'b' && (size == 2 || size == 16)));
+    case AOP_EXCH: /* also .b128 (sm_90) */
+        return (k == 'b' || k == 'u' || k == 's') &&
+               (size == 4 || size == 8 || (k == 'b' && size == 16));
+    case AOP_AND: case AOP_OR: case AOP_XOR:
         return (k == 'b' || k == 'u' || k == 's') && (size == 4 || size == 8);
     case AOP_INC: case AOP_DEC: return t == PTX_T_u32;
     case AOP_MIN: case AOP_MAX: return (k == 'u' || k == 's') && (size == 4 || size == 8);
@@ -195,5 +238,9 @@ int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         if (!exec_dec_src(d, pi, &pi->opnd[first + 1 + k], t, &out->a[1 + k])) return -1;
     out->na = (uint8_t)(1 + nsrc);
     out->fn = h_atom;
+    if (t == PTX_T_b128) {
+        if (!is_atom) return exec_dec_error(d, pi, "red of .b128 is not supported"), -1;
+        out->fn = h_atom128;
+    }
     return 1;
 }

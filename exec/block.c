@@ -173,7 +173,7 @@ static void barrier_check(struct exec_block *b, uint32_t id) {
 
 void exec_block_threads_exited(struct exec_block *b, uint32_t n) {
     b->live_threads -= n;
-    for (uint32_t id = 0; id < EXEC_NUM_BARRIERS; id++)
+    for (uint32_t id = 0; id <= EXEC_CLUSTER_BARRIER; id++)
         if (b->bars[id].arrived && !b->bars[id].expected) barrier_check(b, id);
 }
 
@@ -334,7 +334,7 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     uint32_t id = exec_barrier_id(hw, in, lane0);
     uint32_t count = in->flags & BAR_COUNT_REG ? (uint32_t)EXEC_R(hw, in->a[1], lane0)
                                                : (uint32_t)in->imm;
-    if (id >= EXEC_NUM_BARRIERS) {
+    if (id >= EXEC_NUM_BARRIERS && !(id == EXEC_CLUSTER_BARRIER && !(in->flags & BAR_ID_REG))) {
         exec_fault_at(hw, in, lane0, EXEC_FAULT_ILLEGAL_INSTRUCTION, "barrier id out of range");
         return;
     }
@@ -432,8 +432,21 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             out->fn = exec_h_nop;
             return 1;
         }
-        if (exec_dec_has_mod_named(pi, "cluster"))
-            return exec_dec_error(d, pi, "cluster barriers are not supported"), -1;
+        if (exec_dec_has_mod_named(pi, "cluster")) {
+            /* A cluster is one block here: barrier.cluster.arrive lets the thread run on,
+             * barrier.cluster.wait waits until every thread of the block has got there
+             * (a thread may only wait after it arrived, so arriving later is the same). */
+            if (ptx_insn_has_mod(pi, PTX_MOD_arrive)) {
+                out->fn = exec_h_nop;
+                return 1;
+            }
+            if (!ptx_insn_has_mod(pi, PTX_MOD_wait))
+                return exec_dec_error(d, pi, "barrier.cluster needs .arrive or .wait"), -1;
+            out->fn = h_bar;
+            out->flags |= BAR_WAIT;
+            out->target = EXEC_CLUSTER_BARRIER;
+            return 1;
+        }
         out->fn = h_bar;
         if (ptx_insn_has_mod(pi, PTX_MOD_red)) {
             if (pi->nopnds < 3) return exec_dec_error(d, pi, "bar.red needs d, a, c"), -1;
@@ -599,14 +612,17 @@ static bool release_divergent_barrier(struct exec_block *b) {
 }
 
 static void report_deadlock(struct exec_block *b) {
-    for (uint32_t id = 0; id < EXEC_NUM_BARRIERS; id++) {
+    for (uint32_t id = 0; id <= EXEC_CLUSTER_BARRIER; id++) {
         const exec_barrier *bar = &b->bars[id];
         if (!bar->waiting && !bar->parked) continue;
         uint32_t need = bar->expected ? bar->expected : b->live_threads;
+        char name[32];
+        if (id == EXEC_CLUSTER_BARRIER) snprintf(name, sizeof name, "the cluster barrier");
+        else snprintf(name, sizeof name, "barrier %u", id);
         exec_fault_block(b, EXEC_FAULT_ILLEGAL_INSTRUCTION,
-                         "barrier %u can never complete: %u of %u threads arrived, and the "
+                         "%s can never complete: %u of %u threads arrived, and the "
                          "other threads have exited or wait elsewhere (%s)",
-                         id, bar->arrived, need,
+                         name, bar->arrived, need,
                          b->L->warp_barriers ? "a barrier in divergent code?"
                                              : "at another barrier, or behind lanes of their "
                                                "warp that wait at this one?");

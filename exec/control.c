@@ -106,7 +106,7 @@ static void h_bra(exec_warp *hw, const exec_insn *in, uint32_t mask);
 
 /* Does the thread end at p (an unguarded exit, or ret from the kernel), perhaps after a
  * few unconditional branches (code built with -G returns through a shared ret block)? */
-static bool ends_thread(const exec_wstate *w, const exec_insn *p) {
+bool exec_ends_thread(const exec_wstate *w, const exec_insn *p) {
     for (unsigned hops = 0; hops < 8 && p->guard < 0; hops++) {
         if (p->fn == h_exit || (p->fn == exec_h_ret && w->depth == 0)) return true;
         if (p->fn != h_bra) return false;
@@ -122,11 +122,11 @@ __attribute__((noinline)) static void diverge(exec_wstate *w, const exec_insn *i
     /* A side that goes straight to the thread's end exits now rather than waiting for the
      * other side: with independent thread scheduling those threads are gone, so they
      * must not hold up a barrier the other side reaches (if (i >= n) return; ...). */
-    if (ends_thread(w, target)) {
+    if (exec_ends_thread(w, target)) {
         exec_warp_exit_lanes(w, taken);
         return;
     }
-    if (ends_thread(w, fall)) {
+    if (exec_ends_thread(w, fall)) {
         w->ip = target;
         exec_warp_exit_lanes(w, not_taken);
         return;

@@ -32,6 +32,8 @@
  * row lets the warp's other lanes run (independent thread scheduling, exec/control.c). */
 #define EXEC_SPIN_LIMIT 1000u
 #define EXEC_NUM_BARRIERS 16u
+/* The barrier barrier.cluster.wait uses, besides the named ones (a cluster is one block). */
+#define EXEC_CLUSTER_BARRIER EXEC_NUM_BARRIERS
 
 /* Handler-private flag bits (EXEC_F_HANDLER and up) used by the core's own handlers. */
 #define EXEC_F_PSEUDO   (EXEC_F_HANDLER << 0) /* inserted by the decoder, not a PTX insn */
@@ -231,7 +233,7 @@ struct exec_block {
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
-    exec_barrier bars[EXEC_NUM_BARRIERS];
+    exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
     exec_wstate *warps;
     /* Kept from block to block (everything above is reset for each): the allocation each
      * global memory instruction last hit, so the common case is a range compare
@@ -318,6 +320,9 @@ bool exec_frame_push(exec_wstate *w, const exec_insn *in, const exec_func *calle
 /* Make frames[depth] ready for f at local offset local_base (buffers and constants). */
 bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
                         uint32_t local_base);
+/* Does a thread at p end there (exit, or ret from the kernel, perhaps after a few
+ * unconditional branches)? (control.c) */
+bool exec_ends_thread(const exec_wstate *w, const exec_insn *p);
 /* Lanes in mask leave the warp for good (exit). */
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask);
 /* Push a reconvergence entry: lanes restore meet at rpc; pending_mask lanes still have to
@@ -473,6 +478,14 @@ bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o,
                       exec_insn *out);
 bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint32_t first_free,
                      char *err, size_t errlen);
+/* uniform.c: find the instructions of f (just decoded; reg_slot maps its IR registers)
+ * whose operands hold one value across the warp's executing lanes, and make them run once
+ * (in->lane_fn keeps the handler of its lane loop). */
+void exec_uniform_pass(exec_func *f, const uint32_t *reg_slot);
+/* The handler that runs in (whose fn is still its lane handler) once for the warp. */
+exec_fn exec_uniform_handler_for(const exec_insn *in);
+/* Is fn one of the handlers that run an instruction once for the warp? */
+bool exec_is_uniform_handler(exec_fn fn);
 /* regs.c: registers per thread, estimated from the most values live at once. */
 uint32_t exec_estimate_regs(const ptx_func *pf);
 
@@ -487,6 +500,7 @@ int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_cluster(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
                                 bool noinc);
 

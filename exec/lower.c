@@ -226,7 +226,8 @@ bool exec_dec_pred(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ui
         if (neg) *neg = o->neg;
         return true;
     }
-    if (o->kind == PTX_OPND_IMM_INT && (o->ival == 0 || o->ival == 1)) {
+    if (o->kind == PTX_OPND_IMM_INT && (o->ival == 0 || o->ival == 1 || o->ival == -1)) {
+        /* 0 is false; 1 and -1 (all bits set, as nvcc writes it) are true */
         *pred = o->ival ? d->f->pred_true : d->f->pred_false;
         if (neg) *neg = o->neg;
         return true;
@@ -279,6 +280,7 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (r == 0) r = exec_decode_atomic(d, pi, out);
     if (r == 0) r = exec_decode_control(d, pi, out);
     if (r == 0) r = exec_decode_sync(d, pi, out);
+    if (r == 0) r = exec_decode_cluster(d, pi, out);
     if (r == 0) {
         char text[200];
         ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
@@ -351,6 +353,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         f->code = d.code;
         f->ncode = d.ncode - 1;
         f->nslots = d.next_slot;
+        exec_uniform_pass(f, reg_slot);
     } else {
         free(d.code);
     }

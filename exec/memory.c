@@ -276,6 +276,101 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                (!(check_lo) || (mn0_ >= (lo) && mn1_ >= (lo)));                            \
     } while (0)
 
+/* Runs: the usual shapes of a warp's addresses are consecutive elements for the whole
+ * warp (x[tid]), or per half-warp (16 lanes) consecutive elements or one element for all
+ * (x[tid.x] and x[row] in 16-wide blocks). Such runs need only a range test each, and
+ * the copy is a block move or a broadcast, both vectorised; anything else takes the
+ * per-lane path. Vectors of 4 lanes (GCC/clang vector extension): SSE2 pairs, or NEON,
+ * as the target has. */
+typedef uint64_t v4u64 __attribute__((vector_size(32)));
+
+/* OR of (A[j] - A[0]) ^ (j * step) over count lanes: zero when they form the run
+ * A[0] + j * step. count and step are constants where this is inlined. */
+static inline __attribute__((always_inline)) uint64_t run_deviation(const uint64_t *A,
+                                                                     unsigned count,
+                                                                     uint64_t step) {
+    uint64_t a0 = A[0];
+    v4u64 base = {a0, a0, a0, a0}, off = {0, step, 2 * step, 3 * step};
+    v4u64 inc = {4 * step, 4 * step, 4 * step, 4 * step}, acc = {0, 0, 0, 0};
+    _Pragma("GCC unroll 8")
+    for (unsigned k = 0; k < count; k += 4) {
+        v4u64 x;
+        memcpy(&x, A + k, sizeof x);
+        acc |= (x - base) ^ off;
+        off += inc;
+    }
+    return acc[0] | acc[1] | acc[2] | acc[3];
+}
+
+/* Block moves between count consecutive elements and lanes of V. restrict: the register
+ * file and device memory never overlap. */
+#define RUN_MOVES(N, T)                                                                    \
+    static inline void load_run_##N(uint64_t *restrict V, const T *restrict src,          \
+                                    unsigned count) {                                      \
+        for (unsigned l = 0; l < count; l++) V[l] = src[l];                                \
+    }                                                                                      \
+    static inline void store_run_##N(T *restrict dst, const uint64_t *restrict V,         \
+                                     unsigned count) {                                     \
+        for (unsigned l = 0; l < count; l++) dst[l] = (T)V[l];                             \
+    }
+RUN_MOVES(4, uint32_t)
+RUN_MOVES(8, uint64_t)
+
+/* Is the run first + j*s (j < count) of n-byte elements aligned and inside [lo, end)? */
+static inline bool run_inside(uint64_t first, uint64_t s, unsigned count, unsigned n,
+                              uint64_t lo, uint64_t end) {
+    return !(first & (n - 1)) && first >= lo && first <= end &&
+           end - first >= (count - 1) * s + n;
+}
+
+/* The step of the half-warp run at A (N or 0), or 1 when it is not one. */
+#define HALF_STEP(A, N)                                                                    \
+    ((A)[1] - (A)[0] == (N) ? (run_deviation((A), 16, (N)) ? 1 : (N))                      \
+     : (A)[1] == (A)[0]     ? (run_deviation((A), 16, 0) ? 1 : 0)                          \
+                            : 1)
+
+/* The whole warp's access when its addresses form runs (see above); false, having done
+ * nothing, otherwise. Lanes keep their order: the upper half's stores land last, and a
+ * run of one address keeps its last lane's value, as the per-lane path does. */
+#define RUNS_ACCESS(NAME, N, T, IS_LD)                                                      \
+    static inline bool NAME(const uint64_t *A, uint64_t *V, uint64_t imm, uint64_t lo,    \
+                            uint64_t end, uintptr_t base) {                               \
+        uint64_t f0 = A[0] + imm;                                                          \
+        if (A[31] - A[0] == 31 * (N) && A[1] - A[0] == (N) &&                              \
+            !run_deviation(A, EXEC_WARP_SIZE, N)) {                                        \
+            if (!run_inside(f0, N, EXEC_WARP_SIZE, N, lo, end)) return false;              \
+            if (IS_LD) load_run_##N(V, (const T *)(base + f0), EXEC_WARP_SIZE);            \
+            else store_run_##N((T *)(base + f0), V, EXEC_WARP_SIZE);                       \
+            return true;                                                                   \
+        }                                                                                  \
+        uint64_t s0 = HALF_STEP(A, N);                                                     \
+        if (s0 == 1) return false;                                                         \
+        uint64_t s1 = HALF_STEP(A + 16, N), f1 = A[16] + imm;                               \
+        if (s1 == 1 || !run_inside(f0, s0, 16, N, lo, end) ||                              \
+            !run_inside(f1, s1, 16, N, lo, end))                                           \
+            return false;                                                                  \
+        for (unsigned h = 0; h < 2; h++) {                                                 \
+            uint64_t *Vh = V + h * 16;                                                     \
+            T *p = (T *)(base + (h ? f1 : f0));                                            \
+            if ((h ? s1 : s0) != 0) {                                                      \
+                if (IS_LD) load_run_##N(Vh, p, 16);                                        \
+                else store_run_##N(p, Vh, 16);                                             \
+            } else if (IS_LD) {                                                            \
+                T v;                                                                       \
+                memcpy(&v, p, N);                                                          \
+                for (unsigned l = 0; l < 16; l++) Vh[l] = v;                               \
+            } else {                                                                       \
+                T v = (T)Vh[15];                                                           \
+                memcpy(p, &v, N);                                                          \
+            }                                                                              \
+        }                                                                                  \
+        return true;                                                                       \
+    }
+RUNS_ACCESS(runs_load_4, 4, uint32_t, 1)
+RUNS_ACCESS(runs_load_8, 8, uint64_t, 1)
+RUNS_ACCESS(runs_store_4, 4, uint32_t, 0)
+RUNS_ACCESS(runs_store_8, 8, uint64_t, 0)
+
 #define FAST_ACCESS(NAME, N, T, IS_LD, SHARED)                                              \
     static void NAME(exec_warp *hw, const exec_insn *in, uint32_t mask) {                  \
         struct exec_block *b = hw->block;                                                  \
@@ -288,6 +383,9 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         uint64_t end = SHARED ? b->shared_size : (IS_LD || r_->writable) ? r_->hi : 0;     \
         uintptr_t base = SHARED ? (uintptr_t)b->shared : 0;                                \
         bool ok = end >= lo + N;                                                           \
+        if (ok && mask == EXEC_FULL_MASK &&                                                \
+            (IS_LD ? runs_load_##N : runs_store_##N)(A, V, imm, lo, end, base))            \
+            return;                                                                        \
         if (ok && mask == EXEC_FULL_MASK) {                                                \
             FULL_WARP_RANGE(A, imm, N, lo, end - N, !(SHARED), ok);                        \
         } else if (ok) { /* some lanes: check each */                                      \

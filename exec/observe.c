@@ -44,8 +44,11 @@ void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in
             k = EXEC_OBS_K_CP_ASYNC;
         break;
     case PTX_OP_bar: case PTX_OP_barrier:
-        if (!exec_dec_has_mod_named(pi, "warp")) k = EXEC_OBS_K_BARRIER;
-        else if (in->na >= 1) k = EXEC_OBS_K_WARP_SYNC_A0; /* bar.warp.sync membermask */
+        if (exec_dec_has_mod_named(pi, "warp")) {
+            if (in->na >= 1) k = EXEC_OBS_K_WARP_SYNC_A0; /* bar.warp.sync membermask */
+        } else if (!(exec_dec_has_mod_named(pi, "cluster") && ptx_insn_has_mod(pi, PTX_MOD_arrive))) {
+            k = EXEC_OBS_K_BARRIER; /* barrier.cluster.arrive waits for nothing */
+        }
         break;
     case PTX_OP_shfl: k = EXEC_OBS_K_WARP_SYNC_A3; break;
     case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux: k = EXEC_OBS_K_WARP_SYNC_A1; break;

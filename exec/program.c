@@ -329,8 +329,14 @@ exec_program *exec_program_load(ptx_module *m, mem_table *mem, char *err, size_t
         uint32_t *reg_slot = malloc((pf->nregs + 1) * sizeof *reg_slot);
         if (!reg_slot) abort();
         uint32_t nslots = 0, npreds = 0;
-        for (uint32_t r = 0; r < pf->nregs; r++)
-            reg_slot[r] = pf->regs[r].type == PTX_T_pred ? npreds++ : nslots++;
+        for (uint32_t r = 0; r < pf->nregs; r++) {
+            if (pf->regs[r].type == PTX_T_pred) {
+                reg_slot[r] = npreds++;
+            } else { /* a .b128 register is two slots: low and high 64 bits */
+                reg_slot[r] = nslots;
+                nslots += pf->regs[r].type == PTX_T_b128 ? 2 : 1;
+            }
+        }
         f->pred_false = npreds;
         f->pred_true = npreds + 1;
         f->npreds = npreds + 2;

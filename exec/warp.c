@@ -65,6 +65,14 @@ void exec_warp_path_done(exec_wstate *w) {
             uint32_t live = e->pending_mask & w->h.alive & ~w->returned;
             if (live) {
                 if (__builtin_expect((live & w->parked) != 0, 0)) {
+                    /* A path that met the others where their threads end (an early return
+                     * joining the kernel's exit) leaves now, as independently scheduled
+                     * threads would, rather than wait for lanes parked at a barrier that
+                     * may be waiting for it. */
+                    if (w->h.active && w->ip == e->rpc && exec_ends_thread(w, e->rpc)) {
+                        exec_warp_exit_lanes(w, w->h.active);
+                        return;
+                    }
                     exec_warp_wait_parked(w); /* they wait at a barrier: so does the warp */
                     return;
                 }

@@ -1,6 +1,7 @@
 /* exec/warp_ops.c — warp collectives: activemask, shfl.sync (up down bfly idx, clamp and
  * segment mask, the optional predicate destination), vote.sync (all any uni ballot),
- * match.sync (any all, b32 b64), redux.sync (add min max and or xor), elect.sync.
+ * match.sync (any all, b32 b64), redux.sync (add min max and or xor; f32 min max),
+ * elect.sync.
  *
  * A handler sees the whole warp, so each collective is one pass over the lanes in mask.
  * The lanes that take part are those both executing (mask) and named in the executing
@@ -204,6 +205,33 @@ WARP_REDUX(warp_redux_and, uint32_t, UINT32_MAX, acc & v)
 WARP_REDUX(warp_redux_or, uint32_t, 0u, acc | v)
 WARP_REDUX(warp_redux_xor, uint32_t, 0u, acc ^ v)
 
+/* redux.sync.min/max{.abs}{.NaN}.f32: NaN inputs are ignored (the result is NaN only
+ * when all are), or with .NaN make the result NaN; -0 is below +0. */
+ALU_HANDLER(warp_redux_fminmax) {
+    uint32_t members[EXEC_WARP_SIZE];
+    warp_members(w, in, mask, in->a[1], members);
+    uint64_t src[EXEC_WARP_SIZE];
+    memcpy(src, ALU_A(0), sizeof src);
+    uint64_t *D = ALU_D(0);
+    const bool is_max = ALU_AUX_VAR(in->aux) == ALU_V_MAX, abs = in->flags & ALU_F_ABS;
+    const bool nan_wins = in->flags & ALU_F_NANMODE;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctz(m);
+        bool any = false, nan = false;
+        uint32_t acc = 0;
+        for (uint32_t k = members[l]; k; k &= k - 1) {
+            uint32_t v = (uint32_t)src[__builtin_ctz(k)];
+            if (abs) v &= 0x7fffffffu;
+            if ((v & 0x7fffffffu) > 0x7f800000u) { nan = true; continue; }
+            /* order of the bit patterns as floats: sign-magnitude to a biased key */
+            uint32_t kv = v >> 31 ? ~v : v | 0x80000000u, ka = acc >> 31 ? ~acc : acc | 0x80000000u;
+            if (!any || (is_max ? kv > ka : kv < ka)) acc = v;
+            any = true;
+        }
+        D[l] = (!any || (nan && nan_wins)) ? ALU_F32_CANON_NAN : acc;
+    }
+}
+
 /* elect.sync d|p, membermask: the lowest lane taking part is the leader; d = its lane
  * id on every lane, p is true on the leader only. */
 ALU_HANDLER(warp_elect) {
@@ -250,9 +278,11 @@ exec_fn exec_warp_ops_lookup(const exec_insn *in) {
     case PTX_OP_redux:
         switch (var) {
         case ALU_V_ADD: return t == PTX_T_u32 || t == PTX_T_s32 ? warp_redux_add : NULL;
-        case ALU_V_MIN:
-            return t == PTX_T_u32 ? warp_redux_min_u32 : t == PTX_T_s32 ? warp_redux_min_s32 : NULL;
-        case ALU_V_MAX:
+        case ALU_V_MIN: case ALU_V_MAX:
+            if (t == PTX_T_f32) return warp_redux_fminmax;
+            if (in->flags & (ALU_F_ABS | ALU_F_NANMODE)) return NULL;
+            if (var == ALU_V_MIN)
+                return t == PTX_T_u32 ? warp_redux_min_u32 : t == PTX_T_s32 ? warp_redux_min_s32 : NULL;
             return t == PTX_T_u32 ? warp_redux_max_u32 : t == PTX_T_s32 ? warp_redux_max_s32 : NULL;
         case ALU_V_AND: return t == PTX_T_b32 ? warp_redux_and : NULL;
         case ALU_V_OR: return t == PTX_T_b32 ? warp_redux_or : NULL;

@@ -116,6 +116,8 @@ typedef struct prof_worker {
     insn_info *cur_infos;
     insn_count *cur_counts;
     bool timing_block;         /* the running block is replayed on the timing clock */
+    uint32_t region_warps;     /* warps (bit per warp of the block) inside a predicated
+                                * region: the one test made per instruction */
     insn_info scratch;         /* for an instruction of no known function */
     mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
     /* timing of the running block */
@@ -540,6 +542,7 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
     w->release_used = 0;
     memset(&w->cur, 0, sizeof w->cur);
     w->pending = NULL;
+    w->region_warps = 0;
     const exec_launch *L = site->launch;
     uint64_t linear = site->ctaid.x +
                       (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
@@ -609,11 +612,11 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     if (site->warp >= w->nwarps)
         return;
     warp_clock *wc = &w->warps[site->warp];
-    if (__builtin_expect(wc->region_end != NULL, 0)) {
+    if (__builtin_expect(site->warp < 32 && ((w->region_warps >> site->warp) & 1u), 0)) {
         if (pi >= wc->region_first && pi < wc->region_end)
             active = wc->region_active;  /* issued to every lane, predicated */
         else
-            wc->region_end = NULL;
+            w->region_warps &= ~(1u << site->warp);
     }
     size_t idx = (size_t)(pi - w->cur_first);
     insn_count *c = &w->cur_counts[idx];
@@ -696,6 +699,8 @@ static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
         wc->region_first = ii->region_first;
         wc->region_end = ii->region_end;
         wc->region_active = active;
+        if (site->warp < 32)  /* a block has at most 32 warps (1024 threads) */
+            w->region_warps |= 1u << site->warp;
         if ((taken & active) == active && active) {
             /* every lane skips it here, yet the hardware issues it predicated off */
             uint64_t none[32] = {0};

@@ -215,6 +215,20 @@ static void parse_immediate(ptx_parser *p, ptx_operand *o, bool neg) {
     ptx_next(p);
 }
 
+/* The "|%q" of a "d|%q" destination pair (d a register or the sink '_'). */
+static void parse_pair_pred(ptx_parser *p, ptx_operand *o) {
+    ptx_next(p); /* '|' */
+    ptx_token t2 = p->tok;
+    int32_t r2;
+    if (t2.kind != PTX_TOK_IDENT) ptx_fail_expected(p, "a predicate register after '|'");
+    if (ptx_lookup_scope(p, t2.text, t2.len, &r2) != PTX_NK_REG)
+        ptx_fail_tok(p, &t2, "undeclared register '%.*s'", (int)t2.len, t2.text);
+    if (ptx_cur_func(p)->regs[r2].type != PTX_T_pred)
+        ptx_fail_tok(p, &t2, "'%.*s' is not a .pred register", (int)t2.len, t2.text);
+    o->reg2 = r2;
+    ptx_next(p);
+}
+
 static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, bool in_group) {
     init_operand(o);
     ptx_token t = p->tok;
@@ -246,6 +260,7 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
         if (neg || not) ptx_fail_tok(p, &t, "'_' cannot be negated");
         o->kind = PTX_OPND_SINK;
         ptx_next(p);
+        if (ptx_tok_punct(&p->tok, '|')) parse_pair_pred(p, o); /* elect.sync _|%p, m */
         return;
     }
     o->neg = neg || not;
@@ -261,18 +276,7 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
             ptx_func *f = ptx_cur_func(p);
             if (not && f->regs[o->reg].type != PTX_T_pred)
                 ptx_fail_tok(p, &t, "'!' applies to predicates only");
-            if (ptx_tok_punct(&p->tok, '|')) {
-                ptx_next(p);
-                ptx_token t2 = p->tok;
-                int32_t r2;
-                if (t2.kind != PTX_TOK_IDENT) ptx_fail_expected(p, "a predicate register after '|'");
-                if (ptx_lookup_scope(p, t2.text, t2.len, &r2) != PTX_NK_REG)
-                    ptx_fail_tok(p, &t2, "undeclared register '%.*s'", (int)t2.len, t2.text);
-                if (f->regs[r2].type != PTX_T_pred)
-                    ptx_fail_tok(p, &t2, "'%.*s' is not a .pred register", (int)t2.len, t2.text);
-                o->reg2 = r2;
-                ptx_next(p);
-            }
+            if (ptx_tok_punct(&p->tok, '|')) parse_pair_pred(p, o);
         } else {
             if (not) ptx_fail_tok(p, &t, "'!' applies to predicates only");
             o->ival = parse_offset(p);

@@ -114,7 +114,10 @@ static void put_operand(out *o, const ptx_module *m, const ptx_func *f, const pt
     case PTX_OPND_LABEL:
         put(o, "%s", f && op->label >= 0 && (uint32_t)op->label < f->nlabels ? f->labels[op->label].name : "?");
         break;
-    case PTX_OPND_SINK: put(o, "_"); break;
+    case PTX_OPND_SINK:
+        put(o, "_");
+        if (op->reg2 >= 0) put(o, "|%s", reg_name(f, op->reg2));
+        break;
     default: put(o, "<none>"); break;
     }
 }

@@ -76,7 +76,20 @@ static bool world_open(world *w, const char *preset, const char *ptx_file) {
     return w->prog != NULL;
 }
 
+/* Device-heap blocks the kernels left allocated (the runtime frees them at reset). */
+typedef struct heap_blocks { uint64_t base[64]; int n; } heap_blocks;
+static void collect_heap(const mem_alloc *a, void *ctx) {
+    heap_blocks *h = ctx;
+    if ((a->flags & EXEC_MEM_FLAG_DEVICE_HEAP) && h->n < 64) h->base[h->n++] = a->base;
+}
+
 static void world_close(world *w) {
+    heap_blocks heap = {.n = 0};
+    mem_table_each(gpu_device_mem(w->dev), collect_heap, &heap);
+    for (int i = 0; i < heap.n; i++) {
+        mem_table_remove(gpu_device_mem(w->dev), heap.base[i], NULL);
+        free((void *)(uintptr_t)heap.base[i]);
+    }
     if (w->prog) exec_program_free(w->prog, gpu_device_mem(w->dev));
     mem_table_remove(gpu_device_mem(w->dev), (uint64_t)(uintptr_t)w->log, NULL);
     free(w->log);

@@ -5,7 +5,8 @@
 # three runs agreed. Results go to <out>/conformance/ and, packed, to
 # <out>/conformance.tar.gz.
 #
-# Usage: capture.sh <folder holding the programs and conformance.list> <out dir>
+# Usage: capture.sh <folder holding the programs and conformance.list> <out dir> [list]
+#        (list: another list file in the same format, to record only some of the tests)
 set -u
 for d in /usr/local/cuda/bin; do [ -d "$d" ] && PATH=$PATH:$d; done
 SRC=$(cd "$1" && pwd)
@@ -16,6 +17,7 @@ WORK=/tmp/conformance-work
 mkdir -p "$R/expected" "$R/logs" "$BIN" "$WORK"
 T0=$(date +%s)
 note() { echo "[$(($(date +%s) - T0))s] $*" | tee -a "$R/summary.txt"; }
+LIST=${3:-$SRC/conformance.list}
 entries() { grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'; }
 
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=driver_version --format=csv,noheader; nvcc --version | tail -2; } > "$R/environment.txt" 2>&1
@@ -23,7 +25,7 @@ entries() { grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'; }
 while read -r t p flags; do
     # shellcheck disable=SC2086
     (nvcc -O2 -arch=sm_90 $flags -o "$BIN/$t" "$SRC/$p.cu" > "$R/logs/build-$t.log" 2>&1 || echo "BUILD FAILED $t" >> "$R/logs/build-failures.txt") &
-done < <(entries "$SRC/conformance.list")
+done < <(entries "$LIST")
 wait
 note "built $(ls "$BIN" | wc -l) programs"
 for b in "$BIN"/*; do echo "== $(basename "$b")"; cuobjdump -res-usage "$b" 2>&1 | grep -v '^$'; done > "$R/logs/res-usage.txt"
@@ -41,6 +43,6 @@ while read -r t p flags; do
         cmp -s "$R/logs/$t.stdout1" "$R/logs/$t.stdout$i" && cmp -s "$R/logs/$t.rc1" "$R/logs/$t.rc$i" || s=VARIES
     done
     note "run $t: rc=$(cat "$R/logs/$t.rc1") $s lines=$(wc -l < "$R/expected/$t.out") $(grep -c -e '^PASS' "$R/expected/$t.out") PASS $(grep -c -e '^FAIL' "$R/expected/$t.out") FAIL"
-done < <(entries "$SRC/conformance.list")
+done < <(entries "$LIST")
 (cd "$OUTDIR" && tar czf conformance.tar.gz conformance)
 note "done"

@@ -1,8 +1,10 @@
-// Single-precision math on the device: the accurate library functions (sinf, expf, powf,
-// ...) and the fast hardware intrinsics (__sinf, __expf, __fdividef, ...), printed with
-// %.9g (every float bit visible). The same source is built twice, plainly and with
-// -use_fast_math, which maps the library functions onto the intrinsics, flushes
-// denormals to zero and uses approximate division and square root.
+// Single-precision math library on the device (sinf, logf, powf, erff, tgammaf, ...),
+// printed with %.9g (every float bit visible), with the correctly rounded intrinsics
+// (__frcp_rn, __fsqrt_rn, __frsqrt_rn), __saturatef and denormal arithmetic. The same
+// source is built twice, plainly and with -use_fast_math, which maps the library
+// functions onto the hardware approximations (MUFU), flushes denormals to zero and uses
+// approximate division and square root. Functions that use the hardware approximations
+// even in a plain build (expf, rsqrtf, tanhf, the __sinf family) are in float_approx.cu.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,23 +18,22 @@
 // name, device expression, host reference (double), tolerance class:
 // 0 exact, 1 few ulps, 2 fast-intrinsic absolute/relative error.
 #define FUNCS(X) \
-    X(sinf, sinf(x), sin((double)x), 1) X(cosf, cosf(x), cos((double)x), 1) X(tanf, tanf(x), tan((double)x), 1) \
-    X(expf, expf(x), exp((double)x), 1) X(exp2f, exp2f(x), exp2((double)x), 1) X(exp10f, exp10f(x), pow(10.0, (double)x), 1) \
-    X(logf, logf(fabsf(x)), log(fabs((double)x)), 1) X(log2f, log2f(fabsf(x)), log2(fabs((double)x)), 1) \
-    X(log10f, log10f(fabsf(x)), log10(fabs((double)x)), 1) X(powf, powf(fabsf(x), y), pow(fabs((double)x), (double)y), 1) \
-    X(sqrtf, sqrtf(fabsf(x)), sqrt(fabs((double)x)), 1) X(rsqrtf, rsqrtf(fabsf(x)), 1.0 / sqrt(fabs((double)x)), 1) \
-    X(div, x / y, (double)x / y, 1) X(rcp, 1.0f / x, 1.0 / x, 1) X(sinpif, sinpif(x), sin(M_PI * (double)x), 1) \
-    X(erff, erff(x), erf((double)x), 1) X(tgammaf, tgammaf(x), tgamma((double)x), 1) X(atan2f, atan2f(x, y), atan2((double)x, (double)y), 1) \
-    X(tanhf, tanhf(x), tanh((double)x), 1) X(cbrtf, cbrtf(x), cbrt((double)x), 1) X(fmaf, fmaf(x, y, 0.25f), fma((double)x, (double)y, 0.25), 1) \
-    X(mul_add, x * y + 0.25f, (double)x * y + 0.25, 1) \
-    X(__sinf, __sinf(x), sin((double)x), 2) X(__cosf, __cosf(x), cos((double)x), 2) X(__tanf, __tanf(x), tan((double)x), 2) \
-    X(__expf, __expf(x), exp((double)x), 2) X(__exp10f, __exp10f(x), pow(10.0, (double)x), 2) \
-    X(__logf, __logf(fabsf(x)), log(fabs((double)x)), 2) X(__log2f, __log2f(fabsf(x)), log2(fabs((double)x)), 2) \
-    X(__log10f, __log10f(fabsf(x)), log10(fabs((double)x)), 2) X(__powf, __powf(fabsf(x), y), pow(fabs((double)x), (double)y), 2) \
-    X(__fdividef, __fdividef(x, y), (double)x / y, 2) X(__frcp_rn, __frcp_rn(x), 1.0 / x, 1) \
-    X(__fsqrt_rn, __fsqrt_rn(fabsf(x)), sqrt(fabs((double)x)), 1) X(__frsqrt_rn, __frsqrt_rn(fabsf(x)), 1.0 / sqrt(fabs((double)x)), 1) \
+    X(sinf, sinf(x), sin((double)x), 1) X(cosf, cosf(x), cos((double)x), 1) \
+    X(tanf, tanf(x), tan((double)x), 1) X(logf, logf(fabsf(x)), log(fabs((double)x)), 1) \
+    X(log2f, log2f(fabsf(x)), log2(fabs((double)x)), 1) \
+    X(log10f, log10f(fabsf(x)), log10(fabs((double)x)), 1) \
+    X(powf, powf(fabsf(x), y), pow(fabs((double)x), (double)y), 1) \
+    X(sqrtf, sqrtf(fabsf(x)), sqrt(fabs((double)x)), 1) X(div, x / y, (double)x / y, 1) \
+    X(rcp, 1.0f / x, 1.0 / x, 1) X(sinpif, sinpif(x), sin(M_PI * (double)x), 1) \
+    X(erff, erff(x), erf((double)x), 1) X(tgammaf, tgammaf(x), tgamma((double)x), 1) \
+    X(atan2f, atan2f(x, y), atan2((double)x, (double)y), 1) X(cbrtf, cbrtf(x), cbrt((double)x), 1) \
+    X(fmaf, fmaf(x, y, 0.25f), fma((double)x, (double)y, 0.25), 1) \
+    X(mul_add, x * y + 0.25f, (double)x * y + 0.25, 1) X(__frcp_rn, __frcp_rn(x), 1.0 / x, 1) \
+    X(__fsqrt_rn, __fsqrt_rn(fabsf(x)), sqrt(fabs((double)x)), 1) \
+    X(__frsqrt_rn, __frsqrt_rn(fabsf(x)), 1.0 / sqrt(fabs((double)x)), 1) \
     X(__saturatef, __saturatef(x), (x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : (double)x), 0) \
-    X(denorm_mul, x * 1e-39f, (double)x * (double)1e-39f, 1) X(denorm_add, (x * 1e-30f) * 1e-10f + 1e-39f, (double)x * 1e-40 + (double)1e-39f, 1)
+    X(denorm_mul, x * 1e-39f, (double)x * (double)1e-39f, 1) \
+    X(denorm_add, (x * 1e-30f) * 1e-10f + 1e-39f, (double)x * 1e-40 + (double)1e-39f, 1)
 
 enum {
 #define E(name, dev, host, tol) F_##name,
@@ -116,9 +117,10 @@ int main()
             double err = fabs(g - c);
             double tol = tols[f] == 0 ? 0 : tols[f] == 1 ? 4e-7 * fabs(c) + 1.2e-38 : 2e-5 * fabs(c) + 2e-5;
             if (tols[f] == 2 && fabs(xs[i]) > 40) tol = 1e30;   // __sinf(100) etc.: outside the intrinsics' range
-            if (f == F_tgammaf || f == F_exp10f || f == F_powf) tol = 2e-6 * fabs(c) + 1.2e-38;
+            if (f == F_tgammaf || f == F_powf) tol = 2e-6 * fabs(c) + 1.2e-38;
             if (f == F_sinpif) tol = 1e-7;
             if (fast && tols[f] == 1) tol = 1e-5 * fabs(c) + 1e-6;   // library calls become intrinsics
+            if (fast && fabsf(xs[i]) > 40 && (f == F_sinf || f == F_cosf || f == F_tanf)) tol = 1e30;
             if (err > tol) { printf(" [host %.9g]", c); bad++; }
         }
         printf("\n");

@@ -1,7 +1,9 @@
 // Device printf with many conversions and flags from one thread: %d %i %u %x %X %o %ld %lld
 // %llu %f %e %E %g %G %a %s %c %%, widths, precisions, '-', '0', '+', ' ', '#' flags, '*'
 // widths, long strings, many arguments in one call, and several printf calls from the
-// lanes of one warp (in lane order) and from a loop.
+// lanes of one warp (in lane order) and from a loop. (A precision given as an argument,
+// "%.*f", is not implemented by the device printf: the H100 printed it as written, or
+// read garbage, depending on the call; it is left out.)
 #include <cstdio>
 #include <cstdlib>
 #include <climits>
@@ -27,7 +29,7 @@ __global__ void formats(int i, unsigned u, long long ll, double d, float f, cons
     printf("string: [%s] [%10s] [%-10s] [%.3s] name=%s\n", "abc", "right", "left", "truncate", name);
     printf("chars: %c%c%c %c [%3c]\n", 'G', 'P', 'U', 65 + i % 26, 'z');
     printf("percent: 100%% done, %d%%\n", 50);
-    printf("star: [%*d] [%-*d] [%.*f]\n", 6, 7, 6, 7, 3, 3.14159265);
+    printf("star: [%*d] [%-*d] [%*.3f]\n", 6, 7, 6, 7, 9, 3.14159265);
     printf("many: %d %d %d %d %d %d %d %d %d %d %d %d %f %f %f %f\n", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1.5, 2.5, 3.5, 4.5);
     printf("mixed: %c %d %s %f %llu %x %g\n", 'x', -1, "str", 0.125, 18446744073709551615ULL, 0xdeadu, 1e100);
     printf("no arguments at all\n");
