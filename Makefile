@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE ?= reduceInteger
 
-.PHONY: all build run test test-sanitize bench clean
+.PHONY: all build run test test-sanitize test-tsan bench clean
 
 all: build
 
@@ -26,8 +26,14 @@ test: build
 test-sanitize:
 	$(MAKE) test BUILD=build-san CMAKE_ARGS=-DVCUDA_SANITIZE=ON
 	
+# The multi-threaded stream stress test under ThreadSanitizer: right results, no races.
+test-tsan:
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVCUDA_TSAN=ON $(CMAKE_ARGS) >/dev/null
+	cmake --build build-tsan -j $(JOBS) --target test_streams_stress
+	cd build-tsan && ctest --output-on-failure -R '^unit/test_streams_stress$$'
+
 bench: build
 	bench/run_bench.sh $(BUILD)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-tsan

@@ -4,7 +4,7 @@
  * The pool starts lazily: a program whose grids all have one block never starts a thread,
  * and such a launch runs on the calling thread with no hand-off at all. Pool threads sleep
  * on a condition variable between grids and are woken only as many as a grid can use.
- * The block scheduling itself is in gpu/scheduler.c.
+ * The block scheduling itself, and the pool lanes' loop, are in gpu/scheduler.c.
  */
 #include "device_internal.h"
 
@@ -40,8 +40,6 @@ static unsigned default_thread_count(void) {
     return (unsigned)(cores > GPU_MAX_THREADS ? GPU_MAX_THREADS : cores);
 }
 
-static void *pool_thread_main(void *arg);
-
 gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
     gpu_device *d = calloc(1, sizeof *d);
     if (!d)
@@ -52,9 +50,11 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
     if (d->nlanes > GPU_MAX_THREADS)
         d->nlanes = GPU_MAX_THREADS;
     d->lanes = calloc(d->nlanes, sizeof *d->lanes);
-    if (!d->mem || !d->lanes) {
+    d->sm_load = calloc((size_t)p->multiprocessor_count, sizeof *d->sm_load);
+    if (!d->mem || !d->lanes || !d->sm_load) {
         mem_table_free(d->mem);
         free(d->lanes);
+        free(d->sm_load);
         free(d);
         return NULL;
     }
@@ -63,35 +63,27 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
         d->lanes[i].index = i;
         atomic_init(&d->lanes[i].block, UINT64_MAX);
     }
-    d->lanes[0].worker = exec_worker_new();
-    if (!d->lanes[0].worker) {
-        mem_table_free(d->mem);
-        free(d->lanes);
-        free(d);
-        return NULL;
-    }
     d->print = print_to_stdout;
     atomic_init(&d->next_grid_id, 1);
     atomic_init(&d->dp_outstanding, 0);
     d->dp_pending_limit = p->limit_dev_runtime_pending_launch_count;
     d->dp_sync_depth_limit = p->limit_dev_runtime_sync_depth;
     pthread_mutex_init(&d->print_lock, NULL);
-    pthread_mutex_init(&d->grid_lock, NULL);
-    pthread_mutex_init(&d->pool_lock, NULL);
+    pthread_mutex_init(&d->sched_lock, NULL);
     pthread_mutex_init(&d->spare_lock, NULL);
-    pthread_cond_init(&d->pool_wake, NULL);
-    pthread_cond_init(&d->pool_idle, NULL);
+    pthread_cond_init(&d->sched_wake, NULL);
     return d;
 }
 
 void gpu_device_free(gpu_device *d) {
     if (!d)
         return;
-    pthread_mutex_lock(&d->pool_lock);
+    pthread_mutex_lock(&d->sched_lock);
     d->shutdown = true;
-    pthread_cond_broadcast(&d->pool_wake);
-    pthread_mutex_unlock(&d->pool_lock);
-    if (d->pool_started) {
+    pthread_cond_broadcast(&d->sched_wake);
+    bool started = d->pool_started;
+    pthread_mutex_unlock(&d->sched_lock);
+    if (started) {
         for (unsigned i = 1; i < d->nlanes; i++)
             pthread_join(d->lanes[i].thread, NULL);
     }
@@ -105,12 +97,11 @@ void gpu_device_free(gpu_device *d) {
         exec_worker_free(d->spare[i]);
     free(d->spare);
     free(d->lanes);
+    free(d->sm_load);
     mem_table_free(d->mem);
-    pthread_cond_destroy(&d->pool_wake);
-    pthread_cond_destroy(&d->pool_idle);
+    pthread_cond_destroy(&d->sched_wake);
     pthread_mutex_destroy(&d->spare_lock);
-    pthread_mutex_destroy(&d->pool_lock);
-    pthread_mutex_destroy(&d->grid_lock);
+    pthread_mutex_destroy(&d->sched_lock);
     pthread_mutex_destroy(&d->print_lock);
     free(d);
 }
@@ -144,17 +135,20 @@ void gpu_device_emit_err(gpu_device *d, const char *data, size_t len) {
 
 /* ---- the pool ---- */
 
-/* Start the pool lanes (called with pool_lock held). A lane that cannot be started is
- * left out: the grid runs on fewer threads. */
-static void start_pool(gpu_device *d) {
+/* Start the pool lanes (called with sched_lock held). A lane that cannot be started is
+ * left out: grids run on fewer threads. */
+void gpu_pool_start(gpu_device *d) {
+    if (d->pool_started)
+        return;
     d->pool_started = true;
     for (unsigned i = 1; i < d->nlanes; i++) {
         gpu_lane *lane = &d->lanes[i];
         lane->worker = exec_worker_new();
-        lane->seen_generation = d->generation;
-        if (pthread_create(&lane->thread, NULL, pool_thread_main, lane) != 0) {
+        if (!lane->worker ||
+            pthread_create(&lane->thread, NULL, gpu_pool_lane_main, lane) != 0) {
             fprintf(stderr, "vcuda: could not start host thread %u; running with %u\n", i, i);
-            exec_worker_free(lane->worker);
+            if (lane->worker)
+                exec_worker_free(lane->worker);
             lane->worker = NULL;
             d->nlanes = i;
             break;
@@ -162,62 +156,7 @@ static void start_pool(gpu_device *d) {
     }
 }
 
-static void *pool_thread_main(void *arg) {
-    gpu_lane *lane = arg;
-    gpu_device *d = lane->dev;
-    pthread_mutex_lock(&d->pool_lock);
-    for (;;) {
-        while (!d->shutdown && d->generation == lane->seen_generation)
-            pthread_cond_wait(&d->pool_wake, &d->pool_lock);
-        if (d->shutdown)
-            break;
-        lane->seen_generation = d->generation;
-        /* Join only a grid still open, and only as many lanes as it asked for: a lane
-         * that wakes after the caller took the last block stays out of its way. */
-        if (!d->grid || d->lanes_joined + 1 >= d->grid_lanes)
-            continue;
-        struct gpu_grid *g = d->grid;
-        d->lanes_joined++;
-        pthread_mutex_unlock(&d->pool_lock);
-        gpu_grid_work(g, lane);
-        pthread_mutex_lock(&d->pool_lock);
-        d->lanes_done++;
-        pthread_cond_signal(&d->pool_idle);
-    }
-    pthread_mutex_unlock(&d->pool_lock);
-    return NULL;
-}
-
-unsigned gpu_pool_run(gpu_device *d, struct gpu_grid *g, unsigned nlanes) {
-    pthread_mutex_lock(&d->pool_lock);
-    if (!d->pool_started)
-        start_pool(d);
-    if (nlanes > d->nlanes)
-        nlanes = d->nlanes;
-    d->grid = g;
-    d->grid_lanes = nlanes;
-    d->lanes_joined = 0;
-    d->lanes_done = 0;
-    d->generation++;
-    /* Wake only as many lanes as the grid can use (a lane not asleep right now sees the
-     * new generation before it next waits). */
-    for (unsigned i = 1; i < nlanes; i++)
-        pthread_cond_signal(&d->pool_wake);
-    pthread_mutex_unlock(&d->pool_lock);
-
-    gpu_grid_work(g, &d->lanes[0]);
-
-    /* Every block has been taken: close the grid to late lanes, wait for those in it. */
-    pthread_mutex_lock(&d->pool_lock);
-    d->grid = NULL;
-    while (d->lanes_done < d->lanes_joined)
-        pthread_cond_wait(&d->pool_idle, &d->pool_lock);
-    unsigned used = 1 + d->lanes_joined;
-    pthread_mutex_unlock(&d->pool_lock);
-    return used;
-}
-
-/* ---- workers for nested grids ---- */
+/* ---- workers for the lanes of calling threads and nested grids ---- */
 
 exec_worker *gpu_spare_worker_take(gpu_device *d) {
     exec_worker *w = NULL;

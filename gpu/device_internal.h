@@ -1,10 +1,15 @@
 /* gpu/device_internal.h — the device object as gpu/device.c and gpu/scheduler.c share it.
  *
  * A device owns a pool of host threads ("lanes" below, to keep them apart from GPU
- * threads). Lane 0 is whichever host thread calls gpu_run_grid; lanes 1..n-1 are pool
- * threads started the first time a grid has more than one block. Every lane owns an
- * exec_worker, so block scratch (warps, registers, shared memory) is reused from block to
- * block without allocation.
+ * threads). Every host thread that calls gpu_run_grid becomes a lane of its own grid for
+ * the length of the call (it runs that grid's blocks only); the pool's lanes, started the
+ * first time a grid has more than one block, run blocks of whichever grids are active.
+ * Every lane owns an exec_worker, so block scratch (warps, registers, shared memory) is
+ * reused from block to block without allocation.
+ *
+ * Several grids may be active at once (one per calling host thread). They share the SMs:
+ * a block is admitted onto its SM only while the blocks resident there, of every grid,
+ * leave room for it by the occupancy calculator's count (the "residency" below).
  */
 #ifndef VCUDA_GPU_DEVICE_INTERNAL_H
 #define VCUDA_GPU_DEVICE_INTERNAL_H
@@ -20,15 +25,18 @@ struct gpu_dp_block;
 
 typedef struct gpu_lane {
     struct gpu_device *dev;
-    unsigned index;
+    unsigned index;               /* pool lanes: 1..n-1; a calling thread's lane: 0 */
     pthread_t thread;             /* pool lanes only */
     exec_worker *worker;
     exec_output out;              /* printf output of the block being run */
     exec_fault fault;
     exec_launch launch;           /* this lane's copy of the launch: its own abort flag */
     volatile int abort;           /* set to stop the block this lane is running */
+    struct gpu_grid *grid;        /* grid of the block being run (sched_lock) */
     _Atomic uint64_t block;       /* linear index of the block being run, UINT64_MAX idle */
-    uint64_t seen_generation;     /* last grid generation this pool lane looked at */
+    uint64_t counted_grid;        /* sequence number of the last grid this lane counted in */
+    struct gpu_lane *busy_next;   /* in the device's list of lanes running a block */
+    struct gpu_lane **busy_prev;
     /* dynamic parallelism (gpu/dp.c): the grid's state, and the running block's (created
      * on the block's first device-runtime call) */
     struct gpu_dp_grid *dp;
@@ -38,27 +46,27 @@ typedef struct gpu_lane {
 struct gpu_device {
     const gpu_preset *preset;
     mem_table *mem;
-    unsigned nlanes;              /* lanes a grid may use, the caller's included */
+    unsigned nlanes;              /* lanes one grid may use, the caller's included */
 
     gpu_print_fn print;
     void *print_ctx;
     pthread_mutex_t print_lock;   /* one writer at a time, nested grids included */
 
-    pthread_mutex_t grid_lock;    /* grids of this device run one at a time */
     _Atomic uint64_t next_grid_id;
 
-    /* the pool: lanes[0] is the calling thread's; the others start on demand */
+    /* the scheduler's state, all under sched_lock */
+    pthread_mutex_t sched_lock;
+    pthread_cond_t sched_wake;    /* a grid arrived, or blocks left an SM while a grid
+                                   * waited for room */
+    struct gpu_grid *active;      /* grids with blocks not yet handed out, best first */
+    uint64_t grid_seq;            /* admission order */
+    unsigned room_waiters;        /* lanes waiting for an SM to have room */
+    gpu_lane *busy;               /* lanes running a block */
+    uint64_t *sm_load;            /* per SM: sum of the resident blocks' shares */
+
+    /* the pool: lanes[1..nlanes-1] start on demand (lanes[0] is unused) */
     gpu_lane *lanes;
     bool pool_started;
-    pthread_mutex_t pool_lock;
-    pthread_cond_t pool_wake;     /* a new grid generation or shutdown */
-    pthread_cond_t pool_idle;     /* a pool lane finished its part of the grid */
-    uint64_t generation;
-    struct gpu_grid *grid;        /* the grid of the current generation while it is open
-                                   * to lanes (NULL once every block has been taken) */
-    unsigned grid_lanes;          /* lanes it asked for, the caller's included */
-    unsigned lanes_joined;        /* pool lanes that joined it */
-    unsigned lanes_done;          /* of those, lanes that finished */
     bool shutdown;
 
     /* dynamic parallelism: launches from device code not yet complete (each counts until
@@ -69,22 +77,24 @@ struct gpu_device {
     uint64_t dp_sync_depth_limit;
     gpu_dp_host dp_host;
 
-    /* spare exec_workers for grids launched from inside a running block */
+    /* exec_workers for lanes of calling threads and of nested grids */
     pthread_mutex_t spare_lock;
     exec_worker **spare;
     size_t nspare, spare_cap;
 };
 
+/* One SM's capacity in residency units: every block count up to 32 divides it, so a
+ * grid holding B blocks per SM takes exactly 1/B of it per block (lcm(1..32)). */
+#define GPU_SM_CAPACITY 144403552893600ull
+
 /* Emit bytes through the device's print function (under print_lock). */
 void gpu_device_emit(struct gpu_device *d, const char *data, size_t len);
 /* Write a block's device diagnostics (failed assertions) to the host's stderr. */
 void gpu_device_emit_err(struct gpu_device *d, const char *data, size_t len);
-/* Ask the pool to help with grid g using nlanes lanes in all (the caller is lane 0);
- * returns, with the number of lanes that took part, once every lane has finished.
- * Pool lanes that wake after the caller has taken the last block stay out. */
-unsigned gpu_pool_run(struct gpu_device *d, struct gpu_grid *g, unsigned nlanes);
-/* The lane loop of the scheduler: take blocks of g until none is left. */
-void gpu_grid_work(struct gpu_grid *g, gpu_lane *lane);
+/* Start the pool lanes if they are not running (called with sched_lock held). */
+void gpu_pool_start(struct gpu_device *d);
+/* A pool lane's loop (gpu/scheduler.c): run blocks of any active grid until shutdown. */
+void *gpu_pool_lane_main(void *arg);
 /* Run the blocks of a grid (gpu/scheduler.c): what gpu_run_grid_stats does before the
  * grid's device-side work. dp receives what the blocks launched (initialised by the
  * caller); when sink is not NULL the grid's printf output is appended to it instead of
@@ -92,7 +102,8 @@ void gpu_grid_work(struct gpu_grid *g, gpu_lane *lane);
 exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
                                     gpu_grid_stats *stats, struct gpu_dp_grid *dp,
                                     exec_output *sink);
-/* An exec_worker for a nested grid (from the spare list or new), and its return. */
+/* An exec_worker for a calling thread's or a nested grid's lane (from the spare list or
+ * new), and its return. */
 exec_worker *gpu_spare_worker_take(struct gpu_device *d);
 void gpu_spare_worker_give(struct gpu_device *d, exec_worker *w);
 

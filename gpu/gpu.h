@@ -207,21 +207,46 @@ typedef struct gpu_grid_stats {
 /* gpu_run_grid, also filling *stats (when not NULL).
  *
  * The scheduler's guarantees, for both:
- *   - Blocks are handed out in linear order (x fastest, then y, then z) from one counter;
- *     block k runs as SM (k mod multiprocessor_count), a fixed function of the block.
+ *   - Blocks are handed out in linear order (x fastest, then y, then z). Block k runs as
+ *     SM (base + k) mod multiprocessor_count, where base is the least loaded SM when the
+ *     grid arrives: 0 whenever no other grid is running, so a program whose grids run one
+ *     at a time sees block k on SM k mod multiprocessor_count.
  *   - Device printf output appears in block order, each block's output after all of the
  *     output of the blocks before it, written as soon as that order allows.
  *   - When block f faults, blocks before f still run to completion, blocks after f are
  *     stopped or never started and their output is dropped; the fault returned is the one
  *     of the lowest faulting block. So output and result do not depend on the number of
  *     host threads or their timing (as long as blocks do not race through global memory).
- *   - Grids of one device run one at a time; a grid launched from inside a running block
- *     (on one of the device's threads) runs at once, on that thread, block after block.
+ *   - Grids launched from different host threads run at the same time and share the SMs
+ *     as a GPU's concurrent kernels do (see gpu_run_grid_opts). The calling thread runs
+ *     blocks of its own grid only, so every grid running makes progress whatever the
+ *     others do (a grid may wait on another through global memory).
+ *   - A grid launched from inside a running block (on one of the device's threads) runs
+ *     at once, on that thread, block after block; its output goes where the launching
+ *     grid's goes.
  *   - Grids launched by the grid's blocks (dynamic parallelism) run after all of its
  *     blocks have finished, one after another, each with everything it launched; see
- *     gpu/dp.c for the order and what it means for printf output. */
+ *     gpu/dp.c for the order and what it means for printf output. Their output goes
+ *     where the grid's goes. */
 exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
                                    gpu_grid_stats *stats);
+
+/* How a grid shares the device with the grids running beside it. */
+typedef struct gpu_grid_opts {
+    int priority;        /* lower runs first, as CUDA stream priorities; 0 = default. The
+                          * device hands out blocks of higher-priority grids first. */
+    int blocks_per_sm;   /* the occupancy calculator's resident blocks per SM for this
+                          * grid (gpu_occupancy_kernel); 0 = computed from the block's
+                          * threads and dynamic shared memory alone. A block is admitted
+                          * onto its SM only while the blocks resident there, of all
+                          * grids, leave room: each takes 1/blocks_per_sm of the SM. */
+    gpu_print_fn print;  /* where this grid's printf output goes; NULL = the device's */
+    void *print_ctx;
+} gpu_grid_opts;
+
+/* gpu_run_grid_stats with options (opts may be NULL). */
+exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_opts *opts,
+                                  exec_fault *fault, gpu_grid_stats *stats);
 
 /* Host threads a grid may use, the calling thread included (VCUDA_THREADS or cores). */
 unsigned gpu_device_threads(const gpu_device *d);

@@ -1,23 +1,35 @@
-/* gpu/scheduler.c — running a grid: handing out blocks to host threads, keeping device
- * printf output in block order, and stopping at the first fault in block order.
+/* gpu/scheduler.c — running grids: handing out blocks of one or more grids to host
+ * threads, keeping each grid's device printf output in block order, stopping a grid at
+ * its first fault in block order, and sharing the SMs between grids that run at once.
  *
- * Blocks are numbered in linear order (x fastest). Lanes take the next number from one
- * atomic counter, so blocks start in order and every lane stays busy until none is left.
+ * Blocks are numbered in linear order (x fastest) and handed out in that order. Every
+ * host thread that calls gpu_run_grid runs blocks of its own grid; the device's pool
+ * lanes run blocks of whichever active grid comes first (priority, then arrival), so one
+ * grid alone gets the whole pool and grids running together share it, the way a GPU's
+ * block scheduler lets concurrent kernels (Hyper-Q) share its SMs.
+ *
+ * Residency. A block is admitted onto its SM only while the SM has room: a grid whose
+ * kernel fits B blocks per SM (the occupancy calculator's answer) takes 1/B of an SM per
+ * resident block, whatever grid the other resident blocks belong to. A block that finds
+ * its SM full waits until blocks leave it.
  *
  * Output order. Each block's printf output is kept until every block before it has been
  * written; a block finishing in order is written at once from its lane's buffer, a block
  * finishing early parks its buffer in a ring of slots (one per block in flight) until its
- * turn. A lane may only start a block within the ring's reach of the oldest unwritten
- * one, so the ring never overflows; it waits otherwise (rare: only when one block runs
- * for very much longer than thousands of others).
- *
- * Dynamic parallelism (what blocks launch, and their output after a launch) is gpu/dp.c;
- * gpu_run_grid_stats runs a grid's blocks here, then what they launched there.
+ * turn. A block is only started within the ring's reach of the oldest unwritten one, so
+ * the ring never overflows (the rare wait: one block running for very much longer than
+ * thousands of others).
  *
  * Faults. When block f faults, only blocks after f are stopped (each lane has its own
  * abort flag, raised when its block is later than f) and no block after f is started.
  * Blocks before f run to completion, so the outcome is the one a one-thread run gives:
  * the output of blocks 0..f, and the fault of the lowest faulting block.
+ *
+ * Dynamic parallelism (what blocks launch, and their output after a launch) is gpu/dp.c;
+ * a grid's blocks run here, then what they launched there.
+ *
+ * Locks: g->lock (a grid's output and fault) may be taken before d->sched_lock (the
+ * device's lists and SM loads), never after.
  */
 #include "device_internal.h"
 #include "dp.h"
@@ -38,32 +50,43 @@ typedef struct out_slot {
 
 typedef struct gpu_grid {
     gpu_device *dev;
-    gpu_lane *lanes;               /* the lanes that may run its blocks */
-    unsigned nlanes;
     const exec_launch *launch;
     exec_dim3 dim;
     uint64_t nblocks;
     uint32_t num_sms;
+    int priority;
+    uint64_t share;                /* residency units one block takes on its SM */
+    gpu_print_fn print;            /* NULL: the device's print function */
+    void *print_ctx;
+    struct gpu_dp_grid *dp;        /* what the blocks launch (gpu/dp.c) */
+    exec_output *sink;             /* where output goes instead of printed, or NULL */
 
-    _Atomic uint64_t next_block;   /* the next block to hand out */
+    /* under d->sched_lock */
+    uint64_t seq;                  /* admission order */
+    uint32_t sm_base;              /* block k runs on SM (sm_base + k) mod num_sms */
+    uint64_t next_block;           /* the next block to hand out */
+    uint64_t blocks_out;           /* handed out and not finished */
+    unsigned threads;              /* lanes that ran its blocks */
+    bool listed;                   /* in d->active */
+    struct gpu_grid *next;         /* in d->active */
+    pthread_cond_t done;           /* blocks_out reached 0 with none left to hand out */
+
     _Atomic uint64_t fault_block;  /* lowest faulting block so far, NO_BLOCK if none */
+    _Atomic uint64_t emit_seen;    /* emit_next as lanes may read it without the lock */
     _Atomic uint64_t blocks_run;
     _Atomic uint64_t insns;
 
     pthread_mutex_t lock;          /* the fields below */
-    pthread_cond_t progress;       /* the written-out front moved, or a fault */
     exec_fault fault;              /* the fault of fault_block */
     uint64_t emit_next;            /* oldest block whose output is not yet written */
     out_slot *ring;
     uint64_t ring_size;
-
-    struct gpu_dp_grid *dp;        /* what the blocks launch (gpu/dp.c) */
-    exec_output *sink;             /* where output goes instead of the printer, or NULL */
 } gpu_grid;
 
-/* The device whose block this host thread is running, if any: a grid launched from
- * there is nested. */
+/* The device and grid whose block this host thread is running, if any: a grid launched
+ * from there is nested. */
 static _Thread_local gpu_device *running_device;
+static _Thread_local gpu_grid *running_grid;
 
 static exec_dim3 block_coords(const gpu_grid *g, uint64_t linear) {
     exec_dim3 c;
@@ -73,17 +96,24 @@ static exec_dim3 block_coords(const gpu_grid *g, uint64_t linear) {
     return c;
 }
 
-/* Print a block's output, or append it to the grid's sink. */
+/* ---- output and faults (g->lock) ---- */
+
 static void grid_emit(gpu_grid *g, const char *data, size_t len) {
-    if (g->sink) gpu_output_append(g->sink, data, len);
-    else gpu_device_emit(g->dev, data, len);
+    if (g->sink) {
+        gpu_output_append(g->sink, data, len);
+    } else if (!g->print) {
+        gpu_device_emit(g->dev, data, len);
+    } else if (len > 0) {
+        pthread_mutex_lock(&g->dev->print_lock);
+        g->print(data, len, g->print_ctx);
+        pthread_mutex_unlock(&g->dev->print_lock);
+    }
 }
 
-/* Write out every finished block from the front, in order (lock held). Stops at the
- * faulting block: nothing after it is written. */
+/* Write out every finished block from the front, in order. Stops at the faulting block:
+ * nothing after it is written. */
 static void emit_ready(gpu_grid *g) {
     uint64_t stop = atomic_load(&g->fault_block);
-    bool moved = false;
     while (g->emit_next < g->nblocks && g->emit_next <= stop) {
         out_slot *s = &g->ring[g->emit_next % g->ring_size];
         if (!s->done)
@@ -92,28 +122,25 @@ static void emit_ready(gpu_grid *g) {
         free(s->data);
         *s = (out_slot){0};
         g->emit_next++;
-        moved = true;
     }
-    if (moved)
-        pthread_cond_broadcast(&g->progress);
+    atomic_store(&g->emit_seen, g->emit_next);
 }
 
-/* Record that block b faulted; stop the lanes running later blocks. */
+/* Record that block b faulted; stop the lanes running later blocks of g. */
 static void record_fault(gpu_grid *g, uint64_t b, const exec_fault *f) {
-    /* g->lock held */
     if (b >= atomic_load(&g->fault_block))
         return;
     atomic_store(&g->fault_block, b);
     g->fault = *f;
-    for (unsigned i = 0; i < g->nlanes; i++) {
-        /* A lane that takes a block after the store above sees fault_block and skips the
-         * block; one that took it before is seen here (both sides use sequentially
-         * consistent atomics). Idle lanes hold NO_BLOCK, which is never below b. */
-        uint64_t running = atomic_load(&g->lanes[i].block);
-        if (running != NO_BLOCK && running > b)
-            __atomic_store_n(&g->lanes[i].abort, 1, __ATOMIC_RELAXED); /* read by exec */
+    /* A lane that takes a block after the store above sees fault_block and skips the
+     * block; one that took it before is in the busy list (both sides use the lock). */
+    gpu_device *d = g->dev;
+    pthread_mutex_lock(&d->sched_lock);
+    for (gpu_lane *l = d->busy; l; l = l->busy_next) {
+        if (l->grid == g && atomic_load(&l->block) > b)
+            __atomic_store_n(&l->abort, 1, __ATOMIC_RELAXED); /* read by exec */
     }
-    pthread_cond_broadcast(&g->progress);
+    pthread_mutex_unlock(&d->sched_lock);
 }
 
 /* Block b finished on lane with result kind: hand its output to the writer. */
@@ -131,19 +158,19 @@ static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kin
     /* Blocks after the first fault are dropped, output and all. (Only those are ever
      * aborted, and the first fault only moves down, so a dropped block stays dropped.) */
     if (b <= atomic_load(&g->fault_block)) {
+        out_slot *s = &g->ring[b % g->ring_size];
         if (b == g->emit_next) {
             /* the common case: written straight from the lane's buffer, no copy */
             grid_emit(g, lane->out.data, lane->out.len);
             g->emit_next++;
-            pthread_cond_broadcast(&g->progress);
             emit_ready(g);
         } else {
-            out_slot *s = &g->ring[b % g->ring_size];
             s->done = true;
             if (lane->out.len > 0) {
                 s->data = lane->out.data;
                 s->len = lane->out.len;
-                lane->out = (exec_output){0};
+                lane->out.data = NULL; /* the lane keeps its diagnostics buffer */
+                lane->out.len = lane->out.cap = 0;
             }
         }
     }
@@ -151,46 +178,164 @@ static void finish_block(gpu_grid *g, gpu_lane *lane, uint64_t b, exec_fault_kin
     pthread_mutex_unlock(&g->lock);
 }
 
-/* Wait until block b may start (within the ring's reach); false when it must not run. */
-static bool wait_for_room(gpu_grid *g, uint64_t b) {
-    if (b < g->ring_size)
-        return true;  /* the ring covers it from the start: no lock needed */
-    pthread_mutex_lock(&g->lock);
-    while (b >= g->emit_next + g->ring_size && b < atomic_load(&g->fault_block))
-        pthread_cond_wait(&g->progress, &g->lock);
-    pthread_mutex_unlock(&g->lock);
-    return b < atomic_load(&g->fault_block);
+/* ---- handing out blocks (d->sched_lock) ---- */
+
+static void unlist(gpu_grid *g) {
+    if (!g->listed)
+        return;
+    gpu_grid **p = &g->dev->active;
+    while (*p != g)
+        p = &(*p)->next;
+    *p = g->next;
+    g->next = NULL;
+    g->listed = false;
 }
 
-void gpu_grid_work(gpu_grid *g, gpu_lane *lane) {
-    gpu_device *outer = running_device;
-    running_device = g->dev;
-    uint64_t before = exec_worker_insn_count(lane->worker);
-    lane->launch = *g->launch;
-    lane->launch.abort = &lane->abort;
-    lane->launch.devrt = &gpu_dp_ops;
-    lane->launch.devrt_ctx = lane;
-    lane->dp = g->dp;
-    lane->dp_block = NULL;
-    for (;;) {
-        uint64_t b = atomic_fetch_add(&g->next_block, 1);
-        if (b >= g->nblocks)
-            break;
-        __atomic_store_n(&lane->abort, 0, __ATOMIC_RELAXED);
-        atomic_store(&lane->block, b);
-        if (b > atomic_load(&g->fault_block) || !wait_for_room(g, b))
-            break;  /* a block before it faulted: later blocks never start */
-        exec_fault_kind kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b),
-                                              (uint32_t)(b % g->num_sms), &lane->out,
-                                              &lane->fault);
-        atomic_fetch_add(&g->blocks_run, 1);
-        finish_block(g, lane, b, kind);
+/* Take the next block of g if it may start now: 1 when *b and *sm are set, 0 when it
+ * must wait for room (its SM, or the output ring), -1 when g has no block left to start. */
+static int take_block(gpu_grid *g, uint64_t *b, uint32_t *sm) {
+    gpu_device *d = g->dev;
+    uint64_t k = g->next_block;
+    if (k >= g->nblocks)
+        return -1;
+    if (k > atomic_load(&g->fault_block)) {
+        /* a block before it faulted: later blocks never start */
+        g->next_block = g->nblocks;
+        unlist(g);
+        return -1;
     }
-    exec_worker_observe_end(lane->worker); /* the launch's last block on this worker */
-    atomic_store(&lane->block, NO_BLOCK);
-    atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
-    running_device = outer;
+    if (k >= atomic_load(&g->emit_seen) + g->ring_size)
+        return 0;
+    uint32_t s = (uint32_t)((g->sm_base + k) % g->num_sms);
+    /* An empty SM takes any block, so that a block too big for the calculator still runs. */
+    if (d->sm_load[s] != 0 && d->sm_load[s] + g->share > GPU_SM_CAPACITY)
+        return 0;
+    d->sm_load[s] += g->share;
+    g->next_block = k + 1;
+    if (g->next_block >= g->nblocks)
+        unlist(g);
+    g->blocks_out++;
+    *b = k;
+    *sm = s;
+    return 1;
 }
+
+static void busy_add(gpu_device *d, gpu_lane *l) {
+    l->busy_next = d->busy;
+    l->busy_prev = &d->busy;
+    if (d->busy)
+        d->busy->busy_prev = &l->busy_next;
+    d->busy = l;
+}
+
+static void busy_remove(gpu_lane *l) {
+    *l->busy_prev = l->busy_next;
+    if (l->busy_next)
+        l->busy_next->busy_prev = l->busy_prev;
+    l->busy_next = NULL;
+    l->busy_prev = NULL;
+}
+
+/* Run block b of g on lane, as SM sm. Called and returns with d->sched_lock held.
+ *
+ * A launch that an observer watches (profiler, checker) keeps the lane: it goes on with
+ * g's next block while it can take one, and then ends the observer's state for this
+ * worker (exec_worker_observe_end) before its last block counts as finished, so that the
+ * observer has heard from every worker by the time the grid completes. */
+static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
+    gpu_device *d = g->dev;
+    bool observed = g->launch->observer != NULL;
+    for (;;) {
+        __atomic_store_n(&lane->abort, 0, __ATOMIC_RELAXED);
+        lane->grid = g;
+        atomic_store(&lane->block, b);
+        busy_add(d, lane);
+        if (lane->counted_grid != g->seq) {
+            lane->counted_grid = g->seq;
+            g->threads++;
+        }
+        pthread_mutex_unlock(&d->sched_lock);
+
+        exec_fault_kind kind = EXEC_FAULT_ABORTED;
+        lane->dp = g->dp;
+        lane->dp_block = NULL;
+        if (b <= atomic_load(&g->fault_block)) {
+            gpu_device *outer_dev = running_device;
+            gpu_grid *outer_grid = running_grid;
+            running_device = d;
+            running_grid = g;
+            lane->launch = *g->launch;
+            lane->launch.abort = &lane->abort;
+            lane->launch.devrt = &gpu_dp_ops;
+            lane->launch.devrt_ctx = lane;
+            uint64_t before = exec_worker_insn_count(lane->worker);
+            kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm,
+                                  &lane->out, &lane->fault);
+            atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
+            atomic_fetch_add(&g->blocks_run, 1);
+            running_device = outer_dev;
+            running_grid = outer_grid;
+        }
+        finish_block(g, lane, b, kind);
+
+        pthread_mutex_lock(&d->sched_lock);
+        busy_remove(lane);
+        lane->grid = NULL;
+        atomic_store(&lane->block, NO_BLOCK);
+        d->sm_load[sm] -= g->share;
+        /* Room on an SM, or in a grid's output ring: whoever waited for it may go on. */
+        if (d->room_waiters)
+            pthread_cond_broadcast(&d->sched_wake);
+        uint64_t next;
+        uint32_t next_sm;
+        if (!observed || take_block(g, &next, &next_sm) != 1)
+            break;
+        g->blocks_out--; /* the one just finished; the one taken keeps g open */
+        b = next;
+        sm = next_sm;
+    }
+    if (observed) {
+        pthread_mutex_unlock(&d->sched_lock);
+        exec_worker_observe_end(lane->worker); /* the launch's last block on this worker */
+        pthread_mutex_lock(&d->sched_lock);
+    }
+    g->blocks_out--;
+    if (g->next_block >= g->nblocks && g->blocks_out == 0)
+        pthread_cond_broadcast(&g->done);
+}
+
+void *gpu_pool_lane_main(void *arg) {
+    gpu_lane *lane = arg;
+    gpu_device *d = lane->dev;
+    pthread_mutex_lock(&d->sched_lock);
+    while (!d->shutdown) {
+        bool blocked = false;
+        gpu_grid *g = d->active, *next;
+        uint64_t b = 0;
+        uint32_t sm = 0;
+        for (; g; g = next) {
+            next = g->next; /* take_block may unlist g */
+            int r = take_block(g, &b, &sm);
+            if (r == 1)
+                break;
+            if (r == 0)
+                blocked = true;
+        }
+        if (g) {
+            run_block(g, lane, b, sm);
+            continue;
+        }
+        if (blocked)
+            d->room_waiters++;
+        pthread_cond_wait(&d->sched_wake, &d->sched_lock);
+        if (blocked)
+            d->room_waiters--;
+    }
+    pthread_mutex_unlock(&d->sched_lock);
+    return NULL;
+}
+
+/* ---- a grid from start to end ---- */
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -199,24 +344,127 @@ static double now_seconds(void) {
 }
 
 /* A grid launched from inside a running block of this device: run it here, on this
- * thread, with a worker of its own (the block that launched it holds this lane's). */
+ * thread, with a worker of its own (the block that launched it holds this lane's). It
+ * takes no SM room: the launching block's resources stand for it. */
 static void run_nested(gpu_grid *g) {
     gpu_lane lane;
     memset(&lane, 0, sizeof lane);
     lane.dev = g->dev;
     lane.worker = gpu_spare_worker_take(g->dev);
     atomic_init(&lane.block, NO_BLOCK);
-    /* The grid's only lane: a fault here stops nothing of the outer grid. */
-    g->lanes = &lane;
-    g->nlanes = 1;
-    gpu_grid_work(g, &lane);
+    gpu_device *outer_dev = running_device;
+    gpu_grid *outer_grid = running_grid;
+    running_device = g->dev;
+    running_grid = g;
+    lane.launch = *g->launch;
+    lane.launch.abort = &lane.abort;
+    lane.launch.devrt = &gpu_dp_ops;
+    lane.launch.devrt_ctx = &lane;
+    lane.dp = g->dp;
+    uint64_t before = exec_worker_insn_count(lane.worker);
+    g->threads = 1;
+    /* The grid's only lane: a fault stops it before the next block, and nothing of the
+     * outer grid. */
+    for (uint64_t b = 0; b < g->nblocks && b <= atomic_load(&g->fault_block); b++) {
+        atomic_store(&lane.block, b);
+        lane.dp_block = NULL;
+        exec_fault_kind kind =
+            exec_run_block(lane.worker, &lane.launch, block_coords(g, b),
+                           (uint32_t)((g->sm_base + b) % g->num_sms), &lane.out, &lane.fault);
+        atomic_fetch_add(&g->blocks_run, 1);
+        finish_block(g, &lane, b, kind);
+    }
+    exec_worker_observe_end(lane.worker); /* the launch's last block on this worker */
+    atomic_fetch_add(&g->insns, exec_worker_insn_count(lane.worker) - before);
+    running_device = outer_dev;
+    running_grid = outer_grid;
     free(lane.out.data);
     free(lane.out.err);
     gpu_spare_worker_give(g->dev, lane.worker);
 }
 
-exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
-                                    gpu_grid_stats *stats, gpu_dp_grid *dp, exec_output *sink) {
+/* The least loaded SM (the lowest such), where a newly arrived grid starts. */
+static uint32_t least_loaded_sm(const gpu_device *d, uint32_t num_sms) {
+    uint32_t best = 0;
+    for (uint32_t s = 1; s < num_sms; s++) {
+        if (d->sm_load[s] < d->sm_load[best])
+            best = s;
+    }
+    return best;
+}
+
+/* Put g in the active list after every grid of the same or better priority. */
+static void admit(gpu_device *d, gpu_grid *g) {
+    g->seq = ++d->grid_seq;
+    g->sm_base = least_loaded_sm(d, g->num_sms);
+    gpu_grid **p = &d->active;
+    while (*p && (*p)->priority <= g->priority)
+        p = &(*p)->next;
+    g->next = *p;
+    *p = g;
+    g->listed = true;
+}
+
+/* The calling thread runs its grid's blocks, with the pool's help, until none is left. */
+static void run_shared(gpu_grid *g) {
+    gpu_device *d = g->dev;
+    gpu_lane lane;
+    memset(&lane, 0, sizeof lane);
+    lane.dev = d;
+    lane.worker = gpu_spare_worker_take(d);
+    atomic_init(&lane.block, NO_BLOCK);
+
+    pthread_mutex_lock(&d->sched_lock);
+    admit(d, g);
+    if (g->nblocks > 1 && d->nlanes > 1) {
+        gpu_pool_start(d);
+        /* Wake no more pool lanes than the grid can use beside the caller (a lane not
+         * asleep right now finds the grid before it next waits). */
+        uint64_t helpers = g->nblocks - 1 < d->nlanes - 1 ? g->nblocks - 1 : d->nlanes - 1;
+        for (uint64_t i = 0; i < helpers; i++)
+            pthread_cond_signal(&d->sched_wake);
+    }
+    for (;;) {
+        uint64_t b;
+        uint32_t sm;
+        int r = take_block(g, &b, &sm);
+        if (r == 1) {
+            run_block(g, &lane, b, sm);
+            continue;
+        }
+        if (r < 0)
+            break;
+        d->room_waiters++;
+        pthread_cond_wait(&d->sched_wake, &d->sched_lock);
+        d->room_waiters--;
+    }
+    while (g->blocks_out > 0)
+        pthread_cond_wait(&g->done, &d->sched_lock);
+    unlist(g);
+    pthread_mutex_unlock(&d->sched_lock);
+    free(lane.out.data);
+    free(lane.out.err);
+    gpu_spare_worker_give(d, lane.worker);
+}
+
+/* Residency units per block of a grid holding blocks_per_sm blocks per SM. */
+static uint64_t block_share(const gpu_preset *p, const exec_launch *L, int blocks_per_sm) {
+    if (blocks_per_sm <= 0) {
+        int threads = (int)(L->block.x * L->block.y * L->block.z);
+        blocks_per_sm = gpu_occupancy_calc(p, threads, 0, L->dyn_shared).blocks_per_sm;
+    }
+    if (blocks_per_sm < 1)
+        blocks_per_sm = 1;          /* it cannot fit: it runs alone on an SM */
+    if (blocks_per_sm > 32)
+        blocks_per_sm = 32;         /* no SM holds more (and the capacity divides by 32) */
+    return GPU_SM_CAPACITY / (uint64_t)blocks_per_sm;
+}
+
+/* A grid's blocks, with the sharing options, what they launch going to dp and their
+ * output to sink when there is one. */
+static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_opts *opts,
+                                  exec_fault *fault, gpu_grid_stats *stats, gpu_dp_grid *dp,
+                                  exec_output *sink) {
     double start = now_seconds();
     const gpu_preset *p = d->preset;
     L->num_sms = (uint32_t)p->multiprocessor_count;
@@ -224,25 +472,33 @@ exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *f
     L->warp_barriers = p->major < 7;
     L->grid_id = atomic_fetch_add(&d->next_grid_id, 1);
 
+    bool nested = running_device == d;
     gpu_grid g;
     memset(&g, 0, sizeof g);
     g.dev = d;
-    g.dp = dp;
-    g.sink = sink;
     g.launch = L;
     g.dim = L->grid;
     g.nblocks = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
     g.num_sms = L->num_sms;
-    atomic_init(&g.next_block, 0);
+    g.dp = dp;
+    g.sink = sink;
+    g.priority = opts ? opts->priority : 0;
+    g.share = block_share(p, L, opts ? opts->blocks_per_sm : 0);
+    if (opts && opts->print) {
+        g.print = opts->print;
+        g.print_ctx = opts->print_ctx;
+    } else if (nested && running_grid) {
+        g.print = running_grid->print;      /* a child prints where its parent does */
+        g.print_ctx = running_grid->print_ctx;
+    }
     atomic_init(&g.fault_block, NO_BLOCK);
+    atomic_init(&g.emit_seen, 0);
     atomic_init(&g.blocks_run, 0);
     atomic_init(&g.insns, 0);
     g.ring_size = g.nblocks < RING_MAX ? g.nblocks : RING_MAX;
     pthread_mutex_init(&g.lock, NULL);
-    pthread_cond_init(&g.progress, NULL);
+    pthread_cond_init(&g.done, NULL);
 
-    bool nested = running_device == d;
-    unsigned threads = 0;
     if (g.nblocks > 0) {
         g.ring = calloc(g.ring_size, sizeof *g.ring);
         if (!g.ring) {
@@ -253,25 +509,15 @@ exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *f
         }
     }
     if (g.nblocks > 0 && nested) {
-        threads = 1;
+        g.sm_base = 0;
         run_nested(&g);
     } else if (g.nblocks > 0) {
-        pthread_mutex_lock(&d->grid_lock);
-        g.lanes = d->lanes;
-        g.nlanes = d->nlanes;
-        /* never wake more threads than there are blocks: a one-block grid runs right
-         * here with no hand-off */
-        threads = g.nblocks < d->nlanes ? (unsigned)g.nblocks : d->nlanes;
-        if (threads <= 1)
-            gpu_grid_work(&g, &d->lanes[0]);
-        else
-            threads = gpu_pool_run(d, &g, threads);
-        pthread_mutex_unlock(&d->grid_lock);
+        run_shared(&g);
     }
     /* Every block up to the fault (or all) is written by now, since a block's output
      * is written when the last of the blocks before it finishes; then what blocks
-     * printed after their device-side launches. Stdout is flushed once a grid, as a GPU's
-     * printf buffer is flushed at synchronisation. */
+     * printed after their device-side launches. Stdout is flushed once a grid when output
+     * goes there, as a GPU's printf buffer is flushed at synchronisation. */
     if (dp->nlate) {
         exec_output late = {0};
         gpu_dp_late_output(dp, atomic_load(&g.fault_block), &late);
@@ -283,9 +529,11 @@ exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *f
             free(g.ring[i].data);
         free(g.ring);
     }
-    pthread_mutex_lock(&d->print_lock);
-    fflush(stdout);
-    pthread_mutex_unlock(&d->print_lock);
+    if (!g.print && !g.sink) {
+        pthread_mutex_lock(&d->print_lock);
+        fflush(stdout);
+        pthread_mutex_unlock(&d->print_lock);
+    }
 
     exec_fault_kind result = EXEC_OK;
     if (atomic_load(&g.fault_block) != NO_BLOCK) {
@@ -299,29 +547,52 @@ exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *f
     if (stats) {
         stats->warp_instructions = atomic_load(&g.insns);
         stats->blocks_run = atomic_load(&g.blocks_run);
-        stats->host_threads = threads;
+        stats->host_threads = g.threads;
         stats->host_seconds = now_seconds() - start;
     }
-    pthread_cond_destroy(&g.progress);
+    pthread_cond_destroy(&g.done);
     pthread_mutex_destroy(&g.lock);
     return result;
 }
 
-exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
-                                   gpu_grid_stats *stats) {
+exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                    gpu_grid_stats *stats, gpu_dp_grid *dp, exec_output *sink) {
+    return run_blocks(d, L, NULL, fault, stats, dp, sink);
+}
+
+exec_fault_kind gpu_run_grid_opts(gpu_device *d, exec_launch *L, const gpu_grid_opts *opts,
+                                  exec_fault *fault, gpu_grid_stats *stats) {
     exec_fault local;
     if (!fault) fault = &local;
     gpu_dp_grid dp;
     gpu_dp_grid_init(&dp, d, 0);
-    exec_fault_kind k = gpu_grid_run_blocks(d, L, fault, stats, &dp, NULL);
+    exec_fault_kind k = run_blocks(d, L, opts, fault, stats, &dp, NULL);
     gpu_dp_launch *work = k == EXEC_OK ? gpu_dp_grid_take_work(&dp) : NULL;
     gpu_dp_grid_destroy(&dp);
     /* the grids its blocks launched, to any depth: the grid is complete after them (their
-     * cost is theirs: *stats describes this grid's blocks) */
-    if (work) k = gpu_dp_run(d, work, NULL, fault);
+     * cost is theirs: *stats describes this grid's blocks); their output goes where the
+     * grid's went */
+    if (work && opts && opts->print) {
+        exec_output out = {0};
+        k = gpu_dp_run(d, work, &out, fault);
+        if (out.len) {
+            pthread_mutex_lock(&d->print_lock);
+            opts->print(out.data, out.len, opts->print_ctx);
+            pthread_mutex_unlock(&d->print_lock);
+        }
+        free(out.data);
+        free(out.err);
+    } else if (work) {
+        k = gpu_dp_run(d, work, NULL, fault);
+    }
     return k;
 }
 
+exec_fault_kind gpu_run_grid_stats(gpu_device *d, exec_launch *L, exec_fault *fault,
+                                   gpu_grid_stats *stats) {
+    return gpu_run_grid_opts(d, L, NULL, fault, stats);
+}
+
 exec_fault_kind gpu_run_grid(gpu_device *d, exec_launch *L, exec_fault *fault) {
-    return gpu_run_grid_stats(d, L, fault, NULL);
+    return gpu_run_grid_opts(d, L, NULL, fault, NULL);
 }

@@ -517,25 +517,24 @@ RT_API cudaError_t cudaDeviceSynchronize(void) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    return rt_record(rt_queue_drain(c));
+    e = rt_capture_forbids(c);
+    if (e) return rt_record(e);
+    return rt_record(rt_device_synchronize(c));
 }
 
 RT_API cudaError_t cudaDeviceReset(void) {
     rt_context *c = rt_ctx();
     if (!c->preset) return rt_record(cudaErrorNoDevice);
-    /* Queued work finishes first (its printf output appears, as a GPU flushes it when
+    /* Issued work finishes first (its printf output appears, as a GPU flushes it when
      * the context is destroyed); then everything goes. */
-    rt_queue_drain(c);
-    pthread_mutex_lock(&c->drain_lock);
+    rt_device_synchronize(c);
     pthread_mutex_lock(&c->lock);
-    rt_queue_discard(c);
     rt_context_reset(c);
     /* Host code holds pointers to __managed__ variables and checks only once that they
      * are set: give those modules their storage again now. */
     for (rt_module *m = c->modules; m; m = m->next)
         if (m->has_managed && m->state == RT_MOD_UNLOADED) rt_module_load(c, m);
     pthread_mutex_unlock(&c->lock);
-    pthread_mutex_unlock(&c->drain_lock);
     rt_thread_state()->last_error = cudaSuccess;
     return cudaSuccess;
 }

@@ -71,11 +71,19 @@ static const gpu_dp_host rt_devrt_host = {
     .grid_done = rt_devrt_grid_done,
 };
 
+/* Grids of several streams start at once: the device is told only what changed (under
+ * the context lock), so that grids already running never see these written. */
 void rt_devrt_prepare(rt_context *c) {
     pthread_mutex_lock(&c->lock);
     uint64_t pending = c->limits[cudaLimitDevRuntimePendingLaunchCount];
     uint64_t sync_depth = c->limits[cudaLimitDevRuntimeSyncDepth];
+    if (c->devrt_dev != c->dev || c->devrt_pending != pending ||
+        c->devrt_sync_depth != sync_depth) {
+        gpu_device_set_dp_host(c->dev, &rt_devrt_host);
+        gpu_device_set_dp_limits(c->dev, pending, sync_depth);
+        c->devrt_dev = c->dev;
+        c->devrt_pending = pending;
+        c->devrt_sync_depth = sync_depth;
+    }
     pthread_mutex_unlock(&c->lock);
-    gpu_device_set_dp_host(c->dev, &rt_devrt_host);
-    gpu_device_set_dp_limits(c->dev, pending, sync_depth);
 }

@@ -42,6 +42,19 @@ static gpu_occ_kernel rt_occ_kernel(rt_context *c, rt_func *f) {
     return k;
 }
 
+/* For the block scheduler's residency: ptxas's registers when already known, else the
+ * PTX estimate (a launch does not run ptxas). */
+int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
+                          size_t dynamic_shared) {
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    int regs = f->has_ptxas_regs ? f->ptxas_regs : rt_func_regs_estimate(c->preset, info);
+    gpu_occ_kernel k = gpu_occ_kernel_default(c->preset, regs, info->static_shared);
+    k.max_dynamic_shared = rt_func_max_dynamic_shared(c, f);
+    k.dynamic_shared_raised = f->max_dynamic_shared >= 0;
+    k.carveout = f->carveout;
+    return gpu_occupancy_kernel(c->preset, &k, threads_per_block, dynamic_shared).blocks_per_sm;
+}
+
 /* Find and load the kernel func. Called with c->lock held. */
 static cudaError_t rt_func_ready(rt_context *c, const void *func, rt_func **out) {
     cudaError_t e = rt_func_lookup(c, func, out);

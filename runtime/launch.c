@@ -1,14 +1,16 @@
 /* runtime/launch.c — kernel launches: <<<...>>> (through __cudaLaunchKernel) and
  * cudaLaunchKernel. A launch is checked the way CUDA 13 checks it, its arguments are
  * copied into a parameter buffer laid out by the kernel's PTX parameters, and the grid is
- * queued on its stream; it runs when the program synchronises (queue.c).
+ * issued to its stream; the launch returns at once and the grid runs on the device's
+ * engine threads when its stream reaches it (engine.c), beside grids of other streams.
  *
  * CUDA 13 answers every bad configuration with cudaErrorInvalidValue (an H100 shows it:
  * tests/cuda/probes/expected/launch_config.out): a zero dimension, a block dimension or
  * thread count over the limit, a grid dimension over the limit, more threads than
  * __launch_bounds__ allows, more dynamic shared memory than the kernel's limit. Those
  * errors are not sticky. A fault while the grid runs is: the launch returned cudaSuccess,
- * and the error appears at the next synchronising call (state.c).
+ * and the error appears at the first call that synchronises with the grid (engine.c),
+ * then at every call that needs the device (state.c).
  */
 #include "rt.h"
 
@@ -51,34 +53,43 @@ static uint8_t *rt_build_params(const exec_kernel_info *info, void **args) {
     return buf;
 }
 
-/* The launch itself, for a kernel already found. Records the error. */
-static cudaError_t rt_launch(rt_context *c, rt_func *f, dim3 grid, dim3 block, void **args,
-                             size_t shared, cudaStream_t stream) {
+/* The grid of a launch, checked, as an operation (c->lock held). */
+static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block, void **args,
+                                size_t shared, rt_op **out) {
     cudaError_t e = rt_func_resolve(c, f);
     if (e != cudaSuccess) return e;
-    if (!rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
     e = rt_check_config(c, f, grid, block, shared);
     if (e != cudaSuccess) return e;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (info->nparams && !args) return cudaErrorInvalidValue;
     if (info->uses_device_heap) c->heap_in_use = true; /* (c->lock is held) */
-    rt_op *op = calloc(1, sizeof *op);
+    rt_op *op = rt_op_new(RT_OP_KERNEL);
     uint8_t *params = rt_build_params(info, args);
     if (!op || !params) {
         free(op);
         free(params);
         return cudaErrorMemoryAllocation;
     }
-    op->kind = RT_OP_KERNEL;
-    op->stream = stream;
     op->u.kernel.func = f;
     op->u.kernel.grid = (exec_dim3){grid.x, grid.y, grid.z};
     op->u.kernel.block = (exec_dim3){block.x, block.y, block.z};
     op->u.kernel.dyn_shared = (uint32_t)shared;
     op->u.kernel.params = params;
+    op->u.kernel.blocks_per_sm =
+        rt_func_blocks_per_sm(c, f, (int)(block.x * block.y * block.z), shared);
     if (c->check) op->u.kernel.check_site = check_host_site(c->check);
-    rt_queue_push(c, op);
+    *out = op;
     return cudaSuccess;
+}
+
+cudaError_t rt_kernel_op(rt_context *c, const void *func, dim3 grid, dim3 block, void **args,
+                         size_t shared, rt_op **out) {
+    pthread_mutex_lock(&c->lock);
+    rt_func *f = NULL;
+    cudaError_t e = rt_func_lookup(c, func, &f);
+    if (e == cudaSuccess) e = rt_launch_op(c, f, grid, block, args, shared, out);
+    pthread_mutex_unlock(&c->lock);
+    return e;
 }
 
 static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void **args,
@@ -93,10 +104,20 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
     if (e != cudaSuccess) return rt_record(e);
     e = rt_enter(c);
     if (e != cudaSuccess) return e;
+    if (!rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
+    rt_op *op = NULL;
     pthread_mutex_lock(&c->lock);
-    e = rt_launch(c, f, grid, block, args, shared, stream);
+    e = rt_launch_op(c, f, grid, block, args, shared, &op);
+    bool load = e == cudaSuccess && c->lazy_loading && !f->device_loaded;
+    if (load) f->device_loaded = true;
     pthread_mutex_unlock(&c->lock);
-    return rt_record(e);
+    if (e != cudaSuccess) return rt_record(e);
+    if (load && !rt_lazy_load(c, stream)) {
+        pthread_mutex_lock(&c->lock);
+        f->device_loaded = false; /* captured, not launched: loaded at its first launch */
+        pthread_mutex_unlock(&c->lock);
+    }
+    return rt_record(rt_issue(c, stream, op, RT_ASYNC));
 }
 
 RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
@@ -106,7 +127,7 @@ RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, stream);
+    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, rt_per_thread(stream));
 }
 
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -116,13 +137,13 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
 
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream);
+    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, rt_per_thread(stream));
 }
 
 /* cudaLaunchKernelEx's C form. Attributes that change how a grid runs are not emulated
  * yet and are refused by name; the rest have no effect on a single emulated device. */
-RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
-                                       void **args) {
+static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args,
+                                bool per_thread) {
     if (!config) return rt_record(cudaErrorInvalidValue);
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
@@ -148,18 +169,41 @@ RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const v
             return rt_record(cudaErrorNotSupported);
         }
     }
+    cudaStream_t stream = per_thread ? rt_per_thread(config->stream) : config->stream;
     return rt_launch_entry(func, config->gridDim, config->blockDim, args,
-                           config->dynamicSmemBytes, config->stream);
+                           config->dynamicSmemBytes, stream);
+}
+
+RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
+                                       void **args) {
+    return rt_launch_ex(config, func, args, false);
 }
 
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                                             void **args) {
-    return cudaLaunchKernelExC(config, func, args);
+    return rt_launch_ex(config, func, args, true);
 }
 
-/* Called by the queue. */
+/* Device printf output of a grid, kept for release (engine.c). */
+static void rt_capture_print(const char *data, size_t len, void *ctx) {
+    rt_output *o = ctx;
+    if (o->len + len > o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 4096;
+        while (cap < o->len + len) cap *= 2;
+        char *n = realloc(o->data, cap);
+        if (!n) return; /* out of host memory: the output is lost, the run goes on */
+        o->data = n;
+        o->cap = cap;
+    }
+    memcpy(o->data + o->len, data, len);
+    o->len += len;
+}
+
+/* Run a grid (the engine's threads call this): fills op->vend, and records the grid's
+ * output and fault for release. */
 void rt_run_kernel(rt_context *c, rt_op *op) {
     rt_func *f = op->u.kernel.func;
+    rt_output *out = calloc(1, sizeof *out);
     gpu_grid_stats stats;
     memset(&stats, 0, sizeof stats);
     exec_launch L;
@@ -170,16 +214,28 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.dyn_shared = op->u.kernel.dyn_shared;
     L.params = op->u.kernel.params;
     L.mem = gpu_device_mem(c->dev);
+    gpu_grid_opts opts = {
+        .priority = op->stream->priority,
+        .blocks_per_sm = op->u.kernel.blocks_per_sm,
+        .print = out ? rt_capture_print : NULL,
+        .print_ctx = out,
+    };
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
     rt_devrt_prepare(c);
-    rt_prof_run *prof = rt_prof_begin(c, f, &L, op->stream); /* NULL unless profiling */
-    /* under `vcuda check`, the checker watches the grid run */
+    /* profiling and `vcuda check` watch the grid run (NULL unless asked for) */
+    cudaStream_t handle = op->stream->kind == RT_STREAM_USER ? (cudaStream_t)op->stream : 0;
+    rt_prof_run *prof = rt_prof_begin(c, f, &L, handle);
     check_launch *ck = NULL;
     if (c->check && !L.observer)
         ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
                                 c->preset->major >= 7, op->u.kernel.check_site);
-    exec_fault_kind k = gpu_run_grid_stats(c->dev, &L, &fault, &stats);
+    /* Under a profiler or checker grids run one at a time, as Nsight Compute and
+     * compute-sanitizer serialise kernels (their reports stay in launch order). */
+    bool serial = prof || ck;
+    if (serial) pthread_mutex_lock(&c->tool_lock);
+    exec_fault_kind k = gpu_run_grid_opts(c->dev, &L, &opts, &fault, &stats);
+    if (serial) pthread_mutex_unlock(&c->tool_lock);
     rt_prof_end(c, prof, &stats, k != EXEC_OK);
     /* memcheck stops a kernel at an invalid access with an unspecified launch failure,
      * its reports taking the place of the executor's message */
@@ -195,17 +251,40 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     if (k != EXEC_OK || check_failed) s->faults++;
     pthread_mutex_unlock(&c->lock);
 
+    rt_cost cost = {
+        .kind = RT_OP_KERNEL,
+        .warp_instructions = stats.warp_instructions,
+        .blocks = (uint64_t)L.grid.x * L.grid.y * L.grid.z,
+        .threads_per_block = L.block.x * L.block.y * L.block.z,
+    };
+    op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
+
+    if (!out) return;
     if (check_failed) {
-        rt_set_sticky(c, cudaErrorLaunchFailure);
+        out->error = cudaErrorLaunchFailure; /* the checker has said why */
     } else if (k != EXEC_OK) {
-        cudaError_t e = rt_error_from_fault(k);
-        /* One line: the executor's diagnostic (kernel, block, thread, instruction, line). */
-        fflush(stdout);
+        out->error = rt_error_from_fault(k);
+        char line[1024];
         if (fault.msg[0])
-            fprintf(stderr, "%s\n", fault.msg);
+            snprintf(line, sizeof line, "%s", fault.msg);
         else
-            fprintf(stderr, "vcuda: kernel %s failed: %s (%s)\n", f->name, rt_error_message(e),
-                    rt_error_name(e));
-        rt_set_sticky(c, e);
+            snprintf(line, sizeof line, "vcuda: kernel %s failed: %s (%s)", f->name,
+                     rt_error_message(out->error), rt_error_name(out->error));
+        out->message = strdup(line);
+    }
+    pthread_mutex_lock(&c->engine_lock);
+    if (out->error && c->device_fault == cudaSuccess) c->device_fault = out->error;
+    if (out->len || out->error) {
+        out->stream = op->stream;
+        out->seq = op->seq;
+        out->order = op->order;
+        out->vend = op->vend;
+        rt_output_add(c, out);
+        out = NULL;
+    }
+    pthread_mutex_unlock(&c->engine_lock);
+    if (out) {
+        free(out->data);
+        free(out);
     }
 }

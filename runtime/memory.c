@@ -151,12 +151,42 @@ static bool rt_is_pageable(rt_context *c, const void *p) {
     return !mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, NULL);
 }
 
-/* Memory the host reads directly (pinned, managed, registered): work on it happens at
- * once, after the queue, so that host code sees it as soon as the call returns. */
+/* Memory the host reads directly (pinned, managed, registered): a synchronous set of it
+ * completes before the call returns, so that host code sees it. */
 static bool rt_is_host_visible(rt_context *c, const void *p) {
     mem_alloc a;
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return true;
     return a.kind == MEM_KIND_HOST || a.kind == MEM_KIND_MANAGED || a.kind == MEM_KIND_REGISTERED;
+}
+
+/* Is p host memory (pageable, pinned or registered), as a copy's direction counts it? */
+static bool rt_is_host_side(rt_context *c, const void *p) {
+    mem_alloc a;
+    if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return true;
+    return a.kind == MEM_KIND_HOST || a.kind == MEM_KIND_REGISTERED;
+}
+
+static rt_copy_dir rt_copy_direction(rt_context *c, const void *dst, const void *src) {
+    bool dh = rt_is_host_side(c, dst), sh = rt_is_host_side(c, src);
+    return dh && sh ? RT_COPY_H2H : dh ? RT_COPY_D2H : sh ? RT_COPY_H2D : RT_COPY_D2D;
+}
+
+/* How long a copy keeps the host, as CUDA documents it ("API synchronization behavior"):
+ *  - cudaMemcpy: returns once the copy is done (and device printf output is written, as
+ *    for every blocking copy), except device to device, which does not wait;
+ *  - cudaMemcpyAsync: host to host is fully synchronous; to pageable host memory it
+ *    returns once the copy is done; from pageable memory the data is staged at the call
+ *    (the caller's buffer may change right after: *stage is set); everything else is
+ *    asynchronous. */
+static rt_wait rt_copy_wait(rt_context *c, const void *dst, const void *src, bool async,
+                            bool *stage) {
+    rt_copy_dir dir = rt_copy_direction(c, dst, src);
+    *stage = false;
+    if (!async) return dir == RT_COPY_D2D ? RT_ASYNC : RT_WAIT_FLUSH;
+    if (dir == RT_COPY_H2H) return RT_WAIT_DONE;
+    if (dir == RT_COPY_D2H && rt_is_pageable(c, dst)) return RT_WAIT_DONE;
+    if (dir == RT_COPY_H2D && rt_is_pageable(c, src)) *stage = true;
+    return RT_ASYNC;
 }
 
 /* The sides a copy kind says are device memory. */
@@ -176,27 +206,6 @@ static bool rt_kind_valid(enum cudaMemcpyKind kind) {
     return (unsigned)kind <= (unsigned)cudaMemcpyDefault;
 }
 
-/* Run op now (after everything queued before it) or queue it. */
-static cudaError_t rt_issue(rt_context *c, rt_op *op, bool now) {
-    if (now) {
-        cudaError_t e = rt_queue_drain(c);
-        rt_queue_push(c, op);
-        cudaError_t e2 = rt_queue_drain(c);
-        return e ? e : e2;
-    }
-    rt_queue_push(c, op);
-    return cudaSuccess;
-}
-
-static rt_op *rt_op_new(rt_op_kind kind, cudaStream_t stream) {
-    rt_op *op = calloc(1, sizeof *op);
-    if (op) {
-        op->kind = kind;
-        op->stream = stream;
-    }
-    return op;
-}
-
 cudaError_t rt_memcpy(rt_context *c, void *dst, const void *src, size_t bytes,
                       enum cudaMemcpyKind kind, cudaStream_t stream, bool async) {
     if (!rt_kind_valid(kind)) return cudaErrorInvalidMemcpyDirection;
@@ -204,14 +213,25 @@ cudaError_t rt_memcpy(rt_context *c, void *dst, const void *src, size_t bytes,
     cudaError_t e = rt_check_copy(c, dst, bytes, src, bytes, kind);
     if (e != cudaSuccess) return e;
     if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
-    rt_op *op = rt_op_new(RT_OP_COPY, stream);
+    rt_op *op = rt_op_new(RT_OP_COPY);
     if (!op) return cudaErrorMemoryAllocation;
+    bool stage;
+    rt_wait wait = rt_copy_wait(c, dst, src, async, &stage);
+    if (stage) {
+        op->u.copy.staging = malloc(bytes);
+        if (!op->u.copy.staging) {
+            rt_op_free(op);
+            return cudaErrorMemoryAllocation;
+        }
+        memcpy(op->u.copy.staging, src, bytes);
+        src = op->u.copy.staging;
+    }
     op->u.copy.dst = dst;
     op->u.copy.src = src;
     op->u.copy.bytes = bytes;
-    /* A blocking copy, or one from or to pageable memory, completes before returning. */
-    bool now = !async || rt_is_pageable(c, dst) || rt_is_pageable(c, src);
-    return rt_issue(c, op, now);
+    op->u.copy.dir = rt_copy_direction(c, dst, op->u.copy.staging ? (const void *)NULL : src);
+    if (op->u.copy.staging) op->u.copy.dir = RT_COPY_H2D;
+    return rt_issue(c, stream, op, wait);
 }
 
 /* ---- allocation API ---- */
@@ -221,6 +241,8 @@ RT_API cudaError_t cudaMalloc(void **devPtr, size_t size) {
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!devPtr) return rt_record(cudaErrorInvalidValue);
+    e = rt_capture_forbids(c); /* it may synchronise: unsafe while a capture runs */
+    if (e) return rt_record(e);
     if (size == 0) {
         *devPtr = NULL;
         return cudaSuccess;
@@ -237,7 +259,7 @@ RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStr
 }
 
 RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream) {
-    return cudaMallocAsync(devPtr, size, hStream);
+    return cudaMallocAsync(devPtr, size, rt_per_thread(hStream));
 }
 
 static cudaError_t rt_free(void *devPtr, unsigned kinds) {
@@ -245,8 +267,9 @@ static cudaError_t rt_free(void *devPtr, unsigned kinds) {
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!devPtr) return cudaSuccess;
-    /* cudaFree waits for the device: queued work may still use the memory. */
-    e = rt_queue_drain(c);
+    /* cudaFree waits for the device: work issued before may still use the memory. */
+    e = rt_capture_forbids(c);
+    if (!e) e = rt_device_synchronize(c);
     if (e) return rt_record(e);
     if (rt_release(c, devPtr, kinds)) return cudaSuccess;
     if (c->check) check_on_bad_free(c->check, (uint64_t)(uintptr_t)devPtr);
@@ -266,7 +289,7 @@ RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
 }
 
 RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream) {
-    return cudaFreeAsync(devPtr, hStream);
+    return cudaFreeAsync(devPtr, rt_per_thread(hStream));
 }
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
@@ -332,7 +355,7 @@ RT_API cudaError_t cudaHostUnregister(void *ptr) {
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!ptr) return rt_record(cudaErrorInvalidValue);
-    e = rt_queue_drain(c);
+    e = rt_device_synchronize(c);
     if (e) return rt_record(e);
     if (!rt_release(c, ptr, 1u << MEM_KIND_REGISTERED))
         return rt_record(cudaErrorHostMemoryNotRegistered);
@@ -454,7 +477,7 @@ RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 
 RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                         enum cudaMemcpyKind kind, cudaStream_t stream) {
-    return rt_memcpy_entry(dst, src, count, kind, stream, true);
+    return rt_memcpy_entry(dst, src, count, kind, rt_per_thread(stream), true);
 }
 
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
@@ -475,7 +498,7 @@ cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, 
     cudaError_t e = rt_check_copy(c, dst, dspan, src, sspan, kind);
     if (e) return e;
     if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
-    rt_op *op = rt_op_new(RT_OP_COPY2D, stream);
+    rt_op *op = rt_op_new(RT_OP_COPY2D);
     if (!op) return cudaErrorMemoryAllocation;
     op->u.copy2d.dst = dst;
     op->u.copy2d.dpitch = dpitch;
@@ -483,8 +506,12 @@ cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, 
     op->u.copy2d.spitch = spitch;
     op->u.copy2d.width = width;
     op->u.copy2d.height = height;
-    bool now = !async || rt_is_pageable(c, dst) || rt_is_pageable(c, src);
-    return rt_issue(c, op, now);
+    op->u.copy2d.dir = rt_copy_direction(c, dst, src);
+    bool stage;
+    rt_wait wait = rt_copy_wait(c, dst, src, async, &stage);
+    /* A 2D copy from pageable memory is not staged: it waits (CUDA allows either). */
+    if (stage) wait = RT_WAIT_DONE;
+    return rt_issue(c, stream, op, wait);
 }
 
 RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
@@ -521,7 +548,7 @@ RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, 
 RT_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
                                           size_t spitch, size_t width, size_t height,
                                           enum cudaMemcpyKind kind, cudaStream_t stream) {
-    return rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, stream, true);
+    return rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, rt_per_thread(stream), true);
 }
 
 /* ---- sets ---- */
@@ -538,13 +565,13 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
     if (async && !rt_stream_valid(c, stream)) return cudaErrorInvalidResourceHandle;
     rt_op *op;
     if (height == 1 || pitch == width) {
-        op = rt_op_new(RT_OP_SET, stream);
+        op = rt_op_new(RT_OP_SET);
         if (!op) return cudaErrorMemoryAllocation;
         op->u.set.dst = dst;
         op->u.set.value = value;
         op->u.set.bytes = span;
     } else {
-        op = rt_op_new(RT_OP_SET2D, stream);
+        op = rt_op_new(RT_OP_SET2D);
         if (!op) return cudaErrorMemoryAllocation;
         op->u.set2d.dst = dst;
         op->u.set2d.pitch = pitch;
@@ -552,7 +579,10 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
         op->u.set2d.width = width;
         op->u.set2d.height = height;
     }
-    return rt_issue(c, op, rt_is_host_visible(c, dst));
+    /* The synchronous sets are asynchronous too, except on memory the host reads
+     * directly (pinned or managed), where they complete before returning. */
+    rt_wait wait = !async && rt_is_host_visible(c, dst) ? RT_WAIT_DONE : RT_ASYNC;
+    return rt_issue(c, stream, op, wait);
 }
 
 static cudaError_t rt_memset2d(void *dst, size_t pitch, int value, size_t width, size_t height,
@@ -577,7 +607,7 @@ RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaSt
 
 RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
                                         cudaStream_t stream) {
-    return rt_memset2d(devPtr, count, value, count, 1, stream, true);
+    return rt_memset2d(devPtr, count, value, count, 1, rt_per_thread(stream), true);
 }
 
 RT_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
@@ -597,7 +627,7 @@ RT_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size
 
 RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
                                           size_t height, cudaStream_t stream) {
-    return rt_memset2d(devPtr, pitch, value, width, height, stream, true);
+    return rt_memset2d(devPtr, pitch, value, width, height, rt_per_thread(stream), true);
 }
 
 /* ---- managed-memory hints: nothing moves on an emulated device, but arguments are
@@ -621,7 +651,7 @@ RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
 RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
                                              struct cudaMemLocation location, unsigned int flags,
                                              cudaStream_t stream) {
-    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, rt_per_thread(stream));
 }
 
 RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,

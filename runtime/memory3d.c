@@ -68,7 +68,7 @@ RT_API cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int va
 
 RT_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
                                           struct cudaExtent extent, cudaStream_t stream) {
-    return rt_memset3d(pitchedDevPtr, value, extent, stream, true);
+    return rt_memset3d(pitchedDevPtr, value, extent, rt_per_thread(stream), true);
 }
 
 static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream,
@@ -111,5 +111,5 @@ RT_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStre
 }
 
 RT_API cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
-    return rt_memcpy3d(p, stream, true);
+    return rt_memcpy3d(p, rt_per_thread(stream), true);
 }

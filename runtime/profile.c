@@ -102,9 +102,11 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     int regs = rt_func_regs_per_thread(c, f, &r->regs_from_ptxas);
     const ptx_module *m = f->mod && f->mod->prog ? exec_program_module(f->mod->prog) : NULL;
     /* nvprof numbers the legacy default stream 7 and the program's streams after it */
+    pthread_mutex_lock(&c->engine_lock); /* the stream handles' lock */
     rt_stream *s = stream && stream != cudaStreamLegacy && stream != cudaStreamPerThread
                        ? rt_ptrmap_get(&c->streams, stream) : NULL;
     r->stream = s ? 12 + (int)s->id : 7;
+    pthread_mutex_unlock(&c->engine_lock);
     pthread_mutex_unlock(&c->lock);
     uint32_t grid[3] = {L->grid.x, L->grid.y, L->grid.z};
     uint32_t block[3] = {L->block.x, L->block.y, L->block.z};

@@ -1,16 +1,18 @@
 /* runtime/rt.h — what the files of the runtime layer share.
  *
  * The runtime is one process-wide context (rt_context) created on the first API call: the
- * emulated device, the registered modules, kernels and variables, the stream queue, the
- * streams and events, and the sticky device error. Per host thread there is the last error
- * (cudaGetLastError) and the stack of launch configurations that <<<...>>> pushes.
+ * emulated device, the registered modules, kernels and variables, the streams, events and
+ * the work issued to them, and the sticky device error. Per host thread there is the last
+ * error (cudaGetLastError), the per-thread default stream, the capture mode and the
+ * stack of launch configurations that <<<...>>> pushes.
  *
  * Work given to a stream (kernels, asynchronous copies and sets, event records, host
- * functions) goes into one queue in issue order and runs when the program synchronises
- * (rt_queue_drain), the way a GPU's work becomes visible to the host only at a
- * synchronising call. Issue order respects every stream and event dependency, so the
- * single queue is always a valid schedule; device printf output therefore reaches stdout
- * where a GPU flushes it.
+ * functions) runs asynchronously on the device's engine threads (engine.c), each stream
+ * in issue order, different streams at the same time; the calls that CUDA documents as
+ * synchronous wait for it. Output a grid leaves for the host (device printf text, a
+ * fault) is written when the host synchronises with that grid, so what a program prints
+ * does not depend on timing. Times the device reports (cudaEventElapsedTime) come from a
+ * virtual clock (timeline.c), so they are the same on every run.
  */
 #ifndef VCUDA_RUNTIME_RT_H
 #define VCUDA_RUNTIME_RT_H
@@ -127,6 +129,7 @@ typedef struct rt_func {
     int cache_config;           /* cudaFuncSetCacheConfig */
     int cluster_attrs[8];       /* cudaFuncAttribute 10..15 as set */
     rt_kernel_stats stats;
+    bool device_loaded;         /* launched once: lazy loading has put it on the device */
     int ptxas_regs;             /* registers per thread ptxas assigns, when has_ptxas_regs */
     bool has_ptxas_regs;
     struct rt_func *next;
@@ -142,50 +145,124 @@ typedef struct rt_var {
     struct rt_var *next;
 } rt_var;
 
-/* ---- streams, events and the queue (stream_event.c, queue.c) ---- */
+/* ---- streams, events and the engine (stream.c, event.c, engine.c, timeline.c) ----
+ *
+ * Everything here is guarded by the context's engine_lock unless noted. */
 
-typedef struct rt_stream {
-    unsigned flags;
+typedef struct rt_stream rt_stream;
+struct rt_capture;
+
+/* The completion of one operation of a stream, shared by whatever waits for it (later
+ * operations of other streams, events, the host). Reference counted; holds its stream. */
+typedef struct rt_mark {
+    unsigned refs;
+    bool done;                  /* the operation has completed (or was dropped) */
+    bool dropped;               /* it did not run: the device had faulted */
+    double vtime;               /* virtual time it ended (ms), once done */
+    rt_stream *stream;
+    uint64_t seq;
+} rt_mark;
+
+/* For releasing output: the operation at pos of a stream waited for dep. */
+typedef struct rt_edge {
+    uint64_t pos;
+    rt_mark *dep;
+} rt_edge;
+
+enum rt_stream_kind {
+    RT_STREAM_USER,             /* cudaStreamCreate* */
+    RT_STREAM_LEGACY,           /* the legacy default stream (0, cudaStreamLegacy) */
+    RT_STREAM_PER_THREAD,       /* a host thread's default stream (cudaStreamPerThread) */
+    RT_STREAM_GRAPH             /* a branch of a launched graph (graph.c) */
+};
+
+struct rt_stream {
+    int kind;                   /* enum rt_stream_kind */
+    unsigned flags;             /* cudaStreamNonBlocking or 0 */
     int priority;
     uint64_t id;
-} rt_stream;
+    unsigned refs;              /* marks and handles referring to it */
+    bool destroyed;             /* no handle names it any more: freed once idle */
+    struct rt_op *head, *tail;  /* issued, not started, in order */
+    struct rt_op *running;      /* started, not completed (one at a time: in order) */
+    uint64_t issued;            /* sequence number of the last operation issued */
+    uint64_t done;              /* every operation up to this one has completed */
+    double vend;                /* virtual time its last completed operation ended */
+    uint64_t released;          /* output released to the host up to this operation */
+    rt_edge *edges;             /* dependencies of its operations, for release */
+    size_t edges_first, nedges, edges_cap;
+    bool last_dropped;          /* its last completed operation did not run */
+    struct rt_capture *capture; /* stream capture in progress (capture.c) ... */
+    struct rt_graph_node **cap_deps; /* ... and the nodes its next node will follow */
+    size_t ncap_deps, cap_deps_cap;
+    struct rt_stream *all_next, **all_prev; /* the context's list of streams */
+};
 
 typedef struct rt_event {
     unsigned flags;
-    bool recorded;       /* a record has been issued */
-    bool completed;      /* the latest record has run */
-    uint64_t pending;    /* records issued and not yet run */
-    double time_ms;      /* host time when the latest record ran */
+    unsigned refs;              /* the handle, and records not yet run */
+    bool destroyed;
+    rt_mark *mark;              /* the latest record, NULL when never recorded */
+    struct rt_capture *capture; /* recorded in a capture: what a wait then joins */
+    struct rt_graph_node **cap_nodes;
+    size_t ncap_nodes;
 } rt_event;
 
 typedef enum rt_op_kind {
     RT_OP_KERNEL, RT_OP_COPY, RT_OP_SET, RT_OP_SET2D, RT_OP_COPY2D, RT_OP_EVENT,
-    RT_OP_HOST_FN, RT_OP_CALLBACK
+    RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD
 } rt_op_kind;
+
+/* Which way a copy goes, for the timeline (timeline.c). */
+typedef enum rt_copy_dir { RT_COPY_H2D, RT_COPY_D2H, RT_COPY_D2D, RT_COPY_H2H } rt_copy_dir;
 
 typedef struct rt_op {
     rt_op_kind kind;
-    struct rt_op *next;
-    cudaStream_t stream;
+    struct rt_op *next;         /* in its stream's queue, then in a run queue */
+    rt_stream *stream;
+    uint64_t seq;               /* position in its stream (1, 2, ...) */
+    uint64_t order;             /* issue order over all streams */
+    rt_mark **deps;             /* operations of other streams it waits for */
+    unsigned ndeps, deps_cap;
+    rt_mark *mark;              /* its own completion, when something waits for it */
+    double vfloor;              /* earliest virtual start (what the host had seen) */
+    double vstart, vend;        /* virtual times, set when it starts and ends */
+    double ready_at;            /* host time it became ready (host functions) */
+    bool dropped;               /* not run: the device had faulted */
     union {
         struct {
             rt_func *func;
             exec_dim3 grid, block;
             uint32_t dyn_shared;
             uint8_t *params;
+            int blocks_per_sm;
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
-        struct { void *dst; const void *src; size_t bytes; } copy;
-        struct { void *dst; int value; size_t bytes; } set;
-        struct { void *dst; size_t pitch; int value; size_t width, height; } set2d;
+        struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
+        struct { void *dst; int value; size_t bytes; unsigned elem; } set;
+        struct { void *dst; size_t pitch; int value; size_t width, height; unsigned elem; } set2d;
         struct {
             void *dst; size_t dpitch; const void *src; size_t spitch; size_t width, height;
+            rt_copy_dir dir;
         } copy2d;
         struct { rt_event *event; } event;
         struct { cudaHostFn_t fn; void *data; } host_fn;
-        struct { cudaStreamCallback_t fn; void *data; } callback;
+        struct { cudaStreamCallback_t fn; void *data; cudaStream_t handle; } callback;
     } u;
 } rt_op;
+
+/* What a completed grid left for the host: its printf output and its fault, written when
+ * the host synchronises with it (engine.c). */
+typedef struct rt_output {
+    rt_stream *stream;
+    uint64_t seq, order;
+    double vend;
+    char *data;
+    size_t len, cap;
+    cudaError_t error;          /* the fault, or cudaSuccess */
+    char *message;              /* the fault's diagnostic line */
+    struct rt_output *next;
+} rt_output;
 
 /* ---- the context (state.c) ---- */
 
@@ -205,7 +282,7 @@ typedef struct rt_context {
                                       heap size is fixed from then on */
     int cache_config;              /* cudaDeviceSetCacheConfig */
     uint64_t next_grid_id;
-    uint64_t next_stream_id;
+    uint64_t next_stream_id;       /* engine_lock */
 
     /* registered code (survives cudaDeviceReset) */
     rt_module *modules;
@@ -217,16 +294,47 @@ typedef struct rt_context {
     rt_ptrmap func_handles;        /* rt_func -> rt_func (valid cudaKernel_t values) */
     rt_ptrmap var_by_shadow;       /* host shadow -> rt_var */
 
-    rt_ptrmap streams;             /* rt_stream* -> itself */
-    rt_ptrmap events;              /* rt_event* -> itself */
-
-    /* the queue; its own lock so that draining never holds the context lock */
-    pthread_mutex_t queue_lock;
-    rt_op *queue_head, *queue_tail;
-    pthread_mutex_t drain_lock;    /* one thread runs queued work at a time */
+    /* streams, events and the work given to them (engine.c); engine_lock guards these
+     * and every rt_stream, rt_event, rt_op, rt_mark and rt_output. It may be taken with
+     * lock held, never the other way round. */
+    pthread_mutex_t engine_lock;
+    pthread_cond_t engine_done;    /* an operation completed */
+    pthread_cond_t work_ready;     /* the run queue has work for the device's workers */
+    pthread_cond_t hostfn_ready;   /* host functions to run, or a host thread waits */
+    rt_ptrmap streams;             /* rt_stream* -> itself (live handles) */
+    rt_ptrmap events;              /* rt_event* -> itself (live handles) */
+    rt_stream *all_streams;        /* every stream object, handles gone or not */
+    rt_stream *legacy;             /* the legacy default stream, made on first use */
+    uint64_t generation;           /* bumped by cudaDeviceReset: older per-thread streams
+                                    * are gone */
+    uint64_t next_order;
+    uint64_t outstanding;          /* operations issued and not completed */
+    rt_op *run_head, *run_tail;    /* ready kernels, copies and sets, best priority first */
+    unsigned run_count;
+    rt_op *hostfn_head, *hostfn_tail; /* ready host functions and callbacks, in order */
+    pthread_t *workers;            /* the device's engines: they run the run queue */
+    unsigned nworkers, idle_workers, workers_cap;
+    pthread_t hostfn_thread;
+    bool hostfn_started;
+    bool stopping;                 /* the engine's threads must end (shutdown) */
+    unsigned host_waiters;         /* host threads blocked in a synchronising call */
+    cudaError_t device_fault;      /* the first fault on the device side, or cudaSuccess */
+    double host_vtime;             /* the virtual time the host has seen the device reach */
+    rt_output *outputs, **outputs_tail; /* completed grids' output not yet released */
+    rt_output *to_write;           /* released, not yet written */
+    bool reap;                     /* a destroyed stream may have become free */
+    pthread_mutex_t print_lock;    /* released output is written one release at a time */
+    struct rt_capture *captures;   /* stream captures in progress (capture.c) */
+    unsigned long long next_capture_id;
+    rt_ptrmap graphs;              /* rt_graph* -> itself (live cudaGraph_t handles) */
+    rt_ptrmap graph_execs;         /* instantiated graphs (cudaGraphExec_t) */
 
     bool report;                   /* VCUDA_REPORT=1 */
+    bool lazy_loading;             /* CUDA_MODULE_LOADING is not EAGER (engine.c) */
     check_state *check;            /* the checker `vcuda check` asked for, or NULL */
+    pthread_mutex_t tool_lock;     /* grids run one at a time under a profiler or checker */
+    gpu_device *devrt_dev;         /* the device the device runtime's limits went to ... */
+    uint64_t devrt_pending, devrt_sync_depth; /* ... and those limits (devrt.c) */
 } rt_context;
 
 /* Per host thread. */
@@ -242,7 +350,10 @@ typedef struct rt_thread {
     cudaError_t last_error;
     int nconfigs;
     rt_call_config configs[RT_MAX_CALL_CONFIGS];
-    bool draining;                 /* this thread is running queued work (host callbacks) */
+    bool in_host_fn;               /* this thread is running a host function or callback */
+    rt_stream *per_thread;         /* this thread's default stream, when made ... */
+    uint64_t per_thread_gen;       /* ... in this context generation */
+    enum cudaStreamCaptureMode capture_mode; /* cudaThreadExchangeStreamCaptureMode */
 } rt_thread;
 
 rt_thread *rt_thread_state(void);
@@ -286,6 +397,10 @@ rt_var *rt_var_lookup(rt_context *c, const void *symbol);
 cudaError_t rt_var_address(rt_context *c, rt_var *v, void **addr);
 /* The effective dynamic shared memory limit of f (its attribute or the default). */
 size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f);
+/* The occupancy calculator's resident blocks per SM for a launch of f (func.c; c->lock
+ * held, f resolved). */
+int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
+                          size_t dynamic_shared);
 
 /* Write PTX text to $VCUDA_DUMP_PTX/<name> when that variable is set (debugging). */
 void rt_module_dump_text(const char *name, const char *ptx);
@@ -312,18 +427,167 @@ cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, s
  * answers to device-side queries (before running a kernel). */
 void rt_devrt_prepare(rt_context *c);
 
-/* ---- queue.c ---- */
+
+/* ---- engine.c: running streams on the device side ----
+ *
+ * Work issued to a stream runs in issue order on the device's engine threads while the
+ * host goes on; streams run at the same time unless a dependency (an event wait, the
+ * legacy default stream's implicit synchronisation) orders them. Output of a grid (its
+ * printf text, its fault) is kept until the host synchronises with the grid, then written
+ * (see "release" in engine.c). All functions take engine_lock themselves unless noted. */
 
 /* Is s a stream handle this context knows (0, legacy, per-thread or a live stream)? */
 bool rt_stream_valid(rt_context *c, cudaStream_t s);
-/* Append op to the queue (takes ownership). */
-void rt_queue_push(rt_context *c, rt_op *op);
-/* Run all queued work. Returns the sticky error after it (cudaSuccess when none). */
-cudaError_t rt_queue_drain(rt_context *c);
-/* Drop queued work without running it (reset, fault). */
-void rt_queue_discard(rt_context *c);
-/* Run a kernel now (the queue calls this). */
+/* The stream a handle names (engine_lock held): 0 and cudaStreamLegacy the legacy stream,
+ * cudaStreamPerThread the calling thread's; NULL for an unknown handle. */
+rt_stream *rt_stream_lookup(rt_context *c, cudaStream_t h);
+/* A handle as a _ptsz/_ptds entry point means it: 0 is the per-thread stream. */
+static inline cudaStream_t rt_per_thread(cudaStream_t h) {
+    return h == 0 ? cudaStreamPerThread : h;
+}
+/* A new operation of a kind (zeroed), or NULL. */
+rt_op *rt_op_new(rt_op_kind kind);
+void rt_op_free(rt_op *op);
+/* Make op wait for dep (engine_lock held; takes a reference). */
+bool rt_op_add_dep(rt_op *op, rt_mark *dep);
+/* A mark for the last operation issued to s: pending or already done (engine_lock held;
+ * the caller owns a reference). NULL when s never had work. */
+rt_mark *rt_stream_last_mark(rt_context *c, rt_stream *s);
+void rt_mark_unref(rt_context *c, rt_mark *m);
+void rt_stream_unref(rt_context *c, rt_stream *s);
+void rt_event_unref(rt_context *c, rt_event *ev);
+/* Free the destroyed streams nothing needs any more (engine_lock held). */
+void rt_reap(rt_context *c);
+/* A new stream object of a kind (engine_lock held), in the context's list; NULL when out
+ * of memory. */
+rt_stream *rt_stream_new(rt_context *c, int kind, unsigned flags, int priority);
+
+/* How a call that issues work waits for it. */
+typedef enum rt_wait {
+    RT_ASYNC,                   /* return at once */
+    RT_WAIT_DONE,               /* wait until it completed */
+    RT_WAIT_FLUSH               /* wait, and write the output of what it waited for */
+} rt_wait;
+
+/* Issue op to the stream handle h (takes ownership of op, even on failure). With a wait,
+ * returns the device's error when the work did not run or a fault was released.
+ * cudaErrorInvalidResourceHandle for an unknown handle. Stream capture diverts op into
+ * the capture's graph (graph.c). */
+cudaError_t rt_issue(rt_context *c, cudaStream_t h, rt_op *op, rt_wait wait);
+/* Issue op to stream s (engine_lock held, s valid, not capturing). Returns op's mark when
+ * want_mark (a reference for the caller), else NULL. */
+rt_mark *rt_issue_locked(rt_context *c, rt_stream *s, rt_op *op, bool want_mark);
+/* Wait for m (engine_lock held; returns with it held). flush: release the output of what
+ * m depended on. Returns the device error when m's work was dropped, else cudaSuccess. */
+cudaError_t rt_wait_mark_locked(rt_context *c, rt_mark *m, bool flush);
+/* As rt_wait_mark_locked, but gives up after max_ms (queries): false if not done. */
+bool rt_wait_mark_timed_locked(rt_context *c, rt_mark *m, double max_ms);
+/* Write the output released so far (after dropping engine_lock): stdout, fault lines on
+ * stderr; makes a released fault sticky. */
+void rt_flush_released(rt_context *c);
+/* After a wait (engine_lock dropped): make e sticky when it is an error, write what was
+ * released, and return the sticky error (cudaSuccess when none). */
+cudaError_t rt_wait_finish(rt_context *c, cudaError_t e);
+/* How long queries give unfinished work, and host functions wait for a host thread to
+ * synchronise, before going on (engine.c says why). */
+double rt_host_grace_ms(void);
+/* Wait for every operation of every stream, write all output (cudaDeviceSynchronize).
+ * Returns the sticky error after it. */
+cudaError_t rt_device_synchronize(rt_context *c);
+/* Drop everything a reset removes: streams, events, pending output (after
+ * rt_device_synchronize; engine_lock not held). */
+void rt_engine_reset(rt_context *c);
+/* Stop the engine's threads (process shutdown in tests). */
+void rt_engine_stop(rt_context *c);
+/* The calling thread is inside a host function (API calls that wait are refused). */
+bool rt_in_host_fn(void);
+
+/* A kernel's first launch to stream h: wait while CUDA's lazy loading puts it on the
+ * device (engine.c says how that orders work). False when nothing was loaded because h
+ * is capturing (the kernel is then not launched yet). */
+bool rt_lazy_load(rt_context *c, cudaStream_t h);
+/* Run a kernel now (engine threads call this); fills op->vend and may add an output. */
 void rt_run_kernel(rt_context *c, rt_op *op);
+/* Record a completed grid's output and fault for release (engine_lock held). */
+void rt_output_add(rt_context *c, rt_output *o);
+
+/* ---- graph.c, capture.c: CUDA graphs and stream capture ---- */
+
+/* A node: the operation it issues at each launch (a template, never issued itself) and
+ * the nodes it follows. */
+typedef struct rt_graph_node {
+    struct rt_graph *graph;
+    enum cudaGraphNodeType type;
+    rt_op *op;
+    struct rt_graph_node **deps;
+    size_t ndeps, deps_cap;
+    size_t index;               /* position in its graph */
+} rt_graph_node;
+
+typedef struct rt_graph {
+    rt_graph_node **nodes;
+    size_t nnodes, nodes_cap;
+} rt_graph;
+
+/* A capture in progress: the graph it builds and the streams taking part. */
+typedef struct rt_capture {
+    rt_graph *graph;
+    enum cudaStreamCaptureMode mode;
+    pthread_t thread;           /* the thread that began it */
+    unsigned long long id;
+    rt_stream *origin;
+    bool invalid;               /* an unsupported call broke it: EndCapture fails */
+    struct rt_capture *next;    /* the context's captures */
+} rt_capture;
+
+/* A copy of op as a fresh operation (parameters duplicated, no dependencies). */
+rt_op *rt_op_clone(const rt_op *op);
+/* A graph with no nodes, and its end (engine_lock held for both). */
+rt_graph *rt_graph_new(void);
+void rt_graph_free(rt_graph *g);
+/* Add a node issuing op after deps (engine_lock held; takes op). NULL when out of memory. */
+rt_graph_node *rt_graph_add(rt_graph *g, enum cudaGraphNodeType type, rt_op *op,
+                            rt_graph_node *const *deps, size_t ndeps);
+/* A kernel launch checked and packed as an operation (launch.c; takes c->lock). */
+cudaError_t rt_kernel_op(rt_context *c, const void *func, dim3 grid, dim3 block, void **args,
+                         size_t shared, rt_op **out);
+
+/* Before work or a wait is issued to s (engine_lock held): cudaSuccess, or the error a
+ * capture in progress makes of it (a wait on a capturing stream; any use of the legacy
+ * stream while a blocking stream captures in global mode), which also invalidates that
+ * capture. */
+cudaError_t rt_capture_check(rt_context *c, rt_stream *s, bool waits);
+/* Record op as a node of the graph s is capturing (engine_lock held; takes op). */
+cudaError_t rt_capture_op(rt_context *c, rt_stream *s, rt_op *op);
+/* cudaEventRecord on a capturing stream, and cudaStreamWaitEvent where the event was
+ * recorded in a capture or the stream captures (engine_lock held). */
+cudaError_t rt_capture_event_record(rt_context *c, rt_stream *s, rt_event *ev);
+cudaError_t rt_capture_wait_event(rt_context *c, rt_stream *s, rt_event *ev);
+/* An event recorded outside a capture no longer stands for captured nodes. */
+void rt_event_forget_capture(rt_event *ev);
+/* A synchronising call that is not tied to one stream (cudaDeviceSynchronize, cudaMalloc
+ * and the like) while captures run: the error it gets, invalidating them. */
+cudaError_t rt_capture_forbids(rt_context *c);
+/* Forget every capture (cudaDeviceReset; engine_lock held). */
+void rt_capture_reset(rt_context *c);
+/* Free every graph and executable graph (cudaDeviceReset; engine_lock held). */
+void rt_graphs_reset(rt_context *c);
+
+/* ---- timeline.c: the virtual clock ---- */
+
+/* What an operation did, for its cost on the device's timeline. */
+typedef struct rt_cost {
+    rt_op_kind kind;
+    size_t bytes;               /* copies and sets */
+    rt_copy_dir dir;            /* copies */
+    uint64_t warp_instructions; /* kernels */
+    uint64_t blocks;
+    uint32_t threads_per_block;
+} rt_cost;
+
+/* Milliseconds an operation takes on the virtual device (the one estimate; a timing
+ * model may replace it). */
+double rt_timeline_cost_ms(const gpu_preset *p, const rt_cost *what);
 
 /* ---- memory.c ---- */
 

@@ -66,8 +66,18 @@ static void rt_context_create(void) {
         abort();
     }
     pthread_mutex_init(&c->lock, NULL);
-    pthread_mutex_init(&c->queue_lock, NULL);
-    pthread_mutex_init(&c->drain_lock, NULL);
+    pthread_mutex_init(&c->engine_lock, NULL);
+    pthread_mutex_init(&c->print_lock, NULL);
+    pthread_mutex_init(&c->tool_lock, NULL);
+    /* Timed waits (queries, host functions' grace) count on the monotonic clock. */
+    pthread_condattr_t mono;
+    pthread_condattr_init(&mono);
+    pthread_condattr_setclock(&mono, CLOCK_MONOTONIC);
+    pthread_cond_init(&c->engine_done, &mono);
+    pthread_cond_init(&c->hostfn_ready, &mono);
+    pthread_cond_init(&c->work_ready, NULL);
+    pthread_condattr_destroy(&mono);
+    c->outputs_tail = &c->outputs;
     char err[512] = "";
     c->preset = gpu_preset_from_env(err, sizeof err);
     if (!c->preset) {
@@ -78,6 +88,8 @@ static void rt_context_create(void) {
     rt_limits_default(c);
     const char *rep = getenv("VCUDA_REPORT");
     c->report = rep && strcmp(rep, "0") != 0 && rep[0];
+    const char *loading = getenv("CUDA_MODULE_LOADING");
+    c->lazy_loading = !loading || strcmp(loading, "EAGER") != 0;
     c->next_stream_id = 1;
     c->check = check_get();
     rt_the_context = c;
@@ -140,27 +152,22 @@ void rt_set_sticky(rt_context *c, cudaError_t e) {
     pthread_mutex_unlock(&c->lock);
 }
 
-static void rt_free_handles(rt_ptrmap *m) {
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i]) free(m->values[i]);
-    rt_ptrmap_free(m);
-}
-
-/* Called with drain_lock and lock held, the queue empty. */
+/* Called with lock held, after every stream's work has completed. */
 void rt_context_reset(rt_context *c) {
+    rt_engine_reset(c);
     rt_modules_unload(c);
     if (c->dev) {
         if (c->check) check_on_context_end(c->check, gpu_device_mem(c->dev));
         rt_memory_release_all(c, gpu_device_mem(c->dev));
         gpu_device_free(c->dev);
         c->dev = NULL;
+        c->devrt_dev = NULL; /* a new device learns the device runtime's limits again */
     }
-    rt_free_handles(&c->streams);
-    rt_free_handles(&c->events);
     for (rt_func *f = c->funcs; f; f = f->next) {
         f->max_dynamic_shared = -1;
         f->carveout = -1;
         f->cache_config = cudaFuncCachePreferNone;
+        f->device_loaded = false;
         memset(f->cluster_attrs, 0, sizeof f->cluster_attrs);
     }
     /* After a device fault the device stays unusable to this process even once reset
@@ -177,9 +184,9 @@ void rt_context_reset(rt_context *c) {
 void rt_context_shutdown(void) {
     rt_context *c = rt_the_context;
     if (!c) return;
-    pthread_mutex_lock(&c->drain_lock);
+    rt_device_synchronize(c);
+    rt_engine_stop(c);
     pthread_mutex_lock(&c->lock);
-    rt_queue_discard(c);
     rt_context_reset(c);
     rt_ptrmap_free(&c->func_by_stub);
     rt_ptrmap_free(&c->func_handles);
@@ -205,7 +212,6 @@ void rt_context_shutdown(void) {
     c->vars = NULL;
     c->modules = NULL;
     pthread_mutex_unlock(&c->lock);
-    pthread_mutex_unlock(&c->drain_lock);
 }
 
 RT_API cudaError_t cudaGetLastError(void) {

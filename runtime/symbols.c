@@ -82,7 +82,7 @@ RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, 
 RT_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
                                                 size_t offset, enum cudaMemcpyKind kind,
                                                 cudaStream_t stream) {
-    return rt_symbol_copy(symbol, (void *)src, count, offset, kind, true, stream, true);
+    return rt_symbol_copy(symbol, (void *)src, count, offset, kind, true, rt_per_thread(stream), true);
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
@@ -94,7 +94,7 @@ RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size
 RT_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
                                                   size_t offset, enum cudaMemcpyKind kind,
                                                   cudaStream_t stream) {
-    return rt_symbol_copy(symbol, dst, count, offset, kind, false, stream, true);
+    return rt_symbol_copy(symbol, dst, count, offset, kind, false, rt_per_thread(stream), true);
 }
 
 RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {

@@ -1,12 +1,14 @@
 /* tests/unit/test_gpu_scheduler.c — the device's block scheduler: output in block order
  * whatever the thread count and timing, the first fault in block order, stopping later
- * blocks soon after a fault, SM numbering, grid coordinates, nested grids, statistics.
+ * blocks soon after a fault, SM numbering, grid coordinates, nested grids, statistics,
+ * and grids of several host threads running at once within the SMs' residency limits.
  *
  * Blocks here are scripted: this file provides the four exec functions the scheduler
  * calls (exec_worker_new/free/insn_count, exec_run_block), running a "kernel" that
  * describes per block how long to work, what to print and whether to fault. (The static
  * library's own exec objects are then not linked into this test.) */
 #include "gpu/gpu.h"
+#include "exec/observe.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -39,16 +41,29 @@ struct exec_kernel {
     uint64_t nested_block;
     const struct exec_kernel *nested_kernel;
     _Atomic int smid_errors, coord_errors, ran_after_fault;
+    bool any_smid;             /* blocks may run on any SM (grids sharing the device) */
+    _Atomic int *raise;        /* set to 1 when a block starts (NULL: none) */
+    _Atomic int *wait_for;     /* blocks wait until it is non-zero, at most 20 s (NULL: none) */
+    unsigned hold_us;          /* blocks stay this long among the running ones */
+    _Atomic int started, running, most_running, waited_in_vain;
 };
 
 struct exec_worker {
     uint64_t insns;
+    const exec_observer *observer; /* whose per-worker state this worker holds */
 };
 
 exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
 void exec_worker_free(exec_worker *w) { free(w); }
 uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
-void exec_worker_observe_end(exec_worker *w) { (void)w; } /* no observer here */
+
+/* As the executor does: a worker begins an observer's state at its first observed block
+ * and ends it here (or when a block of another observer comes). */
+void exec_worker_observe_end(exec_worker *w) {
+    if (w->observer && w->observer->end_worker)
+        w->observer->end_worker(w->observer->ctx, NULL);
+    w->observer = NULL;
+}
 
 static void out_printf(exec_output *o, const char *fmt, ...) {
     char buf[256];
@@ -81,9 +96,32 @@ exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 c
     uint64_t b = ctaid.x + (uint64_t)L->grid.x * (ctaid.y + (uint64_t)L->grid.y * ctaid.z);
     if (ctaid.x >= L->grid.x || ctaid.y >= L->grid.y || ctaid.z >= L->grid.z)
         atomic_fetch_add(&k->coord_errors, 1);
-    if (smid != b % L->num_sms || L->num_sms == 0)
+    if ((!k->any_smid && smid != b % L->num_sms) || smid >= L->num_sms || L->num_sms == 0)
         atomic_fetch_add(&k->smid_errors, 1);
+    atomic_fetch_add(&k->started, 1);
+    int now_running = atomic_fetch_add(&k->running, 1) + 1;
+    int most = atomic_load(&k->most_running);
+    while (now_running > most && !atomic_compare_exchange_weak(&k->most_running, &most, now_running)) {
+    }
+    if (k->raise)
+        atomic_store(k->raise, 1);
+    if (k->wait_for) {
+        double until = now() + 20.0;
+        while (!atomic_load(k->wait_for) && now() < until)
+            sleep_us(100);
+        if (!atomic_load(k->wait_for))
+            atomic_fetch_add(&k->waited_in_vain, 1);
+    }
+    if (k->hold_us)
+        sleep_us(k->hold_us);
+    atomic_fetch_sub(&k->running, 1);
     w->insns += 10;
+    if (L->observer && w->observer != L->observer) {
+        exec_worker_observe_end(w);
+        w->observer = L->observer;
+        if (w->observer->begin_worker)
+            w->observer->begin_worker(w->observer->ctx);
+    }
     fault->kind = EXEC_OK;
     for (int i = 0; i < k->lines; i++)
         out_printf(out, "block %llu line %d\n", (unsigned long long)b, i);
@@ -339,6 +377,145 @@ static void test_nested_grid(void) {
     }
 }
 
+/* ---- grids of several host threads ---- */
+
+typedef struct grid_job {
+    gpu_device *dev;
+    struct exec_kernel *kernel;
+    exec_dim3 grid;
+    int blocks_per_sm;
+    exec_fault_kind result;
+} grid_job;
+
+static void *run_job(void *arg) {
+    grid_job *j = arg;
+    exec_launch L = {.kernel = (const exec_kernel *)j->kernel, .grid = j->grid, .block = {32, 1, 1}};
+    gpu_grid_opts o = {.blocks_per_sm = j->blocks_per_sm};
+    j->result = gpu_run_grid_opts(j->dev, &L, &o, NULL, NULL);
+    return NULL;
+}
+
+static void wait_until(_Atomic int *v, int at_least) {
+    double until = now() + 20.0;
+    while (atomic_load(v) < at_least && now() < until)
+        sleep_us(200);
+}
+
+/* Two one-block grids of two host threads, one waiting until the other runs: with a
+ * device of a single host thread they still both run (each calling thread runs its own
+ * grid), as two kernels of different streams do on a GPU. */
+static void test_grids_wait_for_each_other(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 1);
+    _Atomic int b_ran = 0;
+    struct exec_kernel a = plain_kernel(), b = plain_kernel();
+    a.any_smid = b.any_smid = true;
+    a.wait_for = &b_ran;
+    b.raise = &b_ran;
+    capture c = {0};
+    gpu_device_set_print(d, capture_print, &c);
+    grid_job ja = {d, &a, {1, 1, 1}, 0, EXEC_FAULT_TRAP}, jb = {d, &b, {1, 1, 1}, 0, EXEC_FAULT_TRAP};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, run_job, &ja);
+    wait_until(&a.started, 1);
+    pthread_create(&tb, NULL, run_job, &jb);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECK(ja.result == EXEC_OK && jb.result == EXEC_OK);
+    CHECK(a.waited_in_vain == 0 && a.smid_errors == 0 && b.smid_errors == 0);
+    free(c.data);
+    gpu_device_free(d);
+}
+
+/* Residency: a grid holding one block per SM on every SM leaves no room, so another
+ * grid's block waits until one leaves; at two blocks per SM there is room beside it. */
+static void test_residency_between_grids(void) {
+    for (int per_sm = 1; per_sm <= 2; per_sm++) {
+        const gpu_preset *p = gpu_preset_find("fermi");
+        int sms = p->multiprocessor_count;
+        gpu_device *d = gpu_device_new(p, (unsigned)sms + 4);
+        _Atomic int release = 0, b_started = 0;
+        struct exec_kernel a = plain_kernel(), b = plain_kernel();
+        a.any_smid = b.any_smid = true;
+        a.lines = b.lines = 0;
+        a.wait_for = &release;
+        b.raise = &b_started;
+        grid_job ja = {d, &a, {(uint32_t)sms, 1, 1}, per_sm, EXEC_FAULT_TRAP};
+        grid_job jb = {d, &b, {1, 1, 1}, per_sm, EXEC_FAULT_TRAP};
+        pthread_t ta, tb;
+        pthread_create(&ta, NULL, run_job, &ja);
+        wait_until(&a.running, sms); /* every SM holds one of a's blocks */
+        CHECK(atomic_load(&a.running) == sms);
+        pthread_create(&tb, NULL, run_job, &jb);
+        if (per_sm == 1) {
+            sleep_us(100000);
+            CHECK(atomic_load(&b_started) == 0); /* no room anywhere */
+        } else {
+            wait_until(&b_started, 1);
+            CHECK(atomic_load(&b_started) == 1); /* room beside a's blocks */
+            CHECK(atomic_load(&a.running) == sms);
+        }
+        atomic_store(&release, 1);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        CHECK(ja.result == EXEC_OK && jb.result == EXEC_OK && b_started == 1);
+        CHECK(a.most_running == sms && a.waited_in_vain == 0);
+        gpu_device_free(d);
+    }
+}
+
+/* A grid that fits one block per SM never has two on one SM, however many threads could
+ * run them: resident blocks are capped at the SM count. */
+static void test_residency_within_grid(void) {
+    const gpu_preset *p = gpu_preset_find("fermi");
+    int sms = p->multiprocessor_count;
+    gpu_device *d = gpu_device_new(p, (unsigned)sms * 2);
+    struct exec_kernel k = plain_kernel();
+    k.lines = 0;
+    k.hold_us = 2000;
+    grid_job j = {d, &k, {(uint32_t)sms * 6, 1, 1}, 1, EXEC_FAULT_TRAP};
+    run_job(&j);
+    CHECK(j.result == EXEC_OK && k.smid_errors == 0);
+    CHECK(k.most_running <= sms && k.most_running > 1);
+    gpu_device_free(d);
+}
+
+/* An observed launch: every worker's observer state has ended when the grid returns. */
+typedef struct obs_count {
+    _Atomic int begins, ends;
+} obs_count;
+
+static void *obs_begin(void *ctx) {
+    atomic_fetch_add(&((obs_count *)ctx)->begins, 1);
+    return NULL;
+}
+
+static void obs_end(void *ctx, void *state) {
+    (void)state;
+    atomic_fetch_add(&((obs_count *)ctx)->ends, 1);
+}
+
+static void test_observed_launch(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 4);
+    obs_count n = {0, 0};
+    exec_observer obs = {.ctx = &n, .begin_worker = obs_begin, .end_worker = obs_end};
+    struct exec_kernel k = plain_kernel();
+    k.lines = 0;
+    k.work_us_mod = 200;
+    capture c = {0};
+    gpu_device_set_print(d, capture_print, &c);
+    for (int round = 0; round < 3; round++) {
+        exec_launch L = {.kernel = (const exec_kernel *)&k, .grid = {300, 1, 1},
+                         .block = {32, 1, 1}, .observer = &obs};
+        gpu_grid_stats st;
+        CHECK(gpu_run_grid_stats(d, &L, NULL, &st) == EXEC_OK);
+        CHECK(atomic_load(&n.begins) == atomic_load(&n.ends));
+        CHECK(atomic_load(&n.begins) >= (round + 1) * 1);
+        CHECK(st.blocks_run == 300);
+    }
+    free(c.data);
+    gpu_device_free(d);
+}
+
 static void test_thread_count_from_env(void) {
     setenv("VCUDA_THREADS", "3", 1);
     gpu_device *d = gpu_device_new(gpu_preset_find("fermi"), 0);
@@ -386,6 +563,10 @@ int main(void) {
     test_stop_after_fault();
     test_slow_block_and_streaming();
     test_nested_grid();
+    test_grids_wait_for_each_other();
+    test_residency_between_grids();
+    test_residency_within_grid();
+    test_observed_launch();
     test_thread_count_from_env();
     test_small_launches();
     if (failures) {

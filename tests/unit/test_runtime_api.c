@@ -370,7 +370,8 @@ static void test_streams_events(void) {
     CHECK_ERR(cudaEventQuery(a), cudaSuccess);
     CHECK_ERR(cudaEventSynchronize(a), cudaSuccess);
 
-    /* Host functions and callbacks run in issue order, when the program synchronises. */
+    /* Host functions and callbacks run on the device's host-function thread once their
+     * stream reaches them (here: when the program synchronises). */
     static int one = 1, two = 2, three = 3;
     host_fn_n = 0;
     CHECK_ERR(cudaEventRecord(a, s), cudaSuccess);
