@@ -255,7 +255,7 @@ static int32_t save_continuation(exec_wstate *w, uint32_t base) {
     w->depth = base;
     w->h.R = w->frames[base].R;
     w->h.P = w->frames[base].P;
-    w->code = w->frames[base].func->code;
+    exec_warp_enter_code(w, w->frames[base].func);
     return (int32_t)c;
 }
 
@@ -285,7 +285,7 @@ static void h_resume_parked(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     w->returned = ct->returned;
     w->h.R = w->frames[w->depth].R;
     w->h.P = w->frames[w->depth].P;
-    w->code = w->frames[w->depth].func->code;
+    exec_warp_enter_code(w, w->frames[w->depth].func);
     w->h.active = mask;
     w->ip = ct->ip;
     ct->used = false;
@@ -516,7 +516,7 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->frames[0].site = NULL;
     w->h.R = w->frames[0].R;
     w->h.P = w->frames[0].P;
-    w->code = f->code;
+    exec_warp_enter_code(w, f);
     w->ip = f->code;
     w->rsp = 0;
     w->returned = 0;

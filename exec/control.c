@@ -261,7 +261,7 @@ static void do_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs
     w->h.active = mask;
     w->h.R = fr->R;
     w->h.P = fr->P;
-    w->code = callee->code;
+    exec_warp_enter_code(w, callee);
     w->ip = callee->code;
     exec_warp_update_brk(w);
 }

@@ -178,7 +178,12 @@ typedef struct exec_wstate {
     exec_warp h;                /* what handlers see; first member */
     const exec_insn *ip;        /* next instruction */
     const exec_insn *brk;       /* the run loop leaves its fast path on reaching this */
-    const exec_insn *code;      /* current function's code */
+    const exec_insn *code;      /* current function's code (set by exec_warp_enter_code) */
+    /* observed runs: the observer's tally of the current function (NULL: none), indexed
+     * like tally_first, its IR instructions; insn_events: report every instruction */
+    struct exec_insn_tally *tally;
+    const ptx_insn *tally_first;
+    bool insn_events;
     uint64_t clock;             /* issued instructions (%clock64) */
     uint64_t slice_start;
     uint32_t spin_count;        /* consecutive uniform turns of a possible spin loop */
@@ -236,6 +241,7 @@ struct exec_block {
     exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
     exec_wstate *warps;
     struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
+    bool insn_events;           /* observed: the observer wants every instruction */
 };
 
 struct exec_worker {
@@ -243,6 +249,12 @@ struct exec_worker {
      * begin_worker made for it (NULL when none) */
     const struct exec_observer *observer;
     void *observer_state;
+    /* the observer's tallies of the functions of the program whose serial is
+     * tally_serial, asked on first use (index: the exec_func's; NULL = not asked yet,
+     * tally_none = asked, none) */
+    struct exec_insn_tally **tallies;
+    uint32_t tallies_cap;
+    uint64_t tally_serial;
     exec_wstate *warps;
     uint32_t warps_cap;
     uint8_t *shared;
@@ -358,6 +370,11 @@ void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in
  * observer); op is an exec_heap_op. */
 void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
                        uint64_t ptr, uint64_t size);
+/* The warp now runs f's code: sets w->code, and in an observed run the tally the
+ * instructions of f go to. */
+void exec_warp_enter_code(exec_wstate *w, const exec_func *f);
+/* The tally of f for this worker's observer (NULL: report f's instructions as events). */
+struct exec_insn_tally *exec_observe_tally(struct exec_block *b, const exec_func *f);
 /* A block starts / ends on this worker (begins the worker's observation when needed). */
 void exec_observe_block_begin(struct exec_block *b);
 void exec_observe_block_end(struct exec_block *b);

@@ -12,6 +12,9 @@
 #include "core.h"
 #include "observe.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* ---- decoding: what each instruction reports ---- */
 
 /* ld.param naming a kernel parameter: the memory decoder reads it from the launch's
@@ -129,7 +132,12 @@ static void report_mem(const exec_observer *o, const exec_site *s, const exec_ws
 static void lane_addresses(const exec_wstate *w, uint32_t slot, uint64_t offset, uint32_t m,
                            uint64_t addr[32]) {
     const uint64_t *A = &EXEC_R(&w->h, slot, 0);
-    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = (m >> l) & 1u ? A[l] + offset : 0;
+    if (m == EXEC_FULL_MASK) { /* the common case, as a loop the compiler vectorises */
+        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = A[l] + offset;
+        return;
+    }
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
+        addr[l] = (A[l] + offset) & (0 - (uint64_t)((m >> l) & 1u));
 }
 
 /* brx.idx: the lanes of m that go where the first of them goes. */
@@ -149,7 +157,7 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     const exec_observer *o = w->h.block->L->observer;
     exec_site s = site_of(w, in);
     uint32_t active = w->h.active;
-    if (o->insn) o->insn(&s, active, m);
+    if (o->insn && w->insn_events) o->insn(&s, active, m);
     uint64_t addr[32];
     switch ((enum exec_obs_kind)in->obs) {
     case EXEC_OBS_K_BRANCH:
@@ -208,6 +216,36 @@ void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lan
     o->heap(&s, (exec_heap_op)op, lane, ptr, size);
 }
 
+/* ---- tallies ---- */
+
+/* What a worker's table holds for a function the observer keeps no tally of. */
+static exec_insn_tally *const tally_none = (exec_insn_tally *)&tally_none;
+
+exec_insn_tally *exec_observe_tally(struct exec_block *b, const exec_func *f) {
+    exec_worker *wk = b->worker;
+    const exec_observer *o = b->L->observer;
+    /* before block_begin the worker may still hold the previous launch's observer */
+    if (!o || !o->tally || wk->observer != o || !f->pf || !f->code) return NULL;
+    const exec_program *prog = b->prog;
+    uint32_t n = prog->m->nfuncs;
+    if (wk->tally_serial != prog->serial || wk->tallies_cap < n) {
+        if (wk->tallies_cap < n) {
+            exec_insn_tally **t = realloc(wk->tallies, n * sizeof *t);
+            if (!t) abort();
+            wk->tallies = t;
+            wk->tallies_cap = n;
+        }
+        memset(wk->tallies, 0, wk->tallies_cap * sizeof *wk->tallies);
+        wk->tally_serial = prog->serial;
+    }
+    if (f->index >= n) return NULL;
+    if (!wk->tallies[f->index]) {
+        exec_insn_tally *t = o->tally(wk->observer_state, f->pf);
+        wk->tallies[f->index] = t ? t : tally_none;
+    }
+    return wk->tallies[f->index] == tally_none ? NULL : wk->tallies[f->index];
+}
+
 /* ---- blocks and workers ---- */
 
 void exec_observe_block_begin(struct exec_block *b) {
@@ -223,6 +261,15 @@ void exec_observe_block_begin(struct exec_block *b) {
         s.warp = 0;
         o->block_begin(&s, b->nthreads);
     }
+    b->insn_events = true;
+    if (o->tally && o->insn_events) {
+        exec_site s = site_of(&b->warps[0], NULL);
+        s.warp = 0;
+        b->insn_events = o->insn_events(&s);
+    }
+    /* the warps were set up before the worker's observation began: now their tallies */
+    for (uint32_t i = 0; i < b->nwarps; i++)
+        exec_warp_enter_code(&b->warps[i], b->warps[i].frames[b->warps[i].depth].func);
 }
 
 void exec_observe_block_end(struct exec_block *b) {
@@ -240,4 +287,8 @@ void exec_worker_observe_end(exec_worker *wk) {
     if (o->end_worker) o->end_worker(o->ctx, wk->observer_state);
     wk->observer = NULL;
     wk->observer_state = NULL;
+    free(wk->tallies);  /* the tallies themselves were the observer's */
+    wk->tallies = NULL;
+    wk->tallies_cap = 0;
+    wk->tally_serial = 0;
 }

@@ -38,6 +38,22 @@ typedef enum exec_heap_op {
     EXEC_OBS_MALLOC, EXEC_OBS_FREE
 } exec_heap_op;
 
+/* How often one instruction was issued; of those issues, how many found some lane of the
+ * warp off (partial), and for those only, how many lanes were on the current path
+ * (active) and how many of them its guard let run (pred_on). Every other issue ran all
+ * 32 lanes: the common case costs the executor one increment. */
+typedef struct exec_insn_tally {
+    uint64_t issued, partial, active, pred_on;
+} exec_insn_tally;
+
+/* Lanes on the path and lanes run, over every issue a tally counts. */
+static inline uint64_t exec_tally_active(const exec_insn_tally *t) {
+    return t->active + 32u * (t->issued - t->partial);
+}
+static inline uint64_t exec_tally_pred_on(const exec_insn_tally *t) {
+    return t->pred_on + 32u * (t->issued - t->partial);
+}
+
 typedef struct exec_observer {
     void *ctx;                /* the tool's own state, passed back in begin/end_worker */
 
@@ -52,6 +68,17 @@ typedef struct exec_observer {
     /* Every warp-instruction issued: active = lanes on the current path, exec = those of
      * them whose guard predicate holds (0 when the guard is false for all). */
     void (*insn)(const exec_site *s, uint32_t active, uint32_t exec);
+
+    /* Counting without an event per instruction (an indirect call per instruction costs
+     * about as much as running it). When tally is set, the executor asks it once per
+     * worker for each function f of the launch's program and adds every instruction of f
+     * it issues into the array returned (f->ninsns entries, indexed like f->insns; the
+     * tool owns it and reads it when it likes, at end_worker at the latest). NULL: no
+     * tally of f, whose instructions then come through insn. With tally set, insn comes
+     * only in blocks for which insn_events (asked after block_begin; NULL = always)
+     * returns true, and then for every instruction, tallied or not. */
+    exec_insn_tally *(*tally)(void *worker_state, const ptx_func *f);
+    bool (*insn_events)(const exec_site *s);
 
     /* A branch (every bra, conditional or not, and brx.idx): active lanes, and those that
      * take it (brx.idx: those going where the first executing lane goes). */

@@ -13,6 +13,7 @@
  * in `returned` until the whole call returns.
  */
 #include "core.h"
+#include "observe.h"
 
 #include <stdlib.h>
 
@@ -51,7 +52,7 @@ static uint32_t return_from_call(exec_wstate *w) {
     w->h.active = fr->restore_mask & w->h.alive & ~w->returned;
     w->h.R = caller->R;
     w->h.P = caller->P;
-    w->code = caller->func->code;
+    exec_warp_enter_code(w, caller->func);
     w->ip = fr->ret_ip;
     exec_warp_update_brk(w);
     return w->h.active;
@@ -181,6 +182,21 @@ bool exec_frame_prepare(exec_wstate *w, uint32_t depth, const exec_func *f,
     return true;
 }
 
+void exec_warp_enter_code(exec_wstate *w, const exec_func *f) {
+    w->code = f->code;
+    struct exec_block *b = w->h.block;
+    if (!b->L->observer) return;
+    w->tally = exec_observe_tally(b, f);
+    w->tally_first = f->pf ? f->pf->insns : NULL;
+    w->insn_events = !w->tally || b->insn_events;
+}
+
+static inline uint32_t lanes_in(uint32_t m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* The run loop, written once and compiled twice (exec_warp_run, exec_warp_run_observed):
  * with observed a constant false the event call disappears, so an unobserved run pays
  * nothing per instruction for the observer's existence. */
@@ -206,7 +222,20 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
             uint32_t p = w->h.P[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
-        if (observed) exec_observe_insn(w, in, m);
+        if (observed) {
+            /* counted here, without a call, when the observer keeps a tally */
+            struct exec_insn_tally *t = w->tally;
+            if (t && in->obs != EXEC_OBS_K_HIDDEN) {
+                t += in->src - w->tally_first;
+                t->issued++;
+                if (__builtin_expect(m != EXEC_FULL_MASK, 0)) {
+                    t->partial++;
+                    t->active += lanes_in(w->h.active);
+                    t->pred_on += lanes_in(m);
+                }
+            }
+            if (in->obs != EXEC_OBS_K_NONE || w->insn_events) exec_observe_insn(w, in, m);
+        }
         if (__builtin_expect(m != 0, 1)) in->fn(&w->h, in, m);
     }
 }

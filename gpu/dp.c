@@ -257,8 +257,12 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         L.dyn_shared = l->dyn_shared;
         L.params = l->params;
         L.mem = d->mem;
+        void *token = d->dp_host.grid_begin ? d->dp_host.grid_begin(&L) : NULL;
         exec_fault_kind k = gpu_grid_run_blocks(d, &L, fault, &stats, &child, sink);
-        if (d->dp_host.grid_done) d->dp_host.grid_done(&L, &stats, k);
+        if (d->dp_host.grid_done && d->dp_host.grid_done(&L, &stats, k, token) && k != EXEC_OK) {
+            k = fault->kind = EXEC_FAULT_ABORTED;  /* -> cudaErrorLaunchFailure */
+            fault->msg[0] = '\0';
+        }
         gpu_dp_launch *work = k == EXEC_OK ? gpu_dp_grid_take_work(&child) : NULL;
         gpu_dp_grid_destroy(&child);
         if (k != EXEC_OK) { /* a fault ends everything still to run */

@@ -261,8 +261,14 @@ typedef struct gpu_dp_host {
     const char *(*error_text)(int code, bool description); /* name or description */
     int (*get_limit)(int limit, uint64_t *value);           /* cudaDeviceGetLimit */
     int (*get_attribute)(int attr, int device, int *value); /* cudaDeviceGetAttribute */
-    /* a grid launched from device code has run its blocks (for the per-kernel report) */
-    void (*grid_done)(const exec_launch *L, const gpu_grid_stats *stats, exec_fault_kind k);
+    /* a grid launched from device code is about to run: the runtime may have a tool watch
+     * it (sets L->observer: profiler, checker); what it returns comes back to grid_done */
+    void *(*grid_begin)(exec_launch *L);
+    /* such a grid has run its blocks (for the per-kernel report and the tools); true when
+     * a tool reported its fault itself: the launch then fails as an unspecified launch
+     * failure, as under compute-sanitizer, without the executor's message */
+    bool (*grid_done)(const exec_launch *L, const gpu_grid_stats *stats, exec_fault_kind k,
+                      void *token);
 } gpu_dp_host;
 void gpu_device_set_dp_host(gpu_device *d, const gpu_dp_host *host);
 /* cudaLimitDevRuntimePendingLaunchCount and cudaLimitDevRuntimeSyncDepth (the preset's

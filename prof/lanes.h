@@ -39,10 +39,11 @@ static inline bool prof_contiguous_warp(const uint64_t addr[32], uint32_t mask, 
 {
     if (mask != 0xffffffffu)
         return false;
-    for (uint32_t lane = 1; lane < 32; lane++)
-        if (addr[lane] != addr[0] + (uint64_t)lane * size)
-            return false;
-    return true;
+    /* no early exit: a plain loop over the warp the compiler can vectorise */
+    uint64_t off = 0;
+    for (uint32_t lane = 0; lane < 32; lane++)
+        off |= addr[lane] ^ (addr[0] + (uint64_t)lane * size);
+    return off == 0;
 }
 
 /* How many distinct values keys[0..n) holds (n <= 1024). Open hashing into 64 buckets:

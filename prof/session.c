@@ -38,7 +38,7 @@
                                   * hashed places (no pathological strides) */
 #define TOUCHED_BITS (1u << 23)  /* launch-wide record of sectors touched (hashed) */
 #define MAX_RECORDED_BLOCKS (1u << 22)
-#define PROF_TIMED_BLOCKS 1024u
+#define PROF_TIMED_BLOCKS 128u
 #define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
 #define MEMO_PERIOD 256u         /* moving all addresses by a multiple of this changes no count
                                   * (128-byte lines, 32 banks of up to 8 bytes) */  /* blocks of a grid replayed on the timing clock, at most */
@@ -68,9 +68,7 @@ typedef struct insn_info {
 /* How often an instruction was issued, and to how many lanes: counted per instruction
  * while the grid runs (the cheapest thing to do per event), turned into the counters by
  * class and SASS weight when the worker is done. */
-typedef struct insn_count {
-    uint64_t issued, active, pred_on;
-} insn_count;
+typedef exec_insn_tally insn_count;
 
 /* The last access pattern an instruction made and what it counted: warps of a kernel
  * mostly repeat their instruction's pattern at another base address, and moving every
@@ -87,10 +85,6 @@ typedef struct mem_memo {
 } mem_memo;
 
 typedef struct warp_clock {
-    /* inside a region ptxas predicates: its instructions count for every lane that was
-     * active at the branch, as the hardware issues them to all of those */
-    const ptx_insn *region_first, *region_end;
-    uint32_t region_active;
     uint64_t t;                /* next issue slot */
     uint64_t bb_end;           /* latest start in the current basic block, plus one */
     uint32_t barriers;         /* barriers passed */
@@ -116,8 +110,6 @@ typedef struct prof_worker {
     insn_info *cur_infos;
     insn_count *cur_counts;
     bool timing_block;         /* the running block is replayed on the timing clock */
-    uint32_t region_warps;     /* warps (bit per warp of the block) inside a predicated
-                                * region: the one test made per instruction */
     insn_info scratch;         /* for an instruction of no known function */
     mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
     /* timing of the running block */
@@ -434,6 +426,24 @@ static const insn_info *info_of(prof_worker *w, const ptx_insn *pi)
     return e;
 }
 
+/* The executor's tally of f: the per-instruction counts of f (NULL for a function not of
+ * the module, whose instructions then come as events). */
+static exec_insn_tally *tally_of(void *state, const ptx_func *f)
+{
+    prof_worker *w = state;
+    const ptx_module *m = w->s->module;
+    if (!m || f < m->funcs || f >= m->funcs + m->nfuncs || !f->ninsns || !select_func(w, f->insns))
+        return NULL;
+    return w->counts[f - m->funcs];
+}
+
+/* Instruction events drive the clock of the timed blocks; the others need none. */
+static bool wants_insn_events(const exec_site *site)
+{
+    const prof_worker *w = site->worker_state;
+    return w->timing_block;
+}
+
 /* ---- workers ---- */
 
 static void *begin_worker(void *ctx)
@@ -473,11 +483,12 @@ static void fold_counts(prof_worker *w)
             if (ii->if_converted)
                 continue;  /* a predicated region replaces the branch */
             prof_counters *pc = &w->rec.c;
+            uint64_t active = exec_tally_active(c), pred_on = exec_tally_pred_on(c);
             pc->inst_executed += c->issued * ii->sass;
-            pc->thread_inst_executed += c->active * ii->sass;
-            pc->thread_inst_pred_on += c->pred_on * ii->sass;
+            pc->thread_inst_executed += active * ii->sass;
+            pc->thread_inst_pred_on += pred_on * ii->sass;
             pc->inst_by_class[ii->cls] += c->issued * ii->sass;
-            pc->thread_inst_by_class[ii->cls] += c->pred_on * ii->sass;
+            pc->thread_inst_by_class[ii->cls] += pred_on * ii->sass;
         }
     }
 }
@@ -527,7 +538,6 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
     w->base = base;
     w->nwarps = nwarps;
     for (uint32_t i = 0; i < nwarps; i++) {
-        w->warps[i].region_first = w->warps[i].region_end = NULL;
         w->warps[i].t = base;
         w->warps[i].bb_end = base;
         w->warps[i].miss_rounds = 0;
@@ -542,7 +552,6 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
     w->release_used = 0;
     memset(&w->cur, 0, sizeof w->cur);
     w->pending = NULL;
-    w->region_warps = 0;
     const exec_launch *L = site->launch;
     uint64_t linear = site->ctaid.x +
                       (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
@@ -609,22 +618,12 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
         prof_on_insn_n(&w->rec, (prof_insn_class)ii->cls, active, exec_mask, ii->sass);
         return;
     }
-    if (site->warp >= w->nwarps)
+    /* the executor tallies the module's instructions itself (tally_of); events come in
+     * timed blocks only (wants_insn_events), for the clock */
+    if (site->warp >= w->nwarps || !w->timing_block)
         return;
     warp_clock *wc = &w->warps[site->warp];
-    if (__builtin_expect(site->warp < 32 && ((w->region_warps >> site->warp) & 1u), 0)) {
-        if (pi >= wc->region_first && pi < wc->region_end)
-            active = wc->region_active;  /* issued to every lane, predicated */
-        else
-            w->region_warps &= ~(1u << site->warp);
-    }
     size_t idx = (size_t)(pi - w->cur_first);
-    insn_count *c = &w->cur_counts[idx];
-    c->issued++;
-    c->active += prof_popcount(active);
-    c->pred_on += prof_popcount(exec_mask);
-    if (!w->timing_block)
-        return;
     prof_session *s = w->s;
     const insn_info *ii = &w->cur_infos[idx];
     if (__builtin_expect(!ii->key, 0))
@@ -693,15 +692,17 @@ static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
     const insn_info *ii = info_of(w, site->insn);
     if (ii->exit_branch)
         return;  /* a predicated EXIT on the hardware, not a branch */
-    if (ii->if_converted && site->warp < w->nwarps) {
+    if (ii->if_converted) {
         /* no branch on the hardware: the region is issued to every active lane */
-        warp_clock *wc = &w->warps[site->warp];
-        wc->region_first = ii->region_first;
-        wc->region_end = ii->region_end;
-        wc->region_active = active;
-        if (site->warp < 32)  /* a block has at most 32 warps (1024 threads) */
-            w->region_warps |= 1u << site->warp;
-        if ((taken & active) == active && active) {
+        uint32_t skip = taken & active;
+        if (skip && skip != active && ii->region_first >= w->cur_first &&
+            ii->region_end <= w->cur_end) {
+            /* the lanes that went around it are active in it too (info_of made the
+             * branch's function the current one) */
+            for (const ptx_insn *q = ii->region_first; q < ii->region_end; q++)
+                w->cur_counts[q - w->cur_first].active += prof_popcount(skip);
+        }
+        if (skip == active && active) {
             /* every lane skips it here, yet the hardware issues it predicated off */
             uint64_t none[32] = {0};
             for (const ptx_insn *q = ii->region_first; q < ii->region_end; q++) {
@@ -951,15 +952,10 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         /* outside the timed blocks only what DRAM must supply is kept: each lane's
          * sectors against the launch's record (marking a sector twice counts it once) */
         if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
-            uint64_t prev = UINT64_MAX;
-            for (uint32_t m = mask; m; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctz(m);
-                for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
-                    if (sct != prev)
-                        w->dram_bytes += first_touch(s, sct) ? 32 : 0;
-                    prev = sct;
-                }
-            }
+            uint64_t sect[64];
+            uint32_t n = sectors_of(addr, mask, size, sect);
+            for (uint32_t i = 0; i < n; i++)
+                w->dram_bytes += first_touch(s, sect[i]) ? 32 : 0;
         }
         return;
     }
@@ -1030,6 +1026,8 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
     s->obs.block_begin = on_block_begin;
     s->obs.block_end = on_block_end;
     s->obs.insn = on_insn;
+    s->obs.tally = tally_of;
+    s->obs.insn_events = wants_insn_events;
     s->obs.branch = on_branch;
     s->obs.mem = on_mem;
     s->obs.barrier = on_barrier;

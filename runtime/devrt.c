@@ -7,6 +7,7 @@
 #include "rt.h"
 
 #include <assert.h>
+#include <stdlib.h>
 
 /* exec/ speaks cudaError_t without CUDA's headers: its numbers must be CUDA's. */
 static_assert((int)EXEC_DEVRT_INVALID_VALUE == (int)cudaErrorInvalidValue, "cudaError_t value");
@@ -45,29 +46,76 @@ static int rt_devrt_get_attribute(int attr, int device, int *value) {
     return cudaDeviceGetAttribute(value, (enum cudaDeviceAttr)attr, device);
 }
 
-/* A grid launched from device code counts in its kernel's report like any launch. */
-static void rt_devrt_grid_done(const exec_launch *L, const gpu_grid_stats *stats,
-                               exec_fault_kind k) {
-    rt_context *c = rt_ctx();
+/* The registered kernel a device-side launch runs. The host may never have launched it
+ * (kernels are resolved at their first host launch): it is resolved here then. */
+static rt_func *func_of_kernel(rt_context *c, const exec_kernel *k) {
     pthread_mutex_lock(&c->lock);
-    for (rt_func *f = c->funcs; f; f = f->next) {
-        if (f->kernel != L->kernel) continue;
-        rt_kernel_stats *s = &f->stats;
-        s->calls++;
-        s->warp_insns += stats->warp_instructions;
-        s->host_seconds += stats->host_seconds;
-        s->last_grid = L->grid;
-        s->last_block = L->block;
-        if (k != EXEC_OK) s->faults++;
-        break;
+    rt_func *f = c->funcs;
+    while (f && f->kernel != k) f = f->next;
+    for (rt_func *g = c->funcs; !f && g; g = g->next) {
+        if (g->kernel || g->mod->state != RT_MOD_LOADED) continue;
+        if (exec_program_kernel(g->mod->prog, g->name) == k) {
+            g->kernel = k;
+            f = g;
+        }
     }
     pthread_mutex_unlock(&c->lock);
+    return f;
+}
+
+/* The tools watching a grid launched from device code, as they watch a host launch. */
+typedef struct rt_devrt_watch {
+    rt_prof_run *prof;
+    check_launch *check;
+} rt_devrt_watch;
+
+static void *rt_devrt_grid_begin(exec_launch *L) {
+    rt_context *c = rt_ctx();
+    rt_func *f = func_of_kernel(c, L->kernel);
+    if (!f) return NULL;
+    rt_prof_run *prof = rt_prof_begin(c, f, L, 0);
+    check_launch *ck = NULL;
+    if (c->check && !L->observer)
+        ck = check_launch_begin(c->check, L, exec_program_module(f->mod->prog), f->name,
+                                c->preset->major >= 7, NULL);
+    if (!prof && !ck) return NULL;
+    rt_devrt_watch *w = calloc(1, sizeof *w);
+    if (!w) abort();
+    w->prof = prof;
+    w->check = ck;
+    return w;
+}
+
+/* A grid launched from device code counts in its kernel's report like any launch. */
+static bool rt_devrt_grid_done(const exec_launch *L, const gpu_grid_stats *stats,
+                               exec_fault_kind k, void *token) {
+    rt_context *c = rt_ctx();
+    rt_devrt_watch *w = token;
+    bool check_failed = false;
+    if (w) {
+        rt_prof_end(c, w->prof, stats, k != EXEC_OK);
+        check_failed = check_launch_end(w->check, k);
+        free(w);
+    }
+    rt_func *f = func_of_kernel(c, L->kernel);
+    if (!f) return check_failed;
+    pthread_mutex_lock(&c->lock);
+    rt_kernel_stats *s = &f->stats;
+    s->calls++;
+    s->warp_insns += stats->warp_instructions;
+    s->host_seconds += stats->host_seconds;
+    s->last_grid = L->grid;
+    s->last_block = L->block;
+    if (k != EXEC_OK || check_failed) s->faults++;
+    pthread_mutex_unlock(&c->lock);
+    return check_failed;
 }
 
 static const gpu_dp_host rt_devrt_host = {
     .error_text = rt_devrt_error_text,
     .get_limit = rt_devrt_get_limit,
     .get_attribute = rt_devrt_get_attribute,
+    .grid_begin = rt_devrt_grid_begin,
     .grid_done = rt_devrt_grid_done,
 };
 

@@ -55,6 +55,8 @@ static rt_profiler rt_prof;
 static pthread_once_t rt_prof_once = PTHREAD_ONCE_INIT;
 
 struct rt_prof_run {
+    size_t first_rec;             /* where its record goes: before those of the grids
+                                   * its blocks launched, which end before it does */
     prof_session *session;
     rt_func *func;
     exec_launch *L;
@@ -119,6 +121,9 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     }
     r->func = f;
     r->L = L;
+    pthread_mutex_lock(&rt_prof.lock);
+    r->first_rec = rt_prof.n;
+    pthread_mutex_unlock(&rt_prof.lock);
     L->observer = prof_session_observer(r->session);
     return r;
 }
@@ -167,14 +172,13 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
     char *pretty = rt_demangle(r->func->name);
     rec.kernel = pretty ? pretty : strdup(r->func->name);
     r->L->observer = NULL;
+    size_t at = r->first_rec;
     prof_session_free(r->session);
     free(r);
 
     double ms = rec.duration_s * 1e3;
     rt_profiler *p = &rt_prof;
     pthread_mutex_lock(&p->lock);
-    rec.start_s = p->clock_s;
-    p->clock_s += rec.duration_s;
     if (p->n == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 64;
         rt_prof_record *n = realloc(p->recs, cap * sizeof *n);
@@ -186,7 +190,15 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
         p->recs = n;
         p->cap = cap;
     }
-    p->recs[p->n++] = rec;
+    /* the grid starts before the grids it launched (recorded since its begin, profiled
+     * grids running one at a time): it goes first, and they move after it */
+    if (at > p->n) at = p->n;
+    rec.start_s = at < p->n ? p->recs[at].start_s : p->clock_s;
+    memmove(&p->recs[at + 1], &p->recs[at], (p->n - at) * sizeof *p->recs);
+    for (size_t i = at + 1; i <= p->n; i++) p->recs[i].start_s += rec.duration_s;
+    p->recs[at] = rec;
+    p->n++;
+    p->clock_s += rec.duration_s;
     pthread_mutex_unlock(&p->lock);
     return ms;
 }

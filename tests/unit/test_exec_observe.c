@@ -65,6 +65,7 @@ typedef struct event {
     uint32_t size;
     uint64_t addr[32];
     void *state;
+    const ptx_insn *insn;
 } event;
 
 typedef struct recorder {
@@ -88,6 +89,7 @@ static event *add(const exec_site *s, ev_kind k) {
     e->warp = s->warp;
     e->op = s->insn ? (int)s->insn->op : -1;
     e->state = s->worker_state;
+    e->insn = s->insn;
     return e;
 }
 
@@ -137,6 +139,15 @@ static void on_warp_sync(const exec_site *s, uint32_t membermask, uint32_t activ
     e->a = membermask;
     e->b = active;
 }
+
+/* the counting observer's tallies (one function) */
+static exec_insn_tally tallies[INSNS];
+static const ptx_func *tally_func;
+static exec_insn_tally *on_tally(void *state, const ptx_func *f) {
+    (void)state;
+    return f == tally_func ? tallies : NULL;
+}
+static bool in_block_1(const exec_site *s) { return s->ctaid.x == 1; }
 
 /* ---- running ---- */
 
@@ -291,6 +302,39 @@ int main(void) {
     CHECK_EQ_U64(launch(&h, &only_insn, in, out), EXEC_OK);
     CHECK_EQ_U64(rec.n, (unsigned)BLOCKS * 2 * INSNS);
     CHECK_EQ_U64(rec.end_worker, 1);
+
+    /* a counting observer: the executor tallies every instruction itself, and reports
+     * each one only in the blocks insn_events picks (block 1); the tallies equal what
+     * the events of the run above add up to */
+    const ptx_func *pf = &exec_program_module(h.prog)->funcs[0];
+    CHECK_EQ_U64(pf->ninsns, INSNS);
+    uint64_t want_issued[INSNS] = {0}, want_active[INSNS] = {0}, want_pred[INSNS] = {0};
+    for (unsigned i = 0; i < rec.n; i++) {
+        const event *e = &rec.ev[i];
+        size_t at = (size_t)(e->insn - pf->insns);
+        if (at >= INSNS) continue;
+        want_issued[at]++;
+        want_active[at] += (uint64_t)__builtin_popcount(e->a);
+        want_pred[at] += (uint64_t)__builtin_popcount(e->b);
+    }
+    memset(tallies, 0, sizeof tallies);
+    tally_func = pf;
+    exec_observer counting = {.ctx = &rec, .insn = on_insn, .tally = on_tally,
+                              .insn_events = in_block_1};
+    rec.n = 0;
+    memset(out, 0, (THREADS + 2) * 4);
+    CHECK_EQ_U64(launch(&h, &counting, in, out), EXEC_OK);
+    CHECK(memcmp(plain, out, (THREADS + 2) * 4) == 0);
+    CHECK_EQ_U64(rec.n, 2 * INSNS);  /* block 1's two warps, each instruction once */
+    for (unsigned i = 0; i < rec.n; i++) CHECK_EQ_U64(rec.ev[i].ctaid.x, 1);
+    for (unsigned i = 0; i < INSNS; i++) {
+        CHECK_EQ_U64(tallies[i].issued, want_issued[i]);
+        CHECK_EQ_U64(exec_tally_active(&tallies[i]), want_active[i]);
+        CHECK_EQ_U64(exec_tally_pred_on(&tallies[i]), want_pred[i]);
+    }
+    CHECK_EQ_U64(tallies[0].issued, BLOCKS * 2);          /* every warp, once */
+    /* the shared load after the branch (insn 16): lanes 8 and up of each block */
+    CHECK_EQ_U64(exec_tally_active(&tallies[15]), BLOCKS * (THREADS - 8));
 
     free(plain);
     harness_dealloc(&h, in);
