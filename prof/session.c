@@ -952,10 +952,20 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         /* outside the timed blocks only what DRAM must supply is kept: each lane's
          * sectors against the launch's record (marking a sector twice counts it once) */
         if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
-            uint64_t sect[64];
-            uint32_t n = sectors_of(addr, mask, size, sect);
-            for (uint32_t i = 0; i < n; i++)
-                w->dram_bytes += first_touch(s, sect[i]) ? 32 : 0;
+            if (prof_contiguous_warp(addr, mask, size) && size <= 8) {
+                for (uint64_t sct = addr[0] >> 5; sct <= (addr[0] + 32ull * size - 1) >> 5; sct++)
+                    w->dram_bytes += first_touch(s, sct) ? 32 : 0;
+                return;
+            }
+            uint64_t prev = UINT64_MAX;
+            for (uint32_t m = mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
+                    if (sct != prev)
+                        w->dram_bytes += first_touch(s, sct) ? 32 : 0;
+                    prev = sct;
+                }
+            }
         }
         return;
     }
