@@ -774,14 +774,26 @@ static bool first_touch(prof_session *s, uint64_t sector)
     return !(old & bit);
 }
 
+/* The common well-coalesced access, a full warp reading one span of at most 8 bytes a
+ * lane: true, with the span's first and last sectors. */
+static bool coalesced_span(const uint64_t addr[32], uint32_t mask, uint32_t size,
+                           uint64_t *first, uint64_t *last)
+{
+    if (size > 8 || !prof_contiguous_warp(addr, mask, size))
+        return false;
+    *first = addr[0] >> 5;
+    *last = (addr[0] + 32ull * size - 1) >> 5;
+    return true;
+}
+
 /* The distinct 32-byte sectors the lanes in mask touch (at most 64). */
 static uint32_t sectors_of(const uint64_t addr[32], uint32_t mask, uint32_t size,
                            uint64_t out[64])
 {
     uint32_t n = 0;
-    if (prof_contiguous_warp(addr, mask, size) && size <= 8) {
-        /* the common well-coalesced access: one span */
-        for (uint64_t sct = addr[0] >> 5; sct <= (addr[0] + 32ull * size - 1) >> 5; sct++)
+    uint64_t first, last;
+    if (coalesced_span(addr, mask, size, &first, &last)) {
+        for (uint64_t sct = first; sct <= last; sct++)
             out[n++] = sct;
         return n;
     }
@@ -952,8 +964,9 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         /* outside the timed blocks only what DRAM must supply is kept: each lane's
          * sectors against the launch's record (marking a sector twice counts it once) */
         if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
-            if (prof_contiguous_warp(addr, mask, size) && size <= 8) {
-                for (uint64_t sct = addr[0] >> 5; sct <= (addr[0] + 32ull * size - 1) >> 5; sct++)
+            uint64_t first, last;
+            if (coalesced_span(addr, mask, size, &first, &last)) {
+                for (uint64_t sct = first; sct <= last; sct++)
                     w->dram_bytes += first_touch(s, sct) ? 32 : 0;
                 return;
             }
