@@ -180,10 +180,12 @@ typedef struct exec_wstate {
     const exec_insn *brk;       /* the run loop leaves its fast path on reaching this */
     const exec_insn *code;      /* current function's code (set by exec_warp_enter_code) */
     /* observed runs: the observer's tally of the current function (NULL: none), indexed
-     * like tally_first, its IR instructions; insn_events: report every instruction */
+     * like its IR instructions (exec_insn.src_index); insn_events: report every one;
+     * obs_calls: the kinds of instruction (bit k: enum exec_obs_kind k) whose issue calls
+     * exec_observe_insn */
     struct exec_insn_tally *tally;
-    const ptx_insn *tally_first;
     bool insn_events;
+    uint32_t obs_calls;
     uint64_t clock;             /* issued instructions (%clock64) */
     uint64_t slice_start;
     uint32_t spin_count;        /* consecutive uniform turns of a possible spin loop */
@@ -241,7 +243,9 @@ struct exec_block {
     exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
     exec_wstate *warps;
     struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
-    bool insn_events;           /* observed: the observer wants every instruction */
+    /* observed: the events the observer wants from this block (EXEC_OBS_EV_*, less
+     * those it has no callback for), and the kinds of instruction that report them */
+    uint32_t obs_events, obs_calls;
 };
 
 struct exec_worker {

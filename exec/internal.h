@@ -50,7 +50,8 @@ struct exec_insn {
     int32_t target;      /* branch target pc, callee index, ... */
     int32_t reconv;      /* reconvergence pc for branches, -1 = function exit */
     uint32_t aux;        /* handler-specific (e.g. prmt mode, comparison, rounding) */
-    const ptx_insn *src; /* the IR instruction, for diagnostics only (never on the hot path) */
+    uint32_t src_index;  /* src's index in its function (an observer's tally entry) */
+    const ptx_insn *src; /* the IR instruction, for diagnostics and observers */
     exec_fn lane_fn;     /* when fn runs the instruction once for a warp-uniform result
                           * (exec/uniform.c): the handler it runs for one lane; else NULL */
 };

@@ -40,7 +40,11 @@ static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem) {
 
 void exec_dec_emit(exec_decoder *d, const exec_insn *in) {
     d->code = grow(d->code, &d->code_cap, d->ncode + 1, sizeof *d->code);
-    d->code[d->ncode++] = *in;
+    exec_insn *e = &d->code[d->ncode++];
+    *e = *in;
+    const ptx_func *pf = d->pf;
+    e->src_index = in->src >= pf->insns && in->src < pf->insns + pf->ninsns
+                       ? (uint32_t)(in->src - pf->insns) : 0;
 }
 
 uint32_t exec_dec_scratch(exec_decoder *d) {

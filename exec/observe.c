@@ -128,10 +128,11 @@ static void report_mem(const exec_observer *o, const exec_site *s, const exec_ws
     if (param) o->mem(s, PTX_SPACE_PARAM, acc, addr, param, size);
 }
 
-/* Addresses a[slot] + offset of the lanes in m (the others 0). */
+/* Addresses a[slot] + offset of the lanes in m (the others 0). restrict: the register
+ * file and the event's array never overlap, and saying so lets the loops vectorise. */
 static void lane_addresses(const exec_wstate *w, uint32_t slot, uint64_t offset, uint32_t m,
-                           uint64_t addr[32]) {
-    const uint64_t *A = &EXEC_R(&w->h, slot, 0);
+                           uint64_t *restrict addr) {
+    const uint64_t *restrict A = &EXEC_R(&w->h, slot, 0);
     if (m == EXEC_FULL_MASK) { /* the common case, as a loop the compiler vectorises */
         for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = A[l] + offset;
         return;
@@ -155,19 +156,20 @@ static uint32_t brx_first_group(const exec_wstate *w, const exec_insn *in, uint3
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     if (in->obs == EXEC_OBS_K_HIDDEN) return;
     const exec_observer *o = w->h.block->L->observer;
+    uint32_t ev = w->h.block->obs_events;
     exec_site s = site_of(w, in);
     uint32_t active = w->h.active;
-    if (o->insn && w->insn_events) o->insn(&s, active, m);
+    if (w->insn_events) o->insn(&s, active, m);
     uint64_t addr[32];
     switch ((enum exec_obs_kind)in->obs) {
     case EXEC_OBS_K_BRANCH:
-        if (o->branch) o->branch(&s, active, m);
+        if (ev & EXEC_OBS_EV_BRANCH) o->branch(&s, active, m);
         return;
     case EXEC_OBS_K_BRANCH_IDX:
-        if (o->branch) o->branch(&s, active, brx_first_group(w, in, m));
+        if (ev & EXEC_OBS_EV_BRANCH) o->branch(&s, active, brx_first_group(w, in, m));
         return;
     case EXEC_OBS_K_LOAD: case EXEC_OBS_K_STORE: case EXEC_OBS_K_ATOMIC: {
-        if (!o->mem) return;
+        if (!(ev & EXEC_OBS_EV_MEM)) return;
         exec_mem_access acc = in->obs == EXEC_OBS_K_LOAD    ? EXEC_OBS_LOAD
                               : in->obs == EXEC_OBS_K_STORE ? EXEC_OBS_STORE
                                                             : EXEC_OBS_ATOMIC;
@@ -177,26 +179,26 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
         return;
     }
     case EXEC_OBS_K_LOAD_KPARAM:
-        if (!o->mem) return;
+        if (!(ev & EXEC_OBS_EV_PARAM)) return;
         for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
             addr[l] = (m >> l) & 1u ? (uint64_t)in->imm : 0;
         o->mem(&s, PTX_SPACE_PARAM, EXEC_OBS_LOAD, addr, m,
                ptx_type_sizes[in->type] * (uint32_t)in->vec);
         return;
     case EXEC_OBS_K_CP_ASYNC:
-        if (!o->mem) return;
+        if (!(ev & EXEC_OBS_EV_MEM)) return;
         lane_addresses(w, in->a[1], (uint64_t)(int64_t)in->target, m, addr);
         report_mem(o, &s, w, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, addr, m, in->vec);
         lane_addresses(w, in->a[0], (uint64_t)in->imm, m, addr);
         o->mem(&s, PTX_SPACE_SHARED, EXEC_OBS_STORE, addr, m, in->vec);
         return;
     case EXEC_OBS_K_BARRIER:
-        if (o->barrier && m)
+        if ((ev & EXEC_OBS_EV_BARRIER) && m)
             o->barrier(&s, exec_barrier_id(&w->h, in, (uint32_t)__builtin_ctz(m)), m,
                        w->h.alive);
         return;
     case EXEC_OBS_K_WARP_SYNC_A0: case EXEC_OBS_K_WARP_SYNC_A1: case EXEC_OBS_K_WARP_SYNC_A3: {
-        if (!o->warp_sync || !m) return;
+        if (!(ev & EXEC_OBS_EV_WARP_SYNC) || !m) return;
         uint32_t slot = in->obs == EXEC_OBS_K_WARP_SYNC_A0   ? in->a[0]
                         : in->obs == EXEC_OBS_K_WARP_SYNC_A1 ? in->a[1]
                                                              : in->a[3];
@@ -248,6 +250,24 @@ exec_insn_tally *exec_observe_tally(struct exec_block *b, const exec_func *f) {
 
 /* ---- blocks and workers ---- */
 
+/* The events o has callbacks for. */
+static uint32_t observed_events(const exec_observer *o) {
+    return (o->insn ? EXEC_OBS_EV_INSN : 0) | (o->branch ? EXEC_OBS_EV_BRANCH : 0) |
+           (o->mem ? EXEC_OBS_EV_MEM | EXEC_OBS_EV_PARAM : 0) |
+           (o->barrier ? EXEC_OBS_EV_BARRIER : 0) | (o->warp_sync ? EXEC_OBS_EV_WARP_SYNC : 0);
+}
+
+/* The kinds of instruction (bits by enum exec_obs_kind) that report events ev. */
+static uint32_t calls_for(uint32_t ev) {
+#define K(kind) (1u << EXEC_OBS_K_##kind)
+    return (ev & EXEC_OBS_EV_BRANCH ? K(BRANCH) | K(BRANCH_IDX) : 0) |
+           (ev & EXEC_OBS_EV_MEM ? K(LOAD) | K(STORE) | K(ATOMIC) | K(CP_ASYNC) : 0) |
+           (ev & EXEC_OBS_EV_PARAM ? K(LOAD_KPARAM) : 0) |
+           (ev & EXEC_OBS_EV_BARRIER ? K(BARRIER) : 0) |
+           (ev & EXEC_OBS_EV_WARP_SYNC ? K(WARP_SYNC_A0) | K(WARP_SYNC_A1) | K(WARP_SYNC_A3) : 0);
+#undef K
+}
+
 void exec_observe_block_begin(struct exec_block *b) {
     exec_worker *wk = b->worker;
     const exec_observer *o = b->L->observer;
@@ -261,12 +281,14 @@ void exec_observe_block_begin(struct exec_block *b) {
         s.warp = 0;
         o->block_begin(&s, b->nthreads);
     }
-    b->insn_events = true;
-    if (o->tally && o->insn_events) {
+    uint32_t ev = EXEC_OBS_EV_ALL;
+    if (o->block_events) {
         exec_site s = site_of(&b->warps[0], NULL);
         s.warp = 0;
-        b->insn_events = o->insn_events(&s);
+        ev = o->block_events(&s);
     }
+    b->obs_events = ev & observed_events(o);
+    b->obs_calls = calls_for(b->obs_events);
     /* the warps were set up before the worker's observation began: now their tallies */
     for (uint32_t i = 0; i < b->nwarps; i++)
         exec_warp_enter_code(&b->warps[i], b->warps[i].frames[b->warps[i].depth].func);

@@ -54,6 +54,17 @@ static inline uint64_t exec_tally_pred_on(const exec_insn_tally *t) {
     return t->pred_on + 32u * (t->issued - t->partial);
 }
 
+/* Kinds of event, for exec_observer.block_events. */
+enum {
+    EXEC_OBS_EV_INSN = 1u << 0,       /* insn */
+    EXEC_OBS_EV_BRANCH = 1u << 1,     /* branch */
+    EXEC_OBS_EV_MEM = 1u << 2,        /* mem, but for loads of kernel parameters by name */
+    EXEC_OBS_EV_PARAM = 1u << 3,      /* mem: loads of kernel parameters by name */
+    EXEC_OBS_EV_BARRIER = 1u << 4,    /* barrier */
+    EXEC_OBS_EV_WARP_SYNC = 1u << 5,  /* warp_sync */
+    EXEC_OBS_EV_ALL = (1u << 6) - 1
+};
+
 typedef struct exec_observer {
     void *ctx;                /* the tool's own state, passed back in begin/end_worker */
 
@@ -74,11 +85,14 @@ typedef struct exec_observer {
      * worker for each function f of the launch's program and adds every instruction of f
      * it issues into the array returned (f->ninsns entries, indexed like f->insns; the
      * tool owns it and reads it when it likes, at end_worker at the latest). NULL: no
-     * tally of f, whose instructions then come through insn. With tally set, insn comes
-     * only in blocks for which insn_events (asked after block_begin; NULL = always)
-     * returns true, and then for every instruction, tallied or not. */
+     * tally of f, whose instructions then come through insn in every block. */
     exec_insn_tally *(*tally)(void *worker_state, const ptx_func *f);
-    bool (*insn_events)(const exec_site *s);
+
+    /* Which events a block reports (EXEC_OBS_EV_* bits), asked after block_begin; NULL =
+     * all. A tool that needs some events in some blocks only (the profiler's timing
+     * replay) spares the others their cost: an event not asked for is not even formed.
+     * EXEC_OBS_EV_INSN matters only for tallied functions (see tally). */
+    uint32_t (*block_events)(const exec_site *s);
 
     /* A branch (every bra, conditional or not, and brx.idx): active lanes, and those that
      * take it (brx.idx: those going where the first executing lane goes). */

@@ -187,8 +187,9 @@ void exec_warp_enter_code(exec_wstate *w, const exec_func *f) {
     struct exec_block *b = w->h.block;
     if (!b->L->observer) return;
     w->tally = exec_observe_tally(b, f);
-    w->tally_first = f->pf ? f->pf->insns : NULL;
-    w->insn_events = !w->tally || b->insn_events;
+    w->insn_events = b->L->observer->insn && (!w->tally || (b->obs_events & EXEC_OBS_EV_INSN));
+    /* every instruction when each is an event (but those the decoder inserted) */
+    w->obs_calls = w->insn_events ? ~(1u << EXEC_OBS_K_HIDDEN) : b->obs_calls;
 }
 
 static inline uint32_t lanes_in(uint32_t m) {
@@ -226,7 +227,7 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
             /* counted here, without a call, when the observer keeps a tally */
             struct exec_insn_tally *t = w->tally;
             if (t && in->obs != EXEC_OBS_K_HIDDEN) {
-                t += in->src - w->tally_first;
+                t += in->src_index;
                 t->issued++;
                 if (__builtin_expect(m != EXEC_FULL_MASK, 0)) {
                     t->partial++;
@@ -234,7 +235,7 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
                     t->pred_on += lanes_in(m);
                 }
             }
-            if (in->obs != EXEC_OBS_K_NONE || w->insn_events) exec_observe_insn(w, in, m);
+            if ((w->obs_calls >> in->obs) & 1u) exec_observe_insn(w, in, m);
         }
         if (__builtin_expect(m != 0, 1)) in->fn(&w->h, in, m);
     }

@@ -38,10 +38,12 @@
                                   * hashed places (no pathological strides) */
 #define TOUCHED_BITS (1u << 23)  /* launch-wide record of sectors touched (hashed) */
 #define MAX_RECORDED_BLOCKS (1u << 22)
-#define PROF_TIMED_BLOCKS 128u
+#define PROF_TIMED_BLOCKS 64u    /* blocks of a grid replayed on the timing clock, at most */
 #define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
 #define MEMO_PERIOD 256u         /* moving all addresses by a multiple of this changes no count
-                                  * (128-byte lines, 32 banks of up to 8 bytes) */  /* blocks of a grid replayed on the timing clock, at most */
+                                  * (128-byte lines, 32 banks of up to 8 bytes) */
+#define MEMO_RUNS 8u             /* runs of consecutive sectors a pattern keeps */
+#define MEMO_NO_RUNS 0xffu       /* more than that: the lanes are walked */
 
 /* ---- what an instruction means to the profiler (worked out once) ---- */
 
@@ -82,6 +84,12 @@ typedef struct mem_memo {
     uint64_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
     uint64_t rel[32];          /* each lane's address less the first lane's */
     prof_mem_counts delta;     /* what the access added */
+    /* global and local: the distinct sectors touched, as runs of run_len sectors from the
+     * first lane's sector + run_off (the same for every base of this phase); nruns is
+     * MEMO_NO_RUNS when they do not fit */
+    uint8_t nruns;
+    uint8_t run_len[MEMO_RUNS];
+    int32_t run_off[MEMO_RUNS];
 } mem_memo;
 
 typedef struct warp_clock {
@@ -437,11 +445,12 @@ static exec_insn_tally *tally_of(void *state, const ptx_func *f)
     return w->counts[f - m->funcs];
 }
 
-/* Instruction events drive the clock of the timed blocks; the others need none. */
-static bool wants_insn_events(const exec_site *site)
+/* The timed blocks need every event, for the clock; the others only what the counters
+ * take from events: branches and memory accesses (kernel parameters are not counted). */
+static uint32_t block_events(const exec_site *site)
 {
     const prof_worker *w = site->worker_state;
-    return w->timing_block;
+    return w->timing_block ? EXEC_OBS_EV_ALL : EXEC_OBS_EV_BRANCH | EXEC_OBS_EV_MEM;
 }
 
 /* ---- workers ---- */
@@ -619,7 +628,7 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
         return;
     }
     /* the executor tallies the module's instructions itself (tally_of); events come in
-     * timed blocks only (wants_insn_events), for the clock */
+     * timed blocks only (block_events), for the clock */
     if (site->warp >= w->nwarps || !w->timing_block)
         return;
     warp_clock *wc = &w->warps[site->warp];
@@ -761,17 +770,38 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
 
 /* ---- memory ---- */
 
+/* Where sector's bit lies in the launch's record: neighbouring sectors keep neighbouring
+ * bits (the record stays in cache for the usual sweeps); 4 KiB pages are spread over it. */
+static inline uint64_t touched_bit(uint64_t sector)
+{
+    return (sector + (sector >> 7) * 0x9e3779b1ull) & (TOUCHED_BITS - 1);
+}
+
+/* Marks the sectors [first, last] touched; returns how many were not before. */
+static uint32_t first_touches(prof_session *s, uint64_t first, uint64_t last)
+{
+    uint32_t fresh = 0;
+    while (first <= last) {
+        /* the run of sectors whose bits share one word: one test, most often all set */
+        uint64_t h = touched_bit(first), room = 64 - (h & 63), page = 128 - (first & 127);
+        uint64_t n = last - first + 1;
+        if (n > room) n = room;
+        if (n > page) n = page;
+        uint64_t bits = (n == 64 ? ~0ull : ((1ull << n) - 1)) << (h & 63);
+        _Atomic uint64_t *word = &s->touched[h >> 6];
+        if ((atomic_load_explicit(word, memory_order_relaxed) & bits) != bits) {
+            uint64_t old = atomic_fetch_or_explicit(word, bits, memory_order_relaxed);
+            fresh += prof_popcount((uint32_t)(bits & ~old)) +
+                     prof_popcount((uint32_t)((bits & ~old) >> 32));
+        }
+        first += n;
+    }
+    return fresh;
+}
+
 static bool first_touch(prof_session *s, uint64_t sector)
 {
-    /* neighbouring sectors keep neighbouring bits (the bitmap stays in cache for the
-     * usual sweeps); 4 KiB pages are spread over it */
-    uint64_t h = (sector + (sector >> 7) * 0x9e3779b1ull) & ((1ull << 23) - 1);
-    uint64_t bit = 1ull << (h & 63);
-    /* most sectors were seen already: a plain read avoids the locked update */
-    if (atomic_load_explicit(&s->touched[h >> 6], memory_order_relaxed) & bit)
-        return false;
-    uint64_t old = atomic_fetch_or_explicit(&s->touched[h >> 6], bit, memory_order_relaxed);
-    return !(old & bit);
+    return first_touches(s, sector, sector) != 0;
 }
 
 /* The common well-coalesced access, a full warp reading one span of at most 8 bytes a
@@ -825,12 +855,9 @@ static uint32_t sectors_of(const uint64_t addr[32], uint32_t mask, uint32_t size
  * launch's misses when the grid is estimated (first touches happen in whichever block
  * runs first here, not where they happen on the GPU). */
 static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc,
-                              const uint64_t addr[32], uint32_t mask, uint32_t size,
-                              bool *missed)
+                              const uint64_t *sect, uint32_t n, bool *missed)
 {
     const prof_sm_model *m = &w->s->model;
-    uint64_t sect[64];
-    uint32_t n = sectors_of(addr, mask, size, sect);
     uint32_t lat = m->lat_l1;
     w->cur.l1_sectors += n;
     *missed = false;
@@ -881,10 +908,35 @@ static void mem_counts_add(prof_mem_counts *d, const prof_mem_counts *a)
     d->bytes_transferred += a->bytes_transferred;
 }
 
-/* prof_on_mem, or what it gave for the same pattern last time (mem_memo). */
-static void count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps, prof_access pa,
-                      prof_mem_kind kind, const uint64_t addr[32], uint32_t mask,
-                      uint32_t size)
+/* The distinct sectors of an access as runs from the first lane's sector (mem_memo). */
+static void memo_sector_runs(mem_memo *mm, const uint64_t addr[32], uint32_t mask,
+                             uint32_t size)
+{
+    uint64_t sect[64];
+    uint32_t n = mask ? sectors_of(addr, mask, size, sect) : 0;
+    uint64_t first = mask ? addr[__builtin_ctz(mask)] >> 5 : 0;
+    mm->nruns = n >= 64 ? MEMO_NO_RUNS : 0;  /* 64: sectors_of may have stopped short */
+    for (uint32_t i = 0; i < n && mm->nruns != MEMO_NO_RUNS; i++) {
+        int64_t off = (int64_t)(sect[i] - first);
+        uint8_t r = mm->nruns;
+        if (r && off == (int64_t)mm->run_off[r - 1] + mm->run_len[r - 1] &&
+            mm->run_len[r - 1] < 255) {
+            mm->run_len[r - 1]++;
+        } else if (r == MEMO_RUNS || off < INT32_MIN || off > INT32_MAX) {
+            mm->nruns = MEMO_NO_RUNS;
+        } else {
+            mm->run_off[r] = (int32_t)off;
+            mm->run_len[r] = 1;
+            mm->nruns++;
+        }
+    }
+}
+
+/* prof_on_mem, or what it gave for the same pattern last time (mem_memo). Returns the
+ * pattern's entry. */
+static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps,
+                                 prof_access pa, prof_mem_kind kind, const uint64_t addr[32],
+                                 uint32_t mask, uint32_t size)
 {
     uint64_t base = mask ? addr[__builtin_ctz(mask)] : 0;
     uint64_t phase = base % MEMO_PERIOD;
@@ -905,7 +957,7 @@ static void count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps, prof_ac
         }
         if (same) {
             mem_counts_add(&w->rec.c.mem[kind], &mm->delta);
-            return;
+            return mm;
         }
     }
     prof_mem_counts before = w->rec.c.mem[kind];
@@ -931,6 +983,10 @@ static void count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps, prof_ac
     mm->delta.bytes_requested = after->bytes_requested - before.bytes_requested;
     mm->delta.bytes_used = after->bytes_used - before.bytes_used;
     mm->delta.bytes_transferred = after->bytes_transferred - before.bytes_transferred;
+    mm->nruns = MEMO_NO_RUNS;
+    if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL)
+        memo_sector_runs(mm, addr, mask, size);
+    return mm;
 }
 
 static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
@@ -948,26 +1004,31 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                      : acc == EXEC_OBS_STORE ? PROF_ACCESS_STORE
                                              : PROF_ACCESS_ATOMIC;
     const insn_info *ii = w->timing_block ? w->pending : NULL;
-    const insn_info *mi = site->insn ? info_of(w, site->insn) : NULL;
+    /* what the instruction means matters to an atomic (a RED?) and to the clock only */
+    const insn_info *mi = site->insn && (acc == EXEC_OBS_ATOMIC || w->timing_block)
+                              ? info_of(w, site->insn) : NULL;
     if (acc == EXEC_OBS_ATOMIC && mi && mi->reduction)
         pa = PROF_ACCESS_REDUCTION;
     uint64_t wavefronts_before = 0;
     prof_mem_kind kind = (int)ps >= 0 ? prof_mem_kind_of(ps, pa) : PROF_MEM_KIND_COUNT;
+    const mem_memo *mm = NULL;
     if (kind != PROF_MEM_KIND_COUNT) {
         wavefronts_before = w->rec.c.mem[kind].transactions;
-        count_mem(w, site->insn, ps, pa, kind, addr, mask, size);
+        mm = count_mem(w, site->insn, ps, pa, kind, addr, mask, size);
     }
     prof_session *s = w->s;
     if (!s->timing || !mask)
         return;
     if (!w->timing_block) {
-        /* outside the timed blocks only what DRAM must supply is kept: each lane's
+        /* outside the timed blocks only what DRAM must supply is kept: the access's
          * sectors against the launch's record (marking a sector twice counts it once) */
         if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
-            uint64_t first, last;
-            if (coalesced_span(addr, mask, size, &first, &last)) {
-                for (uint64_t sct = first; sct <= last; sct++)
-                    w->dram_bytes += first_touch(s, sct) ? 32 : 0;
+            if (mm && mm->nruns != MEMO_NO_RUNS) {
+                uint64_t first = addr[__builtin_ctz(mask)] >> 5;
+                for (uint32_t r = 0; r < mm->nruns; r++) {
+                    uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
+                    w->dram_bytes += 32ull * first_touches(s, from, from + mm->run_len[r] - 1);
+                }
                 return;
             }
             uint64_t prev = UINT64_MAX;
@@ -991,7 +1052,18 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         w->cur.shared_wavefronts += wf;
         lat = s->model.lat_shared + 2 * (uint32_t)(wf > 1 ? wf - 1 : 0);
     } else if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
-        lat = global_timing(w, site->smid, acc, addr, mask, size, &missed);
+        /* the access's sectors: from its pattern's runs, else from the lanes */
+        uint64_t sect[64];
+        uint32_t n = 0;
+        if (mm && mm->nruns != MEMO_NO_RUNS) {
+            uint64_t first = addr[__builtin_ctz(mask)] >> 5;
+            for (uint32_t r = 0; r < mm->nruns; r++)
+                for (uint32_t i = 0; i < mm->run_len[r]; i++)
+                    sect[n++] = first + (uint64_t)(int64_t)mm->run_off[r] + i;
+        } else {
+            n = sectors_of(addr, mask, size, sect);
+        }
+        lat = global_timing(w, site->smid, acc, sect, n, &missed);
         /* __syncthreads makes the block's global writes visible to the block: with a
          * write-through L1 a barrier waits until L2 has taken them */
         if (acc != EXEC_OBS_LOAD && w->timing_block && w->pending_warp) {
@@ -1050,7 +1122,7 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
     s->obs.block_end = on_block_end;
     s->obs.insn = on_insn;
     s->obs.tally = tally_of;
-    s->obs.insn_events = wants_insn_events;
+    s->obs.block_events = block_events;
     s->obs.branch = on_branch;
     s->obs.mem = on_mem;
     s->obs.barrier = on_barrier;

@@ -147,7 +147,11 @@ static exec_insn_tally *on_tally(void *state, const ptx_func *f) {
     (void)state;
     return f == tally_func ? tallies : NULL;
 }
-static bool in_block_1(const exec_site *s) { return s->ctaid.x == 1; }
+static uint32_t in_block_1(const exec_site *s) { return s->ctaid.x == 1 ? EXEC_OBS_EV_ALL : 0; }
+/* block 0: its memory accesses (not the parameter loads) and barriers; block 1: all */
+static uint32_t some_in_block_0(const exec_site *s) {
+    return s->ctaid.x == 1 ? EXEC_OBS_EV_ALL : EXEC_OBS_EV_MEM | EXEC_OBS_EV_BARRIER;
+}
 
 /* ---- running ---- */
 
@@ -296,6 +300,26 @@ int main(void) {
     CHECK(rec.ended_state == &rec.state_token);
     for (uint32_t b = 0; b < BLOCKS; b++) check_block(&rec, b, in, out);
 
+    /* events picked per block: block 1 as before; block 0 its barriers and memory
+     * accesses but the kernel parameter loads, and (no tally) every instruction */
+    obs.block_events = some_in_block_0;
+    rec.n = 0;
+    rec.begin_worker = rec.end_worker = 0;
+    memset(out, 0, (THREADS + 2) * 4);
+    CHECK_EQ_U64(launch(&h, &obs, in, out), EXEC_OK);
+    CHECK(memcmp(plain, out, (THREADS + 2) * 4) == 0);
+    check_block(&rec, 1, in, out);
+    for (int warp = 0; warp < 2; warp++) {
+        CHECK_EQ_U64(count(&rec, EV_INSN, 0, warp), INSNS);
+        CHECK_EQ_U64(count(&rec, EV_BRANCH, 0, warp), 0);
+        CHECK_EQ_U64(count(&rec, EV_WARP_SYNC, 0, warp), 0);
+        CHECK_EQ_U64(count(&rec, EV_BARRIER, 0, warp), 1);
+        CHECK_EQ_U64(count(&rec, EV_MEM, 0, warp), 7);  /* 9 less the two parameters */
+        const event *e = find(&rec, EV_MEM, 0, (uint32_t)warp, -1, 0);
+        CHECK(e && e->space == PTX_SPACE_GLOBAL && e->access == EXEC_OBS_LOAD);
+    }
+    obs.block_events = NULL;
+
     /* an observer with no callbacks but one is fine, and a later launch starts afresh */
     exec_observer only_insn = {.ctx = &rec, .insn = on_insn};
     rec.n = 0;
@@ -304,7 +328,7 @@ int main(void) {
     CHECK_EQ_U64(rec.end_worker, 1);
 
     /* a counting observer: the executor tallies every instruction itself, and reports
-     * each one only in the blocks insn_events picks (block 1); the tallies equal what
+     * each one only in the blocks block_events picks (block 1); the tallies equal what
      * the events of the run above add up to */
     const ptx_func *pf = &exec_program_module(h.prog)->funcs[0];
     CHECK_EQ_U64(pf->ninsns, INSNS);
@@ -320,7 +344,7 @@ int main(void) {
     memset(tallies, 0, sizeof tallies);
     tally_func = pf;
     exec_observer counting = {.ctx = &rec, .insn = on_insn, .tally = on_tally,
-                              .insn_events = in_block_1};
+                              .block_events = in_block_1};
     rec.n = 0;
     memset(out, 0, (THREADS + 2) * 4);
     CHECK_EQ_U64(launch(&h, &counting, in, out), EXEC_OK);
