@@ -128,17 +128,13 @@ static void report_mem(const exec_observer *o, const exec_site *s, const exec_ws
     if (param) o->mem(s, PTX_SPACE_PARAM, acc, addr, param, size);
 }
 
-/* Addresses a[slot] + offset of the lanes in m (the others 0). restrict: the register
- * file and the event's array never overlap, and saying so lets the loops vectorise. */
-static void lane_addresses(const exec_wstate *w, uint32_t slot, uint64_t offset, uint32_t m,
+/* Addresses a[slot] + offset of every lane (those off the path too: an observer looks at
+ * the lanes of the event's mask only, and one plain loop over the warp vectorises).
+ * restrict: the register file and the event's array never overlap. */
+static void lane_addresses(const exec_wstate *w, uint32_t slot, uint64_t offset,
                            uint64_t *restrict addr) {
     const uint64_t *restrict A = &EXEC_R(&w->h, slot, 0);
-    if (m == EXEC_FULL_MASK) { /* the common case, as a loop the compiler vectorises */
-        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = A[l] + offset;
-        return;
-    }
-    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
-        addr[l] = (A[l] + offset) & (0 - (uint64_t)((m >> l) & 1u));
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = A[l] + offset;
 }
 
 /* brx.idx: the lanes of m that go where the first of them goes. */
@@ -174,8 +170,15 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
                               : in->obs == EXEC_OBS_K_STORE ? EXEC_OBS_STORE
                                                             : EXEC_OBS_ATOMIC;
         uint32_t size = ptx_type_sizes[in->type] * (in->obs == EXEC_OBS_K_ATOMIC ? 1u : in->vec);
-        lane_addresses(w, in->a[0], (uint64_t)in->imm, m, addr);
-        report_mem(o, &s, w, (ptx_space)in->space, acc, addr, m, size);
+        ptx_space sp = (ptx_space)in->space;
+        if (in->imm == 0 && (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_SHARED ||
+                             sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_CONST)) {
+            /* the address registers are the addresses: no copy */
+            o->mem(&s, sp, acc, &EXEC_R(&w->h, in->a[0], 0), m, size);
+            return;
+        }
+        lane_addresses(w, in->a[0], (uint64_t)in->imm, addr);
+        report_mem(o, &s, w, sp, acc, addr, m, size);
         return;
     }
     case EXEC_OBS_K_LOAD_KPARAM:
@@ -187,9 +190,9 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
         return;
     case EXEC_OBS_K_CP_ASYNC:
         if (!(ev & EXEC_OBS_EV_MEM)) return;
-        lane_addresses(w, in->a[1], (uint64_t)(int64_t)in->target, m, addr);
+        lane_addresses(w, in->a[1], (uint64_t)(int64_t)in->target, addr);
         report_mem(o, &s, w, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, addr, m, in->vec);
-        lane_addresses(w, in->a[0], (uint64_t)in->imm, m, addr);
+        lane_addresses(w, in->a[0], (uint64_t)in->imm, addr);
         o->mem(&s, PTX_SPACE_SHARED, EXEC_OBS_STORE, addr, m, in->vec);
         return;
     case EXEC_OBS_K_BARRIER:

@@ -103,8 +103,8 @@ typedef struct exec_observer {
      * CONST / PARAM); addr[lane] is the device address for global and const, the offset
      * in the block's shared memory for shared, the offset in the thread's own local
      * memory for local; for param, the offset in the kernel's parameter buffer (a
-     * device function's own .param variables: the offset in the thread's local memory).
-     * size is the bytes per lane (vector accesses: the whole vector). mask may be 0: the
+     * device function's own .param variables: the offset in the thread's local memory);
+     * addr[] of lanes outside mask means nothing. size is the bytes per lane (vector accesses: the whole vector). mask may be 0: the
      * guard was false on every lane, yet the instruction was issued (counting tools count
      * it); a generic access then reports PTX_SPACE_GLOBAL. cp.async reports its global
      * read and its shared write. */

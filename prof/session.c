@@ -38,7 +38,7 @@
                                   * hashed places (no pathological strides) */
 #define TOUCHED_BITS (1u << 23)  /* launch-wide record of sectors touched (hashed) */
 #define MAX_RECORDED_BLOCKS (1u << 22)
-#define PROF_TIMED_BLOCKS 64u    /* blocks of a grid replayed on the timing clock, at most */
+#define PROF_TIMED_BLOCKS 32u    /* blocks of a grid replayed on the timing clock, at most */
 #define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
 #define MEMO_PERIOD 256u         /* moving all addresses by a multiple of this changes no count
                                   * (128-byte lines, 32 banks of up to 8 bytes) */
@@ -76,18 +76,21 @@ typedef exec_insn_tally insn_count;
  * mostly repeat their instruction's pattern at another base address, and moving every
  * address by the same multiple of MEMO_PERIOD changes no sector, line, segment or bank
  * count. A loop that walks an array meets each phase of the period again and again, so
- * patterns are remembered by instruction and phase. */
+ * patterns are remembered by instruction, phase and lanes on. */
 typedef struct mem_memo {
-    const ptx_insn *insn;
+    const ptx_insn *insn;      /* NULL: empty */
     uint32_t mask, size;
     uint8_t space, access;
-    uint64_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
-    uint64_t rel[32];          /* each lane's address less the first lane's */
-    prof_mem_counts delta;     /* what the access added */
+    uint8_t nruns;             /* see run_len */
+    uint16_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
+    int32_t rel[32];           /* each lane's address less the first lane's (a pattern
+                                * whose lanes lie further apart is not remembered) */
+    uint32_t delta[10];        /* what the access added to each prof_mem_counts field, in
+                                * order (one access adds little: 32 bits keep the entry
+                                * small, and the table in cache) */
     /* global and local: the distinct sectors touched, as runs of run_len sectors from the
      * first lane's sector + run_off (the same for every base of this phase); nruns is
      * MEMO_NO_RUNS when they do not fit */
-    uint8_t nruns;
     uint8_t run_len[MEMO_RUNS];
     int32_t run_off[MEMO_RUNS];
 } mem_memo;
@@ -894,18 +897,15 @@ static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc
     return lat;
 }
 
-static void mem_counts_add(prof_mem_counts *d, const prof_mem_counts *a)
+/* prof_mem_counts as an array of its fields (all uint64_t), for the memo's deltas. */
+#define MEM_COUNT_FIELDS (sizeof(prof_mem_counts) / sizeof(uint64_t))
+_Static_assert(MEM_COUNT_FIELDS == 10, "mem_memo.delta has one entry per prof_mem_counts field");
+
+static void mem_counts_add(prof_mem_counts *d, const uint32_t delta[MEM_COUNT_FIELDS])
 {
-    d->inst += a->inst;
-    d->requests += a->requests;
-    d->sectors += a->sectors;
-    d->set_accesses += a->set_accesses;
-    d->transactions += a->transactions;
-    d->ideal_transactions += a->ideal_transactions;
-    d->sass_wavefronts += a->sass_wavefronts;
-    d->bytes_requested += a->bytes_requested;
-    d->bytes_used += a->bytes_used;
-    d->bytes_transferred += a->bytes_transferred;
+    uint64_t *f = (uint64_t *)d;
+    for (size_t i = 0; i < MEM_COUNT_FIELDS; i++)
+        f[i] += delta[i];
 }
 
 /* The distinct sectors of an access as runs from the first lane's sector (mem_memo). */
@@ -940,49 +940,52 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
 {
     uint64_t base = mask ? addr[__builtin_ctz(mask)] : 0;
     uint64_t phase = base % MEMO_PERIOD;
-    mem_memo *mm = &w->memo[(((uintptr_t)pi >> 4) ^ (phase * 0x9e37u)) % MEMO_SLOTS];
+    /* the lanes on are part of the key: a loop whose active lanes halve each turn (a tree
+     * reduction) makes one pattern per turn */
+    mem_memo *mm = &w->memo[(((uintptr_t)pi >> 4) ^ (phase * 0x9e37u) ^
+                             ((mask * 0x9e3779b1u) >> 22)) % MEMO_SLOTS];
     if (mm->insn == pi && mm->mask == mask && mm->size == size && mm->space == ps &&
         mm->access == pa && mm->base_phase == phase) {
         bool same = true;
         if (mask == 0xffffffffu) {
             uint64_t diff = 0;  /* a plain loop over the warp: the compiler vectorises it */
             for (uint32_t l = 0; l < 32; l++)
-                diff |= (addr[l] - base) ^ mm->rel[l];
+                diff |= (addr[l] - base) ^ (uint64_t)(int64_t)mm->rel[l];
             same = diff == 0;
         } else {
             for (uint32_t m = mask; m && same; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctz(m);
-                same = addr[l] - base == mm->rel[l];
+                same = addr[l] - base == (uint64_t)(int64_t)mm->rel[l];
             }
         }
         if (same) {
-            mem_counts_add(&w->rec.c.mem[kind], &mm->delta);
+            mem_counts_add(&w->rec.c.mem[kind], mm->delta);
             return mm;
         }
     }
     prof_mem_counts before = w->rec.c.mem[kind];
     prof_on_mem(&w->rec, ps, pa, addr, mask, size);
-    const prof_mem_counts *after = &w->rec.c.mem[kind];
+    const uint64_t *after = (const uint64_t *)&w->rec.c.mem[kind];
+    const uint64_t *was = (const uint64_t *)&before;
     mm->insn = pi;
     mm->mask = mask;
     mm->size = size;
     mm->space = (uint8_t)ps;
     mm->access = (uint8_t)pa;
-    mm->base_phase = phase;
+    mm->base_phase = (uint16_t)phase;
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        mm->rel[l] = addr[l] - base;
+        int64_t rel = (int64_t)(addr[l] - base);
+        if (rel < INT32_MIN || rel > INT32_MAX)
+            mm->insn = NULL;  /* too far apart to remember */
+        mm->rel[l] = (int32_t)rel;
     }
-    mm->delta.inst = after->inst - before.inst;
-    mm->delta.requests = after->requests - before.requests;
-    mm->delta.sectors = after->sectors - before.sectors;
-    mm->delta.set_accesses = after->set_accesses - before.set_accesses;
-    mm->delta.transactions = after->transactions - before.transactions;
-    mm->delta.ideal_transactions = after->ideal_transactions - before.ideal_transactions;
-    mm->delta.sass_wavefronts = after->sass_wavefronts - before.sass_wavefronts;
-    mm->delta.bytes_requested = after->bytes_requested - before.bytes_requested;
-    mm->delta.bytes_used = after->bytes_used - before.bytes_used;
-    mm->delta.bytes_transferred = after->bytes_transferred - before.bytes_transferred;
+    for (size_t i = 0; i < MEM_COUNT_FIELDS; i++) {
+        uint64_t d = after[i] - was[i];
+        if (d > UINT32_MAX)
+            mm->insn = NULL;
+        mm->delta[i] = (uint32_t)d;
+    }
     mm->nruns = MEMO_NO_RUNS;
     if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL)
         memo_sector_runs(mm, addr, mask, size);
