@@ -32,11 +32,11 @@
 #include "session.h"
 #include "hooks.h"
 #include "lanes.h"
+#include "touched.h"
 
 #define SCOREBOARD 256u          /* registers per warp, hashed */
 #define L1_SECTORS 8192u         /* the L1 of the timing model: 256 KiB, direct-mapped at
                                   * hashed places (no pathological strides) */
-#define TOUCHED_BITS (1u << 23)  /* launch-wide record of sectors touched (hashed) */
 #define MAX_RECORDED_BLOCKS (1u << 22)
 #define PROF_TIMED_BLOCKS 32u    /* blocks of a grid replayed on the timing clock, at most */
 #define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
@@ -122,6 +122,7 @@ typedef struct prof_worker {
     insn_count *cur_counts;
     bool timing_block;         /* the running block is replayed on the timing clock */
     insn_info scratch;         /* for an instruction of no known function */
+    struct worker_tables *tables; /* memo and l1 below: taken from the pool for this launch */
     mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
     /* timing of the running block */
     warp_clock *warps;
@@ -137,6 +138,7 @@ typedef struct prof_worker {
     warp_clock *pending_warp;
     uint64_t pending_issue;
     uint64_t l2_bytes, dram_bytes;
+    prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
     struct prof_worker *next;
 } prof_worker;
 
@@ -154,7 +156,7 @@ struct prof_session {
     prof_block_cost block_sum; /* all timed blocks, for grids too large to keep one by one */
     uint64_t blocks_seen;      /* timed blocks */
     uint64_t sample_stride;    /* every this many blocks (in linear order) one is timed */
-    _Atomic uint64_t *touched; /* TOUCHED_BITS bits */
+    prof_touched *touched;     /* the sectors the launch touched (timing only) */
 };
 
 /* ---- instruction analysis ---- */
@@ -456,6 +458,64 @@ static uint32_t block_events(const exec_site *site)
     return w->timing_block ? EXEC_OBS_EV_ALL : EXEC_OBS_EV_BRANCH | EXEC_OBS_EV_MEM;
 }
 
+/* ---- tables kept from one launch to the next ---- */
+
+/* A worker's memo and L1 tables take a third of a megabyte, and a launch may be tiny:
+ * workers that finish leave theirs here for the next launch's, so a program of many small
+ * launches does not clear that much memory each time. The memo stays valid from launch
+ * to launch (what it holds depends on the access and the counting rules only) unless the
+ * rules change; the L1 starts cold each launch. */
+typedef struct worker_tables {
+    struct worker_tables *next;
+    prof_rules rules;          /* the rules the memo's counts were made under */
+    mem_memo *memo;
+    uint64_t *l1;              /* NULL until a launch with timing needs it */
+} worker_tables;
+
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static worker_tables *tables_pool;
+
+static bool same_rules(const prof_rules *a, const prof_rules *b)
+{
+    return a->generation == b->generation && a->l1_global_loads == b->l1_global_loads &&
+           a->shared_bank_bytes == b->shared_bank_bytes &&
+           a->shared_pair_merge == b->shared_pair_merge &&
+           a->shared_wavefront_bytes == b->shared_wavefront_bytes;
+}
+
+static void take_tables(prof_worker *w, bool timing)
+{
+    pthread_mutex_lock(&tables_lock);
+    worker_tables *t = tables_pool;
+    if (t)
+        tables_pool = t->next;
+    pthread_mutex_unlock(&tables_lock);
+    if (!t) {
+        t = calloc(1, sizeof *t);
+        if (!t || !(t->memo = calloc(MEMO_SLOTS, sizeof *t->memo)))
+            abort();
+        t->rules = w->rec.rules;
+    } else if (!same_rules(&t->rules, &w->rec.rules)) {
+        memset(t->memo, 0, MEMO_SLOTS * sizeof *t->memo);
+        t->rules = w->rec.rules;
+    }
+    if (timing && t->l1)
+        memset(t->l1, 0, L1_SECTORS * sizeof *t->l1);
+    else if (timing && !(t->l1 = calloc(L1_SECTORS, sizeof *t->l1)))
+        abort();
+    w->tables = t;
+    w->memo = t->memo;
+    w->l1 = timing ? t->l1 : NULL;
+}
+
+static void give_back_tables(prof_worker *w)
+{
+    pthread_mutex_lock(&tables_lock);
+    w->tables->next = tables_pool;
+    tables_pool = w->tables;
+    pthread_mutex_unlock(&tables_lock);
+}
+
 /* ---- workers ---- */
 
 static void *begin_worker(void *ctx)
@@ -469,11 +529,9 @@ static void *begin_worker(void *ctx)
     const ptx_module *m = s->module;
     w->infos = calloc(m && m->nfuncs ? m->nfuncs : 1, sizeof *w->infos);
     w->counts = calloc(m && m->nfuncs ? m->nfuncs : 1, sizeof *w->counts);
-    w->memo = calloc(MEMO_SLOTS, sizeof *w->memo);
-    if (s->timing)
-        w->l1 = calloc(L1_SECTORS, sizeof *w->l1);
-    if (!w->infos || !w->counts || !w->memo || (s->timing && !w->l1))
+    if (!w->infos || !w->counts)
         abort();
+    take_tables(w, s->timing);
     return w;
 }
 
@@ -521,10 +579,9 @@ static void end_worker(void *ctx, void *state)
     }
     free(w->infos);
     free(w->counts);
-    free(w->memo);
+    give_back_tables(w);
     free(w->warps);
     free(w->release);
-    free(w->l1);
     free(w);
 }
 
@@ -773,38 +830,11 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
 
 /* ---- memory ---- */
 
-/* Where sector's bit lies in the launch's record: neighbouring sectors keep neighbouring
- * bits (the record stays in cache for the usual sweeps); 4 KiB pages are spread over it. */
-static inline uint64_t touched_bit(uint64_t sector)
+/* Marks the sectors [first, last] touched in the launch; returns how many were not before
+ * (what DRAM supplies). */
+static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 {
-    return (sector + (sector >> 7) * 0x9e3779b1ull) & (TOUCHED_BITS - 1);
-}
-
-/* Marks the sectors [first, last] touched; returns how many were not before. */
-static uint32_t first_touches(prof_session *s, uint64_t first, uint64_t last)
-{
-    uint32_t fresh = 0;
-    while (first <= last) {
-        /* the run of sectors whose bits share one word: one test, most often all set */
-        uint64_t h = touched_bit(first), room = 64 - (h & 63), page = 128 - (first & 127);
-        uint64_t n = last - first + 1;
-        if (n > room) n = room;
-        if (n > page) n = page;
-        uint64_t bits = (n == 64 ? ~0ull : ((1ull << n) - 1)) << (h & 63);
-        _Atomic uint64_t *word = &s->touched[h >> 6];
-        if ((atomic_load_explicit(word, memory_order_relaxed) & bits) != bits) {
-            uint64_t old = atomic_fetch_or_explicit(word, bits, memory_order_relaxed);
-            fresh += prof_popcount((uint32_t)(bits & ~old)) +
-                     prof_popcount((uint32_t)((bits & ~old) >> 32));
-        }
-        first += n;
-    }
-    return fresh;
-}
-
-static bool first_touch(prof_session *s, uint64_t sector)
-{
-    return first_touches(s, sector, sector) != 0;
+    return prof_touched_mark(w->s->touched, &w->touched_at, first, last);
 }
 
 /* The common well-coalesced access, a full warp reading one span of at most 8 bytes a
@@ -868,8 +898,7 @@ static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc
         /* each SM has its own L1: a line another SM's block brought in does not hit */
         uint64_t tag = sect[i] * 1024 + smid % 1024 + 1;
         uint64_t *line = &w->l1[(sect[i] + (sect[i] >> 7) * 0x9e3779b1ull) & (L1_SECTORS - 1)];
-        if (first_touch(w->s, sect[i]))
-            w->dram_bytes += 32;
+        w->dram_bytes += 32 * first_touches(w, sect[i], sect[i]);
         if (acc == EXEC_OBS_LOAD && *line == tag && !(w->last && w->last->bypass_l1))
             continue;  /* L1 hit */
         w->l2_bytes += 32;
@@ -1030,7 +1059,7 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                 uint64_t first = addr[__builtin_ctz(mask)] >> 5;
                 for (uint32_t r = 0; r < mm->nruns; r++) {
                     uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
-                    w->dram_bytes += 32ull * first_touches(s, from, from + mm->run_len[r] - 1);
+                    w->dram_bytes += 32 * first_touches(w, from, from + mm->run_len[r] - 1);
                 }
                 return;
             }
@@ -1039,7 +1068,7 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                 uint32_t l = (uint32_t)__builtin_ctz(m);
                 for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
                     if (sct != prev)
-                        w->dram_bytes += first_touch(s, sct) ? 32 : 0;
+                        w->dram_bytes += 32 * first_touches(w, sct, sct);
                     prev = sct;
                 }
             }
@@ -1110,7 +1139,7 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
     s->sample_stride = s->nblocks > PROF_TIMED_BLOCKS ? (s->nblocks + PROF_TIMED_BLOCKS - 1) /
                                                             PROF_TIMED_BLOCKS : 1;
     if (s->timing) {
-        s->touched = calloc(TOUCHED_BITS / 64, sizeof *s->touched);
+        s->touched = prof_touched_new();
         if (s->nblocks <= MAX_RECORDED_BLOCKS)
             s->blocks = calloc(s->nblocks ? s->nblocks : 1, sizeof *s->blocks);
         if (!s->touched || (s->nblocks <= MAX_RECORDED_BLOCKS && !s->blocks)) {
@@ -1138,7 +1167,7 @@ void prof_session_free(prof_session *s)
         return;
     pthread_mutex_destroy(&s->lock);
     free(s->blocks);
-    free((void *)s->touched);
+    prof_touched_free(s->touched);
     free(s);
 }
 

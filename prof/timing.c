@@ -189,7 +189,11 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         return e;
     }
 
+    /* block slots on the SMs, in the order the grid's blocks fill them: a grid with fewer
+     * blocks than slots only ever uses its first ones */
     size_t nslots = (size_t)per_sm * (size_t)m.sms;
+    if (nslots > in->blocks)
+        nslots = (size_t)in->blocks;
     slot *heap = malloc(nslots * sizeof *heap);
     double *sm_first = malloc((size_t)m.sms * sizeof *sm_first);
     double *sm_last = calloc((size_t)m.sms, sizeof *sm_last);
