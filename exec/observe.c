@@ -71,6 +71,7 @@ static inline exec_site site_of(const exec_wstate *w, const exec_insn *in) {
     s.warp = w->h.warp_in_block;
     s.smid = b->smid;
     s.insn = in ? in->src : NULL;
+    s.insn_index = in ? in->src_index : 0;
     s.worker_state = b->worker->observer_state;
     return s;
 }

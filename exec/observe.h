@@ -26,6 +26,7 @@ typedef struct exec_site {
     exec_dim3 ctaid;
     uint32_t warp;            /* warp index within the block; lane l is thread warp*32+l */
     uint32_t smid;
+    uint32_t insn_index;      /* insn's index in its function's instructions */
     const ptx_insn *insn;     /* the IR instruction (srcloc, opcode); NULL for block events */
     void *worker_state;       /* what begin_worker returned for this worker thread */
 } exec_site;

@@ -105,9 +105,10 @@ typedef struct warp_clock {
                                 * not pass it (the compiler cannot prove they differ) */
     uint64_t store_ack;        /* when L2 has taken this warp's global stores */
     uint64_t last_miss_ready;  /* when the latest counted such wait ended */
-    uint64_t ready[SCOREBOARD];       /* when each register's value is ready */
-    uint64_t miss_issue[SCOREBOARD];  /* for a value loaded past L1: when its load issued,
-                                       * else 0 */
+    struct {
+        uint64_t ready;        /* when the register's value is ready */
+        uint64_t miss_issue;   /* for a value loaded past L1: when its load issued, else 0 */
+    } reg[SCOREBOARD];         /* side by side: an instruction reads both of a register */
 } warp_clock;
 
 typedef struct prof_worker {
@@ -692,7 +693,9 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     if (site->warp >= w->nwarps || !w->timing_block)
         return;
     warp_clock *wc = &w->warps[site->warp];
-    size_t idx = (size_t)(pi - w->cur_first);
+    size_t idx = site->insn_index;  /* pi's index in its function, the current one */
+    if (__builtin_expect(w->cur_first + idx != pi, 0))
+        idx = (size_t)(pi - w->cur_first);
     prof_session *s = w->s;
     const insn_info *ii = &w->cur_infos[idx];
     if (__builtin_expect(!ii->key, 0))
@@ -711,11 +714,11 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     uint64_t t = slot, miss_ready = 0, miss_issue = 0;
     for (unsigned i = 0; i < ii->nsrc; i++) {
         unsigned r = ii->src[i];
-        if (wc->ready[r] > t)
-            t = wc->ready[r];
-        if (wc->miss_issue[r] && wc->ready[r] > miss_ready) {
-            miss_ready = wc->ready[r];
-            miss_issue = wc->miss_issue[r];
+        if (wc->reg[r].ready > t)
+            t = wc->reg[r].ready;
+        if (wc->reg[r].miss_issue && wc->reg[r].ready > miss_ready) {
+            miss_ready = wc->reg[r].ready;
+            miss_issue = wc->reg[r].miss_issue;
         }
     }
     if (ii->is_load && wc->store_start[ii->mem_space] >= t)
@@ -744,8 +747,8 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
         if (ii->lat == LAT_PRINTF)
             wc->t = wc->bb_end = done;  /* the call returns once its records are written */
         for (unsigned i = 0; i < ii->ndst; i++) {
-            wc->ready[ii->dst[i]] = done;
-            wc->miss_issue[ii->dst[i]] = 0;
+            wc->reg[ii->dst[i]].ready = done;
+            wc->reg[ii->dst[i]].miss_issue = 0;
         }
     }
     w->pending = ii->lat == LAT_MEMORY && exec_mask ? ii : NULL;
@@ -1110,10 +1113,10 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         uint64_t done = w->pending_issue + lat;
         warp_clock *wc = w->pending_warp;
         for (unsigned i = 0; i < ii->ndst; i++) {
-            if (done > wc->ready[ii->dst[i]])
-                wc->ready[ii->dst[i]] = done;
+            if (done > wc->reg[ii->dst[i]].ready)
+                wc->reg[ii->dst[i]].ready = done;
             if (missed)
-                wc->miss_issue[ii->dst[i]] = w->pending_issue ? w->pending_issue : 1;
+                wc->reg[ii->dst[i]].miss_issue = w->pending_issue ? w->pending_issue : 1;
         }
     }
 }
