@@ -15,6 +15,7 @@
 #include "core.h"
 #include "observe.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 void exec_warp_update_brk(exec_wstate *w) {
@@ -198,10 +199,12 @@ static inline uint32_t lanes_in(uint32_t m) {
     return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* The run loop, written once and compiled twice (exec_warp_run, exec_warp_run_observed):
- * with observed a constant false the event call disappears, so an unobserved run pays
- * nothing per instruction for the observer's existence. */
-static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const bool observed) {
+/* The run loop, written once and compiled several times (exec_warp_run,
+ * exec_warp_run_observed): with observed a constant false the event call disappears, so an
+ * unobserved run pays nothing per instruction for the observer's existence. hw_popcount:
+ * count lanes with the CPU's instruction (only in a copy compiled for it). */
+static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const bool observed,
+                                                           const bool hw_popcount) {
     w->slice_start = w->clock;
     for (;;) {
         const exec_insn *in = w->ip;
@@ -231,8 +234,9 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
                 t->issued++;
                 if (__builtin_expect(m != EXEC_FULL_MASK, 0)) {
                     t->partial++;
-                    t->active += lanes_in(w->h.active);
-                    t->pred_on += lanes_in(m);
+                    t->active += hw_popcount ? (uint32_t)__builtin_popcount(w->h.active)
+                                             : lanes_in(w->h.active);
+                    t->pred_on += hw_popcount ? (uint32_t)__builtin_popcount(m) : lanes_in(m);
                 }
             }
             if ((w->obs_calls >> in->obs) & 1u) exec_observe_insn(w, in, m);
@@ -241,6 +245,28 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
     }
 }
 
-void exec_warp_run(exec_wstate *w) { run_loop(w, false); }
+void exec_warp_run(exec_wstate *w) { run_loop(w, false, false); }
 
-void exec_warp_run_observed(exec_wstate *w) { run_loop(w, true); }
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Observed runs count the lanes of every partial warp's instruction: on a CPU with a
+ * popcount instruction (the baseline x86-64 target has none), a copy that uses it. */
+__attribute__((target("popcnt"))) static void run_observed_popcnt(exec_wstate *w) {
+    run_loop(w, true, true);
+}
+
+void exec_warp_run_observed(exec_wstate *w) {
+    static _Atomic int has_popcnt = -1; /* -1: not asked yet */
+    int has = atomic_load_explicit(&has_popcnt, memory_order_relaxed);
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("popcnt") ? 1 : 0;
+        atomic_store_explicit(&has_popcnt, has, memory_order_relaxed);
+    }
+    if (has)
+        run_observed_popcnt(w);
+    else
+        run_loop(w, true, false);
+}
+#else
+void exec_warp_run_observed(exec_wstate *w) { run_loop(w, true, false); }
+#endif
