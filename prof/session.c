@@ -158,6 +158,7 @@ struct prof_session {
     uint64_t blocks_seen;      /* timed blocks */
     uint64_t sample_stride;    /* every this many blocks (in linear order) one is timed */
     prof_touched *touched;     /* the sectors the launch touched (timing only) */
+    prof_table_pool *pool;     /* where workers take and leave their tables; NULL: none */
 };
 
 /* ---- instruction analysis ---- */
@@ -462,10 +463,10 @@ static uint32_t block_events(const exec_site *site)
 /* ---- tables kept from one launch to the next ---- */
 
 /* A worker's memo and L1 tables take a third of a megabyte, and a launch may be tiny:
- * workers that finish leave theirs here for the next launch's, so a program of many small
- * launches does not clear that much memory each time. The memo stays valid from launch
- * to launch (what it holds depends on the access and the counting rules only) unless the
- * rules change; the L1 starts cold each launch. */
+ * workers that finish leave theirs in the session's pool for the next launch's, so a
+ * program of many small launches does not clear that much memory each time. The memo
+ * stays valid from launch to launch (what it holds depends on the access and the counting
+ * rules only) unless the rules change; the L1 starts cold each launch. */
 typedef struct worker_tables {
     struct worker_tables *next;
     prof_rules rules;          /* the rules the memo's counts were made under */
@@ -473,8 +474,33 @@ typedef struct worker_tables {
     uint64_t *l1;              /* NULL until a launch with timing needs it */
 } worker_tables;
 
-static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
-static worker_tables *tables_pool;
+struct prof_table_pool {
+    pthread_mutex_t lock;
+    worker_tables *free;
+};
+
+prof_table_pool *prof_table_pool_new(void)
+{
+    prof_table_pool *p = calloc(1, sizeof *p);
+    if (p)
+        pthread_mutex_init(&p->lock, NULL);
+    return p;
+}
+
+void prof_table_pool_free(prof_table_pool *p)
+{
+    if (!p)
+        return;
+    while (p->free) {
+        worker_tables *t = p->free;
+        p->free = t->next;
+        free(t->memo);
+        free(t->l1);
+        free(t);
+    }
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}
 
 static bool same_rules(const prof_rules *a, const prof_rules *b)
 {
@@ -484,13 +510,16 @@ static bool same_rules(const prof_rules *a, const prof_rules *b)
            a->shared_wavefront_bytes == b->shared_wavefront_bytes;
 }
 
-static void take_tables(prof_worker *w, bool timing)
+static void take_tables(prof_worker *w, prof_table_pool *pool, bool timing)
 {
-    pthread_mutex_lock(&tables_lock);
-    worker_tables *t = tables_pool;
-    if (t)
-        tables_pool = t->next;
-    pthread_mutex_unlock(&tables_lock);
+    worker_tables *t = NULL;
+    if (pool) {
+        pthread_mutex_lock(&pool->lock);
+        t = pool->free;
+        if (t)
+            pool->free = t->next;
+        pthread_mutex_unlock(&pool->lock);
+    }
     if (!t) {
         t = calloc(1, sizeof *t);
         if (!t || !(t->memo = calloc(MEMO_SLOTS, sizeof *t->memo)))
@@ -509,12 +538,19 @@ static void take_tables(prof_worker *w, bool timing)
     w->l1 = timing ? t->l1 : NULL;
 }
 
-static void give_back_tables(prof_worker *w)
+static void give_back_tables(prof_worker *w, prof_table_pool *pool)
 {
-    pthread_mutex_lock(&tables_lock);
-    w->tables->next = tables_pool;
-    tables_pool = w->tables;
-    pthread_mutex_unlock(&tables_lock);
+    worker_tables *t = w->tables;
+    if (!pool) {
+        free(t->memo);
+        free(t->l1);
+        free(t);
+        return;
+    }
+    pthread_mutex_lock(&pool->lock);
+    t->next = pool->free;
+    pool->free = t;
+    pthread_mutex_unlock(&pool->lock);
 }
 
 /* ---- workers ---- */
@@ -532,7 +568,7 @@ static void *begin_worker(void *ctx)
     w->counts = calloc(m && m->nfuncs ? m->nfuncs : 1, sizeof *w->counts);
     if (!w->infos || !w->counts)
         abort();
-    take_tables(w, s->timing);
+    take_tables(w, s->pool, s->timing);
     return w;
 }
 
@@ -580,7 +616,7 @@ static void end_worker(void *ctx, void *state)
     }
     free(w->infos);
     free(w->counts);
-    give_back_tables(w);
+    give_back_tables(w, s->pool);
     free(w->warps);
     free(w->release);
     free(w);
@@ -1123,13 +1159,15 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
 
 /* ---- the session ---- */
 
-prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool timing)
+prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool timing,
+                               prof_table_pool *pool)
 {
     prof_session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->launch = *L;
     s->module = m;
+    s->pool = pool;
     s->timing = timing && L->preset;
     if (L->preset)
         s->model = prof_sm_model_for(L->preset);

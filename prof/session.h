@@ -15,10 +15,19 @@
 
 typedef struct prof_session prof_session;
 
+/* Tables the workers of finished sessions leave for later ones (a third of a megabyte
+ * per host worker), so that many small launches do not each allocate and clear them. One
+ * per profiler, outliving its sessions; sessions may use it from several threads. */
+typedef struct prof_table_pool prof_table_pool;
+prof_table_pool *prof_table_pool_new(void);  /* NULL when out of memory */
+void prof_table_pool_free(prof_table_pool *p);
+
 /* A session for a launch described by L (preset, grid, block, resources) of a kernel of
  * module m (m lets instructions be looked up in their function; may be NULL). timing:
- * also replay blocks for the timing model. NULL when out of memory. */
-prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool timing);
+ * also replay blocks for the timing model. pool: where workers take their tables (NULL:
+ * each allocates its own). NULL when out of memory. */
+prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool timing,
+                               prof_table_pool *pool);
 void prof_session_free(prof_session *s);
 
 const exec_observer *prof_session_observer(prof_session *s);

@@ -49,6 +49,7 @@ typedef struct rt_profiler {
     rt_prof_record *recs;
     size_t n, cap;
     double clock_s;               /* where the virtual device clock stands */
+    prof_table_pool *tables;      /* the sessions' workers' tables, reused launch to launch */
 } rt_profiler;
 
 static rt_profiler rt_prof;
@@ -75,6 +76,7 @@ static void rt_prof_configure(void) {
     pthread_mutex_init(&p->lock, NULL);
     p->on = env_on("VCUDA_PROF");
     if (!p->on) return;
+    p->tables = prof_table_pool_new();  /* NULL: sessions allocate their own */
     p->trace = env_on("VCUDA_PROF_TRACE");
     p->csv = env_on("VCUDA_PROF_CSV");
     p->command = getenv("VCUDA_PROF_COMMAND");
@@ -114,7 +116,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     uint32_t block[3] = {L->block.x, L->block.y, L->block.z};
     prof_launch_init(&r->launch, c->preset, grid, block, (uint32_t)regs, info->static_shared,
                      L->dyn_shared, 0);
-    r->session = prof_session_new(&r->launch, m, true);
+    r->session = prof_session_new(&r->launch, m, true, rt_prof.tables);
     if (!r->session) {
         free(r);
         return NULL;

@@ -80,7 +80,7 @@ static prof_session *profile(harness *h, const char *kernel, uint32_t blocks, ui
     uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
     prof_launch L;
     prof_launch_init(&L, h100, grid, block, 16, exec_kernel_get_info(k)->static_shared, 0, 0);
-    prof_session *s = prof_session_new(&L, exec_program_module(h->prog), true);
+    prof_session *s = prof_session_new(&L, exec_program_module(h->prog), true, NULL);
     CHECK(s != NULL);
     uint8_t *params = harness_params(k, args);
     exec_launch el;

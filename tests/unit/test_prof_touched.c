@@ -1,0 +1,84 @@
+/* test_prof_touched — the launch's record of sectors touched (prof/touched.c): each sector
+ * counts as new exactly once, whatever the ranges (across words, leaves and far apart
+ * addresses), and four threads marking overlapping ranges at once count each sector once
+ * between them. */
+#include <pthread.h>
+#include "prof/touched.h"
+#include "prof_test.h"
+
+enum { THREADS = 4, SPAN = 100000 };
+
+typedef struct marker {
+    prof_touched *t;
+    uint64_t base, fresh;
+    unsigned seed;
+} marker;
+
+/* Every sector of [base, base + SPAN), in ranges of 1 to 100 sectors from a start that
+ * depends on the thread, so threads overlap and race on the same words and leaves. */
+static void *mark_all(void *arg)
+{
+    marker *m = arg;
+    prof_touched_cursor c = {0};
+    uint64_t at = (uint64_t)m->seed * 7919 % SPAN;
+    for (uint64_t done = 0; done < SPAN;) {
+        uint64_t n = 1 + (m->seed = m->seed * 1103515245u + 12345u) % 100;
+        if (n > SPAN - done)
+            n = SPAN - done;
+        uint64_t first = at, last = at + n - 1;
+        if (last >= SPAN) {  /* wrap: two ranges */
+            m->fresh += prof_touched_mark(m->t, &c, m->base + first, m->base + SPAN - 1);
+            n = SPAN - first;
+            at = 0;
+        } else {
+            m->fresh += prof_touched_mark(m->t, &c, m->base + first, m->base + last);
+            at = last + 1 == SPAN ? 0 : last + 1;
+        }
+        done += n;
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    prof_touched *t = prof_touched_new();
+    EXPECT_EQ(t != NULL, 1);
+    if (!t)
+        return 1;
+    prof_touched_cursor c = {0};
+    /* one sector, then again */
+    EXPECT_EQ(prof_touched_mark(t, &c, 1000, 1000), 1);
+    EXPECT_EQ(prof_touched_mark(t, &c, 1000, 1000), 0);
+    /* a range over it and across a word: only the others are new */
+    EXPECT_EQ(prof_touched_mark(t, &c, 990, 1070), 80);
+    EXPECT_EQ(prof_touched_mark(t, &c, 960, 1100), 141 - 81);
+    /* a range across a leaf (32768 sectors) boundary */
+    EXPECT_EQ(prof_touched_mark(t, &c, 32760, 32775), 16);
+    EXPECT_EQ(prof_touched_mark(t, &c, 32700, 32800), 101 - 16);
+    /* a user-space address near the top of 47 bits, and one sector of it again */
+    uint64_t high = (0x7ffff0000000ull >> 5);
+    EXPECT_EQ(prof_touched_mark(t, &c, high, high + 63), 64);
+    EXPECT_EQ(prof_touched_mark(t, &c, high + 10, high + 10), 0);
+    /* the first range is still marked after the cursor moved away */
+    EXPECT_EQ(prof_touched_mark(t, &c, 1000, 1001), 0);
+    /* a whole word at once */
+    EXPECT_EQ(prof_touched_mark(t, &c, 64 * 1000, 64 * 1001 - 1), 64);
+    prof_touched_free(t);
+
+    /* threads at once: every sector of the span new exactly once between them */
+    t = prof_touched_new();
+    marker m[THREADS];
+    pthread_t th[THREADS];
+    for (unsigned i = 0; i < THREADS; i++) {
+        m[i] = (marker){.t = t, .base = (1ull << 30) + 12345, .fresh = 0, .seed = i + 1};
+        pthread_create(&th[i], NULL, mark_all, &m[i]);
+    }
+    uint64_t fresh = 0;
+    for (unsigned i = 0; i < THREADS; i++) {
+        pthread_join(th[i], NULL);
+        fresh += m[i].fresh;
+    }
+    EXPECT_EQ(fresh, SPAN);
+    prof_touched_free(t);
+    return prof_test_finish("test_prof_touched");
+}
