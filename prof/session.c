@@ -53,6 +53,8 @@ typedef struct insn_info {
     const ptx_insn *key;
     uint8_t cls;               /* prof_insn_class */
     uint8_t lat;               /* enum lat_kind */
+    uint32_t latency;          /* cycles until its results are ready (a load: until its
+                                * memory event says more) */
     uint8_t sass;              /* SASS instructions it becomes (a division: a sequence) */
     uint8_t nsrc, ndst;
     bool reduction;            /* red, or atom whose result is never read (ptxas: RED) */
@@ -119,6 +121,7 @@ typedef struct prof_worker {
     insn_info **infos;
     insn_count **counts;
     const ptx_insn *cur_first, *cur_end;
+    uint32_t cur_n;            /* cur_end - cur_first */
     insn_info *cur_infos;
     insn_count *cur_counts;
     bool timing_block;         /* the running block is replayed on the timing clock */
@@ -303,6 +306,19 @@ static ptx_type principal_type(const ptx_insn *pi)
     return pi->ntypes ? (ptx_type)pi->types[pi->ntypes - 1] : PTX_T_NONE;
 }
 
+static uint32_t latency_of(const prof_sm_model *m, unsigned kind)
+{
+    switch (kind) {
+    case LAT_FP64: return m->lat_fp64;
+    case LAT_SFU: return m->lat_sfu;
+    case LAT_SHUFFLE: return m->lat_shuffle;
+    case LAT_MEMORY: return m->lat_l1;  /* until the memory event says more */
+    case LAT_NONE: return 0;
+    case LAT_PRINTF: return m->printf_cycles;
+    default: return m->lat_alu;
+    }
+}
+
 static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
 {
     memset(ii, 0, sizeof *ii);
@@ -403,6 +419,7 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
     for (unsigned k = first_src; k < pi->nopnds; k++)
         operand_regs(f, &pi->opnd[k], ii->src, &ii->nsrc, 8);
     add_reg(ii->src, &ii->nsrc, 8, pi->guard);
+    ii->latency = latency_of(&s->model, ii->lat);
 }
 
 /* Make f's arrays the current ones (allocating them on first use). False when pi belongs
@@ -422,6 +439,7 @@ static bool select_func(prof_worker *w, const ptx_insn *pi)
     }
     w->cur_first = f->insns;
     w->cur_end = f->insns + f->ninsns;
+    w->cur_n = f->ninsns;
     w->cur_infos = w->infos[fi];
     w->cur_counts = w->counts[fi];
     return true;
@@ -436,6 +454,19 @@ static const insn_info *info_of(prof_worker *w, const ptx_insn *pi)
         return &w->scratch;
     }
     insn_info *e = &w->cur_infos[pi - w->cur_first];
+    if (__builtin_expect(!e->key, 0))
+        analyse(w->s, pi, e);
+    return e;
+}
+
+/* info_of for an event's instruction: the event says where it lies in its function. */
+static const insn_info *info_at(prof_worker *w, const exec_site *site)
+{
+    const ptx_insn *pi = site->insn;
+    uint32_t idx = site->insn_index;
+    if (__builtin_expect(idx >= w->cur_n || w->cur_first + idx != pi, 0))
+        return info_of(w, pi);
+    insn_info *e = &w->cur_infos[idx];
     if (__builtin_expect(!e->key, 0))
         analyse(w->s, pi, e);
     return e;
@@ -701,19 +732,6 @@ static void on_block_end(const exec_site *site)
 
 /* ---- instructions ---- */
 
-static uint32_t latency_of(const prof_sm_model *m, unsigned kind)
-{
-    switch (kind) {
-    case LAT_FP64: return m->lat_fp64;
-    case LAT_SFU: return m->lat_sfu;
-    case LAT_SHUFFLE: return m->lat_shuffle;
-    case LAT_MEMORY: return m->lat_l1;  /* until the memory event says more */
-    case LAT_NONE: return 0;
-    case LAT_PRINTF: return m->printf_cycles;
-    default: return m->lat_alu;
-    }
-}
-
 static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
 {
     prof_worker *w = site->worker_state;
@@ -730,7 +748,7 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
         return;
     warp_clock *wc = &w->warps[site->warp];
     size_t idx = site->insn_index;  /* pi's index in its function, the current one */
-    if (__builtin_expect(w->cur_first + idx != pi, 0))
+    if (__builtin_expect(idx >= w->cur_n || w->cur_first + idx != pi, 0))
         idx = (size_t)(pi - w->cur_first);
     prof_session *s = w->s;
     const insn_info *ii = &w->cur_infos[idx];
@@ -779,7 +797,7 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     }
     w->cur.issue_cycles += ii->sass;
     if (exec_mask) {
-        uint64_t done = t + latency_of(&s->model, ii->lat);
+        uint64_t done = t + ii->latency;
         if (ii->lat == LAT_PRINTF)
             wc->t = wc->bb_end = done;  /* the call returns once its records are written */
         for (unsigned i = 0; i < ii->ndst; i++) {
@@ -797,7 +815,7 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
 static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
 {
     prof_worker *w = site->worker_state;
-    const insn_info *ii = info_of(w, site->insn);
+    const insn_info *ii = info_at(w, site);
     if (ii->exit_branch)
         return;  /* a predicated EXIT on the hardware, not a branch */
     if (ii->if_converted) {
@@ -1077,7 +1095,7 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     const insn_info *ii = w->timing_block ? w->pending : NULL;
     /* what the instruction means matters to an atomic (a RED?) and to the clock only */
     const insn_info *mi = site->insn && (acc == EXEC_OBS_ATOMIC || w->timing_block)
-                              ? info_of(w, site->insn) : NULL;
+                              ? info_at(w, site) : NULL;
     if (acc == EXEC_OBS_ATOMIC && mi && mi->reduction)
         pa = PROF_ACCESS_REDUCTION;
     uint64_t wavefronts_before = 0;
