@@ -105,10 +105,10 @@ typedef struct exec_observer {
      * in the block's shared memory for shared, the offset in the thread's own local
      * memory for local; for param, the offset in the kernel's parameter buffer (a
      * device function's own .param variables: the offset in the thread's local memory);
-     * addr[] of lanes outside mask means nothing. size is the bytes per lane (vector accesses: the whole vector). mask may be 0: the
-     * guard was false on every lane, yet the instruction was issued (counting tools count
-     * it); a generic access then reports PTX_SPACE_GLOBAL. cp.async reports its global
-     * read and its shared write. */
+     * addr[] of lanes outside mask means nothing. size is the bytes per lane (vector
+     * accesses: the whole vector). mask may be 0: the guard was false on every lane, yet
+     * the instruction was issued (counting tools count it); a generic access then
+     * reports PTX_SPACE_GLOBAL. cp.async reports its global read and its shared write. */
     void (*mem)(const exec_site *s, ptx_space space, exec_mem_access access,
                 const uint64_t addr[32], uint32_t mask, uint32_t size);
 

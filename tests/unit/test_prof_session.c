@@ -71,16 +71,17 @@ static const char *ptx =
 
 static const gpu_preset *h100;
 
-/* Run kernel over grid x block under a profiling session; the session is returned. */
-static prof_session *profile(harness *h, const char *kernel, uint32_t blocks, uint32_t threads,
-                             void **args)
+/* Run kernel over grid x block under a profiling session (its workers' tables from pool,
+ * NULL: their own); the session is returned. */
+static prof_session *profile_with(harness *h, const char *kernel, uint32_t blocks,
+                                  uint32_t threads, void **args, prof_table_pool *pool)
 {
     const exec_kernel *k = exec_program_kernel(h->prog, kernel);
     CHECK(k != NULL);
     uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
     prof_launch L;
     prof_launch_init(&L, h100, grid, block, 16, exec_kernel_get_info(k)->static_shared, 0, 0);
-    prof_session *s = prof_session_new(&L, exec_program_module(h->prog), true, NULL);
+    prof_session *s = prof_session_new(&L, exec_program_module(h->prog), true, pool);
     CHECK(s != NULL);
     uint8_t *params = harness_params(k, args);
     exec_launch el;
@@ -101,6 +102,12 @@ static prof_session *profile(harness *h, const char *kernel, uint32_t blocks, ui
     free(out.data);
     free(params);
     return s;
+}
+
+static prof_session *profile(harness *h, const char *kernel, uint32_t blocks, uint32_t threads,
+                             void **args)
+{
+    return profile_with(h, kernel, blocks, threads, args, NULL);
 }
 
 static void test_copy_rem(harness *h)
@@ -159,6 +166,38 @@ static void test_tree(harness *h)
     harness_dealloc(h, out);
 }
 
+/* Sessions that take their workers' tables from a pool, one after another (the second
+ * finds the first one's pattern memo), count and estimate what a session with tables of
+ * its own does. */
+static void test_pool(harness *h)
+{
+    uint32_t *in = harness_alloc(h, 64 * 4), *out = harness_alloc(h, 64 * 4);
+    uint32_t n = 48, d = 7;
+    void *args[] = {&in, &out, &n, &d};
+    prof_session *alone = profile(h, "copy_rem", 3, 64, args);
+    prof_table_pool *pool = prof_table_pool_new();
+    CHECK(pool != NULL);
+    for (int round = 0; round < 2; round++) {
+        prof_session *s = profile_with(h, "copy_rem", 3, 64, args, pool);
+        const prof_counters *a = prof_session_counters(alone), *c = prof_session_counters(s);
+        CHECK_EQ_U64(c->inst_executed, a->inst_executed);
+        for (int k = 0; k < PROF_MEM_KIND_COUNT; k++) {
+            CHECK_EQ_U64(c->mem[k].requests, a->mem[k].requests);
+            CHECK_EQ_U64(c->mem[k].sectors, a->mem[k].sectors);
+            CHECK_EQ_U64(c->mem[k].transactions, a->mem[k].transactions);
+            CHECK_EQ_U64(c->mem[k].bytes_used, a->mem[k].bytes_used);
+        }
+        prof_time_estimate ea = prof_session_estimate(alone, a->inst_executed);
+        prof_time_estimate ec = prof_session_estimate(s, c->inst_executed);
+        CHECK(ea.seconds == ec.seconds);
+        prof_session_free(s);
+    }
+    prof_session_free(alone);
+    prof_table_pool_free(pool);
+    harness_dealloc(h, in);
+    harness_dealloc(h, out);
+}
+
 int main(void)
 {
     h100 = gpu_preset_find("h100");
@@ -169,6 +208,7 @@ int main(void)
     }
     test_copy_rem(&h);
     test_tree(&h);
+    test_pool(&h);
     harness_free(&h);
     return harness_report("test_prof_session");
 }
