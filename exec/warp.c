@@ -257,8 +257,7 @@ __attribute__((target("popcnt"))) static void run_observed_popcnt(exec_wstate *w
 void exec_warp_run_observed(exec_wstate *w) {
     static _Atomic int has_popcnt = -1; /* -1: not asked yet */
     int has = atomic_load_explicit(&has_popcnt, memory_order_relaxed);
-    if (has < 0) {
-        __builtin_cpu_init();
+    if (has < 0) { /* (libgcc's constructor has read the CPU's features by now) */
         has = __builtin_cpu_supports("popcnt") ? 1 : 0;
         atomic_store_explicit(&has_popcnt, has, memory_order_relaxed);
     }
