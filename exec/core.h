@@ -186,6 +186,7 @@ typedef struct exec_wstate {
     struct exec_insn_tally *tally;
     bool insn_events;
     uint32_t obs_calls;
+    uint64_t insn_events_until; /* clock at which insn events stop (observer's limit) */
     uint64_t clock;             /* issued instructions (%clock64) */
     uint64_t slice_start;
     uint32_t spin_count;        /* consecutive uniform turns of a possible spin loop */
@@ -246,6 +247,7 @@ struct exec_block {
     /* observed: the events the observer wants from this block (EXEC_OBS_EV_*, less
      * those it has no callback for), and the kinds of instruction that report them */
     uint32_t obs_events, obs_calls;
+    uint64_t obs_clock_start;   /* the warps' clock when the block began */
 };
 
 struct exec_worker {

@@ -72,6 +72,7 @@ static inline exec_site site_of(const exec_wstate *w, const exec_insn *in) {
     s.smid = b->smid;
     s.insn = in ? in->src : NULL;
     s.insn_index = in ? in->src_index : 0;
+    s.insn_event = in && w->insn_events;
     s.worker_state = b->worker->observer_state;
     return s;
 }
@@ -154,6 +155,12 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     if (in->obs == EXEC_OBS_K_HIDDEN) return;
     const exec_observer *o = w->h.block->L->observer;
     uint32_t ev = w->h.block->obs_events;
+    if (w->insn_events && w->tally && w->clock > w->insn_events_until) {
+        /* the observer's cap: from here on the warp is only tallied */
+        w->insn_events = false;
+        w->obs_calls = w->h.block->obs_calls;
+        if (!((w->obs_calls >> in->obs) & 1u)) return;
+    }
     exec_site s = site_of(w, in);
     uint32_t active = w->h.active;
     if (w->insn_events) o->insn(&s, active, m);
@@ -293,13 +300,23 @@ void exec_observe_block_begin(struct exec_block *b) {
     }
     b->obs_events = ev & observed_events(o);
     b->obs_calls = calls_for(b->obs_events);
+    b->obs_clock_start = b->warps[0].clock;
     /* the warps were set up before the worker's observation began: now their tallies */
-    for (uint32_t i = 0; i < b->nwarps; i++)
-        exec_warp_enter_code(&b->warps[i], b->warps[i].frames[b->warps[i].depth].func);
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        exec_wstate *w = &b->warps[i];
+        w->insn_events_until = o->insn_event_limit ? w->clock + o->insn_event_limit : UINT64_MAX;
+        exec_warp_enter_code(w, w->frames[w->depth].func);
+    }
 }
 
 void exec_observe_block_end(struct exec_block *b) {
     const exec_observer *o = b->L->observer;
+    if (o->warp_end) {
+        for (uint32_t i = 0; i < b->nwarps; i++) {
+            exec_site s = site_of(&b->warps[i], NULL);
+            o->warp_end(&s, b->warps[i].clock - b->obs_clock_start);
+        }
+    }
     if (o->block_end) {
         exec_site s = site_of(&b->warps[0], NULL);
         s.warp = 0;

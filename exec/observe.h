@@ -27,6 +27,7 @@ typedef struct exec_site {
     uint32_t warp;            /* warp index within the block; lane l is thread warp*32+l */
     uint32_t smid;
     uint32_t insn_index;      /* insn's index in its function's instructions */
+    bool insn_event;          /* insn came through the insn event too (just before) */
     const ptx_insn *insn;     /* the IR instruction (srcloc, opcode); NULL for block events */
     void *worker_state;       /* what begin_worker returned for this worker thread */
 } exec_site;
@@ -94,6 +95,18 @@ typedef struct exec_observer {
      * replay) spares the others their cost: an event not asked for is not even formed.
      * EXEC_OBS_EV_INSN matters only for tallied functions (see tally). */
     uint32_t (*block_events)(const exec_site *s);
+
+    /* A cap on instruction events in a tallied function: in a block with EXEC_OBS_EV_INSN,
+     * each warp reports the instructions among the first insn_event_limit it issues (0:
+     * all of them; the decoder's own, never reported, count too) and is then only
+     * tallied, its other events coming as before (exec_site.insn_event tells which). A
+     * tool that times the start of a long-running warp and extrapolates (the profiler)
+     * learns how many instructions each warp issued from warp_end. */
+    uint32_t insn_event_limit;
+
+    /* At the end of a block, before block_end, for each of its warps: the instructions
+     * it issued in the block. */
+    void (*warp_end)(const exec_site *s, uint64_t issued);
 
     /* A branch (every bra, conditional or not, and brx.idx): active lanes, and those that
      * take it (brx.idx: those going where the first executing lane goes). */

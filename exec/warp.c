@@ -188,7 +188,9 @@ void exec_warp_enter_code(exec_wstate *w, const exec_func *f) {
     struct exec_block *b = w->h.block;
     if (!b->L->observer) return;
     w->tally = exec_observe_tally(b, f);
-    w->insn_events = b->L->observer->insn && (!w->tally || (b->obs_events & EXEC_OBS_EV_INSN));
+    w->insn_events = b->L->observer->insn &&
+                     (!w->tally || ((b->obs_events & EXEC_OBS_EV_INSN) &&
+                                    w->clock <= w->insn_events_until));
     /* every instruction when each is an event (but those the decoder inserted) */
     w->obs_calls = w->insn_events ? ~(1u << EXEC_OBS_K_HIDDEN) : b->obs_calls;
 }

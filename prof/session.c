@@ -39,6 +39,8 @@
                                   * hashed places (no pathological strides) */
 #define MAX_RECORDED_BLOCKS (1u << 22)
 #define PROF_TIMED_BLOCKS 32u    /* blocks of a grid replayed on the timing clock, at most */
+#define PROF_EVENTS_PER_WARP 2048u /* a replayed warp's instructions timed one by one; the
+                                  * rest of a longer one is extrapolated at the same pace */
 #define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
 #define MEMO_PERIOD 256u         /* moving all addresses by a multiple of this changes no count
                                   * (128-byte lines, 32 banks of up to 8 bytes) */
@@ -107,6 +109,8 @@ typedef struct warp_clock {
                                 * not pass it (the compiler cannot prove they differ) */
     uint64_t store_ack;        /* when L2 has taken this warp's global stores */
     uint64_t last_miss_ready;  /* when the latest counted such wait ended */
+    uint64_t events;           /* instructions timed one by one in this block */
+    uint64_t issued;           /* instructions issued in this block (warp_end) */
     struct {
         uint64_t ready;        /* when the register's value is ready */
         uint64_t miss_issue;   /* for a value loaded past L1: when its load issued, else 0 */
@@ -158,6 +162,8 @@ struct prof_session {
     prof_block_cost *blocks;   /* per linear block index (NULL: too many to keep) */
     uint64_t nblocks;
     prof_block_cost block_sum; /* all timed blocks, for grids too large to keep one by one */
+    uint64_t replayed_sectors; /* L1 sectors the replays looked up (block_sum's are scaled
+                                * up for extrapolated warps; l2_bytes comes from these) */
     uint64_t blocks_seen;      /* timed blocks */
     uint64_t sample_stride;    /* every this many blocks (in linear order) one is timed */
     prof_touched *touched;     /* the sectors the launch touched (timing only) */
@@ -683,6 +689,8 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
         w->warps[i].last_miss_ready = base;
         w->warps[i].barriers = 0;
         w->warps[i].at_barrier = false;
+        w->warps[i].events = 0;
+        w->warps[i].issued = 0;
     }
     for (uint32_t g = 0; g < w->release_used; g++)
         w->release[g] = 0;
@@ -696,6 +704,20 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
     w->timing_block = s->timing && (linear % s->sample_stride == 0 || linear + 1 == s->nblocks);
 }
 
+/* Does this event belong to the timing replay: a replayed block, and an instruction of a
+ * warp still timed one by one (its insn event came first)? */
+static inline bool replaying(const prof_worker *w, const exec_site *site)
+{
+    return w->timing_block && site->insn_event;
+}
+
+static void on_warp_end(const exec_site *site, uint64_t issued)
+{
+    prof_worker *w = site->worker_state;
+    if (w->timing_block && site->warp < w->nwarps)
+        w->warps[site->warp].issued = issued;
+}
+
 static void on_block_end(const exec_site *site)
 {
     prof_worker *w = site->worker_state;
@@ -704,16 +726,32 @@ static void on_block_end(const exec_site *site)
         return;
     uint64_t end = w->base;
     uint32_t rounds = 0;
+    uint64_t events = 0, issued = 0;
     for (uint32_t i = 0; i < w->nwarps; i++) {
         const warp_clock *wc = &w->warps[i];
         uint64_t e = wc->t > wc->bb_end ? wc->t : wc->bb_end;
+        /* a warp timed for its first instructions only goes on at the pace they set */
+        double pace = wc->events && wc->issued > wc->events
+                          ? (double)wc->issued / (double)wc->events : 1.0;
+        e = w->base + (uint64_t)((double)(e - w->base) * pace);
+        events += wc->events;
+        issued += wc->issued > wc->events ? wc->issued : wc->events;
         if (e > end) {
             end = e;
-            rounds = wc->miss_rounds;
+            rounds = (uint32_t)((double)wc->miss_rounds * pace);
         }
     }
     w->cur.critical_cycles = end - w->base;
     w->cur.miss_rounds = rounds;
+    uint64_t replayed_sectors = w->cur.l1_sectors;
+    if (events && issued > events) {
+        /* the block's throughput needs, likewise */
+        double pace = (double)issued / (double)events;
+        w->cur.issue_cycles = (uint64_t)((double)w->cur.issue_cycles * pace);
+        w->cur.shared_wavefronts = (uint64_t)((double)w->cur.shared_wavefronts * pace);
+        w->cur.l1_sectors = (uint64_t)((double)w->cur.l1_sectors * pace);
+        w->cur.printf_records = (uint32_t)((double)w->cur.printf_records * pace);
+    }
     const exec_launch *L = site->launch;
     uint64_t linear = site->ctaid.x +
                       (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
@@ -726,6 +764,7 @@ static void on_block_end(const exec_site *site)
     s->block_sum.l1_sectors += w->cur.l1_sectors;
     s->block_sum.miss_rounds += w->cur.miss_rounds;
     s->block_sum.printf_records += w->cur.printf_records;
+    s->replayed_sectors += replayed_sectors;
     s->blocks_seen++;
     pthread_mutex_unlock(&s->lock);
 }
@@ -747,6 +786,7 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     if (site->warp >= w->nwarps || !w->timing_block)
         return;
     warp_clock *wc = &w->warps[site->warp];
+    wc->events++;
     size_t idx = site->insn_index;  /* pi's index in its function, the current one */
     if (__builtin_expect(idx >= w->cur_n || w->cur_first + idx != pi, 0))
         idx = (size_t)(pi - w->cur_first);
@@ -844,7 +884,7 @@ static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
     }
     prof_on_branch(&w->rec, active, taken);
     taken &= active;
-    if (w->timing_block && taken && taken != active && site->warp < w->nwarps) {
+    if (replaying(w, site) && taken && taken != active && site->warp < w->nwarps) {
         /* a divergent branch: SASS brackets the paths with BSSY/BSYNC, and the warp
          * waits at the reconvergence point for the path that ran first */
         warp_clock *wc = &w->warps[site->warp];
@@ -860,7 +900,7 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
     (void)arrived;
     (void)expected;
     prof_worker *w = site->worker_state;
-    if (!w->timing_block || site->warp >= w->nwarps)
+    if (!replaying(w, site) || site->warp >= w->nwarps)
         return;
     warp_clock *wc = &w->warps[site->warp];
     uint32_t g = wc->barriers++;
@@ -1092,9 +1132,10 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     prof_access pa = acc == EXEC_OBS_LOAD    ? PROF_ACCESS_LOAD
                      : acc == EXEC_OBS_STORE ? PROF_ACCESS_STORE
                                              : PROF_ACCESS_ATOMIC;
-    const insn_info *ii = w->timing_block ? w->pending : NULL;
+    bool replay = replaying(w, site);
+    const insn_info *ii = replay ? w->pending : NULL;
     /* what the instruction means matters to an atomic (a RED?) and to the clock only */
-    const insn_info *mi = site->insn && (acc == EXEC_OBS_ATOMIC || w->timing_block)
+    const insn_info *mi = site->insn && (acc == EXEC_OBS_ATOMIC || replay)
                               ? info_at(w, site) : NULL;
     if (acc == EXEC_OBS_ATOMIC && mi && mi->reduction)
         pa = PROF_ACCESS_REDUCTION;
@@ -1108,9 +1149,9 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     prof_session *s = w->s;
     if (!s->timing || !mask)
         return;
-    if (!w->timing_block) {
-        /* outside the timed blocks only what DRAM must supply is kept: the access's
-         * sectors against the launch's record (marking a sector twice counts it once) */
+    if (!replay) {
+        /* outside the replay only what DRAM must supply is kept: the access's sectors
+         * against the launch's record (marking a sector twice counts it once) */
         if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
             if (mm && mm->nruns != MEMO_NO_RUNS) {
                 uint64_t first = addr[__builtin_ctz(mask)] >> 5;
@@ -1155,7 +1196,7 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         lat = global_timing(w, site->smid, acc, sect, n, &missed);
         /* __syncthreads makes the block's global writes visible to the block: with a
          * write-through L1 a barrier waits until L2 has taken them */
-        if (acc != EXEC_OBS_LOAD && w->timing_block && w->pending_warp) {
+        if (acc != EXEC_OBS_LOAD && w->pending_warp) {
             uint64_t ack = w->pending_issue + s->model.lat_l2;
             if (ack > w->pending_warp->store_ack)
                 w->pending_warp->store_ack = ack;
@@ -1214,6 +1255,8 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
     s->obs.insn = on_insn;
     s->obs.tally = tally_of;
     s->obs.block_events = block_events;
+    s->obs.insn_event_limit = PROF_EVENTS_PER_WARP;
+    s->obs.warp_end = on_warp_end;
     s->obs.branch = on_branch;
     s->obs.mem = on_mem;
     s->obs.barrier = on_barrier;
@@ -1267,7 +1310,7 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
     uint64_t sectors = c->mem[PROF_MEM_GLOBAL_LD].sectors + c->mem[PROF_MEM_GLOBAL_ST].sectors +
                        c->mem[PROF_MEM_GLOBAL_ATOM].sectors + c->mem[PROF_MEM_GLOBAL_RED].sectors +
                        c->mem[PROF_MEM_LOCAL_LD].sectors + c->mem[PROF_MEM_LOCAL_ST].sectors;
-    double timed_sectors = (double)s->block_sum.l1_sectors;
+    double timed_sectors = (double)s->replayed_sectors;
     in.l2_bytes = timed_sectors > 0 ? (uint64_t)((double)s->l2_bytes * (double)sectors /
                                                  timed_sectors)
                                     : s->l2_bytes;

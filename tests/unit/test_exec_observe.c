@@ -50,7 +50,9 @@ enum { INSNS = 28, THREADS = 48, BLOCKS = 2 };
 
 /* ---- the recording observer ---- */
 
-typedef enum ev_kind { EV_INSN, EV_BRANCH, EV_MEM, EV_BARRIER, EV_WARP_SYNC, EV_BEGIN, EV_END } ev_kind;
+typedef enum ev_kind {
+    EV_INSN, EV_BRANCH, EV_MEM, EV_BARRIER, EV_WARP_SYNC, EV_BEGIN, EV_END, EV_WARP_END
+} ev_kind;
 
 typedef struct event {
     ev_kind kind;
@@ -66,6 +68,8 @@ typedef struct event {
     uint64_t addr[32];
     void *state;
     const ptx_insn *insn;
+    bool insn_event;         /* the site said its insn event came too */
+    uint64_t issued;         /* warp_end */
 } event;
 
 typedef struct recorder {
@@ -90,6 +94,7 @@ static event *add(const exec_site *s, ev_kind k) {
     e->op = s->insn ? (int)s->insn->op : -1;
     e->state = s->worker_state;
     e->insn = s->insn;
+    e->insn_event = s->insn_event;
     return e;
 }
 
@@ -108,6 +113,7 @@ static void on_block_begin(const exec_site *s, uint32_t nthreads) {
     CHECK(s->insn == NULL);
 }
 static void on_block_end(const exec_site *s) { add(s, EV_END); }
+static void on_warp_end(const exec_site *s, uint64_t issued) { add(s, EV_WARP_END)->issued = issued; }
 static void on_insn(const exec_site *s, uint32_t active, uint32_t exec) {
     event *e = add(s, EV_INSN);
     e->a = active;
@@ -357,6 +363,39 @@ int main(void) {
         CHECK_EQ_U64(exec_tally_pred_on(&tallies[i]), want_pred[i]);
     }
     CHECK_EQ_U64(tallies[0].issued, BLOCKS * 2);          /* every warp, once */
+
+    /* a cap of 10 instructions per warp on insn events: the first ones come (those the
+     * decoder inserted count, unreported), then the warp is only tallied; its memory,
+     * branch and barrier events still come, saying no insn event came with them; each
+     * warp's total comes at the block's end */
+    memset(tallies, 0, sizeof tallies);
+    exec_observer capped = {.ctx = &rec, .insn = on_insn, .tally = on_tally, .mem = on_mem,
+                            .branch = on_branch, .barrier = on_barrier,
+                            .block_end = on_block_end, .warp_end = on_warp_end,
+                            .insn_event_limit = 10};
+    rec.n = 0;
+    memset(out, 0, (THREADS + 2) * 4);
+    CHECK_EQ_U64(launch(&h, &capped, in, out), EXEC_OK);
+    CHECK(memcmp(plain, out, (THREADS + 2) * 4) == 0);
+    for (uint32_t b = 0; b < BLOCKS; b++) {
+        for (int warp = 0; warp < 2; warp++) {
+            unsigned n = count(&rec, EV_INSN, b, warp);
+            CHECK(n >= 5 && n <= 10);
+            CHECK_EQ_U64(count(&rec, EV_MEM, b, warp), 9);
+            CHECK_EQ_U64(count(&rec, EV_BRANCH, b, warp), 1);
+            CHECK_EQ_U64(count(&rec, EV_BARRIER, b, warp), 1);
+            CHECK_EQ_U64(count(&rec, EV_WARP_END, b, warp), 1);
+            const event *e = find(&rec, EV_WARP_END, b, (uint32_t)warp, -1, 0);
+            CHECK(e && e->issued >= INSNS && e->issued < 2 * INSNS);
+            /* the parameter loads come first, with their insn events; the atomic last,
+             * without */
+            e = find(&rec, EV_MEM, b, (uint32_t)warp, -1, 0);
+            CHECK(e && e->insn_event);
+            e = find(&rec, EV_MEM, b, (uint32_t)warp, -1, 8);
+            CHECK(e && !e->insn_event && e->access == EXEC_OBS_ATOMIC);
+        }
+    }
+    for (unsigned i = 0; i < INSNS; i++) CHECK_EQ_U64(tallies[i].issued, want_issued[i]);
     /* the shared load after the branch (insn 16): lanes 8 and up of each block */
     CHECK_EQ_U64(exec_tally_active(&tallies[15]), BLOCKS * (THREADS - 8));
 
