@@ -3,15 +3,18 @@
 
 For every example test (tests/cuda/examples.list): the program run plainly, under the
 profiler's default summary, and under `--metrics all`, each on one host core
-(VCUDA_THREADS=1); the least CPU time (user + sys, from the kernel's accounting of the
-child, microsecond resolution) of N rounds, the three runs of a round taken one after
-the other so that a slow spell of the machine touches all three. Also whether the
+(VCUDA_THREADS=1), in N rounds of the three runs one after the other. Times are CPU time
+(user + sys, from the kernel's accounting of the child, microsecond resolution): the
+least of the rounds is shown; each ratio is the median over the rounds of the profiled
+run's time over the plain run's of the same round, so that a slow spell of a shared
+machine, which touches the runs of a round alike, moves it little. Also whether the
 program's stdout is the same plainly and under the profiler.
 
 Usage: bench/prof_overhead.py [build-dir] [rounds]   (examples built: --target cuda_examples)
 """
 import os
 import resource
+import statistics
 import subprocess
 import sys
 
@@ -44,20 +47,24 @@ def main():
         plain_cmd = [prog] + args
         prof_cmd = [vcuda, "prof", "--log-file", log] + plain_cmd
         all_cmd = [vcuda, "prof", "--metrics", "all", "--log-file", log] + plain_cmd
-        best = [float("inf")] * 3
+        times = []
         same = True
         for _ in range(rounds):
+            round_times = []
             for i, cmd in enumerate((plain_cmd, prof_cmd, all_cmd)):
                 t, out = cpu_seconds(cmd, env)
-                best[i] = min(best[i], t)
+                round_times.append(max(t, 1e-6))
                 if i == 0:
                     plain_out = out
                 elif out != plain_out:
                     same = False
-        p, q, a = (x * 1000 for x in best)
-        print(f"{name:22s} {p:9.1f} {q:9.1f} {q / p:5.2f}x {a:9.1f} {a / p:5.2f}x  "
+            times.append(round_times)
+        p, q, a = (min(r[i] for r in times) * 1000 for i in range(3))
+        rq = statistics.median(r[1] / r[0] for r in times)
+        ra = statistics.median(r[2] / r[0] for r in times)
+        print(f"{name:22s} {p:9.1f} {q:9.1f} {rq:5.2f}x {a:9.1f} {ra:5.2f}x  "
               f"{'same' if same else 'DIFFERS'}")
-        ratios.append((p, q / p, a / p))
+        ratios.append((p, rq, ra))
     if os.path.exists(log):
         os.remove(log)
     for floor in (0, 20):
