@@ -170,7 +170,7 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
         if (ev & EXEC_OBS_EV_BRANCH) o->branch(&s, active, m);
         return;
     case EXEC_OBS_K_BRANCH_IDX:
-        if (ev & EXEC_OBS_EV_BRANCH) o->branch(&s, active, brx_first_group(w, in, m));
+        if (ev & EXEC_OBS_EV_BRANCH_IDX) o->branch(&s, active, brx_first_group(w, in, m));
         return;
     case EXEC_OBS_K_LOAD: case EXEC_OBS_K_STORE: case EXEC_OBS_K_ATOMIC: {
         if (!(ev & EXEC_OBS_EV_MEM)) return;
@@ -263,7 +263,8 @@ exec_insn_tally *exec_observe_tally(struct exec_block *b, const exec_func *f) {
 
 /* The events o has callbacks for. */
 static uint32_t observed_events(const exec_observer *o) {
-    return (o->insn ? EXEC_OBS_EV_INSN : 0) | (o->branch ? EXEC_OBS_EV_BRANCH : 0) |
+    return (o->insn ? EXEC_OBS_EV_INSN : 0) |
+           (o->branch ? EXEC_OBS_EV_BRANCH | EXEC_OBS_EV_BRANCH_IDX : 0) |
            (o->mem ? EXEC_OBS_EV_MEM | EXEC_OBS_EV_PARAM : 0) |
            (o->barrier ? EXEC_OBS_EV_BARRIER : 0) | (o->warp_sync ? EXEC_OBS_EV_WARP_SYNC : 0);
 }
@@ -271,7 +272,8 @@ static uint32_t observed_events(const exec_observer *o) {
 /* The kinds of instruction (bits by enum exec_obs_kind) that report events ev. */
 static uint32_t calls_for(uint32_t ev) {
 #define K(kind) (1u << EXEC_OBS_K_##kind)
-    return (ev & EXEC_OBS_EV_BRANCH ? K(BRANCH) | K(BRANCH_IDX) : 0) |
+    return (ev & EXEC_OBS_EV_BRANCH ? K(BRANCH) : 0) |
+           (ev & EXEC_OBS_EV_BRANCH_IDX ? K(BRANCH_IDX) : 0) |
            (ev & EXEC_OBS_EV_MEM ? K(LOAD) | K(STORE) | K(ATOMIC) | K(CP_ASYNC) : 0) |
            (ev & EXEC_OBS_EV_PARAM ? K(LOAD_KPARAM) : 0) |
            (ev & EXEC_OBS_EV_BARRIER ? K(BARRIER) : 0) |

@@ -46,6 +46,11 @@ typedef enum exec_heap_op {
  * 32 lanes: the common case costs the executor one increment. */
 typedef struct exec_insn_tally {
     uint64_t issued, partial, active, pred_on;
+    /* A bra, whose taken lanes are those on the path whose guard holds. Of its partial
+     * issues: how many split the path's lanes (diverged) and how many lanes took it
+     * then; how many every lane on the path took (all_taken) and how many lanes that
+     * was. An issue that is not partial is taken by all 32 lanes. */
+    uint64_t diverged, diverged_lanes, all_taken, all_taken_lanes;
 } exec_insn_tally;
 
 /* Lanes on the path and lanes run, over every issue a tally counts. */
@@ -55,16 +60,24 @@ static inline uint64_t exec_tally_active(const exec_insn_tally *t) {
 static inline uint64_t exec_tally_pred_on(const exec_insn_tally *t) {
     return t->pred_on + 32u * (t->issued - t->partial);
 }
+/* A bra's issues that every lane on the path took, and those lanes. */
+static inline uint64_t exec_tally_all_taken(const exec_insn_tally *t) {
+    return t->all_taken + (t->issued - t->partial);
+}
+static inline uint64_t exec_tally_all_taken_lanes(const exec_insn_tally *t) {
+    return t->all_taken_lanes + 32u * (t->issued - t->partial);
+}
 
 /* Kinds of event, for exec_observer.block_events. */
 enum {
     EXEC_OBS_EV_INSN = 1u << 0,       /* insn */
-    EXEC_OBS_EV_BRANCH = 1u << 1,     /* branch */
+    EXEC_OBS_EV_BRANCH = 1u << 1,     /* branch, from a bra */
     EXEC_OBS_EV_MEM = 1u << 2,        /* mem, but for loads of kernel parameters by name */
     EXEC_OBS_EV_PARAM = 1u << 3,      /* mem: loads of kernel parameters by name */
     EXEC_OBS_EV_BARRIER = 1u << 4,    /* barrier */
     EXEC_OBS_EV_WARP_SYNC = 1u << 5,  /* warp_sync */
-    EXEC_OBS_EV_ALL = (1u << 6) - 1
+    EXEC_OBS_EV_BRANCH_IDX = 1u << 6, /* branch, from a brx.idx */
+    EXEC_OBS_EV_ALL = (1u << 7) - 1
 };
 
 typedef struct exec_observer {

@@ -201,6 +201,11 @@ static inline uint32_t lanes_in(uint32_t m) {
     return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+/* Lanes in m, with the CPU's instruction (hw, in a copy compiled for it) or without. */
+static inline __attribute__((always_inline)) uint32_t count_lanes(uint32_t m, const bool hw) {
+    return hw ? (uint32_t)__builtin_popcount(m) : lanes_in(m);
+}
+
 /* The run loop, written once and compiled several times (exec_warp_run,
  * exec_warp_run_observed): with observed a constant false the event call disappears, so an
  * unobserved run pays nothing per instruction for the observer's existence. hw_popcount:
@@ -235,10 +240,21 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
                 t += in->src_index;
                 t->issued++;
                 if (__builtin_expect(m != EXEC_FULL_MASK, 0)) {
+                    uint32_t act = w->h.active;
+                    uint32_t n_act = count_lanes(act, hw_popcount);
+                    uint32_t n_on = count_lanes(m, hw_popcount);
                     t->partial++;
-                    t->active += hw_popcount ? (uint32_t)__builtin_popcount(w->h.active)
-                                             : lanes_in(w->h.active);
-                    t->pred_on += hw_popcount ? (uint32_t)__builtin_popcount(m) : lanes_in(m);
+                    t->active += n_act;
+                    t->pred_on += n_on;
+                    if (in->obs == EXEC_OBS_K_BRANCH && m) { /* taken by the lanes of m */
+                        if (m == act) {
+                            t->all_taken++;
+                            t->all_taken_lanes += n_act;
+                        } else {
+                            t->diverged++;
+                            t->diverged_lanes += n_on;
+                        }
+                    }
                 }
             }
             if ((w->obs_calls >> in->obs) & 1u) exec_observe_insn(w, in, m);

@@ -490,11 +490,12 @@ static exec_insn_tally *tally_of(void *state, const ptx_func *f)
 }
 
 /* The timed blocks need every event, for the clock; the others only what the counters
- * take from events: branches and memory accesses (kernel parameters are not counted). */
+ * take from events: memory accesses (kernel parameters are not counted) and multi-way
+ * branches (the tallies count the others). */
 static uint32_t block_events(const exec_site *site)
 {
     const prof_worker *w = site->worker_state;
-    return w->timing_block ? EXEC_OBS_EV_ALL : EXEC_OBS_EV_BRANCH | EXEC_OBS_EV_MEM;
+    return w->timing_block ? EXEC_OBS_EV_ALL : EXEC_OBS_EV_BRANCH_IDX | EXEC_OBS_EV_MEM;
 }
 
 /* ---- tables kept from one launch to the next ---- */
@@ -609,30 +610,71 @@ static void *begin_worker(void *ctx)
     return w;
 }
 
-/* The per-instruction counts into the counters, by class and SASS weight. */
+/* A branch over a region ptxas predicates instead (ii->if_converted, c its tally): the
+ * hardware issues the region to every lane on the branch's path. Where the lanes split,
+ * those that went around are active in the region too; where all went around, the region
+ * is issued with every lane predicated off (and its shared accesses with no lane on).
+ * The region comes after the branch: its tallies are folded later. */
+static void fold_predicated_region(prof_worker *w, uint32_t fi, const insn_info *ii,
+                                   const insn_count *c)
+{
+    const ptx_func *f = &w->s->module->funcs[fi];
+    if (ii->region_first < f->insns || ii->region_end > f->insns + f->ninsns)
+        return;
+    prof_counters *pc = &w->rec.c;
+    uint64_t around = exec_tally_all_taken(c), around_lanes = exec_tally_all_taken_lanes(c);
+    for (const ptx_insn *q = ii->region_first; q < ii->region_end; q++) {
+        size_t k = (size_t)(q - f->insns);
+        w->counts[fi][k].active += c->diverged_lanes;
+        if (!around)
+            continue;
+        insn_info *qi = &w->infos[fi][k];
+        if (!qi->key)
+            analyse(w->s, q, qi);
+        pc->inst_executed += around * qi->sass;
+        pc->thread_inst_executed += around_lanes * qi->sass;
+        pc->inst_by_class[qi->cls] += around * qi->sass;
+        if (qi->mem_op) {
+            prof_mem_kind kind = prof_mem_kind_of((prof_space)qi->mem_space,
+                                                  q->op == PTX_OP_st ? PROF_ACCESS_STORE
+                                                                     : PROF_ACCESS_LOAD);
+            if (kind != PROF_MEM_KIND_COUNT)
+                pc->mem[kind].inst += around;
+        }
+    }
+}
+
+/* The per-instruction counts into the counters, by class and SASS weight; a bra's
+ * branches and divergence. */
 static void fold_counts(prof_worker *w)
 {
     const ptx_module *m = w->s->module;
+    prof_counters *pc = &w->rec.c;
     for (uint32_t fi = 0; m && fi < m->nfuncs; fi++) {
         if (!w->counts[fi])
             continue;
         const ptx_func *f = &m->funcs[fi];
         for (uint32_t i = 0; i < f->ninsns; i++) {
-            const insn_count *c = &w->counts[fi][i];
+            insn_count *c = &w->counts[fi][i];
             if (!c->issued)
                 continue;
             insn_info *ii = &w->infos[fi][i];
             if (!ii->key)
                 analyse(w->s, &f->insns[i], ii);
-            if (ii->if_converted)
+            if (ii->if_converted) {
+                fold_predicated_region(w, fi, ii, c);
                 continue;  /* a predicated region replaces the branch */
-            prof_counters *pc = &w->rec.c;
+            }
             uint64_t active = exec_tally_active(c), pred_on = exec_tally_pred_on(c);
             pc->inst_executed += c->issued * ii->sass;
             pc->thread_inst_executed += active * ii->sass;
             pc->thread_inst_pred_on += pred_on * ii->sass;
             pc->inst_by_class[ii->cls] += c->issued * ii->sass;
             pc->thread_inst_by_class[ii->cls] += pred_on * ii->sass;
+            if (f->insns[i].op == PTX_OP_bra && !ii->exit_branch) {
+                pc->branches += c->issued;
+                pc->divergent_branches += c->diverged;
+            }
         }
     }
 }
@@ -856,33 +898,11 @@ static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
 {
     prof_worker *w = site->worker_state;
     const insn_info *ii = info_at(w, site);
-    if (ii->exit_branch)
-        return;  /* a predicated EXIT on the hardware, not a branch */
-    if (ii->if_converted) {
-        /* no branch on the hardware: the region is issued to every active lane */
-        uint32_t skip = taken & active;
-        if (skip && skip != active && ii->region_first >= w->cur_first &&
-            ii->region_end <= w->cur_end) {
-            /* the lanes that went around it are active in it too (info_of made the
-             * branch's function the current one) */
-            for (const ptx_insn *q = ii->region_first; q < ii->region_end; q++)
-                w->cur_counts[q - w->cur_first].active += prof_popcount(skip);
-        }
-        if (skip == active && active) {
-            /* every lane skips it here, yet the hardware issues it predicated off */
-            uint64_t none[32] = {0};
-            for (const ptx_insn *q = ii->region_first; q < ii->region_end; q++) {
-                const insn_info *qi = info_of(w, q);
-                prof_on_insn_n(&w->rec, (prof_insn_class)qi->cls, active, 0, qi->sass);
-                if (qi->mem_op)
-                    prof_on_mem(&w->rec, (prof_space)qi->mem_space,
-                                q->op == PTX_OP_st ? PROF_ACCESS_STORE : PROF_ACCESS_LOAD,
-                                none, 0, 4);
-            }
-        }
-        return;
-    }
-    prof_on_branch(&w->rec, active, taken);
+    if (ii->exit_branch || ii->if_converted)
+        return;  /* a predicated EXIT, or predicated code, on the hardware: no branch */
+    /* a bra of the module is counted from its tally (fold_counts); a brx.idx here */
+    if (ii == &w->scratch || site->insn->op != PTX_OP_bra)
+        prof_on_branch(&w->rec, active, taken);
     taken &= active;
     if (replaying(w, site) && taken && taken != active && site->warp < w->nwarps) {
         /* a divergent branch: SASS brackets the paths with BSSY/BSYNC, and the warp

@@ -363,6 +363,12 @@ int main(void) {
         CHECK_EQ_U64(exec_tally_pred_on(&tallies[i]), want_pred[i]);
     }
     CHECK_EQ_U64(tallies[0].issued, BLOCKS * 2);          /* every warp, once */
+    /* the branch (insn 15): lanes 0-7 of warp 0 take it, warp 1's 16 lanes do not */
+    CHECK_EQ_U64(tallies[14].diverged, BLOCKS);
+    CHECK_EQ_U64(tallies[14].diverged_lanes, BLOCKS * 8);
+    CHECK_EQ_U64(exec_tally_all_taken(&tallies[14]), 0);
+    /* the shuffle (insn 18) is no branch */
+    CHECK_EQ_U64(tallies[17].diverged + tallies[17].all_taken, 0);
 
     /* a cap of 10 instructions per warp on insn events: the first ones come (those the
      * decoder inserted count, unreported), then the warp is only tallied; its memory,
