@@ -748,7 +748,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     }
 done:
     exec_devrt_block_end(b);
-    if (L->observer) exec_observe_block_end(b);
+    if (L->observer) exec_observe_block_end(b, start);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
     return b->fault_kind;
 }

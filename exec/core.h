@@ -247,7 +247,6 @@ struct exec_block {
     /* observed: the events the observer wants from this block (EXEC_OBS_EV_*, less
      * those it has no callback for), and the kinds of instruction that report them */
     uint32_t obs_events, obs_calls;
-    uint64_t obs_clock_start;   /* the warps' clock when the block began */
 };
 
 struct exec_worker {
@@ -379,11 +378,15 @@ void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lan
 /* The warp now runs f's code: sets w->code, and in an observed run the tally the
  * instructions of f go to. */
 void exec_warp_enter_code(exec_wstate *w, const exec_func *f);
+/* In an observed run: whether each of the warp's instructions is an event, and which kinds
+ * of instruction call the observer (from its tally, the block's events and the cap). */
+void exec_warp_pick_events(exec_wstate *w);
 /* The tally of f for this worker's observer (NULL: report f's instructions as events). */
 struct exec_insn_tally *exec_observe_tally(struct exec_block *b, const exec_func *f);
 /* A block starts / ends on this worker (begins the worker's observation when needed). */
 void exec_observe_block_begin(struct exec_block *b);
-void exec_observe_block_end(struct exec_block *b);
+/* start: the warps' clock when the block began */
+void exec_observe_block_end(struct exec_block *b, uint64_t start);
 
 /* ---- block.c ---- */
 /* The barrier id instruction in (bar, barrier) names for lane. */

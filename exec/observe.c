@@ -157,8 +157,7 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     uint32_t ev = w->h.block->obs_events;
     if (w->insn_events && w->tally && w->clock > w->insn_events_until) {
         /* the observer's cap: from here on the warp is only tallied */
-        w->insn_events = false;
-        w->obs_calls = w->h.block->obs_calls;
+        exec_warp_pick_events(w);
         if (!((w->obs_calls >> in->obs) & 1u)) return;
     }
     exec_site s = site_of(w, in);
@@ -302,7 +301,6 @@ void exec_observe_block_begin(struct exec_block *b) {
     }
     b->obs_events = ev & observed_events(o);
     b->obs_calls = calls_for(b->obs_events);
-    b->obs_clock_start = b->warps[0].clock;
     /* the warps were set up before the worker's observation began: now their tallies */
     for (uint32_t i = 0; i < b->nwarps; i++) {
         exec_wstate *w = &b->warps[i];
@@ -311,12 +309,12 @@ void exec_observe_block_begin(struct exec_block *b) {
     }
 }
 
-void exec_observe_block_end(struct exec_block *b) {
+void exec_observe_block_end(struct exec_block *b, uint64_t start) {
     const exec_observer *o = b->L->observer;
     if (o->warp_end) {
         for (uint32_t i = 0; i < b->nwarps; i++) {
             exec_site s = site_of(&b->warps[i], NULL);
-            o->warp_end(&s, b->warps[i].clock - b->obs_clock_start);
+            o->warp_end(&s, b->warps[i].clock - start);
         }
     }
     if (o->block_end) {

@@ -188,6 +188,11 @@ void exec_warp_enter_code(exec_wstate *w, const exec_func *f) {
     struct exec_block *b = w->h.block;
     if (!b->L->observer) return;
     w->tally = exec_observe_tally(b, f);
+    exec_warp_pick_events(w);
+}
+
+void exec_warp_pick_events(exec_wstate *w) {
+    const struct exec_block *b = w->h.block;
     w->insn_events = b->L->observer->insn &&
                      (!w->tally || ((b->obs_events & EXEC_OBS_EV_INSN) &&
                                     w->clock <= w->insn_events_until));

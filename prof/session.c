@@ -816,10 +816,9 @@ static void on_block_end(const exec_site *site)
 static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
 {
     prof_worker *w = site->worker_state;
-    const ptx_insn *pi = site->insn;
-    if (__builtin_expect(pi < w->cur_first || pi >= w->cur_end, 0) && !select_func(w, pi)) {
+    const insn_info *ii = info_at(w, site);
+    if (__builtin_expect(ii == &w->scratch, 0)) {
         /* not an instruction of the module: counted at once */
-        const insn_info *ii = info_of(w, pi);
         prof_on_insn_n(&w->rec, (prof_insn_class)ii->cls, active, exec_mask, ii->sass);
         return;
     }
@@ -829,13 +828,7 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
         return;
     warp_clock *wc = &w->warps[site->warp];
     wc->events++;
-    size_t idx = site->insn_index;  /* pi's index in its function, the current one */
-    if (__builtin_expect(idx >= w->cur_n || w->cur_first + idx != pi, 0))
-        idx = (size_t)(pi - w->cur_first);
     prof_session *s = w->s;
-    const insn_info *ii = &w->cur_infos[idx];
-    if (__builtin_expect(!ii->key, 0))
-        analyse(s, pi, &w->cur_infos[idx]);
     /* The slot it issues in, and when it can start: SASS schedules independent work
      * (loads above the arithmetic that uses them) within a basic block, so an instruction
      * waits for its own operands only; at a branch, barrier or call the warp waits for

@@ -167,16 +167,7 @@ static exec_fault_kind launch(harness *h, const exec_observer *obs, int *in, int
     if (!k) return EXEC_FAULT_INVALID_PC;
     void *args[] = {&in, &out};
     uint8_t *params = harness_params(k, args);
-    exec_launch L;
-    memset(&L, 0, sizeof L);
-    L.kernel = k;
-    L.grid = dim(BLOCKS, 1, 1);
-    L.block = dim(THREADS, 1, 1);
-    L.params = params;
-    L.mem = h->mem;
-    L.num_sms = 132;
-    L.clock_khz = 1755000;
-    L.grid_id = 1;
+    exec_launch L = harness_make_launch(h, k, dim(BLOCKS, 1, 1), dim(THREADS, 1, 1), 0, params);
     L.observer = obs;
     exec_output o = {0};
     exec_fault f;

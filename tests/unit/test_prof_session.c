@@ -84,14 +84,7 @@ static prof_session *profile_with(harness *h, const char *kernel, uint32_t block
     prof_session *s = prof_session_new(&L, exec_program_module(h->prog), true, pool);
     CHECK(s != NULL);
     uint8_t *params = harness_params(k, args);
-    exec_launch el;
-    memset(&el, 0, sizeof el);
-    el.kernel = k;
-    el.grid = dim(blocks, 1, 1);
-    el.block = dim(threads, 1, 1);
-    el.params = params;
-    el.mem = h->mem;
-    el.num_sms = 132;
+    exec_launch el = harness_make_launch(h, k, dim(blocks, 1, 1), dim(threads, 1, 1), 0, params);
     el.clock_khz = 1980000;
     el.observer = prof_session_observer(s);
     exec_output out = {0};
