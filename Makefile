@@ -3,11 +3,15 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE ?= reduceInteger
 
-.PHONY: all build run test test-sanitize test-tsan bench clean
+.PHONY: all deps build run test test-sanitize test-tsan bench clean
 
 all: build
 
-build:
+# Install what a fresh Debian machine lacks (one line says what), find the CUDA toolkit.
+deps:
+	@tools/ensure-deps.sh
+
+build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -27,7 +31,7 @@ test-sanitize:
 	$(MAKE) test BUILD=build-san CMAKE_ARGS=-DVCUDA_SANITIZE=ON
 	
 # The multi-threaded stream stress test under ThreadSanitizer: right results, no races.
-test-tsan:
+test-tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVCUDA_TSAN=ON $(CMAKE_ARGS) >/dev/null
 	cmake --build build-tsan -j $(JOBS) --target test_streams_stress
 	cd build-tsan && ctest --output-on-failure -R '^unit/test_streams_stress$$'
