@@ -30,9 +30,16 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
-  # A machine that has never run `apt-get update` knows no packages: update first, quietly.
-  "${SUDO[@]}" apt-get update -qq >/dev/null
-  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # A machine that has never run `apt-get update` knows no packages: update first. apt's
+  # chatter is kept in a log that is shown only when something fails.
+  log=$(mktemp)
+  if ! { "${SUDO[@]}" apt-get update -qq &&
+         "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2; rm -f "$log"
+    echo "vcuda: installing ${missing[*]} failed (apt-get's output above)" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
 
 cuda_bin=""
