@@ -24,7 +24,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     SUDO=()
   elif have_cmd sudo; then
-    SUDO=(sudo)
+    SUDO=(sudo env DEBIAN_FRONTEND=noninteractive)
   else
     echo "vcuda: cannot install ${missing[*]}: not root and no sudo; install them and run again" >&2
     exit 1
