@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE ?= reduceInteger
 
-.PHONY: all deps build run test test-sanitize test-tsan bench clean
+.PHONY: all deps build run test test-sanitize test-tsan fuzz bench clean
 
 all: build
 
@@ -36,8 +36,15 @@ test-tsan: deps
 	cmake --build build-tsan -j $(JOBS) --target test_streams_stress
 	cd build-tsan && ctest --output-on-failure -R '^unit/test_streams_stress$$'
 
+# The libFuzzer targets (clang), each for FUZZ_SECONDS; findings stop with the input kept.
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVCUDA_FUZZ=ON $(CMAKE_ARGS) >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_ptx fuzz_link fuzz_fatbin fuzz_printf
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 bench: build
 	bench/run_bench.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-tsan
+	rm -rf build build-san build-tsan build-fuzz
