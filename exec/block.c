@@ -25,6 +25,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* Lanes parked at a barrier inside a function called from a path while the path to run
  * next is in a caller: their call frames and reconvergence entries, moved aside until
@@ -94,6 +95,14 @@ static bool reserve(uint8_t **buf, size_t *cap, size_t need) {
     memset(*buf, 0, n);
     *cap = n;
     return true;
+}
+
+/* Has the launch run past its deadline (exec_launch.deadline_ns)? Read only between warp
+ * turns, never per instruction. */
+static bool exec_block_past_deadline(const exec_launch *L) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec >= L->deadline_ns;
 }
 
 void exec_warp_stop_aborted(exec_wstate *w) {
@@ -743,6 +752,13 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         if (exec_block_aborted(b)) {
             /* (a fault of this block already recorded stays the one reported) */
             exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
+            break;
+        }
+        /* Warps come back here at barriers and every EXEC_TIME_SLICE instructions, so a
+         * block that never ends still reads the clock now and then. */
+        if (L->deadline_ns && exec_block_past_deadline(L)) {
+            exec_fault_block(b, EXEC_FAULT_TIMEOUT,
+                             "the kernel ran longer than VCUDA_KERNEL_TIMEOUT allows");
             break;
         }
     }

@@ -67,6 +67,8 @@ typedef enum exec_fault_kind {
     EXEC_FAULT_STACK_OVERFLOW,    /* call depth -> cudaErrorLaunchFailure */
     EXEC_FAULT_INVALID_PC,        /* -> cudaErrorInvalidPc */
     EXEC_FAULT_ABORTED,           /* stopped because another block faulted */
+    EXEC_FAULT_TIMEOUT,           /* ran past the launch's deadline (VCUDA_KERNEL_TIMEOUT)
+                                   * -> cudaErrorLaunchTimeout */
     EXEC_FAULT_INVALID_ADDRESS_SPACE /* a global access to a shared or local window address
                                       * -> cudaErrorInvalidAddressSpace */
 } exec_fault_kind;
@@ -98,6 +100,8 @@ typedef struct exec_launch {
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
+    uint64_t deadline_ns;           /* CLOCK_MONOTONIC time past which a block still running
+                                     * stops with EXEC_FAULT_TIMEOUT; 0: none */
     bool warp_barriers;             /* before sm_70: a barrier waits for whole warps, and a
                                      * warp never runs a diverged path while part of it
                                      * waits at a barrier (exec/block.c) */

@@ -27,6 +27,7 @@ static const char *fault_name(int kind) {
     case EXEC_FAULT_STACK_OVERFLOW: return "stack overflow";
     case EXEC_FAULT_INVALID_PC: return "invalid program counter";
     case EXEC_FAULT_ABORTED: return "aborted";
+    case EXEC_FAULT_TIMEOUT: return "launch timeout";
     case EXEC_FAULT_INVALID_ADDRESS_SPACE: return "invalid address space";
     default: return "fault";
     }

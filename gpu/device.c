@@ -40,6 +40,22 @@ static unsigned default_thread_count(void) {
     return (unsigned)(cores > GPU_MAX_THREADS ? GPU_MAX_THREADS : cores);
 }
 
+/* VCUDA_KERNEL_TIMEOUT: seconds (a decimal number) a grid may run before its launch fails
+ * with cudaErrorLaunchTimeout, as a display watchdog stops kernels on a GPU; for CI jobs
+ * whose kernels may never end. 0 or unset: no limit. */
+static uint64_t kernel_timeout_ns(void) {
+    const char *env = getenv("VCUDA_KERNEL_TIMEOUT");
+    if (!env || !*env) return 0;
+    char *end;
+    double s = strtod(env, &end);
+    if (*end != 0 || !(s >= 0) || s > 1e9) {
+        fprintf(stderr, "vcuda: VCUDA_KERNEL_TIMEOUT=%s is not a number of seconds; no timeout\n",
+                env);
+        return 0;
+    }
+    return (uint64_t)(s * 1e9);
+}
+
 gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
     gpu_device *d = calloc(1, sizeof *d);
     if (!d)
@@ -47,6 +63,7 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
     d->preset = p;
     d->mem = mem_table_new();
     d->nlanes = nworkers ? nworkers : default_thread_count();
+    d->kernel_timeout_ns = kernel_timeout_ns();
     if (d->nlanes > GPU_MAX_THREADS)
         d->nlanes = GPU_MAX_THREADS;
     d->lanes = calloc(d->nlanes, sizeof *d->lanes);

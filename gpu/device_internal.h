@@ -47,6 +47,7 @@ struct gpu_device {
     const gpu_preset *preset;
     mem_table *mem;
     unsigned nlanes;              /* lanes one grid may use, the caller's included */
+    uint64_t kernel_timeout_ns;   /* VCUDA_KERNEL_TIMEOUT: how long a grid may run; 0: ever */
 
     gpu_print_fn print;
     void *print_ctx;

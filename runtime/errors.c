@@ -187,6 +187,7 @@ cudaError_t rt_error_from_fault(exec_fault_kind kind) {
     case EXEC_FAULT_STACK_OVERFLOW: return cudaErrorLaunchFailure;
     case EXEC_FAULT_INVALID_PC: return cudaErrorInvalidPc;
     case EXEC_FAULT_ABORTED: return cudaErrorLaunchFailure;
+    case EXEC_FAULT_TIMEOUT: return cudaErrorLaunchTimeout;
     case EXEC_FAULT_INVALID_ADDRESS_SPACE: return cudaErrorInvalidAddressSpace;
     }
     return cudaErrorLaunchFailure;
