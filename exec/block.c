@@ -19,7 +19,10 @@
  * Aligned barriers (bar.sync, which __syncthreads() compiles to, bar.red, and barrier.*
  * .aligned) need the whole warp at the same instruction: part of a warp waiting at one
  * while its other lanes are elsewhere hangs on the GPU (an H200 does), and is reported
- * here. Before sm_70 (exec_launch.warp_barriers) no barrier splits a warp.
+ * here; except where those lanes were let past a reconvergence point ahead of lanes that
+ * spin (exec/control.c): they are parked as above until the spinners arrive, as on the
+ * GPU they would have waited for them at that point. Before sm_70
+ * (exec_launch.warp_barriers) no barrier splits a warp.
  */
 #include "core.h"
 
@@ -372,7 +375,13 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         if (p) bar->red_or = true;
     }
     if (in->flags & BAR_WAIT) {
-        int k = b->L->warp_barriers || (in->flags & BAR_ALIGNED) ? -1 : runnable_pending(w);
+        int k = b->L->warp_barriers ? -1 : runnable_pending(w);
+        /* An aligned barrier needs the whole warp: part of a warp here while its other
+         * lanes have a path to run hangs on the GPU. Unless these lanes only got here
+         * because the others spin and they were let past their meeting point ahead of
+         * them (exec/control.c): on the GPU they would be waiting for the spinners at
+         * that point and arrive here with them, so here they wait for them instead. */
+        if (k >= 0 && (in->flags & BAR_ALIGNED) && !w->rs[k].ahead_of_spinners) k = -1;
         if (k >= 0) {
             park_and_switch(w, in, id, mask, (uint32_t)k);
         } else {

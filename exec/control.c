@@ -42,6 +42,7 @@ __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
         e->rpc = w->rsp - 1 > fr->rs_base ? w->rs[w->rsp - 2].rpc : NULL;
         e->pending_ip = w->ip;
         e->pending_mask = w->h.active;
+        e->ahead_of_spinners = true;
         w->h.active = waiting;
         w->ip = rpc;
     }
@@ -89,6 +90,7 @@ void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t re
     e->restore_mask = restore;
     e->pending_ip = pending_ip;
     e->pending_mask = pending_mask;
+    e->ahead_of_spinners = false;
 }
 
 /* Where the paths of divergent branch in meet again: its immediate post-dominator, or

@@ -158,6 +158,10 @@ typedef struct exec_rentry {
     const exec_insn *pending_ip;
     uint32_t pending_mask;
     uint32_t restore_mask;
+    /* The pending lanes spin, and the warp's other lanes were let past the meeting point
+     * ahead of them (independent thread scheduling, exec/control.c run_waiting_lanes):
+     * on the GPU those lanes would still be waiting for them there. */
+    bool ahead_of_spinners;
 } exec_rentry;
 
 enum exec_warp_status { EXEC_WARP_RUNNABLE, EXEC_WARP_BARRIER, EXEC_WARP_EXITED };

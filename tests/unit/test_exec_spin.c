@@ -56,6 +56,26 @@ static void test_long_divergent_loop(harness *h) {
     harness_dealloc(h, out);
 }
 
+/* Part of warp 0 spins on a flag warp 1 sets only after a long loop; the rest of warp 0
+ * waits at __syncthreads() (aligned). The barrier must complete with every thread, for
+ * short and long waits (the spinners give way to the waiting lanes after EXEC_SPIN_LIMIT
+ * turns, which then wait at the barrier for them). */
+static void test_spin_then_syncthreads(harness *h) {
+    static const int delays[] = {1, 5000, 300000};
+    for (unsigned t = 0; t < sizeof delays / sizeof delays[0]; t++) {
+        int *flag = harness_alloc(h, 4), *out = harness_alloc(h, 64 * 4);
+        int delay = delays[t];
+        void *args[] = {&flag, &out, &delay};
+        harness_run r = harness_launch(h, "spin_then_syncthreads", dim(1, 1, 1), dim(64, 1, 1), 0,
+                                       args);
+        CHECK_EQ_U64(r.kind, EXEC_OK);
+        if (r.kind != EXEC_OK) fprintf(stderr, "delay %d: %s\n", delay, r.fault.msg);
+        for (unsigned i = 0; i < 62; i++) CHECK_EQ_U64(out[i], i + 1);
+        harness_dealloc(h, flag);
+        harness_dealloc(h, out);
+    }
+}
+
 int main(void) {
     harness h = {0};
     if (!harness_load_file(&h, "exec/spin.ptx")) {
@@ -65,6 +85,7 @@ int main(void) {
     test_warp_lock(&h);
     test_flag_handoff(&h);
     test_long_divergent_loop(&h);
+    test_spin_then_syncthreads(&h);
     harness_free(&h);
     return harness_report("test_exec_spin");
 }

@@ -39,3 +39,23 @@ extern "C" __global__ void long_divergent_loop(int *out) {
     out[threadIdx.x] = v;
     out[32 + threadIdx.x] = (int)(x & 0xff);
 }
+
+// Lanes 0-3 of warp 0 wait for a flag that warp 1 sets late; the other lanes go straight
+// on to __syncthreads() (bar.sync, aligned). The GPU holds those lanes at the if's end
+// until the spinners come, so the barrier completes with the whole warp (CUB's onesweep
+// radix sort waits on other blocks this way).
+extern "C" __global__ void spin_then_syncthreads(int *flag, int *out, int delay) {
+    if (threadIdx.x >= 32) {
+        if (threadIdx.x == 32) {
+            int s = 0;
+            for (int i = 0; i < delay; i++) s += *(volatile int *)&out[63] + i;
+            out[62] = s;
+            *(volatile int *)flag = 1;
+        }
+    } else if (threadIdx.x < 4) {
+        while (*(volatile int *)flag == 0) {
+        }
+    }
+    __syncthreads();
+    out[threadIdx.x] = threadIdx.x + 1;
+}
