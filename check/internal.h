@@ -162,6 +162,7 @@ struct check_worker {
     uint32_t block_gen;          /* changes with every block: shadow entries of other
                                   * blocks are stale */
     uint32_t *epoch;             /* per warp: block barriers passed */
+    const ptx_insn **last_bar;   /* per warp: the last block barrier it reached */
     uint32_t *wsync;             /* per warp: __syncwarp()s executed */
     uint32_t *issue;             /* per warp: memory instructions issued */
     uint32_t warps_cap;
@@ -212,6 +213,8 @@ void check_racecheck_mem(check_worker *w, const exec_site *s, ptx_space space,
                          exec_mem_access access, const uint64_t addr[32], uint32_t mask,
                          uint32_t size);
 void check_racecheck_block_begin(check_worker *w);
+/* synccheck at a block's end: warps that passed different numbers of block barriers. */
+void check_synccheck_block_end(check_worker *w, const exec_site *s);
 void check_racecheck_free(check_worker *w);
 void check_synccheck_barrier(check_worker *w, const exec_site *s, uint32_t arrived,
                              uint32_t expected);

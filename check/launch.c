@@ -139,20 +139,27 @@ static void cb_block_begin(const exec_site *s, uint32_t nthreads) {
     w->nwarps = (nthreads + 31u) / 32u;
     if (w->nwarps > w->warps_cap) {
         free(w->epoch);
+        free(w->last_bar);
         free(w->wsync);
         free(w->issue);
         w->epoch = calloc(w->nwarps, sizeof *w->epoch);
+        w->last_bar = calloc(w->nwarps, sizeof *w->last_bar);
         w->wsync = calloc(w->nwarps, sizeof *w->wsync);
         w->issue = calloc(w->nwarps, sizeof *w->issue);
-        if (!w->epoch || !w->wsync || !w->issue) abort();
+        if (!w->epoch || !w->last_bar || !w->wsync || !w->issue) abort();
         w->warps_cap = w->nwarps;
     } else {
         memset(w->epoch, 0, w->nwarps * sizeof *w->epoch);
+        memset(w->last_bar, 0, w->nwarps * sizeof *w->last_bar);
         memset(w->wsync, 0, w->nwarps * sizeof *w->wsync);
         memset(w->issue, 0, w->nwarps * sizeof *w->issue);
     }
     w->block_gen++;
     if (w->cl->st->tool == CHECK_TOOL_RACECHECK) check_racecheck_block_begin(w);
+}
+
+static void cb_block_end(const exec_site *s) {
+    check_synccheck_block_end(s->worker_state, s);
 }
 
 static void cb_mem(const exec_site *s, ptx_space space, exec_mem_access access,
@@ -176,7 +183,10 @@ static void cb_barrier(const exec_site *s, uint32_t id, uint32_t arrived, uint32
     check_worker *w = s->worker_state;
     /* the warp's accesses after a block barrier are ordered after everything the other
      * warps did before it (bar.arrive does not wait, so it orders nothing) */
-    if (!is_arrive_only(s->insn) && s->warp < w->nwarps) w->epoch[s->warp]++;
+    if (!is_arrive_only(s->insn) && s->warp < w->nwarps) {
+        w->epoch[s->warp]++;
+        w->last_bar[s->warp] = s->insn;
+    }
     if (w->cl->st->tool == CHECK_TOOL_SYNCCHECK)
         check_synccheck_barrier(w, s, arrived, expected);
 }
@@ -216,6 +226,7 @@ check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_modu
     o->begin_worker = cb_begin_worker;
     o->end_worker = cb_end_worker;
     o->block_begin = cb_block_begin;
+    o->block_end = st->tool == CHECK_TOOL_SYNCCHECK ? cb_block_end : NULL;
     o->mem = st->tool == CHECK_TOOL_SYNCCHECK ? NULL : cb_mem;
     o->barrier = cb_barrier;
     o->warp_sync = cb_warp_sync;
@@ -304,6 +315,7 @@ bool check_launch_end(check_launch *cl, exec_fault_kind fault) {
         n = w->next;
         check_racecheck_free(w);
         free(w->epoch);
+        free(w->last_bar);
         free(w->wsync);
         free(w->issue);
         free(w);

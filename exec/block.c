@@ -396,6 +396,30 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     barrier_check(b, id);
 }
 
+/* bar.warp.sync membermask (__syncwarp). The lanes of a warp run in lockstep here, so
+ * nothing waits; but when only part of the membermask's live lanes execute it, which of
+ * them the others still owe a bar.warp.sync is kept (exec_wstate.syncwarp_*), so that a
+ * meeting that could never happen on the GPU is reported where it would hang. */
+static void h_bar_warp(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    uint32_t members = in->na ? (uint32_t)EXEC_R(hw, in->a[0], (uint32_t)__builtin_ctz(mask))
+                              : EXEC_FULL_MASK;
+    if (w->syncwarp_missing && members == w->syncwarp_members) {
+        /* lanes owed to an earlier bar.warp.sync with this mask arrive (at it or another) */
+        w->syncwarp_missing &= ~mask;
+        w->syncwarp_waiting |= mask & members;
+        if (!w->syncwarp_missing) w->syncwarp_waiting = 0;
+        return;
+    }
+    uint32_t missing = members & hw->alive & ~mask;
+    if (missing && !w->syncwarp_missing) {
+        w->syncwarp_members = members;
+        w->syncwarp_waiting = mask & members;
+        w->syncwarp_missing = missing;
+        w->syncwarp_insn = in;
+    }
+}
+
 void exec_warp_wait_parked(exec_wstate *w) {
     w->h.active = 0;
     w->status = EXEC_WARP_BARRIER;
@@ -447,11 +471,10 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     switch (pi->op) {
     case PTX_OP_bar: case PTX_OP_barrier: {
         if (exec_dec_has_mod_named(pi, "warp")) { /* bar.warp.sync: lanes run in lockstep already */
-            /* the membermask is read only by observers */
             if (pi->nopnds >= 1 && !exec_dec_src(d, pi, &pi->opnd[0], PTX_T_b32, &out->a[0]))
                 return -1;
             out->na = pi->nopnds >= 1;
-            out->fn = exec_h_nop;
+            out->fn = h_bar_warp;
             return 1;
         }
         if (exec_dec_has_mod_named(pi, "cluster")) {
@@ -545,6 +568,8 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->clock = clock;
     w->parked = 0;
     w->resume_parked = false;
+    w->syncwarp_members = w->syncwarp_waiting = w->syncwarp_missing = 0;
+    w->syncwarp_insn = NULL;
     w->nparks = 0;
     for (uint32_t c = 0; c < w->nconts; c++) w->conts[c].used = false;
 }

@@ -211,6 +211,13 @@ typedef struct exec_wstate {
     exec_bar_park parks[EXEC_WARP_SIZE];
     struct exec_bar_cont *conts; /* parked lanes' call frames (exec/block.c) */
     uint32_t nconts;
+    /* A __syncwarp (bar.warp.sync) executed by part of its membermask: lanes of a warp
+     * run in lockstep here, so the lanes that executed it (waiting) went on; on the GPU
+     * they wait there until the others (missing) execute a bar.warp.sync with the same
+     * mask. If instead the missing lanes meet the waiting ones at a reconvergence point,
+     * neither could ever get there on the GPU: that hang is reported (exec/warp.c). */
+    uint32_t syncwarp_members, syncwarp_waiting, syncwarp_missing;
+    const exec_insn *syncwarp_insn;
 } exec_wstate;
 
 /* A global allocation an instruction recently accessed: [lo, hi). */

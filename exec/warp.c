@@ -16,6 +16,7 @@
 #include "observe.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void exec_warp_update_brk(exec_wstate *w) {
@@ -59,6 +60,21 @@ static uint32_t return_from_call(exec_wstate *w) {
     return w->h.active;
 }
 
+/* Lanes waiting at a __syncwarp and lanes it names that never executed one meet at a
+ * reconvergence point: on the GPU the first wait at the __syncwarp, the others at that
+ * point, for ever. */
+__attribute__((noinline)) static void syncwarp_never_met(exec_wstate *w) {
+    char detail[200];
+    snprintf(detail, sizeof detail,
+             "__syncwarp (bar.warp.sync) can never complete: lanes 0x%08x wait at it for lanes "
+             "0x%08x of its mask 0x%08x, which went on without executing one",
+             w->syncwarp_waiting, w->syncwarp_missing, w->syncwarp_members);
+    const exec_insn *at = w->syncwarp_insn;
+    uint32_t lane = (uint32_t)__builtin_ctz(w->syncwarp_waiting);
+    w->syncwarp_missing = w->syncwarp_waiting = 0;
+    exec_fault_at(&w->h, at, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION, detail);
+}
+
 void exec_warp_path_done(exec_wstate *w) {
     for (;;) {
         const exec_frame *fr = &w->frames[w->depth];
@@ -98,6 +114,11 @@ void exec_warp_path_done(exec_wstate *w) {
                 }
                 w->h.active = act;
                 w->ip = e->rpc;
+                if (__builtin_expect(w->syncwarp_missing != 0, 0) &&
+                    (act & w->syncwarp_missing) && (act & w->syncwarp_waiting)) {
+                    syncwarp_never_met(w);
+                    return;
+                }
                 exec_warp_update_brk(w);
                 return;
             }
@@ -118,6 +139,13 @@ void exec_warp_path_done(exec_wstate *w) {
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask) {
     mask &= w->h.alive;
     w->h.alive &= ~mask;
+    /* lanes that exit owe no __syncwarp, nor wait at one */
+    if (__builtin_expect(w->syncwarp_missing != 0, 0)) {
+        w->syncwarp_missing &= ~mask;
+        w->syncwarp_waiting &= ~mask;
+        if (!w->syncwarp_missing || !w->syncwarp_waiting)
+            w->syncwarp_missing = w->syncwarp_waiting = 0;
+    }
     w->h.active &= ~mask;
     exec_block_threads_exited(w->h.block, (uint32_t)__builtin_popcount(mask));
     if (!w->h.active) exec_warp_path_done(w);
