@@ -93,18 +93,30 @@ static uint64_t next_arg(argbuf *a, unsigned size) {
  * (each at most 16 digits when written out, 11 when taken from '*'), length and conversion. */
 #define SPEC_MAX 80
 
-/* A width or precision: '*' takes it from the arguments, otherwise the digits as written. */
+/* Widths and precisions beyond this are cut to it: a conversion's output is at most a line
+ * buffer long anyway, and formatting a width of 10^15 would only burn time and memory. */
+#define FIELD_MAX 512
+
+/* A width or precision: '*' takes it from the arguments, otherwise the digits as written;
+ * either cut to FIELD_MAX (a negative '*' width keeps its sign: left-justified). */
 static void number_field(argbuf *a, const char *fmt, long flen, long *i, char *spec, size_t *sl,
                          int *nargs) {
+    long v;
     if (*i < flen && fmt[*i] == '*') {
-        int v = (int)(uint32_t)next_arg(a, 4);
+        v = (int)(uint32_t)next_arg(a, 4);
         (*nargs)++;
-        *sl += (size_t)snprintf(spec + *sl, SPEC_MAX - *sl, "%d", v);
         (*i)++;
-        return;
+    } else {
+        if (*i >= flen || fmt[*i] < '0' || fmt[*i] > '9') return;
+        v = 0;
+        while (*i < flen && fmt[*i] >= '0' && fmt[*i] <= '9') {
+            if (v <= FIELD_MAX) v = v * 10 + (fmt[*i] - '0');
+            (*i)++;
+        }
     }
-    size_t room = *sl + 16;
-    while (*i < flen && fmt[*i] >= '0' && fmt[*i] <= '9' && *sl < room) spec[(*sl)++] = fmt[(*i)++];
+    if (v > FIELD_MAX) v = FIELD_MAX;
+    if (v < -FIELD_MAX) v = -FIELD_MAX;
+    *sl += (size_t)snprintf(spec + *sl, SPEC_MAX - *sl, "%ld", v);
 }
 
 int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t fmt_addr,

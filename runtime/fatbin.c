@@ -181,6 +181,51 @@ static long rt_lz4_decode(const uint8_t *src, size_t srclen, uint8_t *dst, size_
     return (long)op;
 }
 
+/* A zstd frame that should hold want bytes, decompressed into a buffer that grows only
+ * as the data arrives (so a header claiming gigabytes costs nothing until they come), with
+ * room for a NUL. NULL with a message when the frame is corrupt or its size is not want. */
+static char *rt_zstd_decode(const uint8_t *src, size_t srclen, size_t want, char *err,
+                            size_t errlen) {
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    size_t cap = want < (1u << 16) ? want : (1u << 16);
+    char *out = malloc(cap + 1);
+    if (!ds || !out) {
+        ZSTD_freeDStream(ds);
+        free(out);
+        snprintf(err, errlen, "out of memory reading a fatbin entry");
+        return NULL;
+    }
+    ZSTD_initDStream(ds);
+    ZSTD_inBuffer in = {src, srclen, 0};
+    ZSTD_outBuffer ob = {out, cap, 0};
+    const char *why = NULL;
+    for (;;) {
+        size_t r = ZSTD_decompressStream(ds, &ob, &in);
+        if (ZSTD_isError(r)) { why = ZSTD_getErrorName(r); break; }
+        if (r == 0) break;                              /* the frame is complete */
+        if (ob.pos < ob.size) {                         /* wants input there is none of */
+            if (in.pos == in.size) { why = "truncated"; break; }
+            continue;
+        }
+        if (ob.size == want) { why = "more data than its size says"; break; }
+        size_t ncap = cap * 2 < want ? cap * 2 : want;
+        char *n = realloc(out, ncap + 1);
+        if (!n) { why = "out of memory"; break; }
+        out = n;
+        cap = ncap;
+        ob.dst = out;
+        ob.size = cap;
+    }
+    ZSTD_freeDStream(ds);
+    if (!why && ob.pos != want) why = "size mismatch";
+    if (why) {
+        snprintf(err, errlen, "corrupt zstd data in fatbin entry (%s)", why);
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 char *rt_fatbin_entry_text(const rt_fatbin_entry *e, size_t *len, char *err, size_t errlen) {
     char *text;
     size_t n;
@@ -201,17 +246,18 @@ char *rt_fatbin_entry_text(const rt_fatbin_entry *e, size_t *len, char *err, siz
                      (unsigned long long)want);
             return NULL;
         }
-        text = malloc((size_t)want + 1);
-        if (!text) goto oom;
         if (e->compression == RT_FATBIN_ZSTD) {
-            size_t r = ZSTD_decompress(text, (size_t)want, e->payload, (size_t)e->payload_size);
-            if (ZSTD_isError(r) || r != want) {
-                snprintf(err, errlen, "corrupt zstd data in fatbin entry (%s)",
-                         ZSTD_isError(r) ? ZSTD_getErrorName(r) : "size mismatch");
-                free(text);
+            text = rt_zstd_decode(e->payload, (size_t)e->payload_size, (size_t)want, err, errlen);
+            if (!text) return NULL;
+        } else {
+            /* an LZ4 sequence expands at most 255-fold: a size beyond that is a lie */
+            if (want > (uint64_t)e->payload_size * 255u + 64u) {
+                snprintf(err, errlen, "compressed fatbin entry claims %llu bytes from %llu",
+                         (unsigned long long)want, (unsigned long long)e->payload_size);
                 return NULL;
             }
-        } else {
+            text = malloc((size_t)want + 1);
+            if (!text) goto oom;
             long r = rt_lz4_decode(e->payload, (size_t)e->payload_size, (uint8_t *)text, (size_t)want);
             if (r != (long)want) {
                 snprintf(err, errlen, "corrupt LZ4 data in fatbin entry");
