@@ -142,6 +142,42 @@ static char *rt_run_ptxas(const char *ptxas, const char *ptx, const char *arch) 
     return report;
 }
 
+/* A cache entry is the report between a header naming what it is for (the arch and the
+ * hash of the PTX) and a trailer giving the report's length, so that an entry cut short
+ * (a process killed while writing one, before the rename that publishes it, cannot leave
+ * one; a full disk can), garbled, or written for other input is recognised and replaced. */
+#define RT_CACHE_TRAILER "\nvcuda-cache-end %zu\n"
+
+static char *rt_cache_wrap(const char *report, const char *header) {
+    size_t hl = strlen(header), rl = strlen(report), cap = hl + rl + 64;
+    char *e = malloc(cap);
+    if (!e) return NULL;
+    memcpy(e, header, hl);
+    memcpy(e + hl, report, rl);
+    snprintf(e + hl + rl, cap - hl - rl, RT_CACHE_TRAILER, rl);
+    return e;
+}
+
+/* The report inside entry if it is a whole entry with this header, else NULL. */
+static char *rt_cache_unwrap(const char *entry, const char *header) {
+    size_t hl = strlen(header), el = strlen(entry);
+    if (el < hl || memcmp(entry, header, hl) != 0) return NULL;
+    const char *end = NULL;
+    for (const char *p = strstr(entry + hl, "\nvcuda-cache-end "); p;
+         p = strstr(p + 1, "\nvcuda-cache-end "))
+        end = p;
+    if (!end) return NULL;
+    size_t rl = (size_t)(end - (entry + hl));
+    char trailer[64];
+    snprintf(trailer, sizeof trailer, RT_CACHE_TRAILER, rl);
+    if (strcmp(end, trailer) != 0) return NULL;
+    char *r = malloc(rl + 1);
+    if (!r) return NULL;
+    memcpy(r, entry + hl, rl);
+    r[rl] = 0;
+    return r;
+}
+
 /* The ptxas report for this PTX and arch, from the cache or a fresh run. */
 static char *rt_ptxas_report(const char *ptx, const char *arch) {
     const char *ptxas = rt_ptxas_path();
@@ -151,8 +187,15 @@ static char *rt_ptxas_report(const char *ptx, const char *arch) {
     char dir[900], path[1024];
     rt_cache_dir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/ptxas-%016llx.txt", dir, (unsigned long long)h);
+    char header[128];
+    snprintf(header, sizeof header, "vcuda-cache ptxas %s %016llx\n", arch, (unsigned long long)h);
     char *cached = rt_read_all(path);
-    if (cached) return cached;
+    if (cached) {
+        char *report = rt_cache_unwrap(cached, header);
+        free(cached);
+        if (report) return report;
+        /* corrupt, cut short or not ours: never trusted, made anew below */
+    }
     char *report = rt_run_ptxas(ptxas, ptx, arch);
     if (!report) return NULL;
     /* write the cache atomically: another process may be filling the same entry */
@@ -166,11 +209,13 @@ static char *rt_ptxas_report(const char *ptx, const char *arch) {
     mkdir(dir, 0700);
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    if (rt_write_all(tmp, report, strlen(report))) {
+    char *entry = rt_cache_wrap(report, header);
+    if (entry && rt_write_all(tmp, entry, strlen(entry))) {
         if (rename(tmp, path) != 0) unlink(tmp);
     } else {
         unlink(tmp);
     }
+    free(entry);
     return report;
 }
 
