@@ -149,8 +149,12 @@ def c_compiler():
 class Runner:
     """One column: a program and its environment."""
 
-    def __init__(self, key, label, argv, env, threads=None):
+    def __init__(self, key, label, argv, env, threads=None, runs_per_kernel=None):
         self.key, self.label, self.argv, self.env, self.threads = key, label, argv, env, threads
+        # vcuda runners whose VCUDA_REPORT is read: each kernel runs this many times per
+        # process (warm-up and timed), and insns gets the warp-instructions of one run.
+        self.runs_per_kernel = runs_per_kernel
+        self.insns = {}
         self.times = {}      # kernel -> [ms per round]
         self.status = {}     # kernel -> "ok" | "WRONG" | "n/a" (WRONG sticks)
         self.detail = {}     # kernel -> the first wrong result's detail
@@ -185,9 +189,23 @@ class Runner:
                 self.detail[kernel] = detail
             if self.status.get(kernel) != "WRONG":
                 self.status[kernel] = status
+        if self.runs_per_kernel:
+            self.read_report(r.stderr)
         missing = [k for k, _ in KERNELS if k not in seen]
         if missing:
             self.failure = "no result for " + ", ".join(missing)
+
+    def read_report(self, text):
+        """Warp-instructions per kernel from VCUDA_REPORT's table (runtime/report.c):
+        '==vcuda== <time%> <host ms> <calls> <grid> <block> <warp insns> <kernel(args)>'."""
+        for line in text.splitlines():
+            f = line.split()
+            if len(f) < 8 or f[0] != "==vcuda==" or not f[1].endswith("%") or not f[6].isdigit():
+                continue
+            name = " ".join(f[7:])
+            name = name[5:] if name.startswith("void ") else name
+            name = name.split("(", 1)[0].split("::")[-1].replace("u>", ">")
+            self.insns[name] = int(f[6]) // self.runs_per_kernel
 
     def median(self, kernel):
         t = self.times.get(kernel)
@@ -232,12 +250,16 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
-def table(kernels, plain, pocl, vcuda):
+def table(kernels, plain, pocl, vcuda, insns):
     """The markdown table: plain C, PoCL per thread count, vcuda per mode and thread count
-    (median ms, then in parentheses ÷ PoCL on as many threads and ÷ plain C)."""
+    (median ms, then in parentheses ÷ PoCL on as many threads and ÷ plain C); then each
+    kernel's warp-instructions and, per vcuda runner on one thread, the rate they ran at."""
     cols = [plain] + pocl + vcuda
+    one_thread = [r for r in vcuda if r.threads == 1]
     head = ["kernel"] + [r.label for r in cols]
-    rows = [head, ["---"] + ["---:"] * len(cols)]
+    if insns:
+        head += ["warp insns"] + ["G/s " + r.label.replace("vcuda ", "") for r in one_thread]
+    rows = [head, ["---"] + ["---:"] * (len(head) - 1)]
     pocl_by_threads = {r.threads: r for r in pocl}
     ratios = {r.key: ([], []) for r in vcuda}
     for kernel, warp_sync in kernels:
@@ -254,11 +276,18 @@ def table(kernels, plain, pocl, vcuda):
             ratios[r.key][0].append(vs_pocl)
             ratios[r.key][1].append(vs_c)
             row.append(text)
+        if insns:
+            n = insns.get(kernel)
+            row.append("{:,}".format(n) if n else "—")
+            for r in one_thread:
+                ms = r.median(kernel) if r.status.get(kernel) == "ok" else None
+                row.append("%.3f" % (n / ms / 1e6) if n and ms else "—")
         rows.append(row)
     gm = ["geometric mean of ratios"] + [""] * (1 + len(pocl))
     for r in vcuda:
         gp, gc = geomean(ratios[r.key][0]), geomean(ratios[r.key][1])
         gm.append("(%s / %s)" % (fmt_ratio(gp), fmt_ratio(gc)) if gp or gc else "")
+    gm += [""] * (len(head) - len(gm))
     rows.append(gm)
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
@@ -381,8 +410,15 @@ def main():
     for m in modes:
         for t in threads:
             env = dict(vcuda_env, VCUDA_JIT=m, VCUDA_THREADS=str(t))
+            # The interpreter counts warp-instructions whether or not they are reported;
+            # its runs report them (the compiled tier's are not asked, lest it count only
+            # when asked and the timing pay for it).
+            counted = None
+            if m == "0":
+                env["VCUDA_REPORT"] = "1"
+                counted = args.warmup + 1
             vruns.append(Runner("vcuda%s_%d" % (m, t), "vcuda JIT=%s %dt" % (m, t),
-                                [exe_cuda] + size_args, env, t))
+                                [exe_cuda] + size_args, env, t, counted))
     runners = [plain] + pocl + vruns
 
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -423,7 +459,16 @@ def main():
                  "exact answer; warp-sync: the kernel relies on a warp's 32 lanes running "
                  "together.")
     lines.append("")
-    lines.append(table(KERNELS, plain, pocl, vruns))
+    insns = {}
+    for r in vruns:
+        for k, n in r.insns.items():
+            insns.setdefault(k, n)
+    if insns:
+        lines.append("warp insns: the kernel's warp-instructions per run (the interpreter's "
+                     "count, VCUDA_REPORT); G/s: billions of them per second on one host "
+                     "thread (the median time).")
+        lines.append("")
+    lines.append(table(KERNELS, plain, pocl, vruns, insns))
     failures = ["%s: %s" % (r.label, r.failure) for r in runners if r.failure]
     wrong = ["%s: %s (%s)" % (r.label, k, r.detail.get(k, "")) for r in runners
              for k, _ in KERNELS if r.status.get(k) == "WRONG"]
@@ -438,6 +483,7 @@ def main():
             f.write(report + "\n")
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"sizes": sizes, "rounds": rounds, "started": started,
+                   "warp_insns": insns,
                    "runners": {r.label: {"times": r.times, "status": r.status,
                                          "failure": r.failure} for r in runners}}, f, indent=1)
 
