@@ -69,9 +69,9 @@ int main(int argc, char **argv)
             sink = sum_ints(in, s.reduce_n);
         }
         FRESH();
-        double t0 = peers_now_ms();
+        peers_time t0 = peers_clock();
         long long got = sum_ints(in, s.reduce_n);
-        double ms = peers_now_ms() - t0;
+        peers_time ms = peers_since(t0);
         peers_report_sum(reductions[r], ms, got, exact);
     }
     free(in);
@@ -85,9 +85,9 @@ int main(int argc, char **argv)
         sink = (long long)C[count - 1];
     }
     memset(C, 0xFF, count * sizeof(float));
-    double t0 = peers_now_ms();
+    peers_time t0 = peers_clock();
     add_matrices(A, B, C, s.sum_n, s.sum_n);
-    double ms = peers_now_ms() - t0;
+    peers_time ms = peers_since(t0);
     peers_report_matrix("sumMatrixOnGPU2D", ms, peers_mismatches(C, ref, count), count);
     free(A);
     free(B);
@@ -105,9 +105,9 @@ int main(int argc, char **argv)
             sink = (long long)c[count - 1];
         }
         memset(c, 0xFF, count * sizeof(float));
-        t0 = peers_now_ms();
+        t0 = peers_clock();
         mat_mult(a, b, c, s.mm_n);
-        ms = peers_now_ms() - t0;
+        ms = peers_since(t0);
         peers_report_matrix(products[p], ms, peers_mismatches(c, mref, count), count);
     }
     free(a);

@@ -4,7 +4,7 @@
  * values in every runner), the exact answers to check against, the host clock, and the one
  * line each kernel's run prints for bench/peers/run.py:
  *
- *     <kernel>\t<milliseconds>\t<ok|WRONG|n/a>\t<detail>
+ *     <kernel>\t<wall ms>\t<CPU ms>\t<ok|WRONG|n/a>\t<detail>
  *
  * Plain C99, also compiled as C++ (the CUDA driver), so everything here is static inline.
  */
@@ -55,13 +55,35 @@ static inline int peers_parse(int argc, char **argv, peers_sizes *s)
     return 0;
 }
 
-/* Host wall clock in milliseconds (what the user waits for; CPU time would hide the
- * threads' scaling). */
-static inline double peers_now_ms(void)
+/* A kernel's time in milliseconds: wall (what the user waits for, and what shows the
+ * threads' scaling) and the process's CPU time (all its threads; on a machine shared with
+ * other work this excludes the time the run was waiting for a core). */
+typedef struct {
+    double wall, cpu;
+} peers_time;
+
+static inline double peers_clock_ms(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static inline peers_time peers_clock(void)
+{
+    peers_time t;
+    t.wall = peers_clock_ms(CLOCK_MONOTONIC);
+    t.cpu = peers_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    return t;
+}
+
+/* The time from t0 until now. */
+static inline peers_time peers_since(peers_time t0)
+{
+    peers_time t = peers_clock();
+    t.wall -= t0.wall;
+    t.cpu -= t0.cpu;
+    return t;
 }
 
 /* The examples' generator (examples/common.h): top 16 bits of a 32-bit LCG. */
@@ -132,27 +154,29 @@ static inline size_t peers_mismatches(const float *got, const float *want, size_
 }
 
 /* The line run.py reads. */
-static inline void peers_report(const char *kernel, double ms, const char *status,
+static inline void peers_report(const char *kernel, peers_time t, const char *status,
                                 const char *detail)
 {
-    printf("%s\t%.4f\t%s\t%s\n", kernel, ms, status, detail);
+    printf("%s\t%.4f\t%.4f\t%s\t%s\n", kernel, t.wall, t.cpu, status, detail);
     fflush(stdout);
 }
 
 /* Report a reduction: its total against the exact one. */
-static inline void peers_report_sum(const char *kernel, double ms, long long got, long long want)
+static inline void peers_report_sum(const char *kernel, peers_time t, long long got,
+                                    long long want)
 {
     char detail[96];
     snprintf(detail, sizeof detail, "sum %lld, exact %lld", got, want);
-    peers_report(kernel, ms, got == want ? "ok" : "WRONG", detail);
+    peers_report(kernel, t, got == want ? "ok" : "WRONG", detail);
 }
 
 /* Report a matrix result: how many elements differ from the exact answer. */
-static inline void peers_report_matrix(const char *kernel, double ms, size_t bad, size_t count)
+static inline void peers_report_matrix(const char *kernel, peers_time t, size_t bad,
+                                       size_t count)
 {
     char detail[96];
     snprintf(detail, sizeof detail, "%zu of %zu elements differ", bad, count);
-    peers_report(kernel, ms, bad == 0 ? "ok" : "WRONG", detail);
+    peers_report(kernel, t, bad == 0 ? "ok" : "WRONG", detail);
 }
 
 #endif

@@ -41,16 +41,16 @@ namespace mm {
 /* Run `launch` (which must end in cudaDeviceSynchronize) after `prepare`, warm-up times
  * untimed and once timed; returns the timed run's milliseconds. */
 template <typename Prepare, typename Launch>
-static double timed(int warmup, Prepare prepare, Launch launch)
+static peers_time timed(int warmup, Prepare prepare, Launch launch)
 {
     for (int i = 0; i < warmup; i++) {
         prepare();
         launch();
     }
     prepare();
-    double t0 = peers_now_ms();
+    peers_time t0 = peers_clock();
     launch();
-    return peers_now_ms() - t0;
+    return peers_since(t0);
 }
 
 /* reduceInteger: each kernel reduces its blocks' slices of the input in place and writes
@@ -85,7 +85,7 @@ static void run_reduce_integer(const peers_sizes &s, const int *h_in, long long 
     int *h_out = (int *)malloc(maxGrid * sizeof(int));
     for (const Variant &v : variants) {
         unsigned grid = maxGrid / v.fold;
-        double ms = timed(
+        peers_time ms = timed(
             s.warmup,
             [&] {
                 CHECK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
@@ -132,7 +132,7 @@ static void run_two_phase(const peers_sizes &s, const int *h_in, long long exact
     CHECK(cudaMalloc((void **)&d_res, sizeof(int)));
     CHECK(cudaMemcpy(d_in, h_in, N * sizeof(int), cudaMemcpyHostToDevice));
     for (const Variant &v : variants) {
-        double ms = timed(
+        peers_time ms = timed(
             s.warmup,
             [&] {
                 CHECK(cudaMemset(d_res, v.atomic ? 0 : 0xFF, sizeof(int)));
@@ -171,7 +171,7 @@ static void run_sum_matrix(const peers_sizes &s)
     CHECK(cudaMemcpy(d_B, B, bytes, cudaMemcpyHostToDevice));
     dim3 block(PEERS_SUM_BLOCK, PEERS_SUM_BLOCK);
     dim3 grid(n / block.x, n / block.y);
-    double ms = timed(
+    peers_time ms = timed(
         s.warmup,
         [&] {
             CHECK(cudaMemset(d_C, 0xFF, bytes));
@@ -217,7 +217,7 @@ static void run_mat_mult(const peers_sizes &s)
     dim3 threads(PEERS_MM_BLOCK, PEERS_MM_BLOCK);
     dim3 blocks(n / threads.x, n / threads.y);
     for (const Variant &v : variants) {
-        double ms = timed(
+        peers_time ms = timed(
             s.warmup,
             [&] {
                 CHECK(cudaMemset(d_c, 0xFF, bytes));

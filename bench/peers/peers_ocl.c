@@ -84,16 +84,16 @@ static void run(const launch *l)
 }
 
 /* Warm-up runs, then one timed run; its milliseconds. */
-static double timed(int warmup, const launch *l)
+static peers_time timed(int warmup, const launch *l)
 {
     for (int i = 0; i < warmup; i++) {
         prepare(l);
         run(l);
     }
     prepare(l);
-    double t0 = peers_now_ms();
+    peers_time t0 = peers_clock();
     run(l);
-    return peers_now_ms() - t0;
+    return peers_since(t0);
 }
 
 static void run_reduce_integer(const peers_sizes *s, const int *h_in, long long exact)
@@ -132,7 +132,7 @@ static void run_reduce_integer(const peers_sizes *s, const int *h_in, long long 
         l.reset = d_in; /* every kernel reduces in place */
         l.reset_data = h_in;
         l.reset_bytes = bytes;
-        double ms = timed(s->warmup, &l);
+        peers_time ms = timed(s->warmup, &l);
         CL_CHECK(clEnqueueReadBuffer(queue, d_out, CL_TRUE, 0, grid * sizeof(int), h_out, 0,
                                      NULL, NULL));
         unsigned sum = 0;
@@ -185,7 +185,7 @@ static void run_two_phase(const peers_sizes *s, const int *h_in, long long exact
             CL_CHECK(clSetKernelArg(l.second, 3, shmem, NULL));
             l.second_global = l.second_local = PEERS_REDUCE_BLOCK;
         }
-        double ms = timed(s->warmup, &l);
+        peers_time ms = timed(s->warmup, &l);
         int result = 0;
         CL_CHECK(clEnqueueReadBuffer(queue, d_res, CL_TRUE, 0, sizeof(int), &result, 0, NULL,
                                      NULL));
@@ -194,7 +194,7 @@ static void run_two_phase(const peers_sizes *s, const int *h_in, long long exact
         if (l.second)
             clReleaseKernel(l.second);
     }
-    peers_report("reduceGridStrideShfl", 0.0, "n/a", "no shuffles in OpenCL 1.2");
+    peers_report("reduceGridStrideShfl", (peers_time){0.0, 0.0}, "n/a", "no shuffles in OpenCL 1.2");
     clReleaseMemObject(d_in);
     clReleaseMemObject(d_partial);
     clReleaseMemObject(d_res);
@@ -221,7 +221,7 @@ static void run_sum_matrix(const peers_sizes *s)
     l.reset = d_C;
     l.reset_data = C; /* all ones, as the example's memset 0xFF */
     l.reset_bytes = bytes;
-    double ms = timed(s->warmup, &l);
+    peers_time ms = timed(s->warmup, &l);
     CL_CHECK(clEnqueueReadBuffer(queue, d_C, CL_TRUE, 0, bytes, C, 0, NULL, NULL));
     peers_report_matrix("sumMatrixOnGPU2D", ms, peers_mismatches(C, ref, count), count);
     clReleaseKernel(l.k);
@@ -257,7 +257,7 @@ static void run_mat_mult(const peers_sizes *s)
         l.reset = d_c;
         l.reset_data = ones;
         l.reset_bytes = bytes;
-        double ms = timed(s->warmup, &l);
+        peers_time ms = timed(s->warmup, &l);
         CL_CHECK(clEnqueueReadBuffer(queue, d_c, CL_TRUE, 0, bytes, c, 0, NULL, NULL));
         peers_report_matrix(names[i], ms, peers_mismatches(c, ref, count), count);
         clReleaseKernel(l.k);

@@ -155,7 +155,8 @@ class Runner:
         # process (warm-up and timed), and insns gets the warp-instructions of one run.
         self.runs_per_kernel = runs_per_kernel
         self.insns = {}
-        self.times = {}      # kernel -> [ms per round]
+        self.times = {}      # kernel -> [wall ms per round]
+        self.cpu = {}        # kernel -> [CPU ms per round] (the process's, all threads)
         self.status = {}     # kernel -> "ok" | "WRONG" | "n/a" (WRONG sticks)
         self.detail = {}     # kernel -> the first wrong result's detail
         self.failure = None  # why the program failed, if it did
@@ -179,12 +180,13 @@ class Runner:
                 self.device = (name, int(units))
                 continue
             fields = line.split("\t")
-            if len(fields) != 4:
+            if len(fields) != 5:
                 continue
-            kernel, ms, status, detail = fields
+            kernel, wall, cpu, status, detail = fields
             seen.add(kernel)
             if status != "n/a":
-                self.times.setdefault(kernel, []).append(float(ms))
+                self.times.setdefault(kernel, []).append(float(wall))
+                self.cpu.setdefault(kernel, []).append(float(cpu))
             if status == "WRONG" and self.status.get(kernel) != "WRONG":
                 self.detail[kernel] = detail
             if self.status.get(kernel) != "WRONG":
@@ -207,8 +209,8 @@ class Runner:
             name = name.split("(", 1)[0].split("::")[-1].replace("u>", ">")
             self.insns[name] = int(f[6]) // self.runs_per_kernel
 
-    def median(self, kernel):
-        t = self.times.get(kernel)
+    def median(self, kernel, cpu=False):
+        t = (self.cpu if cpu else self.times).get(kernel)
         return statistics.median(t) if t else None
 
 
@@ -280,7 +282,7 @@ def table(kernels, plain, pocl, vcuda, insns):
             n = insns.get(kernel)
             row.append("{:,}".format(n) if n else "—")
             for r in one_thread:
-                ms = r.median(kernel) if r.status.get(kernel) == "ok" else None
+                ms = r.median(kernel, cpu=True) if r.status.get(kernel) == "ok" else None
                 row.append("%.3f" % (n / ms / 1e6) if n and ms else "—")
         rows.append(row)
     gm = ["geometric mean of ratios"] + [""] * (1 + len(pocl))
@@ -466,7 +468,8 @@ def main():
     if insns:
         lines.append("warp insns: the kernel's warp-instructions per run (the interpreter's "
                      "count, VCUDA_REPORT); G/s: billions of them per second on one host "
-                     "thread (the median time).")
+                     "thread, in CPU time (the median of the process's CPU time over the "
+                     "kernel, so the machine's other load does not count).")
         lines.append("")
     lines.append(table(KERNELS, plain, pocl, vruns, insns))
     failures = ["%s: %s" % (r.label, r.failure) for r in runners if r.failure]
@@ -484,7 +487,7 @@ def main():
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"sizes": sizes, "rounds": rounds, "started": started,
                    "warp_insns": insns,
-                   "runners": {r.label: {"times": r.times, "status": r.status,
+                   "runners": {r.label: {"times": r.times, "cpu": r.cpu, "status": r.status,
                                          "failure": r.failure} for r in runners}}, f, indent=1)
 
     # vcuda and plain C must be right; PoCL's wrong sums, and PoCL failing, are its own
