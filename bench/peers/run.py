@@ -232,14 +232,14 @@ def fmt_ratio(r):
     return ("%.0fx" if r >= 100 else "%.1fx" if r >= 10 else "%.2fx") % r
 
 
-def cell(runner, kernel):
+def cell(runner, kernel, cpu=False):
     """A column's text for a kernel: median ms, and WRONG / n/a / FAIL as it happened."""
     if runner.failure and kernel not in runner.times:
         return "FAIL"
     status = runner.status.get(kernel)
     if status == "n/a":
         return "n/a"
-    text = fmt_ms(runner.median(kernel))
+    text = fmt_ms(runner.median(kernel, cpu))
     return text + " **WRONG**" if status == "WRONG" else text
 
 
@@ -252,10 +252,11 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
-def table(kernels, plain, pocl, vcuda, insns):
+def table(kernels, plain, pocl, vcuda, insns, cpu=False):
     """The markdown table: plain C, PoCL per thread count, vcuda per mode and thread count
     (median ms, then in parentheses ÷ PoCL on as many threads and ÷ plain C); then each
-    kernel's warp-instructions and, per vcuda runner on one thread, the rate they ran at."""
+    kernel's warp-instructions and, per vcuda runner on one thread, the rate they ran at.
+    cpu: the times are the processes' CPU times instead of wall times."""
     cols = [plain] + pocl + vcuda
     one_thread = [r for r in vcuda if r.threads == 1]
     head = ["kernel"] + [r.label for r in cols]
@@ -266,13 +267,14 @@ def table(kernels, plain, pocl, vcuda, insns):
     ratios = {r.key: ([], []) for r in vcuda}
     for kernel, warp_sync in kernels:
         row = [kernel + (" (warp-sync)" if warp_sync else "")]
-        row += [cell(r, kernel) for r in [plain] + pocl]
+        row += [cell(r, kernel, cpu) for r in [plain] + pocl]
         for r in vcuda:
-            text = cell(r, kernel)
-            ms = r.median(kernel) if r.status.get(kernel) == "ok" else None
+            text = cell(r, kernel, cpu)
+            ms = r.median(kernel, cpu) if r.status.get(kernel) == "ok" else None
             p = pocl_by_threads.get(r.threads)
-            vs_pocl = ratio(ms, p.median(kernel)) if p and p.status.get(kernel) in ("ok", "WRONG") else None
-            vs_c = ratio(ms, plain.median(kernel)) if plain.status.get(kernel) == "ok" else None
+            vs_pocl = (ratio(ms, p.median(kernel, cpu))
+                       if p and p.status.get(kernel) in ("ok", "WRONG") else None)
+            vs_c = ratio(ms, plain.median(kernel, cpu)) if plain.status.get(kernel) == "ok" else None
             if ms is not None and (vs_pocl is not None or vs_c is not None):
                 text += " (%s / %s)" % (fmt_ratio(vs_pocl), fmt_ratio(vs_c))
             ratios[r.key][0].append(vs_pocl)
@@ -472,6 +474,15 @@ def main():
                      "kernel, so the machine's other load does not count).")
         lines.append("")
     lines.append(table(KERNELS, plain, pocl, vruns, insns))
+    # On a machine shared with other work, wall times of one thread mostly measure the
+    # load; the CPU time a one-thread run took does not. (With two threads, only wall time
+    # shows whether they ran side by side.)
+    lines.append("")
+    lines.append("The one-thread runs in CPU time (the process's, median ms; vcuda cells: "
+                 "÷ PoCL 1t / ÷ plain C):")
+    lines.append("")
+    lines.append(table(KERNELS, plain, [r for r in pocl if r.threads == 1],
+                       [r for r in vruns if r.threads == 1], {}, cpu=True))
     failures = ["%s: %s" % (r.label, r.failure) for r in runners if r.failure]
     wrong = ["%s: %s (%s)" % (r.label, k, r.detail.get(k, "")) for r in runners
              for k, _ in KERNELS if r.status.get(k) == "WRONG"]
