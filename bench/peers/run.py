@@ -14,7 +14,15 @@ the host clock (launch to synchronisation) and checks it against the exact answe
 interleave the runners (their order rotating), so a change in the machine's load hits all
 of them alike; the table gives each kernel's median over the rounds and the ratios of
 vcuda's medians to PoCL's (same thread count) and to plain C's. A wrong result is shown as
-WRONG, never dropped: PoCL's on the warp-synchronous reductions, for one.
+WRONG, never dropped: PoCL's on the warp-synchronous reductions, for one. The table also
+gives each kernel's warp-instructions (the interpreter's count) and the rate each mode ran
+them at on one host thread, in CPU time; a second table gives the one-thread runs in CPU
+time, which other work on the machine does not inflate as it does wall time.
+
+The compiled tier may be tiered (VCUDA_JIT=1: a kernel's first launches interpreted while
+it compiles): the warm-up run must then have given it time to switch, or the timed run is
+the interpreter's. `--warmup N` gives it more runs; `--modes 0,1,always` adds a column of
+kernels compiled before their first launch.
 
 PoCL is installed with apt-get (as root or through sudo) if it is missing, unless
 --no-install; without it the PoCL columns are skipped with a message. vcuda or plain C
