@@ -1,12 +1,13 @@
 /* bench/peers/peers_common.h — what the three runners of the peer benchmark share (the
  * vcuda driver peers_cuda.cu, the OpenCL host peers_ocl.c for PoCL, the plain C loops
  * peers_c.c): the problem sizes from the command line, the inputs (the same pseudo-random
- * values in every runner), the exact answers to check against, the host clock, and the one
- * line each kernel's run prints for bench/peers/run.py:
+ * values in every runner), the exact answers to check against, the clocks, and the one line
+ * each kernel's run prints for bench/peers/run.py:
  *
  *     <kernel>\t<wall ms>\t<CPU ms>\t<ok|WRONG|n/a>\t<detail>
  *
- * Plain C99, also compiled as C++ (the CUDA driver), so everything here is static inline.
+ * C11, also compiled as C++ (the CUDA driver), so everything here is static inline. C
+ * includers define _POSIX_C_SOURCE first (clock_gettime).
  */
 #ifndef PEERS_COMMON_H
 #define PEERS_COMMON_H
