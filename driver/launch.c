@@ -22,8 +22,7 @@ static CUresult drv_launch_args(const rt_func *f, void **params, void **extra, v
                                 void ***owned) {
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     *owned = NULL;
-    if (params && extra) return CUDA_ERROR_INVALID_VALUE;
-    if (!extra) {
+    if (!extra || params) { /* given both, the driver uses kernelParams (an H100 does) */
         if (info->nparams && !params) return CUDA_ERROR_INVALID_VALUE;
         *args = params;
         return CUDA_SUCCESS;
@@ -42,8 +41,13 @@ static CUresult drv_launch_args(const rt_func *f, void **params, void **extra, v
             return CUDA_ERROR_INVALID_VALUE;
         }
     }
-    if (info->nparams && (!buf || !has_size || size < info->param_size))
-        return CUDA_ERROR_INVALID_VALUE;
+    if (info->nparams && (!buf || !has_size)) return CUDA_ERROR_INVALID_VALUE;
+    /* the buffer must be exactly the parameters' size: an H100 refuses even a struct's
+     * tail padding with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES */
+    if (has_size && size != info->param_size)
+        return drv_fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "cuLaunchKernel",
+                        "the `extra` buffer holds %zu bytes; the kernel's parameters take %u",
+                        size, (unsigned)info->param_size);
     void **a = calloc(info->nparams ? info->nparams : 1, sizeof *a);
     if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < info->nparams; i++) a[i] = buf + info->param_offsets[i];
@@ -60,7 +64,7 @@ static CUresult drv_launch(const char *call, const CUlaunchConfig *cfg, CUfuncti
     rt_func *rf;
     r = drv_func_lookup(f, &rf);
     if (r) return r;
-    void **args, **owned;
+    void **args = NULL, **owned = NULL;
     r = drv_launch_args(rf, params, extra, &args, &owned);
     if (r) return r;
     cudaLaunchConfig_t rc = {

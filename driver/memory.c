@@ -139,8 +139,7 @@ DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUde
     CUresult r = drv_enter(NULL);
     if (r) return r;
     mem_alloc a;
-    if (!drv_find(DRV_PTR(dptr), &a) || a.kind == MEM_KIND_HOST || a.kind == MEM_KIND_REGISTERED)
-        return CUDA_ERROR_NOT_FOUND;
+    if (!drv_find(DRV_PTR(dptr), &a)) return CUDA_ERROR_NOT_FOUND; /* pinned memory too */
     if (pbase) *pbase = (CUdeviceptr)a.base;
     if (psize) *psize = (size_t)a.size;
     return CUDA_SUCCESS;

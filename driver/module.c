@@ -57,9 +57,11 @@ static void drv_log(char *buf, size_t size, const char *line) {
 }
 
 void drv_jit_logs_done(drv_jit_logs *l) {
-    if (l->info_out) *l->info_out = (void *)(uintptr_t)(l->info_size ? strlen(l->info) + 1 : 0);
-    if (l->error_out)
-        *l->error_out = (void *)(uintptr_t)(l->error_size ? strlen(l->error) + 1 : 0);
+    /* the bytes written, with the NUL; 0 for an empty log (as an H100 answers) */
+    size_t info = l->info_size && l->info[0] ? strlen(l->info) + 1 : 0;
+    size_t error = l->error_size && l->error[0] ? strlen(l->error) + 1 : 0;
+    if (l->info_out) *l->info_out = (void *)(uintptr_t)info;
+    if (l->error_out) *l->error_out = (void *)(uintptr_t)error;
 }
 
 /* ---- loading ---- */

@@ -3,6 +3,7 @@
  * kernelParams and with the packed `extra` buffer, globals, dynamic shared memory.
  * Usage: vectorAdd <kernels.ptx> */
 #include <cuda.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ int main(int argc, char **argv) {
     printf("vecAdd: %d mismatches, sum %.1f\n", bad, sum);
 
     /* the same arguments packed as the kernel's parameters are laid out */
-    struct {
+    struct packed_args {
         double a;
         CUdeviceptr x;
         char tag;
@@ -81,7 +82,7 @@ int main(int argc, char **argv) {
         CUdeviceptr y;
         int n;
     } packed = {2.0, da, 3, {0}, 0.5f, dc, N};
-    size_t size = sizeof packed;
+    size_t size = offsetof(struct packed_args, n) + sizeof packed.n; /* no tail padding */
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                      CU_LAUNCH_PARAM_END};
     CHECK(cuLaunchKernel(axpbyc, blocks, 1, 1, threads, 1, 1, 0, NULL, NULL, extra));
