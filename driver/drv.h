@@ -34,7 +34,6 @@ typedef struct drv_ctx {
 typedef struct drv_module {
     rt_module *mod;             /* in the runtime's module list; its image is ours */
     uint8_t *image;             /* the fatbin container(s) the module loads (owned) */
-    uint8_t **parts;            /* a linked image's containers (mod->rdc_images) */
     drv_ctx *ctx;
     rt_func **funcs;            /* kernels handed out by cuModuleGetFunction */
     size_t nfuncs, funcs_cap;

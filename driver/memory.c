@@ -1,6 +1,6 @@
 /* driver/memory.c — memory through the driver API: allocation (device, pitched, pinned,
  * registered, managed, stream-ordered), the address-range and pointer queries, copies
- * (HtoD, DtoH, DtoD, unified, 2D, asynchronous) and sets of 8, 16 and 32-bit elements.
+ * (HtoD, DtoH, DtoD, unified, 2D, 3D, asynchronous) and sets of 8, 16 and 32-bit elements.
  *
  * The allocations are the runtime's (one table), so a pointer from cudaMalloc works in
  * cuMemcpy and a CUdeviceptr from cuMemAlloc in a <<<>>> launch. Copies and sets are the
@@ -317,6 +317,39 @@ DRV_API CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream
 }
 DRV_API CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
     return drv_copy2d(pCopy, DRV_PT(hStream), true);
+}
+
+/* A 3D copy, slice by slice (each slice a 2D copy of the runtime's, in stream order). */
+static CUresult drv_copy3d(const CUDA_MEMCPY3D *m, cudaStream_t stream, bool async) {
+    if (!m) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = drv_enter(NULL);
+    if (r) return r;
+    if (m->srcLOD || m->dstLOD || m->reserved0 || m->reserved1) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t z = 0; z < m->Depth; z++) {
+        const char *src = NULL, *dst = NULL;
+        size_t sy = (m->srcZ + z) * m->srcHeight + m->srcY;
+        size_t dy = (m->dstZ + z) * m->dstHeight + m->dstY;
+        r = drv_copy2d_side(m->srcMemoryType, m->srcHost, m->srcDevice, m->srcArray,
+                            m->srcXInBytes, sy, m->srcPitch, &src);
+        if (!r) r = drv_copy2d_side(m->dstMemoryType, m->dstHost, m->dstDevice, m->dstArray,
+                                    m->dstXInBytes, dy, m->dstPitch, &dst);
+        if (!r) r = drv_from_rt(rt_copy2d(rt_ctx(), (void *)dst, m->dstPitch, src, m->srcPitch,
+                                          m->WidthInBytes, m->Height, cudaMemcpyDefault, stream,
+                                          async));
+        if (r) return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+DRV_API CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) { return drv_copy3d(pCopy, 0, false); }
+DRV_API CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy) {
+    return drv_copy3d(pCopy, cudaStreamPerThread, false);
+}
+DRV_API CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
+    return drv_copy3d(pCopy, (cudaStream_t)hStream, true);
+}
+DRV_API CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
+    return drv_copy3d(pCopy, DRV_PT(hStream), true);
 }
 
 /* ---- sets ---- */
