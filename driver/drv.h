@@ -86,6 +86,8 @@ CUresult drv_device_check(CUdevice dev);
 CUresult drv_module_load(const void *image, const char *name, drv_ctx *ctx, char *info,
                          size_t infolen, char *errlog, size_t errlen, drv_module **out);
 CUresult drv_module_unload(drv_module *dm);
+/* The kernel name of dm, made once (CUDA_ERROR_NOT_FOUND when the PTX has no such entry). */
+CUresult drv_module_function(drv_module *dm, const char *name, rt_func **out);
 /* The kernel a CUfunction names (any the runtime knows, registered or loaded), resolved
  * on the device; CUDA_ERROR_INVALID_HANDLE for an unknown handle. Takes the runtime's
  * lock itself. */

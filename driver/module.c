@@ -263,8 +263,7 @@ static CUresult drv_module_get(void *h, bool library, drv_module **out) {
     return CUDA_SUCCESS;
 }
 
-/* The kernel name of dm, made once (CUDA_ERROR_NOT_FOUND when the PTX has no such entry). */
-static CUresult drv_module_function(drv_module *dm, const char *name, rt_func **out) {
+CUresult drv_module_function(drv_module *dm, const char *name, rt_func **out) {
     rt_context *c = rt_ctx();
     pthread_mutex_lock(&c->lock);
     CUresult r = CUDA_SUCCESS;

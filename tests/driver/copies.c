@@ -21,7 +21,7 @@ int main(void) {
     CUcontext ctx;
     CU(cuCtxCreate(&ctx, NULL, 0, 0));
     CUstream s;
-    CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CU(cuStreamCreate(&s, CU_STREAM_DEFAULT)); /* blocking: ordered after the legacy stream */
 
     /* sets of 16 and 32-bit elements */
     enum { N = 1000 };
