@@ -39,7 +39,7 @@ DRV_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
     if (r) return r;
     drv_state *s = drv_get();
     rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter_device(c); /* the device comes up with its primary context */
+    cudaError_t e = drv_bring_up(c); /* the device comes up with its primary context */
     if (e) return drv_from_rt(e);
     pthread_mutex_lock(&s->lock);
     s->primary_refs++;
@@ -78,10 +78,7 @@ DRV_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, i
     CUresult r = drv_device_check(dev);
     if (r) return r;
     drv_state *s = drv_get();
-    rt_context *c = rt_ctx();
-    pthread_mutex_lock(&c->lock);
-    bool runtime_up = c->dev != NULL;
-    pthread_mutex_unlock(&c->lock);
+    bool runtime_up = drv_runtime_up(rt_ctx());
     pthread_mutex_lock(&s->lock);
     *flags = s->primary.flags;
     *active = s->primary_refs > 0 || runtime_up;
@@ -132,7 +129,7 @@ DRV_API CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsi
         return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, "cuCtxCreate",
                         "more than %d contexts pushed on one thread", DRV_CTX_STACK);
     rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter_device(c);
+    cudaError_t e = drv_bring_up(c);
     if (e) return drv_from_rt(e);
     drv_state *s = drv_get();
     drv_ctx *x = calloc(1, sizeof *x);
@@ -213,12 +210,7 @@ DRV_API CUresult cuCtxGetCurrent(CUcontext *pctx) {
     CUresult r = drv_initialised();
     if (r) return r;
     drv_ctx *x = drv_current();
-    if (!x) {
-        rt_context *c = rt_ctx();
-        pthread_mutex_lock(&c->lock);
-        if (c->dev) x = &drv_get()->primary; /* the runtime's calls made it current */
-        pthread_mutex_unlock(&c->lock);
-    }
+    if (!x && drv_runtime_up(rt_ctx())) x = &drv_get()->primary; /* the runtime made it current */
     *pctx = (CUcontext)x;
     return CUDA_SUCCESS;
 }

@@ -48,6 +48,8 @@ typedef struct drv_state {
     CUresult init_error;        /* cuInit failed: what every call returns */
     drv_ctx primary;
     unsigned primary_refs;      /* cuDevicePrimaryCtxRetain minus Release */
+    bool device_by_driver;      /* the driver, not the runtime, brought the device up: the
+                                 * primary context is current only where a call made it so */
     unsigned long long next_ctx_id;
     unsigned next_module;
     rt_ptrmap contexts;         /* live created contexts (drv_ctx*) */
@@ -72,6 +74,12 @@ CUresult drv_initialised(void);
  * current (CUDA_ERROR_INVALID_CONTEXT if none) and the device usable (the sticky error
  * of a faulted device, as the runtime reports it). *ctx: the current context. */
 CUresult drv_enter(drv_ctx **ctx);
+/* Bring the device up for a driver call (rt_enter_device), noting when the driver was
+ * first; the runtime's error on failure. */
+cudaError_t drv_bring_up(rt_context *c);
+/* Has the runtime brought the device up (so its primary context is current on the
+ * threads without one of their own)? */
+bool drv_runtime_up(rt_context *c);
 /* The calling thread's current context, or NULL (context.c). */
 drv_ctx *drv_current(void);
 /* Is h a context handle the driver made (the primary one or a live created one)? */

@@ -491,7 +491,8 @@ static CUresult drv_library_load(CUlibrary *library, const void *code, const cha
     CUresult r = drv_initialised();
     if (r) return r;
     rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c); /* a library needs no current context, only the device */
+    cudaError_t e = drv_bring_up(c); /* a library needs no current context, only the device */
+    if (!e) e = rt_enter(c);
     if (e) return drv_from_rt(e);
     drv_jit_logs logs;
     r = drv_jit_options(n, opts, values, &logs);

@@ -93,6 +93,33 @@ CUresult drv_device_check(CUdevice dev) {
     return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
+cudaError_t drv_bring_up(rt_context *c) {
+    pthread_mutex_lock(&c->lock);
+    bool was_up = c->dev != NULL;
+    pthread_mutex_unlock(&c->lock);
+    cudaError_t saved = drv_rt_begin();
+    cudaError_t e = rt_enter_device(c);
+    drv_rt_end(saved, e);
+    if (!e && !was_up) {
+        drv_state *s = drv_get();
+        pthread_mutex_lock(&s->lock);
+        s->device_by_driver = true;
+        pthread_mutex_unlock(&s->lock);
+    }
+    return e;
+}
+
+bool drv_runtime_up(rt_context *c) {
+    pthread_mutex_lock(&c->lock);
+    bool up = c->dev != NULL;
+    pthread_mutex_unlock(&c->lock);
+    drv_state *s = drv_get();
+    pthread_mutex_lock(&s->lock);
+    up = up && !s->device_by_driver;
+    pthread_mutex_unlock(&s->lock);
+    return up;
+}
+
 CUresult drv_enter(drv_ctx **out) {
     CUresult r = drv_initialised();
     if (r) return r;
@@ -100,10 +127,7 @@ CUresult drv_enter(drv_ctx **out) {
     rt_context *c = rt_ctx();
     if (!ctx) {
         /* the runtime's calls make the primary context current where they run */
-        pthread_mutex_lock(&c->lock);
-        bool runtime_up = c->dev != NULL;
-        pthread_mutex_unlock(&c->lock);
-        if (!runtime_up) return CUDA_ERROR_INVALID_CONTEXT;
+        if (!drv_runtime_up(c)) return CUDA_ERROR_INVALID_CONTEXT;
         ctx = &drv_get()->primary;
     }
     if (ctx->destroyed) return CUDA_ERROR_CONTEXT_IS_DESTROYED;
