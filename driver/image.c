@@ -59,6 +59,11 @@ long drv_image_linked_parts(const uint8_t *image, const uint8_t ***parts, size_t
     for (uint64_t i = 0; i < n; i++) {
         uint64_t v;
         memcpy(&v, image + 16 + 8 * i, 8);
+        if (v < 16 || v > (1ull << 31)) { /* not a container's size: not our image */
+            free(p);
+            free(s);
+            return -1;
+        }
         p[i] = image + off;
         s[i] = (size_t)v;
         off += drv_align8((size_t)v);

@@ -65,6 +65,10 @@ static void test_linked_image(void) {
     CHECK((size_t)(got[1] - img) + sb <= total);
     free(got);
     free(got_sizes);
+    /* a part whose size cannot be a container's is refused, not followed */
+    uint64_t bogus = 1ull << 40;
+    memcpy(img + 16, &bogus, 8);
+    CHECK(drv_image_linked_parts(img, &got, &got_sizes) == -1);
     free(img);
     free(parts[0]);
     free(parts[1]);
