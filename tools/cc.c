@@ -160,8 +160,7 @@ static const char *find_nvcc(void) {
     return "nvcc";
 }
 
-/* The folder holding libvcuda.so: <bin>/../lib for a build or installed tree. */
-static const char *find_libdir(void) {
+const char *tool_lib_dir(void) {
     static char dir[PATH_MAX];
     char lib[PATH_MAX + 32];
     const char *bin = tool_exe_dir();
@@ -177,6 +176,17 @@ static const char *find_libdir(void) {
     }
     snprintf(dir, sizeof dir, "%s/lib", VCUDA_BUILD_DIR);
     return dir;
+}
+
+void tool_use_vcuda_libraries(void) {
+    const char *dir = tool_lib_dir();
+    const char *old = getenv("LD_LIBRARY_PATH");
+    size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
+    char *path = malloc(n);
+    if (!path) return;
+    snprintf(path, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+    setenv("LD_LIBRARY_PATH", path, 1);
+    free(path);
 }
 
 int tool_cc(int argc, char **argv) {
@@ -256,7 +266,7 @@ int tool_cc(int argc, char **argv) {
         opts[nopts++] = gencode;
     }
     if (link && (rdc || objects)) {
-        const char *libdir = find_libdir();
+        const char *libdir = tool_lib_dir();
         snprintf(libflag, sizeof libflag, "-L%s", libdir);
         snprintf(rpath, sizeof rpath, "-rpath,%s", libdir);
         char *link_flags[] = {libflag, "-lvcuda", "-Xlinker", rpath};
@@ -269,7 +279,7 @@ int tool_cc(int argc, char **argv) {
     free(opts);
     free(inputs);
     if (link) {
-        const char *libdir = find_libdir();
+        const char *libdir = tool_lib_dir();
         snprintf(libflag, sizeof libflag, "-L%s", libdir);
         snprintf(rpath, sizeof rpath, "-rpath,%s", libdir);
         cmd[n++] = libflag;

@@ -161,6 +161,7 @@ int tool_check(int argc, char **argv) {
             preset ? preset->minor : 0);
     fflush(out);
 
+    tool_use_vcuda_libraries();
     int rc = tool_spawn_wait(argv + i);
 
     uint64_t errors = 0, printed = 0;

@@ -156,6 +156,7 @@ int tool_prof(int argc, char **argv) {
         fprintf(stderr, "==%d== vcuda prof is profiling process %d, command: %s\n", (int)getpid(),
                 (int)getpid(), command);
     fflush(stderr);
+    tool_use_vcuda_libraries();
     execvp(argv[i], argv + i);
     fprintf(stderr, "vcuda prof: cannot run %s: %s\n", argv[i], strerror(errno));
     return 127;

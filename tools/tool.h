@@ -20,6 +20,12 @@ int tool_check(int argc, char **argv);
 int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const char *output,
                 char **link_flags, size_t nlink, bool verbose);
 
+/* The folder holding libvcuda.so and the names it is installed under (libcuda.so.1,
+ * libcudart.so.13) and vcuda's libnvrtc: <bin>/../lib for a build or installed tree. */
+const char *tool_lib_dir(void);
+/* Put that folder first on LD_LIBRARY_PATH, so that a program linked against NVIDIA's
+ * shared libraries (nvcc -cudart shared, -lcuda, -lnvrtc) runs on vcuda's. */
+void tool_use_vcuda_libraries(void);
 /* The folder holding this executable (no trailing slash), or NULL. */
 const char *tool_exe_dir(void);
 /* Print argv as a shell command line (quoted where needed) to stderr. */

@@ -177,6 +177,7 @@ static int tool_run(int argc, char **argv) {
         return 2;
     }
     setenv("VCUDA_REPORT", "1", 1);
+    tool_use_vcuda_libraries();
     fflush(stdout);
     execvp(argv[i], argv + i);
     fprintf(stderr, "vcuda run: cannot run %s: %s\n", argv[i], strerror(errno));
