@@ -264,13 +264,16 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
         out->error = cudaErrorLaunchFailure; /* the checker has said why */
     } else if (k != EXEC_OK) {
         out->error = rt_error_from_fault(k);
-        char line[1024];
+        char line[1100];
         if (fault.msg[0])
-            snprintf(line, sizeof line, "%s", fault.msg);
+            snprintf(line, sizeof line, "vcuda: %s", fault.msg);
         else
             snprintf(line, sizeof line, "vcuda: kernel %s failed: %s (%s)", f->name,
                      rt_error_message(out->error), rt_error_name(out->error));
-        out->message = strdup(line);
+        /* A failed device assert is already reported in the driver's own words (the
+         * assertion's line on stderr, as a GPU prints it): vcuda's line would only
+         * repeat it, so it is kept for VCUDA_REPORT=1. */
+        if (k != EXEC_FAULT_ASSERT || c->report) out->message = strdup(line);
     }
     pthread_mutex_lock(&c->engine_lock);
     if (out->error && c->device_fault == cudaSuccess) c->device_fault = out->error;
