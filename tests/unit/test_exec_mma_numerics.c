@@ -1,6 +1,7 @@
 /* tests/unit/test_exec_mma_numerics.c — the tensor cores' arithmetic (exec/mma_numerics.c)
  * against what the GPU computed: tests/data/h100/mma_numerics.txt holds random and crafted
- * wmma products (f16 and bf16 with f32 accumulators, f16 with f16, tf32, f64) with their
+ * wmma products (GEMM sections: f16 and bf16 with f32 accumulators, f16 with f16, tf32,
+ * f64) and mma.sync products (MMA sections: the shapes and types wmma lacks) with their
  * inputs and results as bit patterns; every result must match bit for bit. A path given
  * as the first argument reads another file of the same format (the full capture). */
 #include <stdio.h>
@@ -17,6 +18,7 @@ static int fmt_of(const char *s) {
     if (!strcmp(s, "tf32")) return EXEC_MMA_TF32;
     if (!strcmp(s, "f32")) return EXEC_MMA_F32;
     if (!strcmp(s, "f64")) return EXEC_MMA_F64;
+    if (!strcmp(s, "s32")) return EXEC_MMA_S32;
     return EXEC_MMA_NONE;
 }
 
@@ -44,13 +46,18 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, f)) {
         char name[32];
         unsigned M, N, K, cases;
-        if (sscanf(line, "GEMM %31s m%un%uk%u cases %u", name, &M, &N, &K, &cases) != 5) continue;
+        bool wmma = true;
+        if (sscanf(line, "GEMM %31s m%un%uk%u cases %u", name, &M, &N, &K, &cases) != 5) {
+            if (sscanf(line, "MMA %31s m%un%uk%u cases %u", name, &M, &N, &K, &cases) != 5) continue;
+            wmma = false;
+        }
         char *dot = strchr(name, '.');
         if (!dot || M * K > 1024 || K * N > 1024 || M * N > 1024) return 1;
         *dot = 0;
-        int in = fmt_of(name), acc = fmt_of(dot + 1);
-        /* the capture ran wmma: tf32's m16n16k8 adds its products four at a time */
-        unsigned block = in == EXEC_MMA_TF32 ? 4 : 0;
+        int in = fmt_of(name), in_b = in, acc = fmt_of(dot + 1);
+        if (!strcmp(name, "s8u8")) { in = EXEC_MMA_S8; in_b = EXEC_MMA_U8; }
+        /* wmma's m16n16k8 tf32 adds its products four at a time; mma.sync all K at once */
+        unsigned block = wmma && in == EXEC_MMA_TF32 ? 4 : 0;
         sections++;
         unsigned bad = 0, total = 0;
         for (unsigned c = 0; c < cases; c++) {
@@ -76,7 +83,7 @@ int main(int argc, char **argv) {
                             a[k] = (uint32_t)A[i * K + k];
                             b[k] = (uint32_t)B[j * K + k];
                         }
-                        got = exec_mma_dot(a, b, K, block, in, in, C[i * N + j], acc, acc, false);
+                        got = exec_mma_dot(a, b, K, block, in, in_b, C[i * N + j], acc, acc, false);
                     }
                     total++;
                     if (got != D[i * N + j]) {
@@ -92,8 +99,8 @@ int main(int argc, char **argv) {
         checked += total;
     }
     fclose(f);
-    if (sections < 5 || checked == 0) {
-        fprintf(stderr, "%s: expected 5 sections of results\n", path);
+    if (sections < 13 || checked == 0) {
+        fprintf(stderr, "%s: expected 13 sections of results\n", path);
         failures++;
     }
     return failures ? 1 : 0;
