@@ -198,7 +198,34 @@ static void run_misc(harness *h) {
     for (unsigned i = 0; i < sizeof bufs / sizeof bufs[0]; i++) harness_dealloc(h, bufs[i]);
 }
 
+/* Forms vcuda does not run are refused at load time, naming the instruction. */
+static void check_refused(const char *insn, const char *regs, const char *expect) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target sm_90\n.address_size 64\n"
+             ".visible .entry k(.param .u64 p)\n{\n%s\n\t%s;\n\tret;\n}\n", regs, insn);
+    harness e = {0};
+    bool ok = harness_load(&e, text);
+    CHECK(!ok);
+    if (!ok && !strstr(e.err, expect)) {
+        fprintf(stderr, "refusing '%s': %s\n", insn, e.err);
+        harness_failures++;
+    }
+    harness_free(&e);
+}
+
 int main(void) {
+    check_refused("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, "
+                  "{%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%f0,%f1,%f2,%f3}, %r8, 0x0",
+                  "\t.reg .f32 %f<4>;\n\t.reg .b32 %r<9>;", "mma.sp");
+    check_refused("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, "
+                  "{%r0,%r1}, {%r2,%r3}, {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}",
+                  "\t.reg .f32 %f<8>;\n\t.reg .b32 %r<4>;", "mma.sync.aligned.m8n8k4");
+    check_refused("wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r0}, [%rd0], 32",
+                  "\t.reg .b32 %r<1>;\n\t.reg .b64 %rd<1>;", "wmma");
+    check_refused("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, "
+                  "{%r0,%r1,%r2}, {%r4,%r5}, {%f0,%f1,%f2,%f3}",
+                  "\t.reg .f32 %f<4>;\n\t.reg .b32 %r<6>;", "A fragment needs 4 registers");
     harness h = {0};
     if (!harness_load_file(&h, "exec/mma.ptx")) {
         fprintf(stderr, "load: %s\n", h.err);
