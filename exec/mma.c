@@ -22,11 +22,11 @@ enum { MMA_LOAD, MMA_STORE, MMA_MMA };
 typedef struct mma_desc {
     uint8_t kind;               /* MMA_LOAD, MMA_STORE, MMA_MMA */
     bool wmma;                  /* wmma fragments (else mma.sync's) */
-    uint8_t M, N, K;
+    uint16_t M, N, K;
     uint8_t which;              /* load/store: EXEC_MMA_A, _B or _C */
     bool row_major;             /* load/store: memory layout */
     bool has_stride;
-    bool satfinite;
+    unsigned flags;             /* EXEC_MMA_SATFINITE, EXEC_MMA_B1_AND */
     uint8_t space;              /* load/store: ptx_space */
     int fmt[4];                 /* D, A, B, C element formats (load/store: fmt[0]) */
     uint8_t nregs[4];           /* registers of D, A, B, C (load/store: nregs[0]) */
@@ -85,11 +85,14 @@ static void h_wmma_load(exec_warp *w, const exec_insn *in, uint32_t mask) {
             unsigned r, c;
             exec_mma_frag_rc(m->wmma, m->M, m->N, m->K, m->which, bits, lane, e, &r, &c);
             uint64_t idx = m->row_major ? r * ld + c : c * ld + r;
-            const void *p = exec_mem_addr(exec_ws(w), in, lane, (ptx_space)m->space,
-                                          base + idx * esize, esize, EXEC_ACC_READ);
+            /* sub-byte elements: the byte that holds them, the first in its low bits */
+            uint64_t at = bits < 8 ? base + idx * bits / 8 : base + idx * esize;
+            const void *p = exec_mem_addr(exec_ws(w), in, lane, (ptx_space)m->space, at, esize,
+                                          EXEC_ACC_READ);
             if (!p) return;
             uint64_t v = 0;
             memcpy(&v, p, esize);
+            if (bits < 8) v >>= idx * bits % 8;
             frag_put(regs, bits, e, v);
         }
         for (unsigned r = 0; r < m->nregs[0]; r++) EXEC_R(w, m->regs[0][r], lane) = regs[r];
@@ -142,7 +145,7 @@ static void gather(exec_warp *w, const mma_desc *m, int which, int op, uint64_t 
 static void h_mma(exec_warp *w, const exec_insn *in, uint32_t mask) {
     const mma_desc *m = desc_of(in);
     unsigned M = m->M, N = m->N, K = m->K;
-    uint64_t A[32 * 64], B[64 * 32], C[32 * 32], D[32 * 32];
+    uint64_t A[16 * 256], B[256 * 16], C[32 * 32], D[32 * 32];
     /* wmma.m16n16k8.tf32 adds its products four at a time (exec/mma_numerics.c) */
     unsigned block = m->wmma && m->fmt[1] == EXEC_MMA_TF32 ? 4 : 0;
     gather(w, m, EXEC_MMA_A, 1, A);
@@ -151,17 +154,17 @@ static void h_mma(exec_warp *w, const exec_insn *in, uint32_t mask) {
     for (unsigned i = 0; i < M; i++)
         for (unsigned j = 0; j < N; j++) {
             if (m->fmt[1] == EXEC_MMA_F64) {
-                uint64_t a[64], b[64];
+                uint64_t a[256], b[256];
                 for (unsigned k = 0; k < K; k++) { a[k] = A[i * K + k]; b[k] = B[k * N + j]; }
                 D[i * N + j] = exec_mma_dot_f64(a, b, K, C[i * N + j]);
             } else {
-                uint32_t a[64], b[64];
+                uint32_t a[256], b[256];
                 for (unsigned k = 0; k < K; k++) {
                     a[k] = (uint32_t)A[i * K + k];
                     b[k] = (uint32_t)B[k * N + j];
                 }
                 D[i * N + j] = exec_mma_dot(a, b, K, block, m->fmt[1], m->fmt[2], C[i * N + j],
-                                            m->fmt[3], m->fmt[0], m->satfinite);
+                                            m->fmt[3], m->fmt[0], m->flags);
             }
         }
     unsigned bits = exec_mma_fmt_bits(m->fmt[0]);
@@ -194,13 +197,28 @@ static int fmt_of_type(int t) {
     }
 }
 
-static bool shape_of(const ptx_insn *pi, uint8_t *M, uint8_t *N, uint8_t *K) {
-    static const struct { int mod; uint8_t m, n, k; } shapes[] = {
+/* The sub-byte element types (.s4, .u4, .b1: modifiers, no register has such a type) in
+ * the order the instruction names them. */
+static unsigned sub_byte_fmts(const ptx_insn *pi, int *fmts, unsigned max) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < pi->nmods && n < max; i++) {
+        int m = pi->mods[i];
+        if (m == PTX_MOD_s4) fmts[n++] = EXEC_MMA_S4;
+        else if (m == PTX_MOD_u4) fmts[n++] = EXEC_MMA_U4;
+        else if (m == PTX_MOD_b1) fmts[n++] = EXEC_MMA_B1;
+    }
+    return n;
+}
+
+static bool shape_of(const ptx_insn *pi, uint16_t *M, uint16_t *N, uint16_t *K) {
+    static const struct { int mod; uint16_t m, n, k; } shapes[] = {
         {PTX_MOD_m16n16k16, 16, 16, 16}, {PTX_MOD_m32n8k16, 32, 8, 16},
         {PTX_MOD_m8n32k16, 8, 32, 16}, {PTX_MOD_m16n16k8, 16, 16, 8},
         {PTX_MOD_m8n8k4, 8, 8, 4}, {PTX_MOD_m16n8k4, 16, 8, 4}, {PTX_MOD_m16n8k8, 16, 8, 8},
         {PTX_MOD_m16n8k16, 16, 8, 16}, {PTX_MOD_m16n8k32, 16, 8, 32},
-        {PTX_MOD_m8n8k16, 8, 8, 16},
+        {PTX_MOD_m8n8k16, 8, 8, 16}, {PTX_MOD_m8n8k32, 8, 8, 32}, {PTX_MOD_m8n8k128, 8, 8, 128},
+        {PTX_MOD_m16n8k64, 16, 8, 64}, {PTX_MOD_m16n8k128, 16, 8, 128},
+        {PTX_MOD_m16n8k256, 16, 8, 256},
     };
     for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         if (ptx_insn_has_mod(pi, shapes[i].mod)) {
@@ -247,6 +265,8 @@ static bool check_shape_fmt(exec_decoder *d, const ptx_insn *pi, const mma_desc 
             break;
         case EXEC_MMA_TF32: ok = m->M == 16 && m->N == 16 && m->K == 8; break;
         case EXEC_MMA_F64: ok = m->M == 8 && m->N == 8 && m->K == 4; break;
+        case EXEC_MMA_S4: case EXEC_MMA_U4: ok = m->M == 8 && m->N == 8 && m->K == 32; break;
+        case EXEC_MMA_B1: ok = m->M == 8 && m->N == 8 && m->K == 128; break;
         default: ok = false;
         }
     } else {
@@ -263,12 +283,21 @@ static bool check_shape_fmt(exec_decoder *d, const ptx_insn *pi, const mma_desc 
             ok = (m->M == 16 && m->N == 8 && (m->K == 16 || m->K == 32)) ||
                  (m->M == 8 && m->N == 8 && m->K == 16);
             break;
+        case EXEC_MMA_S4: case EXEC_MMA_U4:
+            ok = (m->M == 16 && m->N == 8 && (m->K == 32 || m->K == 64)) ||
+                 (m->M == 8 && m->N == 8 && m->K == 32);
+            break;
+        case EXEC_MMA_B1:
+            ok = (m->M == 16 && m->N == 8 && (m->K == 128 || m->K == 256)) ||
+                 (m->M == 8 && m->N == 8 && m->K == 128);
+            break;
         default: ok = false;
         }
         /* m8n8k4 with f16 inputs splits the warp into quad-pairs: another geometry */
     }
     if (acc_fmt != EXEC_MMA_NONE) {
-        bool integer = in_fmt == EXEC_MMA_S8 || in_fmt == EXEC_MMA_U8;
+        bool integer = in_fmt == EXEC_MMA_S8 || in_fmt == EXEC_MMA_U8 || in_fmt == EXEC_MMA_S4 ||
+                       in_fmt == EXEC_MMA_U4 || in_fmt == EXEC_MMA_B1;
         if (integer) ok = ok && acc_fmt == EXEC_MMA_S32;
         else if (in_fmt == EXEC_MMA_F64) ok = ok && acc_fmt == EXEC_MMA_F64;
         else if (in_fmt == EXEC_MMA_F16) ok = ok && (acc_fmt == EXEC_MMA_F16 || acc_fmt == EXEC_MMA_F32);
@@ -297,13 +326,17 @@ static int decode_load_store(exec_decoder *d, const ptx_insn *pi, exec_insn *out
     if (ptx_insn_has_mod(pi, PTX_MOD_row)) m->row_major = true;
     else if (!ptx_insn_has_mod(pi, PTX_MOD_col))
         return exec_dec_error(d, pi, "wmma.%s needs .row or .col", load ? "load" : "store"), -1;
-    if (pi->ntypes != 1 || (m->fmt[0] = fmt_of_type(pi->types[0])) == EXEC_MMA_NONE)
+    int sub[1];
+    if (pi->ntypes == 0 && load && sub_byte_fmts(pi, sub, 1) == 1) m->fmt[0] = sub[0];
+    else if (pi->ntypes != 1 || (m->fmt[0] = fmt_of_type(pi->types[0])) == EXEC_MMA_NONE)
         return exec_dec_error(d, pi, "unsupported wmma element type"), -1;
     if (m->which == EXEC_MMA_C) {
         /* the accumulator's shape decides nothing about its type: check the pair that
          * has this accumulator */
         int f = m->fmt[0];
-        int in = f == EXEC_MMA_S32 ? EXEC_MMA_S8 : f == EXEC_MMA_F64 ? EXEC_MMA_F64
+        int in = f == EXEC_MMA_S32 ? (m->K == 32 ? EXEC_MMA_S4 : m->K == 128 ? EXEC_MMA_B1
+                                      : EXEC_MMA_S8)
+               : f == EXEC_MMA_F64 ? EXEC_MMA_F64
                : m->K == 8 ? EXEC_MMA_TF32 : EXEC_MMA_F16;
         if (!check_shape_fmt(d, pi, m, in, f)) return -1;
     } else if (!check_shape_fmt(d, pi, m, m->fmt[0], EXEC_MMA_NONE)) {
@@ -332,25 +365,39 @@ static int decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_d
     m->kind = MMA_MMA;
     if (ptx_insn_has_mod(pi, PTX_MOD_sp))
         return exec_dec_error(d, pi, "sparse mma (mma.sp) is not supported"), -1;
-    if (pi->ntypes == 2 && m->wmma) { /* wmma f16: .dtype.ctype */
+    int sub[2];
+    if (pi->ntypes == 2 && m->wmma && sub_byte_fmts(pi, sub, 2) == 0) { /* f16: .dtype.ctype */
         m->fmt[0] = fmt_of_type(pi->types[0]);
         m->fmt[1] = m->fmt[2] = EXEC_MMA_F16;
         m->fmt[3] = fmt_of_type(pi->types[1]);
     } else if (pi->ntypes == 4) {
         for (unsigned i = 0; i < 4; i++) m->fmt[i] = fmt_of_type(pi->types[i]);
+    } else if (pi->ntypes == 2 && sub_byte_fmts(pi, sub, 2) == 2) { /* .s32.s4.u4.s32 */
+        m->fmt[0] = fmt_of_type(pi->types[0]);
+        m->fmt[1] = sub[0];
+        m->fmt[2] = sub[1];
+        m->fmt[3] = fmt_of_type(pi->types[1]);
     } else {
         return exec_dec_error(d, pi, "unsupported types in %s", m->wmma ? "wmma.mma" : "mma"), -1;
     }
     for (unsigned i = 0; i < 4; i++)
         if (m->fmt[i] == EXEC_MMA_NONE)
             return exec_dec_error(d, pi, "unsupported type in %s", m->wmma ? "wmma.mma" : "mma"), -1;
-    bool integer = m->fmt[1] == EXEC_MMA_S8 || m->fmt[1] == EXEC_MMA_U8;
+    bool byte = m->fmt[1] == EXEC_MMA_S8 || m->fmt[1] == EXEC_MMA_U8;
+    bool nibble = m->fmt[1] == EXEC_MMA_S4 || m->fmt[1] == EXEC_MMA_U4;
     bool ab_ok = m->fmt[1] == m->fmt[2] ||
-                 (integer && (m->fmt[2] == EXEC_MMA_S8 || m->fmt[2] == EXEC_MMA_U8));
+                 (byte && (m->fmt[2] == EXEC_MMA_S8 || m->fmt[2] == EXEC_MMA_U8)) ||
+                 (nibble && (m->fmt[2] == EXEC_MMA_S4 || m->fmt[2] == EXEC_MMA_U4));
     if (!ab_ok || !check_shape_fmt(d, pi, m, m->fmt[1], m->fmt[3]) ||
         !check_shape_fmt(d, pi, m, m->fmt[1], m->fmt[0]))
         return ab_ok ? -1 : (exec_dec_error(d, pi, "A and B types differ"), -1);
-    m->satfinite = ptx_insn_has_mod(pi, PTX_MOD_satfinite);
+    if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) m->flags |= EXEC_MMA_SATFINITE;
+    if (m->fmt[1] == EXEC_MMA_B1) {
+        bool and_op = ptx_insn_has_mod(pi, PTX_MOD_and_);
+        if (!ptx_insn_has_mod(pi, PTX_MOD_popc) || (!and_op && !ptx_insn_has_mod(pi, PTX_MOD_xor_)))
+            return exec_dec_error(d, pi, "b1 matrix multiply needs .xor.popc or .and.popc"), -1;
+        if (and_op) m->flags |= EXEC_MMA_B1_AND;
+    }
     if (pi->nopnds != 4) return exec_dec_error(d, pi, "matrix multiply takes 4 operands"), -1;
     static const int which[4] = {EXEC_MMA_C, EXEC_MMA_A, EXEC_MMA_B, EXEC_MMA_C};
     static const char *const names[4] = {"D", "A", "B", "C"};

@@ -13,8 +13,13 @@
 enum exec_mma_fmt {
     EXEC_MMA_NONE = 0,
     EXEC_MMA_F16, EXEC_MMA_BF16, EXEC_MMA_TF32, EXEC_MMA_F32, EXEC_MMA_F64,
-    EXEC_MMA_S8, EXEC_MMA_U8, EXEC_MMA_S4, EXEC_MMA_U4, EXEC_MMA_S32
+    EXEC_MMA_S8, EXEC_MMA_U8, EXEC_MMA_S4, EXEC_MMA_U4, EXEC_MMA_B1, EXEC_MMA_S32
 };
+
+/* exec_mma_dot flags: clamp integer results (.satfinite); b1 products are a AND b
+ * (.and.popc) rather than a XOR b (.xor.popc). */
+#define EXEC_MMA_SATFINITE 1u
+#define EXEC_MMA_B1_AND 2u
 
 /* Bits one element of fmt occupies in a register (tf32: 32). */
 unsigned exec_mma_fmt_bits(int fmt);
@@ -37,10 +42,10 @@ unsigned exec_mma_frag_unique(unsigned M, unsigned N, unsigned K, int which);
 /* One element of D = A * B + C as the tensor cores compute it: a holds row i of A (K
  * elements of format afmt, as bits), b column j of B (format bfmt), c the accumulator
  * (format cfmt); the result is in format dfmt. Floating-point products are added in
- * steps of block (0: all K at once). satfinite: integer results clamp instead of
- * wrapping. (exec/mma_numerics.c documents the arithmetic.) */
+ * steps of block (0: all K at once). flags: EXEC_MMA_* above. (exec/mma_numerics.c
+ * documents the arithmetic.) */
 uint64_t exec_mma_dot(const uint32_t *a, const uint32_t *b, unsigned K, unsigned block,
-                      int afmt, int bfmt, uint64_t c, int cfmt, int dfmt, bool satfinite);
+                      int afmt, int bfmt, uint64_t c, int cfmt, int dfmt, unsigned flags);
 /* The same for f64: a and b as bits of doubles. */
 uint64_t exec_mma_dot_f64(const uint64_t *a, const uint64_t *b, unsigned K, uint64_t c);
 

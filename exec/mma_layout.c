@@ -56,7 +56,8 @@ bool exec_mma_frag_rc(bool wmma, unsigned M, unsigned N, unsigned K, int which,
     if (!uniq || !bits) return false;
     e %= uniq;
     if (!wmma) {
-        /* mma.sync: one tile; 8-row shapes (m8n8k*) use the first rows only */
+        /* mma.sync: one tile; 8-row shapes (m8n8k*) use the first rows only. (wmma's 8x8
+         * shapes, f64 and sub-byte, are these too.) */
         if (M == 8 && which == EXEC_MMA_A) {
             unsigned E = bits >= 32 ? 1 : 32 / bits;
             *row = lane >> 2;
@@ -73,13 +74,8 @@ bool exec_mma_frag_rc(bool wmma, unsigned M, unsigned N, unsigned K, int which,
     }
     unsigned r, c;
     unsigned a_tile = 16 * K / 32, b_tile = 8 * K / 32;
-    if (M == 8 && N == 8) { /* m8n8k4 f64: one element of A and B, two of C */
-        unsigned g = lane >> 2, t = lane & 3;
-        if (which == EXEC_MMA_A) { *row = g; *col = t; }
-        else if (which == EXEC_MMA_B) { *row = t; *col = g; }
-        else { *row = g; *col = 2 * t + e; }
-        return true;
-    }
+    if (M == 8 && N == 8) /* m8n8k4 f64, m8n8k32 s4/u4, m8n8k128 b1: mma.sync's tiles */
+        return exec_mma_frag_rc(false, M, N, K, which, bits, lane, e, row, col);
     if (M == 16 && N == 16) {
         if (which == EXEC_MMA_A) { tile_rc(EXEC_MMA_A, K, bits, lane, e, &r, &c); }
         else if (which == EXEC_MMA_B) {

@@ -27,7 +27,8 @@
  * Infinities and NaNs follow IEEE (inf * 0 and inf - inf give NaN); every NaN result is
  * the canonical 0x7fffffff (f32) or 0x7fff (f16). f64 (DMMA, m8n8k4 and m16n8k4/k8/k16)
  * is a chain of IEEE fused multiply-adds, c first, then k = 0, 1, ... in order. Integer
- * products are exact, summed in 32 bits with wrap-around, or clamped with .satfinite.
+ * products (s8, u8, s4, u4) are exact, summed in 32 bits with wrap-around, or clamped with
+ * .satfinite; b1 adds the population count of a AND b or a XOR b.
  */
 #include "mma_internal.h"
 
@@ -41,6 +42,7 @@ unsigned exec_mma_fmt_bits(int fmt) {
     case EXEC_MMA_F64: return 64;
     case EXEC_MMA_S8: case EXEC_MMA_U8: return 8;
     case EXEC_MMA_S4: case EXEC_MMA_U4: return 4;
+    case EXEC_MMA_B1: return 1;
     default: return 0;
     }
 }
@@ -177,11 +179,16 @@ static int64_t int_elem(uint32_t bits, int fmt) {
 }
 
 uint64_t exec_mma_dot(const uint32_t *a, const uint32_t *b, unsigned K, unsigned block,
-                      int afmt, int bfmt, uint64_t c, int cfmt, int dfmt, bool satfinite) {
+                      int afmt, int bfmt, uint64_t c, int cfmt, int dfmt, unsigned flags) {
     if (cfmt == EXEC_MMA_S32) {
         int64_t s = (int32_t)(uint32_t)c;
-        for (unsigned k = 0; k < K; k++) s += int_elem(a[k], afmt) * int_elem(b[k], bfmt);
-        if (satfinite) {
+        if (afmt == EXEC_MMA_B1) { /* the population count of the bitwise products */
+            for (unsigned k = 0; k < K; k++)
+                s += (flags & EXEC_MMA_B1_AND ? a[k] & b[k] : a[k] ^ b[k]) & 1;
+        } else {
+            for (unsigned k = 0; k < K; k++) s += int_elem(a[k], afmt) * int_elem(b[k], bfmt);
+        }
+        if (flags & EXEC_MMA_SATFINITE) {
             if (s > INT32_MAX) s = INT32_MAX;
             if (s < INT32_MIN) s = INT32_MIN;
         }

@@ -7,6 +7,10 @@
 #include <stdint.h>
 
 static uint32_t rng = 2024;
+static uint32_t rnd32(void) {
+    rng = rng * 1664525u + 1013904223u;
+    return rng ^ (rng >> 15) * 2246822519u;
+}
 static int rnd(int lo, int hi) {
     rng = rng * 1664525u + 1013904223u;
     return lo + (int)((rng >> 8) % (uint32_t)(hi - lo + 1));
@@ -214,6 +218,53 @@ static void check_refused(const char *insn, const char *regs, const char *expect
     harness_free(&e);
 }
 
+/* Field k of a packed row or column (bits-wide fields, 32 / bits a word). */
+static int field(const uint32_t *words, unsigned k, unsigned bits, bool sign) {
+    unsigned per = 32 / bits;
+    uint32_t v = (words[k / per] >> (k % per * bits)) & ((1u << bits) - 1);
+    return sign && bits > 1 && (v >> (bits - 1)) ? (int)v - (1 << bits) : (int)v;
+}
+
+static void run_sub_byte(harness *h) {
+    uint32_t *A = harness_alloc(h, 16 * 8 * 4), *B = harness_alloc(h, 8 * 8 * 4);
+    uint32_t *A1 = harness_alloc(h, 16 * 8 * 4), *B1 = harness_alloc(h, 8 * 8 * 4);
+    int *C = harness_alloc(h, 64 * 4), *D = harness_alloc(h, 64 * 4), *D1 = harness_alloc(h, 128 * 4);
+    int *D4 = harness_alloc(h, 128 * 4);
+    for (int i = 0; i < 128; i++) { A[i] = rnd32(); A1[i] = A[i] ^ 0x5a5a5a5au; }
+    for (int i = 0; i < 64; i++) { B[i] = rnd32(); B1[i] = B[i] * 2654435761u; C[i] = rnd(-50, 50); }
+    unsigned bad = 0;
+    /* wmma m8n8k32 s4 and m8n8k128 b1 (XOR): rows and columns of 4 words */
+    for (int pass = 0; pass < 2; pass++) {
+        void *args[] = {&A, &B, &C, &D};
+        harness_run r = harness_launch(h, pass ? "wmma_b1" : "wmma_s4", dim(1, 1, 1), dim(32, 1, 1), 0, args);
+        CHECK_EQ_U64(r.kind, EXEC_OK);
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned j = 0; j < 8; j++) {
+                int s = C[i * 8 + j];
+                for (unsigned k = 0; k < (pass ? 128u : 32u); k++)
+                    s += pass ? field(&A[i * 4], k, 1, false) ^ field(&B[j * 4], k, 1, false)
+                              : field(&A[i * 4], k, 4, true) * field(&B[j * 4], k, 4, true);
+                bad += D[i * 8 + j] != s;
+            }
+    }
+    /* mma.sync m16n8k64 u4 x s4 and m16n8k256 b1 (AND): rows and columns of 8 words */
+    void *args[] = {&A, &B, &A1, &B1, &D4, &D1};
+    harness_run r = harness_launch(h, "mma_sub", dim(1, 1, 1), dim(32, 1, 1), 0, args);
+    CHECK_EQ_U64(r.kind, EXEC_OK);
+    if (r.kind) fprintf(stderr, "mma_sub: %s\n", r.fault.msg);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = 0; j < 8; j++) {
+            int s4 = 5, s1 = -3;
+            for (unsigned k = 0; k < 64; k++) s4 += field(&A[i * 8], k, 4, false) * field(&B[j * 8], k, 4, true);
+            for (unsigned k = 0; k < 256; k++) s1 += field(&A1[i * 8], k, 1, false) & field(&B1[j * 8], k, 1, false);
+            bad += D4[i * 8 + j] != s4;
+            bad += D1[i * 8 + j] != s1;
+        }
+    CHECK_EQ_U64(bad, 0);
+    void *bufs[] = {A, B, A1, B1, C, D, D1, D4};
+    for (unsigned i = 0; i < sizeof bufs / sizeof bufs[0]; i++) harness_dealloc(h, bufs[i]);
+}
+
 int main(void) {
     check_refused("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, "
                   "{%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%f0,%f1,%f2,%f3}, %r8, 0x0",
@@ -221,8 +272,11 @@ int main(void) {
     check_refused("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, "
                   "{%r0,%r1}, {%r2,%r3}, {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}",
                   "\t.reg .f32 %f<8>;\n\t.reg .b32 %r<4>;", "mma.sync.aligned.m8n8k4");
-    check_refused("wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r0}, [%rd0], 32",
-                  "\t.reg .b32 %r<1>;\n\t.reg .b64 %rd<1>;", "wmma");
+    check_refused("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f0,%f1,%f2,%f3}, "
+                  "{%r0,%r1,%r2,%r3}, {%r4,%r5}, {%f0,%f1,%f2,%f3}",
+                  "\t.reg .f32 %f<4>;\n\t.reg .b32 %r<6>;", "unsupported type in mma");
+    check_refused("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32 {%r0,%r1}, {%r2}, {%r3}, {%r0,%r1}",
+                  "\t.reg .b32 %r<4>;", ".xor.popc or .and.popc");
     check_refused("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, "
                   "{%r0,%r1,%r2}, {%r4,%r5}, {%f0,%f1,%f2,%f3}",
                   "\t.reg .f32 %f<4>;\n\t.reg .b32 %r<6>;", "A fragment needs 4 registers");
@@ -234,6 +288,7 @@ int main(void) {
     for (unsigned i = 0; i < sizeof wcases / sizeof wcases[0]; i++) run_wmma(&h, &wcases[i]);
     run_ldmatrix(&h);
     run_misc(&h);
+    run_sub_byte(&h);
     /* a fragment load past the end of its allocation */
     uint16_t *A = harness_alloc(&h, 256 * 2);
     float *D = harness_alloc(&h, 32 * 4);

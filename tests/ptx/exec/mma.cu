@@ -145,3 +145,51 @@ extern "C" __global__ void mma_misc(const signed char *As8, const signed char *B
                  : "=d"(df[0]), "=d"(df[1]) : "d"(Af[g * 4 + t]), "d"(Bf[t * 8 + g]), "d"(1.0), "d"(-1.0));
     Df[g * 8 + 2 * t] = df[0]; Df[g * 8 + 2 * t + 1] = df[1];
 }
+
+// Sub-byte integers and single bits: wmma m8n8k32 (s4 x u4... the API takes one type for
+// both: s4) and m8n8k128 (b1, XOR then population count); mma.sync m16n8k64 u4 x s4 and
+// m16n8k256 b1 (AND then population count). A row-major, B column-major, packed: element
+// k of a row (or column) is bit field k of its words, the first in the low bits.
+extern "C" __global__ void wmma_s4(const unsigned *A, const unsigned *B, const int *C, int *D) {
+    using namespace wmma::experimental;
+    wmma::fragment<wmma::matrix_a, 8, 8, 32, precision::s4, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 8, 8, 32, precision::s4, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 8, 8, 32, int> fc;
+    wmma::load_matrix_sync(fa, A, 32);
+    wmma::load_matrix_sync(fb, B, 32);
+    wmma::load_matrix_sync(fc, C, 8, wmma::mem_row_major);
+    wmma::mma_sync(fc, fa, fb, fc);
+    wmma::store_matrix_sync(D, fc, 8, wmma::mem_row_major);
+}
+extern "C" __global__ void wmma_b1(const unsigned *A, const unsigned *B, const int *C, int *D) {
+    using namespace wmma::experimental;
+    wmma::fragment<wmma::matrix_a, 8, 8, 128, precision::b1, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 8, 8, 128, precision::b1, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 8, 8, 128, int> fc;
+    wmma::load_matrix_sync(fa, A, 128);
+    wmma::load_matrix_sync(fb, B, 128);
+    wmma::load_matrix_sync(fc, C, 8, wmma::mem_row_major);
+    wmma::bmma_sync(fc, fa, fb, fc, bmmaBitOpXOR, bmmaAccumulateOpPOPC);
+    wmma::store_matrix_sync(D, fc, 8, wmma::mem_row_major);
+}
+// mma.sync m16n8k64 u4.s4: A 16x64 (8 words a row), B 64x8 (8 words a column);
+// m16n8k256 b1: A 16x256 (8 words a row), B 256x8 (8 words a column).
+extern "C" __global__ void mma_sub(const unsigned *A4, const unsigned *B4, const unsigned *A1,
+                                   const unsigned *B1, int *D4, int *D1) {
+    int lane = threadIdx.x, g = lane >> 2, t = lane & 3;
+    // register r of A: row g + 8*(r & 1), words t + 4*(r >> 1) of the row; B: column g, word t + 4*r
+    unsigned a[4], b[2];
+    for (int r = 0; r < 4; r++) a[r] = A4[(g + 8 * (r & 1)) * 8 + t + 4 * (r >> 1)];
+    for (int r = 0; r < 2; r++) b[r] = B4[g * 8 + t + 4 * r];
+    int d[4];
+    asm volatile("mma.sync.aligned.m16n8k64.row.col.s32.u4.s4.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};"
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(5));
+    for (int i = 0; i < 4; i++) D4[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = d[i];
+    for (int r = 0; r < 4; r++) a[r] = A1[(g + 8 * (r & 1)) * 8 + t + 4 * (r >> 1)];
+    for (int r = 0; r < 2; r++) b[r] = B1[g * 8 + t + 4 * r];
+    asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};"
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(-3));
+    for (int i = 0; i < 4; i++) D1[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = d[i];
+}
