@@ -151,22 +151,21 @@ static void h_mma(exec_warp *w, const exec_insn *in, uint32_t mask) {
     gather(w, m, EXEC_MMA_A, 1, A);
     gather(w, m, EXEC_MMA_B, 2, B);
     gather(w, m, EXEC_MMA_C, 3, C);
-    for (unsigned i = 0; i < M; i++)
-        for (unsigned j = 0; j < N; j++) {
-            if (m->fmt[1] == EXEC_MMA_F64) {
+    if (m->fmt[1] == EXEC_MMA_F64) {
+        for (unsigned i = 0; i < M; i++)
+            for (unsigned j = 0; j < N; j++) {
                 uint64_t a[256], b[256];
                 for (unsigned k = 0; k < K; k++) { a[k] = A[i * K + k]; b[k] = B[k * N + j]; }
                 D[i * N + j] = exec_mma_dot_f64(a, b, K, C[i * N + j]);
-            } else {
-                uint32_t a[256], b[256];
-                for (unsigned k = 0; k < K; k++) {
-                    a[k] = (uint32_t)A[i * K + k];
-                    b[k] = (uint32_t)B[k * N + j];
-                }
-                D[i * N + j] = exec_mma_dot(a, b, K, block, m->fmt[1], m->fmt[2], C[i * N + j],
-                                            m->fmt[3], m->fmt[0], m->flags);
             }
-        }
+    } else {
+        static _Thread_local uint32_t a[16 * 256], b[256 * 16]; /* A row-major, B by column */
+        for (unsigned i = 0; i < M * K; i++) a[i] = (uint32_t)A[i];
+        for (unsigned k = 0; k < K; k++)
+            for (unsigned j = 0; j < N; j++) b[j * K + k] = (uint32_t)B[k * N + j];
+        exec_mma_matmul(a, b, C, D, M, N, K, block, m->fmt[1], m->fmt[2], m->fmt[3], m->fmt[0],
+                        m->flags);
+    }
     unsigned bits = exec_mma_fmt_bits(m->fmt[0]);
     unsigned ne = m->nregs[0] * per_reg(bits);
     for (uint32_t mm = mask; mm; mm &= mm - 1) {

@@ -46,6 +46,13 @@ unsigned exec_mma_frag_unique(unsigned M, unsigned N, unsigned K, int which);
  * documents the arithmetic.) */
 uint64_t exec_mma_dot(const uint32_t *a, const uint32_t *b, unsigned K, unsigned block,
                       int afmt, int bfmt, uint64_t c, int cfmt, int dfmt, unsigned flags);
+/* The largest K of a floating-point product (wmma, mma.sync: 16). */
+#define EXEC_MMA_MAX_K 256u
+/* A whole product, D = A * B + C (M x N): A row-major, B column-major (column j is the
+ * K elements at B + j*K), C and D row-major; each element as exec_mma_dot computes it. */
+void exec_mma_matmul(const uint32_t *A, const uint32_t *B, const uint64_t *C, uint64_t *D,
+                     unsigned M, unsigned N, unsigned K, unsigned block, int afmt, int bfmt,
+                     int cfmt, int dfmt, unsigned flags);
 /* The same for f64: a and b as bits of doubles. */
 uint64_t exec_mma_dot_f64(const uint64_t *a, const uint64_t *b, unsigned K, uint64_t c);
 

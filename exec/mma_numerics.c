@@ -119,16 +119,14 @@ static uint64_t inf_of(int fmt, bool neg) {
     return fmt == EXEC_MMA_F16 ? (neg ? 0xfc00u : 0x7c00u) : (neg ? 0xff800000u : 0x7f800000u);
 }
 
-/* Steps 1-5 of the header for products a[0..n) * b[0..n) and c (format cfmt). */
-static uint64_t block_dot(const uint32_t *a, const uint32_t *b, unsigned n, int afmt, int bfmt,
-                          uint64_t c, int cfmt, int dfmt) {
-    mma_num pa[64], pb[64];
+/* Steps 1-5 of the header for products pa[0..n) * pb[0..n) (unpacked) and c (format
+ * cfmt). */
+static uint64_t block_dot(const mma_num *pa, const mma_num *pb, unsigned n, uint64_t c,
+                          int cfmt, int dfmt) {
     mma_num nc = unpack(c, cfmt);
     bool nan = nc.cls == NUM_NAN, pinf = nc.cls == NUM_INF && !nc.neg,
          ninf = nc.cls == NUM_INF && nc.neg;
     for (unsigned k = 0; k < n; k++) {
-        pa[k] = unpack(a[k], afmt);
-        pb[k] = unpack(b[k], bfmt);
         bool inf = pa[k].cls == NUM_INF || pb[k].cls == NUM_INF;
         if (pa[k].cls == NUM_NAN || pb[k].cls == NUM_NAN) nan = true;
         else if (inf && (pa[k].cls == NUM_ZERO || pb[k].cls == NUM_ZERO)) nan = true;
@@ -168,6 +166,20 @@ static uint64_t block_dot(const uint32_t *a, const uint32_t *b, unsigned n, int 
     return round_to(sum, q, dfmt, dfmt == EXEC_MMA_F16);
 }
 
+/* The products of K unpacked pairs and c, added block by block (exec_mma_dot). */
+static uint64_t float_dot(const mma_num *pa, const mma_num *pb, unsigned K, unsigned block,
+                          uint64_t c, int cfmt, int dfmt) {
+    if (block == 0 || block > K) block = K;
+    uint64_t acc = c;
+    int accfmt = cfmt;
+    for (unsigned k0 = 0; k0 < K; k0 += block) {
+        unsigned n = K - k0 < block ? K - k0 : block;
+        acc = block_dot(pa + k0, pb + k0, n, acc, accfmt, dfmt);
+        accfmt = dfmt;
+    }
+    return acc;
+}
+
 static int64_t int_elem(uint32_t bits, int fmt) {
     switch (fmt) {
     case EXEC_MMA_S8: return (int8_t)(uint8_t)bits;
@@ -194,15 +206,32 @@ uint64_t exec_mma_dot(const uint32_t *a, const uint32_t *b, unsigned K, unsigned
         }
         return (uint32_t)(int32_t)(uint32_t)(uint64_t)s;
     }
-    if (block == 0 || block > 64) block = K < 64 ? K : 64;
-    uint64_t acc = c;
-    int accfmt = cfmt;
-    for (unsigned k0 = 0; k0 < K; k0 += block) {
-        unsigned n = K - k0 < block ? K - k0 : block;
-        acc = block_dot(a + k0, b + k0, n, afmt, bfmt, acc, accfmt, dfmt);
-        accfmt = dfmt;
+    mma_num pa[EXEC_MMA_MAX_K], pb[EXEC_MMA_MAX_K];
+    if (K > EXEC_MMA_MAX_K) K = EXEC_MMA_MAX_K;
+    for (unsigned k = 0; k < K; k++) {
+        pa[k] = unpack(a[k], afmt);
+        pb[k] = unpack(b[k], bfmt);
     }
-    return acc;
+    return float_dot(pa, pb, K, block, c, cfmt, dfmt);
+}
+
+void exec_mma_matmul(const uint32_t *A, const uint32_t *B, const uint64_t *C, uint64_t *D,
+                     unsigned M, unsigned N, unsigned K, unsigned block, int afmt, int bfmt,
+                     int cfmt, int dfmt, unsigned flags) {
+    if (cfmt == EXEC_MMA_S32 || K > EXEC_MMA_MAX_K || M * K > 512 || N * K > 512) {
+        for (unsigned i = 0; i < M; i++)
+            for (unsigned j = 0; j < N; j++)
+                D[i * N + j] = exec_mma_dot(A + i * K, B + j * K, K, block, afmt, bfmt,
+                                            C[i * N + j], cfmt, dfmt, flags);
+        return;
+    }
+    /* each element of A and B is taken apart once, not once per product it is in */
+    mma_num pa[512], pb[512]; /* the largest floating-point A and B: 32x16 */
+    for (unsigned i = 0; i < M * K; i++) pa[i] = unpack(A[i], afmt);
+    for (unsigned i = 0; i < N * K; i++) pb[i] = unpack(B[i], bfmt);
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned j = 0; j < N; j++)
+            D[i * N + j] = float_dot(pa + i * K, pb + j * K, K, block, C[i * N + j], cfmt, dfmt);
 }
 
 uint64_t exec_mma_dot_f64(const uint64_t *a, const uint64_t *b, unsigned K, uint64_t c) {
