@@ -145,7 +145,8 @@ static void gather(exec_warp *w, const mma_desc *m, int which, int op, uint64_t 
 static void h_mma(exec_warp *w, const exec_insn *in, uint32_t mask) {
     const mma_desc *m = desc_of(in);
     unsigned M = m->M, N = m->N, K = m->K;
-    uint64_t A[16 * 256], B[256 * 16], C[32 * 32], D[32 * 32];
+    /* whole matrices (A 16x256 at most: m16n8k256 b1), kept off the stack */
+    static _Thread_local uint64_t A[16 * 256], B[256 * 16], C[32 * 32], D[32 * 32];
     /* wmma.m16n16k8.tf32 adds its products four at a time (exec/mma_numerics.c) */
     unsigned block = m->wmma && m->fmt[1] == EXEC_MMA_TF32 ? 4 : 0;
     gather(w, m, EXEC_MMA_A, 1, A);
