@@ -104,6 +104,8 @@ struct exec_func {
     uint32_t *used_sids;       /* shared variables the body refers to */
     uint32_t nused_sids;
     uint32_t regs_estimate;
+    void **blobs;              /* operand descriptions decoders allocated (exec_dec_blob) */
+    uint32_t nblobs;
 };
 
 struct exec_kernel {
@@ -498,6 +500,9 @@ uint32_t exec_dec_const(exec_decoder *d, uint8_t kind, uint32_t sid, uint64_t va
 /* The address of a symbol reference plus addend, as a constant slot. */
 bool exec_dec_sym_slot(exec_decoder *d, const ptx_insn *pi, const ptx_symref *s,
                        int64_t addend, uint32_t *slot);
+/* Zeroed memory for an instruction's operand description, freed with the function
+ * (for instructions with more operands than exec_insn holds: exec/mma.c). */
+void *exec_dec_blob(exec_decoder *d, size_t size);
 /* Append an instruction to the function's code (the decoder's inserted reads). */
 void exec_dec_emit(exec_decoder *d, const exec_insn *in);
 /* Does pi carry the modifier spelled name? (for modifiers the .def may not list) */
@@ -538,6 +543,7 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cluster(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+int exec_decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
                                 bool noinc);
 

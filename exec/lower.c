@@ -47,6 +47,15 @@ void exec_dec_emit(exec_decoder *d, const exec_insn *in) {
                        ? (uint32_t)(in->src - pf->insns) : 0;
 }
 
+void *exec_dec_blob(exec_decoder *d, size_t size) {
+    exec_func *f = d->f;
+    void **b = realloc(f->blobs, (f->nblobs + 1) * sizeof *b);
+    void *p = calloc(1, size);
+    if (!b || !p) abort(); /* out of host memory while loading */
+    f->blobs = b;
+    return f->blobs[f->nblobs++] = p;
+}
+
 uint32_t exec_dec_scratch(exec_decoder *d) {
     if (d->scratch_used == d->nscratch) {
         uint32_t cap = d->nscratch;
@@ -285,6 +294,7 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (r == 0) r = exec_decode_control(d, pi, out);
     if (r == 0) r = exec_decode_sync(d, pi, out);
     if (r == 0) r = exec_decode_cluster(d, pi, out);
+    if (r == 0) r = exec_decode_mma(d, pi, out);
     if (r == 0) {
         char text[200];
         ptx_insn_str(d->m, d->pf, pi, text, sizeof text);

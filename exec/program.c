@@ -384,6 +384,8 @@ void exec_program_free(exec_program *p, mem_table *mem) {
         free(f->calls);
         free(f->used_sids);
         free(f->jump_tables);
+        for (uint32_t b = 0; b < f->nblobs; b++) free(f->blobs[b]);
+        free(f->blobs);
     }
     for (uint32_t i = 0; p->kernels && i < p->nkernels; i++) {
         free(p->kernels[i].param_offsets);

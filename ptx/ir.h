@@ -155,7 +155,7 @@ typedef struct ptx_operand {
 
 #define PTX_MAX_OPNDS 8
 #define PTX_MAX_MODS 10
-#define PTX_MAX_TYPES 3
+#define PTX_MAX_TYPES 4 /* mma.sync ... .f32.bf16.bf16.f32 */
 
 typedef struct ptx_insn {
     uint16_t op;                 /* ptx_opcode */
