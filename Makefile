@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE ?= reduceInteger
 
-.PHONY: all deps build run test test-sanitize test-tsan bench clean
+.PHONY: all deps build run test test-sanitize test-tsan bench clean install uninstall
 
 all: build
 
@@ -35,6 +35,18 @@ test-tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVCUDA_TSAN=ON $(CMAKE_ARGS) >/dev/null
 	cmake --build build-tsan -j $(JOBS) --target test_streams_stress
 	cd build-tsan && ctest --output-on-failure -R '^unit/test_streams_stress$$'
+
+# make install [PREFIX=/usr/local]: bin/vcuda, lib/libvcuda.so, lib/cmake/vcuda (the CMake
+# package and the toolchain file for CMake CUDA projects), lib/pkgconfig/vcuda.pc.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+	@cp $(BUILD)/install_manifest.txt $(BUILD)/install_manifest.last
+
+# make uninstall: removes every file the last `make install` from this build tree wrote,
+# then the folders of vcuda's own that are left empty.
+uninstall:
+	@tools/uninstall.sh $(BUILD)/install_manifest.last
 
 bench: build
 	bench/run_bench.sh $(BUILD)
