@@ -234,7 +234,10 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
      * compute-sanitizer serialise kernels (their reports stay in launch order). */
     bool serial = prof || ck;
     if (serial) pthread_mutex_lock(&c->tool_lock);
+    rt_progress *progress = rt_progress_begin(f, (uint64_t)L.grid.x * L.grid.y * L.grid.z);
+    opts.blocks_done = rt_progress_counter(progress);
     exec_fault_kind k = gpu_run_grid_opts(c->dev, &L, &opts, &fault, &stats);
+    rt_progress_end(progress);
     if (serial) pthread_mutex_unlock(&c->tool_lock);
     rt_prof_end(c, prof, &stats, k != EXEC_OK);
     /* memcheck stops a kernel at an invalid access with an unspecified launch failure,

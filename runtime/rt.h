@@ -652,6 +652,17 @@ void rt_prof_report(rt_context *c);
 /* Is profiling on (VCUDA_PROF)? */
 bool rt_prof_enabled(void);
 
+/* ---- progress.c: the progress line of long grids on a terminal ---- */
+
+typedef struct rt_progress rt_progress;
+/* A grid of f with this many blocks starts: NULL when no progress is shown (stderr not a
+ * terminal, VCUDA_PROGRESS=0). */
+rt_progress *rt_progress_begin(const rt_func *f, uint64_t blocks);
+/* Where the scheduler counts the grid's ended blocks (gpu_grid_opts.blocks_done). */
+uint64_t *rt_progress_counter(rt_progress *p);
+/* The grid ended: its line, if shown, is erased. p may be NULL. */
+void rt_progress_end(rt_progress *p);
+
 /* ---- trace.c: the timeline `vcuda prof --timeline` writes (VCUDA_PROF_TIMELINE) ---- */
 
 struct prof_counters;
