@@ -662,6 +662,9 @@ rt_progress *rt_progress_begin(const rt_func *f, uint64_t blocks);
 uint64_t *rt_progress_counter(rt_progress *p);
 /* The grid ended: its line, if shown, is erased. p may be NULL. */
 void rt_progress_end(rt_progress *p);
+/* A graph launch issued n nodes with these completion marks (engine_lock held): shown
+ * while they run, as nodes done of n. */
+void rt_progress_graph(rt_context *c, rt_mark *const *marks, size_t n);
 
 /* ---- trace.c: the timeline `vcuda prof --timeline` writes (VCUDA_PROF_TIMELINE) ---- */
 

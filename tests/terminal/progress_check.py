@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """tests/terminal/progress_check.py PROGRAM — the progress line of long grids.
 
-PROGRAM (progress.cu) runs one grid for about a second. With stderr on a terminal (a
-pseudo-terminal here) and VCUDA_PROGRESS_DELAY=0.2, the terminal must show the progress
-line (the kernel's name, blocks done of 48, the time elapsed) and the line must be erased
-when the grid ends: what follows the last line is the erase sequence, and the program's
-own output comes after it on a clean line. With stderr a pipe, or VCUDA_PROGRESS=0, no
-progress text may appear.
+PROGRAM (progress.cu) runs one grid for about a second, then a graph of 6 grids for as
+long. With stderr on a terminal (a pseudo-terminal here) and VCUDA_PROGRESS_DELAY=0.2, the
+terminal must show the progress line (the kernel's name and blocks done of 48, or the
+graph's nodes done of 6; the time elapsed) and the line must be erased when the work ends:
+what follows the last line is the erase sequence, and the program's own output comes
+after it on a clean line. With stderr a pipe, or VCUDA_PROGRESS=0, no progress text may
+appear.
 """
 import os
 import pty
@@ -19,10 +20,10 @@ import time
 ITERS = "60000"
 
 
-def run_on_pty(program, env):
+def run_on_pty(program, env, *args):
     """Run with stdout and stderr on one pseudo-terminal; return what it showed and the status."""
     master, slave = pty.openpty()
-    p = subprocess.Popen([program, ITERS], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
+    p = subprocess.Popen([program, ITERS, *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
                          env=env, close_fds=True)
     os.close(slave)
     out = b""
@@ -51,15 +52,10 @@ def fail(msg, text=""):
     sys.exit(1)
 
 
-def main():
-    program = sys.argv[1]
-    base = dict(os.environ, VCUDA_PROGRESS_DELAY="0.2")
-    base.pop("VCUDA_PROGRESS", None)
-
-    text, rc = run_on_pty(program, base)
-    if rc != 0 or "progress: 0 of 3072 results wrong" not in text:
-        fail("the program failed on the terminal (status %s)" % rc, text)
-    lines = re.findall(r"\rvcuda: iterate\(float\*, int\): (\d+)/48 blocks, ([0-9.]+) s, ", text)
+def check_lines(text, what):
+    """The progress lines matching what (its group: the count done), in order, shown after
+    the delay, the last one erased before the program's result."""
+    lines = re.findall(r"\rvcuda: " + what + r", ([0-9.]+) s, ", text)
     if not lines:
         fail("no progress line on the terminal", text)
     done = [int(d) for d, _ in lines]
@@ -70,6 +66,23 @@ def main():
     result = text.find("progress: 0 of", last)
     if erase < 0 or result < erase:
         fail("the progress line was not erased before the program's output", text)
+    return done
+
+
+def main():
+    program = sys.argv[1]
+    base = dict(os.environ, VCUDA_PROGRESS_DELAY="0.2")
+    base.pop("VCUDA_PROGRESS", None)
+
+    text, rc = run_on_pty(program, base)
+    if rc != 0 or "progress: 0 of 3072 results wrong" not in text:
+        fail("the program failed on the terminal (status %s)" % rc, text)
+    lines = check_lines(text, r"iterate\(float\*, int\): (\d+)/48 blocks")
+
+    gtext, rc = run_on_pty(program, base, "graph")
+    if rc != 0 or "progress: 0 of 3072 results wrong" not in gtext:
+        fail("the graph failed on the terminal (status %s)" % rc, gtext)
+    glines = check_lines(gtext, r"graph: (\d+)/6 nodes")
 
     env = dict(base)
     r = subprocess.run([program, ITERS], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
@@ -81,8 +94,9 @@ def main():
     text, rc = run_on_pty(program, env)
     if rc != 0 or "vcuda:" in text or "\x1b[K" in text:
         fail("VCUDA_PROGRESS=0 on a terminal: expected no progress", text)
-    print("progress line: %d updates on the terminal (last %d/48 blocks), erased at the end; "
-          "none on a pipe or with VCUDA_PROGRESS=0" % (len(lines), done[-1]))
+    print("progress line: a grid's %d updates (last %d/48 blocks), a graph's %d (last %d/6 "
+          "nodes), erased at the end; none on a pipe or with VCUDA_PROGRESS=0"
+          % (len(lines), lines[-1], len(glines), glines[-1]))
     return 0
 
 
