@@ -10,6 +10,11 @@
 #   4. `vcuda cc` from the prefix builds a program that runs against the installed library;
 #   5. uninstall (tools/uninstall.sh) leaves nothing behind.
 set -eu
+# A sanitizer build preloads its runtimes for the CUDA programs (libvcuda is instrumented,
+# they are not): the programs get them, cmake, the compilers and nvcc do not.
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
+run() { LD_PRELOAD=$preload "$@"; }
 build=$(cd "${1:?usage: install_test.sh BUILD_DIR}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -30,7 +35,7 @@ cmake -S "$src/tests/cmake_project" -B "$tmp/project" \
       -DCMAKE_TOOLCHAIN_FILE="$prefix/lib/cmake/vcuda/vcuda-toolchain.cmake" >"$tmp/configure.log" \
     || { cat "$tmp/configure.log"; exit 1; }
 cmake --build "$tmp/project" -j 2 >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
-(cd "$tmp/project" && ctest --output-on-failure)
+(cd "$tmp/project" && run ctest --output-on-failure)
 # every program runs on libvcuda from the prefix, none on NVIDIA's runtime
 for exe in vecdemo treedemo; do
     libs=$(ldd "$tmp/project/$exe")
@@ -64,12 +69,12 @@ cmake -S "$tmp/pkg" -B "$tmp/pkg/build" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/pkg
 cmake --build "$tmp/pkg/build" >>"$tmp/pkg.log" 2>&1 || { cat "$tmp/pkg.log"; exit 1; }
 [ "$(cat "$tmp/pkg/build/vcuda_exe.txt")" = "$prefix/bin/vcuda" ] \
     || { echo "FAIL: VCUDA_EXECUTABLE is $(cat "$tmp/pkg/build/vcuda_exe.txt")"; exit 1; }
-VCUDA_DEVICE=a100 "$tmp/pkg/build/devname" | grep -q "sm_80" || { echo "FAIL: find_package program"; exit 1; }
+run env VCUDA_DEVICE=a100 "$tmp/pkg/build/devname" | grep -q "sm_80" || { echo "FAIL: find_package program"; exit 1; }
 if command -v pkg-config >/dev/null; then
     # shellcheck disable=SC2046
     cc -o "$tmp/devname_pc" "$tmp/devname.c" \
         $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs vcuda)
-    VCUDA_DEVICE=h100 "$tmp/devname_pc" | grep -q "sm_90" || { echo "FAIL: pkg-config program"; exit 1; }
+    run env VCUDA_DEVICE=h100 "$tmp/devname_pc" | grep -q "sm_90" || { echo "FAIL: pkg-config program"; exit 1; }
 else
     echo "pkg-config not installed: vcuda.pc not tried"
 fi
@@ -83,7 +88,7 @@ CEOF
 "$prefix/bin/vcuda" cc -arch=sm_90 -o "$tmp/hello" "$tmp/hello.cu"
 ldd "$tmp/hello" | grep -q "libvcuda.so => $prefix/lib/libvcuda.so" \
     || { echo "FAIL: vcuda cc from the prefix links elsewhere"; ldd "$tmp/hello"; exit 1; }
-[ "$("$tmp/hello" | sort | tr '\n' ' ')" = "hello from block 0 hello from block 1 " ] \
+[ "$(run "$tmp/hello" | sort | tr '\n' ' ')" = "hello from block 0 hello from block 1 " ] \
     || { echo "FAIL: hello"; exit 1; }
 
 step "uninstall"

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-ITERS = "60000"
+ITERS = "30000"
 
 
 def run_on_pty(program, env, *args):

@@ -101,6 +101,14 @@ def gpu_trace_launches(vcuda, program, outdir, name):
     return max(0, len([r for r in rows if r]) - 2)
 
 
+def tool_env():
+    """The environment for programs other than vcuda's: a sanitizer build's preloaded
+    runtimes (VCUDA_PROGRAM_ENV) are for CUDA programs only."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
 def find_chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
@@ -112,7 +120,7 @@ def find_chromium():
     try:
         subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=240,
-                       env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+                       env=dict(tool_env(), DEBIAN_FRONTEND="noninteractive"))
     except (subprocess.TimeoutExpired, OSError):
         return None
     return shutil.which("chromium")
@@ -153,7 +161,8 @@ def main():
         return SKIP
     r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
                         "--virtual-time-budget=5000", "--dump-dom", "file://" + os.path.abspath(page)],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120)
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120,
+                       env=tool_env())
     dom = r.stdout.decode("utf-8", "replace")
     if 'data-ready="1"' not in dom:
         fail("the page did not finish drawing (a script error?)")
