@@ -736,6 +736,7 @@ bool rt_lazy_load(rt_context *c, cudaStream_t h) {
 }
 
 cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {
+    rt_progress_settle(c);
     if (e != cudaSuccess) rt_set_sticky(c, e);
     rt_flush_released(c);
     pthread_mutex_lock(&c->lock);

@@ -201,6 +201,25 @@ void rt_progress_graph(rt_context *c, rt_mark *const *marks, size_t n) {
     pthread_mutex_unlock(&rt_pg.lock);
 }
 
+void rt_progress_settle(rt_context *c) {
+    pthread_once(&rt_pg.once, rt_progress_configure);
+    if (!rt_pg.on || !__atomic_load_n(&rt_pg.graphs, __ATOMIC_ACQUIRE)) return;
+    pthread_mutex_lock(&c->engine_lock);
+    pthread_mutex_lock(&rt_pg.lock);
+    update_graphs(c);
+    refresh();
+    pthread_mutex_unlock(&rt_pg.lock);
+    pthread_mutex_unlock(&c->engine_lock);
+}
+
+void rt_progress_exit(void) {
+    pthread_once(&rt_pg.once, rt_progress_configure);
+    if (!rt_pg.on) return;
+    pthread_mutex_lock(&rt_pg.lock);
+    erase();
+    pthread_mutex_unlock(&rt_pg.lock);
+}
+
 rt_progress *rt_progress_begin(const rt_func *f, uint64_t blocks) {
     pthread_once(&rt_pg.once, rt_progress_configure);
     if (!rt_pg.on || blocks == 0) return NULL;

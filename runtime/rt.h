@@ -666,6 +666,11 @@ void rt_progress_end(rt_progress *p);
 /* A graph launch issued n nodes with these completion marks (engine_lock held): shown
  * while they run, as nodes done of n. */
 void rt_progress_graph(rt_context *c, rt_mark *const *marks, size_t n);
+/* The host has waited for work (rt_wait_finish, without engine_lock): a graph launch that
+ * has ended leaves the line before the program goes on printing. */
+void rt_progress_settle(rt_context *c);
+/* At exit: no line is left on the terminal. */
+void rt_progress_exit(void);
 
 /* ---- trace.c: the timeline `vcuda prof --timeline` writes (VCUDA_PROF_TIMELINE) ---- */
 

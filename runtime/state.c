@@ -58,6 +58,7 @@ static void rt_at_exit(void) {
     }
     if (c) rt_prof_report(c);
     if (c) rt_trace_write(c);
+    rt_progress_exit();
 }
 
 static void rt_context_create(void) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tests/terminal/progress_check.py PROGRAM — the progress line of long grids.
 
-PROGRAM (progress.cu) runs one grid for about a second, then a graph of 6 grids for as
-long. With stderr on a terminal (a pseudo-terminal here) and VCUDA_PROGRESS_DELAY=0.2, the
+PROGRAM (progress.cu) keeps one grid on the device for a second (its block 0 waits for the
+host), then a graph of 6 such grids for 1.2 s. With stderr on a terminal (a pseudo-terminal here) and VCUDA_PROGRESS_DELAY=0.2, the
 terminal must show the progress line (the kernel's name and blocks done of 48, or the
 graph's nodes done of 6; the time elapsed) and the line must be erased when the work ends:
 what follows the last line is the erase sequence, and the program's own output comes
@@ -17,13 +17,10 @@ import subprocess
 import sys
 import time
 
-ITERS = "30000"
-
-
 def run_on_pty(program, env, *args):
     """Run with stdout and stderr on one pseudo-terminal; return what it showed and the status."""
     master, slave = pty.openpty()
-    p = subprocess.Popen([program, ITERS, *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
+    p = subprocess.Popen([program, *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
                          env=env, close_fds=True)
     os.close(slave)
     out = b""
@@ -77,7 +74,7 @@ def main():
     text, rc = run_on_pty(program, base)
     if rc != 0 or "progress: 0 of 3072 results wrong" not in text:
         fail("the program failed on the terminal (status %s)" % rc, text)
-    lines = check_lines(text, r"iterate\(float\*, int\): (\d+)/48 blocks")
+    lines = check_lines(text, r"wait_then_iterate\(int volatile\*, int, float\*, int\): (\d+)/48 blocks")
 
     gtext, rc = run_on_pty(program, base, "graph")
     if rc != 0 or "progress: 0 of 3072 results wrong" not in gtext:
@@ -85,7 +82,7 @@ def main():
     glines = check_lines(gtext, r"graph: (\d+)/6 nodes")
 
     env = dict(base)
-    r = subprocess.run([program, ITERS], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    r = subprocess.run([program], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                        timeout=240)
     if r.returncode != 0 or r.stderr:
         fail("stderr not a terminal: expected no progress, got %r" % r.stderr[:200])
