@@ -2,7 +2,9 @@
 # vcuda-toolchain.cmake). vcuda runs PTX, so every CUDA target must embed some: at the end
 # of the top-level CMakeLists, a target whose CUDA_ARCHITECTURES are all machine code only
 # ("80-real;90-real") gets the PTX of the highest ("90-virtual") added. Lists with a plain
-# or -virtual entry, "all" and "all-major" embed PTX already.
+# or -virtual entry, "all" and "all-major" embed PTX already. "native" (no GPU here to
+# detect) becomes the virtual device's architecture (VCUDA_NATIVE_ARCHITECTURE, from the
+# toolchain file).
 if(NOT COMMAND _vcuda_embed_ptx)
   function(_vcuda_collect_targets dir out)
     get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
@@ -22,7 +24,12 @@ if(NOT COMMAND _vcuda_embed_ptx)
         continue()
       endif()
       get_target_property(archs ${t} CUDA_ARCHITECTURES)
-      if(NOT archs OR archs MATCHES "^(all|all-major|native)$")
+      if(archs STREQUAL "native" AND VCUDA_NATIVE_ARCHITECTURE)
+        # no GPU to detect: the virtual device's architecture, machine code and PTX
+        set_property(TARGET ${t} PROPERTY CUDA_ARCHITECTURES ${VCUDA_NATIVE_ARCHITECTURE})
+        continue()
+      endif()
+      if(NOT archs OR archs MATCHES "^(all|all-major)$")
         continue()
       endif()
       set(highest 0)

@@ -3,8 +3,9 @@
 #   1. install the build into a temporary prefix (what `make install PREFIX=...` runs);
 #   2. tests/cmake_project, a CMake CUDA project that knows nothing of vcuda (a static and a
 #      shared library of kernels, relocatable device code with device-side launches,
-#      -cudart static and shared, an sm_80 machine-code-only target), configured with only
-#      the toolchain file added, built, and its own ctest run on the virtual GPU;
+#      -cudart static and shared, an sm_80 machine-code-only target, a "native" one),
+#      configured with only the toolchain file added, built, and its own ctest run on the
+#      virtual GPU;
 #   3. find_package(vcuda) (vcuda::cudart, VCUDA_EXECUTABLE) and pkg-config's vcuda.pc, each
 #      building a C program that asks the runtime for the device;
 #   4. `vcuda cc` from the prefix builds a program that runs against the installed library;
