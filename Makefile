@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE ?= reduceInteger
 
-.PHONY: all deps build run test test-sanitize test-tsan fuzz bench clean
+.PHONY: all deps build run test test-sanitize test-tsan fuzz bench clean install uninstall
 
 all: build
 
@@ -42,6 +42,17 @@ fuzz: deps
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVCUDA_FUZZ=ON $(CMAKE_ARGS) >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target fuzz_ptx fuzz_link fuzz_fatbin fuzz_printf
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+# make install [PREFIX=/usr/local]: bin/vcuda, lib/libvcuda.so, lib/cmake/vcuda (the CMake
+# package and the toolchain file for CMake CUDA projects), lib/pkgconfig/vcuda.pc.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+	@cp $(BUILD)/install_manifest.txt $(BUILD)/install_manifest.last
+
+# make uninstall: removes every file the last `make install` from this build tree wrote,
+# then the folders of vcuda's own that are left empty.
+uninstall:
+	@tools/uninstall.sh $(BUILD)/install_manifest.last
 
 bench: build
 	bench/run_bench.sh $(BUILD)

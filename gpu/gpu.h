@@ -242,6 +242,8 @@ typedef struct gpu_grid_opts {
                           * grids, leave room: each takes 1/blocks_per_sm of the SM. */
     gpu_print_fn print;  /* where this grid's printf output goes; NULL = the device's */
     void *print_ctx;
+    uint64_t *blocks_done; /* when not NULL, counts the grid's blocks as they end (atomic
+                            * adds): a progress display reads it while the grid runs */
 } gpu_grid_opts;
 
 /* gpu_run_grid_stats with options (opts may be NULL). */

@@ -60,6 +60,7 @@ typedef struct gpu_grid {
     void *print_ctx;
     struct gpu_dp_grid *dp;        /* what the blocks launch (gpu/dp.c) */
     exec_output *sink;             /* where output goes instead of printed, or NULL */
+    uint64_t *progress;            /* gpu_grid_opts.blocks_done, or NULL */
 
     /* under d->sched_lock */
     uint64_t seq;                  /* admission order */
@@ -273,6 +274,7 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
                                   &lane->out, &lane->fault);
             atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
             atomic_fetch_add(&g->blocks_run, 1);
+            if (g->progress) __atomic_fetch_add(g->progress, 1, __ATOMIC_RELAXED);
             running_device = outer_dev;
             running_grid = outer_grid;
         }
@@ -372,6 +374,7 @@ static void run_nested(gpu_grid *g) {
             exec_run_block(lane.worker, &lane.launch, block_coords(g, b),
                            (uint32_t)((g->sm_base + b) % g->num_sms), &lane.out, &lane.fault);
         atomic_fetch_add(&g->blocks_run, 1);
+        if (g->progress) __atomic_fetch_add(g->progress, 1, __ATOMIC_RELAXED);
         finish_block(g, &lane, b, kind);
     }
     exec_worker_observe_end(lane.worker); /* the launch's last block on this worker */
@@ -485,6 +488,7 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
     g.dp = dp;
     g.sink = sink;
     g.priority = opts ? opts->priority : 0;
+    g.progress = opts ? opts->blocks_done : NULL;
     g.share = block_share(p, L, opts ? opts->blocks_per_sm : 0);
     if (opts && opts->print) {
         g.print = opts->print;

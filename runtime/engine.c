@@ -274,6 +274,7 @@ static rt_op *run_queue_pop(rt_context *c) {
 }
 
 static void complete(rt_context *c, rt_op *op) {
+    rt_trace_op(c, op);
     rt_stream *s = op->stream;
     s->running = NULL;
     s->done = op->seq;
@@ -415,6 +416,7 @@ rt_mark *rt_issue_locked(rt_context *c, rt_stream *s, rt_op *op, bool want_mark)
         s->head = op;
     s->tail = op;
     c->outstanding++;
+    rt_trace_api_issue(c, op->order); /* before kick: op may be done and freed after it */
     kick(c);
     return mine;
 }
@@ -645,12 +647,14 @@ static void host_wait_begin(rt_context *c) {
 }
 
 cudaError_t rt_wait_mark_locked(rt_context *c, rt_mark *m, bool flush) {
+    double since = c->host_vtime;
     if (!m->done) {
         host_wait_begin(c);
         while (!m->done) pthread_cond_wait(&c->engine_done, &c->engine_lock);
         c->host_waiters--;
     }
     c->host_vtime = dmax(c->host_vtime, m->vtime);
+    rt_trace_api_wait(c, since);
     if (flush) {
         release(c, m->stream, m->seq);
         queue_released(c);
@@ -732,6 +736,7 @@ bool rt_lazy_load(rt_context *c, cudaStream_t h) {
 }
 
 cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {
+    rt_progress_settle(c);
     if (e != cudaSuccess) rt_set_sticky(c, e);
     rt_flush_released(c);
     pthread_mutex_lock(&c->lock);

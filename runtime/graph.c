@@ -581,6 +581,7 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
         if (x->leaf[k]) must(rt_op_add_dep(join, marks[k]));
     if (x->nops == 0) must(rt_op_add_dep(join, start));
     rt_issue_locked(c, s, join, false);
+    rt_progress_graph(c, marks, x->nops);
     for (size_t k = 0; k < x->nops; k++) rt_mark_unref(c, marks[k]);
     rt_mark_unref(c, start);
     free(marks);

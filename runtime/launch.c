@@ -225,7 +225,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     rt_devrt_prepare(c);
     /* profiling and `vcuda check` watch the grid run (NULL unless asked for) */
     cudaStream_t handle = op->stream->kind == RT_STREAM_USER ? (cudaStream_t)op->stream : 0;
-    rt_prof_run *prof = rt_prof_begin(c, f, &L, handle);
+    rt_prof_run *prof = rt_prof_begin(c, f, &L, handle, true);
     check_launch *ck = NULL;
     if (c->check && !L.observer)
         ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
@@ -234,7 +234,10 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
      * compute-sanitizer serialise kernels (their reports stay in launch order). */
     bool serial = prof || ck;
     if (serial) pthread_mutex_lock(&c->tool_lock);
+    rt_progress *progress = rt_progress_begin(f, (uint64_t)L.grid.x * L.grid.y * L.grid.z);
+    opts.blocks_done = rt_progress_counter(progress);
     exec_fault_kind k = gpu_run_grid_opts(c->dev, &L, &opts, &fault, &stats);
+    rt_progress_end(progress);
     if (serial) pthread_mutex_unlock(&c->tool_lock);
     rt_prof_end(c, prof, &stats, k != EXEC_OK);
     /* memcheck stops a kernel at an invalid access with an unspecified launch failure,

@@ -64,6 +64,8 @@ struct rt_prof_run {
     prof_launch launch;
     bool regs_from_ptxas;
     int stream;
+    bool timeline;                /* a grid the host launched: its counters go to the
+                                   * timeline (trace.c) */
 };
 
 static bool env_on(const char *name) {
@@ -97,7 +99,8 @@ bool rt_prof_enabled(void) {
     return rt_prof.on;
 }
 
-rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream) {
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream,
+                           bool timeline) {
     if (!rt_prof_enabled() || !c->preset) return NULL;
     rt_prof_run *r = calloc(1, sizeof *r);
     if (!r) return NULL;
@@ -123,6 +126,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     }
     r->func = f;
     r->L = L;
+    r->timeline = timeline;
     pthread_mutex_lock(&rt_prof.lock);
     r->first_rec = rt_prof.n;
     pthread_mutex_unlock(&rt_prof.lock);
@@ -173,6 +177,7 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
                 rec.est.block_cycles, rec.est.blocks_per_sm, rec.est.waves, rec.est.limiter);
     char *pretty = rt_demangle(r->func->name);
     rec.kernel = pretty ? pretty : strdup(r->func->name);
+    if (r->timeline) rt_trace_kernel_measured(&rec.counters, &rec.launch);
     r->L->observer = NULL;
     size_t at = r->first_rec;
     prof_session_free(r->session);

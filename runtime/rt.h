@@ -635,8 +635,10 @@ int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas);
 
 typedef struct rt_prof_run rt_prof_run;
 /* Before a grid runs: when profiling is on, start recording it and put the observer into
- * L; returns NULL when profiling is off. */
-rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream);
+ * L; returns NULL when profiling is off. timeline: a grid the host launched, whose
+ * counters go to the timeline when one is recorded (trace.c). */
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream,
+                           bool timeline);
 /* After the grid ran (stats from the scheduler): file the launch's counters and time.
  * Returns the grid's device time in milliseconds by the timing model (fed with what the
  * profiler saw), or -1 when r is NULL. */
@@ -650,5 +652,43 @@ double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 bl
 void rt_prof_report(rt_context *c);
 /* Is profiling on (VCUDA_PROF)? */
 bool rt_prof_enabled(void);
+
+/* ---- progress.c: the progress line of long grids on a terminal ---- */
+
+typedef struct rt_progress rt_progress;
+/* A grid of f with this many blocks starts: NULL when no progress is shown (stderr not a
+ * terminal, VCUDA_PROGRESS=0). */
+rt_progress *rt_progress_begin(const rt_func *f, uint64_t blocks);
+/* Where the scheduler counts the grid's ended blocks (gpu_grid_opts.blocks_done). */
+uint64_t *rt_progress_counter(rt_progress *p);
+/* The grid ended: its line, if shown, is erased. p may be NULL. */
+void rt_progress_end(rt_progress *p);
+/* A graph launch issued n nodes with these completion marks (engine_lock held): shown
+ * while they run, as nodes done of n. */
+void rt_progress_graph(rt_context *c, rt_mark *const *marks, size_t n);
+/* The host has waited for work (rt_wait_finish, without engine_lock): a graph launch that
+ * has ended leaves the line before the program goes on printing. */
+void rt_progress_settle(rt_context *c);
+/* At exit: no line is left on the terminal. */
+void rt_progress_exit(void);
+
+/* ---- trace.c: the timeline `vcuda prof --timeline` writes (VCUDA_PROF_TIMELINE) ---- */
+
+struct prof_counters;
+struct prof_launch;
+extern bool rt_trace_on;           /* a timeline is being recorded */
+void rt_trace_init(rt_context *c); /* at the context's creation: reads the environment */
+/* An operation completed (engine_lock held). */
+void rt_trace_op(rt_context *c, const rt_op *op);
+/* The profiler's measure of the grid this thread ran, for its rt_trace_op. */
+void rt_trace_kernel_measured(const struct prof_counters *counters,
+                              const struct prof_launch *launch);
+/* The host issued operation `order` / waited, from virtual time since (engine_lock held). */
+void rt_trace_api_issue(rt_context *c, uint64_t order);
+void rt_trace_api_wait(rt_context *c, double since);
+/* The API call in progress returns (rt_record). */
+void rt_trace_api_end(void);
+/* At exit: write the timeline file. */
+void rt_trace_write(rt_context *c);
 
 #endif

@@ -57,6 +57,8 @@ static void rt_at_exit(void) {
         check_finish(c->check);
     }
     if (c) rt_prof_report(c);
+    if (c) rt_trace_write(c);
+    rt_progress_exit();
 }
 
 static void rt_context_create(void) {
@@ -92,6 +94,7 @@ static void rt_context_create(void) {
     c->lazy_loading = !loading || strcmp(loading, "EAGER") != 0;
     c->next_stream_id = 1;
     c->check = check_get();
+    rt_trace_init(c);
     rt_the_context = c;
     atexit(rt_at_exit);
 }
@@ -103,6 +106,7 @@ rt_context *rt_ctx(void) {
 }
 
 cudaError_t rt_record(cudaError_t e) {
+    if (rt_trace_on) rt_trace_api_end();
     if (e != cudaSuccess) {
         rt_tls.last_error = e;
         rt_context *c = rt_the_context;

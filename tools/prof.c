@@ -10,6 +10,8 @@
  *     --print-gpu-trace      one line per launch instead of per kernel
  *     --csv                  comma-separated output
  *     --log-file PATH        the report into PATH instead of stderr
+ *     --timeline FILE        also the run's timeline: Chrome trace-event JSON, or an HTML
+ *                            page drawing it when FILE ends in .html (runtime/trace.c)
  *     --query-metrics        list every metric under its nvprof and Nsight Compute names
  *     --device NAME, --threads N   as for `vcuda run`
  *
@@ -42,6 +44,11 @@ static void prof_usage(FILE *f) {
             "  --print-gpu-trace       one line per kernel launch\n"
             "  --csv                   comma-separated values\n"
             "  --log-file PATH         write the report to PATH (default: stderr)\n"
+            "  --timeline FILE         write the run's timeline (streams, copies, kernels with\n"
+            "                          their metrics, host functions, events, the host's API\n"
+            "                          calls) on the virtual device clock: Chrome trace-event\n"
+            "                          JSON (Perfetto, chrome://tracing), or a page to open\n"
+            "                          in a browser when FILE ends in .html\n"
             "  --query-metrics         list the metrics and exit\n"
             "  --device NAME           emulate this device (sets VCUDA_DEVICE)\n"
             "  --threads N             host threads running blocks (sets VCUDA_THREADS)\n");
@@ -94,6 +101,12 @@ int tool_prof(int argc, char **argv) {
         } else if ((v = value_of(argc, argv, &i, "--log-file")) ||
                    (v = value_of(argc, argv, &i, "-o"))) {
             setenv("VCUDA_PROF_LOG", v, 1);
+        } else if ((v = value_of(argc, argv, &i, "--timeline"))) {
+            if (!*v) {
+                fprintf(stderr, "vcuda prof: --timeline needs a file name\n");
+                return 2;
+            }
+            setenv("VCUDA_PROF_TIMELINE", v, 1);
         } else if (strcmp(argv[i], "--query-metrics") == 0) {
             query_metrics();
             return 0;
