@@ -1,0 +1,408 @@
+/* exec/tex_sample.c — the texture sampler: texel addressing (wrap, clamp, mirror,
+ * border), format conversion (integers, normalized integers, half and single floats),
+ * point and linear filtering, cube-map face selection, mipmap level selection and
+ * gathers, as an NVIDIA GPU does them.
+ *
+ * Linear filtering follows the hardware, not an exact lerp: a coordinate's fraction
+ * becomes a 9-bit fixed-point weight with 8 fractional bits (so 1.0 is representable)
+ * before the texels are blended in single precision (CUDA Programming Guide, "Linear
+ * Filtering"; tests/cuda/texture/expected/texture_linear.out is what an H100 returns).
+ */
+#include "tex_internal.h"
+#include "alu_internal.h" /* alu_h2f */
+
+#include <math.h>
+#include <string.h>
+
+/* A texel or a blend of texels: floats, or integers for integer element reads. */
+typedef struct tex_val {
+    float f[4];
+    uint32_t u[4];
+} tex_val;
+
+/* One channel of a texel as a float (normalized read or float format). */
+static float chan_float(const exec_texobj *t, const uint8_t *p) {
+    switch (t->chan_kind) {
+    case EXEC_TEX_FLOAT:
+        if (t->chan_bytes == 2) {
+            uint16_t h;
+            memcpy(&h, p, 2);
+            return alu_h2f(h);
+        } else {
+            float f;
+            memcpy(&f, p, 4);
+            return f;
+        }
+    case EXEC_TEX_UNSIGNED:
+        if (t->chan_bytes == 1) return (float)(*p / 255.0);
+        else {
+            uint16_t v;
+            memcpy(&v, p, 2);
+            return (float)(v / 65535.0);
+        }
+    default: {
+        double v;
+        if (t->chan_bytes == 1) v = (int8_t)*p / 127.0;
+        else {
+            int16_t s;
+            memcpy(&s, p, 2);
+            v = s / 32767.0;
+        }
+        return v < -1.0 ? -1.0f : (float)v;
+    }
+    }
+}
+
+/* One channel of a texel as the integer an element read returns. */
+static uint32_t chan_int(const exec_texobj *t, const uint8_t *p) {
+    bool sgn = t->chan_kind == EXEC_TEX_SIGNED;
+    switch (t->chan_bytes) {
+    case 1: return sgn ? (uint32_t)(int32_t)(int8_t)*p : *p;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return sgn ? (uint32_t)(int32_t)(int16_t)v : v;
+    }
+    default: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    }
+}
+
+/* Channels a format lacks read as 0 (the fourth too, unlike OpenGL). */
+static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t x, uint32_t y,
+                       uint32_t s, tex_val *v) {
+    const uint8_t *p = lv->base + s * lv->slice + y * lv->pitch + (uint64_t)x * t->elem_size;
+    bool ints = exec_tex_returns_int(t);
+    for (unsigned k = 0; k < 4; k++) {
+        if (k < t->nchan) {
+            const uint8_t *c = p + k * t->chan_bytes;
+            if (ints) v->u[k] = chan_int(t, c);
+            else v->f[k] = chan_float(t, c);
+        } else {
+            v->u[k] = 0;
+            v->f[k] = 0.0f;
+        }
+    }
+}
+
+/* Outside the texture in border mode: the border colour's channels that the format has
+ * (an integer texture's border reads as 0). */
+static void border_texel(const exec_texobj *t, tex_val *v) {
+    for (unsigned k = 0; k < 4; k++) {
+        v->f[k] = k < t->nchan ? t->border[k] : 0.0f;
+        v->u[k] = 0;
+    }
+}
+
+/* Map texel index i of a row of n texels by the address mode; false: outside (border). */
+static bool address(int64_t i, uint32_t n, unsigned mode, uint32_t *out) {
+    if (i >= 0 && i < (int64_t)n) {
+        *out = (uint32_t)i;
+        return true;
+    }
+    switch (mode) {
+    case EXEC_TEX_WRAP: {
+        int64_t m = i % (int64_t)n;
+        *out = (uint32_t)(m < 0 ? m + n : m);
+        return true;
+    }
+    case EXEC_TEX_MIRROR: {
+        int64_t p = 2 * (int64_t)n, m = i % p;
+        if (m < 0) m += p;
+        *out = (uint32_t)(m >= n ? p - 1 - m : m);
+        return true;
+    }
+    case EXEC_TEX_BORDER:
+        return false;
+    default:
+        *out = i < 0 ? 0 : n - 1;
+        return true;
+    }
+}
+
+/* Wrap and mirror need normalized coordinates; with unnormalized ones they clamp. */
+static unsigned mode_of(const exec_texobj *t, unsigned axis) {
+    unsigned m = t->addr[axis];
+    if (!t->norm_coords && (m == EXEC_TEX_WRAP || m == EXEC_TEX_MIRROR)) return EXEC_TEX_CLAMP;
+    return m;
+}
+
+/* The texel at integer position (x, y, z) of level lv, slice s (layers, faces), after
+ * addressing; dims says how many of x, y, z count. */
+static void fetch(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                  unsigned dims, const int64_t *pos, uint32_t s, tex_val *v) {
+    uint32_t at[3] = {0, 0, 0};
+    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+    for (unsigned k = 0; k < dims; k++) {
+        if (!address(pos[k], size[k], modes[k], &at[k])) {
+            border_texel(t, v);
+            return;
+        }
+    }
+    if (dims == 3) s = at[2];
+    read_texel(t, lv, at[0], at[1], s, v);
+}
+
+/* Where a coordinate falls, in texels of a level of n texels: unnormalized coordinates as
+ * they are; normalized ones first cut to a fixed-point number with 21 fractional bits
+ * (rounded down), then scaled (what an H200 does: tests/cuda/texture, texture_linear's
+ * "ramp normalized" lines, 1024 of 1024 lookups). */
+#define TEX_NORM_FRAC_BITS 21
+#ifndef TEX_SPLIT_FIRST_X
+#define TEX_SPLIT_FIRST_X 0
+#endif
+static double texel_coord(bool norm, float c, uint32_t n) {
+    if (!norm) return (double)c;
+    double q = floor(ldexp((double)c, TEX_NORM_FRAC_BITS));
+    return ldexp(q, -TEX_NORM_FRAC_BITS) * n;
+}
+
+/* A filter weight as the hardware keeps it: 8 fractional bits, rounded (half up), in
+ * 256ths. */
+static unsigned weight256(double frac) {
+    return (unsigned)floor(frac * 256.0 + 0.5);
+}
+
+static void sample_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                         unsigned dims, const float *c, uint32_t s, bool norm, tex_val *out) {
+    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+    if (!t->linear || exec_tex_returns_int(t)) {
+        int64_t pos[3] = {0, 0, 0};
+        for (unsigned k = 0; k < dims; k++) {
+            double x = texel_coord(norm, c[k], size[k]);
+            pos[k] = (int64_t)floor(x);
+        }
+        fetch(t, lv, modes, dims, pos, s, out);
+        return;
+    }
+    /* A 1D texture is filtered as a 2D one of one row read at y = 0: half of row 0
+     * and half of row -1, which is row 0 again unless the second address mode is
+     * border (an H200 returns (texel + border) / 2 there). */
+    float c2[3] = {c[0], 0.0f, 0.0f};
+    if (dims == 1) {
+        c = c2;
+        dims = 2;
+    }
+    int64_t base[3] = {0, 0, 0};
+    unsigned w[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) {
+        double x = texel_coord(norm, c[k], size[k]) - 0.5;
+        double f = floor(x);
+        base[k] = (int64_t)f;
+        w[k] = weight256(x - f);
+        /* both texels of the axis the same one (clamped at an edge, a row of one): the
+         * axis does not split the weight */
+        uint32_t lo, hi;
+        if (address(base[k], size[k], modes[k], &lo) && address(base[k] + 1, size[k], modes[k], &hi) &&
+            lo == hi)
+            w[k] = 0;
+    }
+    /* The corners' weights, in 256ths: the last axis splits 256 between its two texels;
+     * each part is split again along the axis before, the upper texel getting its share
+     * rounded and the lower one the rest, so the weights always sum to 256 (an H200's
+     * (texel + border) / 2 results show the rounding). */
+    unsigned cw[8], cm[8]; /* weight and upper-side axes (bit k: axis k) of each corner */
+    cw[0] = 256;
+    cm[0] = 0;
+    unsigned ncorner = 1;
+    for (unsigned j = 0; j < dims; j++) {
+        unsigned k = TEX_SPLIT_FIRST_X ? j : dims - 1 - j;
+        for (unsigned n = ncorner; n-- > 0;) {
+            unsigned hi = (cw[n] * w[k] + 128) >> 8;
+            cw[2 * n + 1] = hi;
+            cm[2 * n + 1] = cm[n] | 1u << k;
+            cw[2 * n] = cw[n] - hi;
+            cm[2 * n] = cm[n];
+        }
+        ncorner *= 2;
+    }
+    double acc[4] = {0, 0, 0, 0};
+    for (unsigned n = 0; n < ncorner; n++) {
+        if (cw[n] == 0) continue;
+        int64_t pos[3];
+        for (unsigned k = 0; k < dims; k++) pos[k] = base[k] + ((cm[n] >> k) & 1u);
+        tex_val v;
+        fetch(t, lv, modes, dims, pos, s, &v);
+        for (unsigned k = 0; k < 4; k++) acc[k] += cw[n] * (double)v.f[k];
+    }
+    for (unsigned k = 0; k < 4; k++) acc[k] /= 256.0;
+    for (unsigned k = 0; k < 4; k++) out->f[k] = (float)acc[k];
+}
+
+/* Cube map: the face a direction points at and the face's normalized (s, t). */
+static unsigned cube_face(const float *d, float *st) {
+    float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
+    unsigned face;
+    float sc, tc, ma;
+    /* ties go to z, then y (an H200 reads (1, 1, 0.99) from the +y face) */
+    if (az >= ax && az >= ay) {
+        face = d[2] >= 0 ? 4 : 5;
+        ma = az;
+        sc = d[2] >= 0 ? d[0] : -d[0];
+        tc = -d[1];
+    } else if (ay >= ax) {
+        face = d[1] >= 0 ? 2 : 3;
+        ma = ay;
+        sc = d[0];
+        tc = d[1] >= 0 ? d[2] : -d[2];
+    } else {
+        face = d[0] >= 0 ? 0 : 1;
+        ma = ax;
+        sc = d[0] >= 0 ? -d[2] : d[2];
+        tc = -d[1];
+    }
+    st[0] = (sc / ma + 1.0f) * 0.5f;
+    st[1] = (tc / ma + 1.0f) * 0.5f;
+    return face;
+}
+
+/* The layer index is unsigned: a negative one is a large one, clamped to the last layer. */
+static uint32_t clamp_layer(const exec_texobj *t, int32_t layer) {
+    uint32_t n = t->layers ? t->layers : 1;
+    return (uint32_t)layer >= n ? n - 1 : (uint32_t)layer;
+}
+
+/* The level of detail a lookup asks for, clamped as the descriptor says. */
+static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
+    float lod = 0;
+    if (q->lod_kind == EXEC_TEX_LOD_LEVEL) {
+        lod = q->lod;
+    } else if (q->lod_kind == EXEC_TEX_LOD_GRAD) {
+        unsigned dims = t->cubemap ? 2 : t->dims;
+        const exec_tex_level *l0 = &t->level[0];
+        const uint32_t size[3] = {l0->width, l0->height, l0->depth};
+        double len[2];
+        for (unsigned g = 0; g < 2; g++) {
+            double s = 0;
+            for (unsigned k = 0; k < dims; k++) {
+                double v = q->grad[g][k] * (t->norm_coords ? size[k] : 1.0);
+                s += v * v;
+            }
+            len[g] = sqrt(s);
+        }
+        double m = len[0] > len[1] ? len[0] : len[1];
+        lod = m > 0 ? (float)log2(m) : -INFINITY;
+    }
+    lod += t->lod_bias;
+    if (lod < t->min_lod) lod = t->min_lod;
+    if (lod > t->max_lod) lod = t->max_lod;
+    float top = (float)(t->nlevels - 1);
+    if (lod > top) lod = top;
+    if (lod < 0) lod = 0;
+    return lod;
+}
+
+/* Coordinates, slice and addressing of a lookup, resolved for the shapes. */
+typedef struct tex_where {
+    float c[3];
+    unsigned dims;
+    uint32_t slice;
+    unsigned modes[3];
+    bool norm;
+} tex_where;
+
+static void where_of(const exec_texobj *t, const exec_tex_lookup *q, tex_where *w) {
+    w->dims = t->dims;
+    w->slice = 0;
+    w->norm = t->norm_coords;
+    for (unsigned k = 0; k < 3; k++) {
+        w->c[k] = q->c[k];
+        w->modes[k] = mode_of(t, k);
+    }
+    if (t->cubemap) {
+        unsigned face = cube_face(q->c, w->c);
+        w->dims = 2;
+        w->norm = true;
+        w->modes[0] = w->modes[1] = EXEC_TEX_CLAMP;
+        w->slice = (t->layered ? clamp_layer(t, q->layer) * 6 : 0) + face;
+    } else if (t->layered) {
+        w->slice = clamp_layer(t, q->layer);
+    }
+}
+
+static void store(const exec_texobj *t, const tex_val *v, uint32_t out[4]) {
+    if (exec_tex_returns_int(t)) {
+        memcpy(out, v->u, 4 * sizeof(uint32_t));
+    } else {
+        for (unsigned k = 0; k < 4; k++) memcpy(&out[k], &v->f[k], 4);
+    }
+}
+
+void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t out[4]) {
+    tex_val v;
+    memset(&v, 0, sizeof v);
+    if (q->int_coords) {
+        /* texel indices (tex1Dfetch): no filtering; outside the resource reads zero */
+        const exec_tex_level *lv = &t->level[0];
+        int64_t pos[3] = {q->ic[0], q->ic[1], q->ic[2]};
+        const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+        bool inside = true;
+        for (unsigned k = 0; k < t->dims; k++)
+            if (pos[k] < 0 || pos[k] >= size[k]) inside = false;
+        if (inside) read_texel(t, lv, (uint32_t)pos[0], (uint32_t)pos[1],
+                               t->dims == 3 ? (uint32_t)pos[2] : clamp_layer(t, q->layer), &v);
+        store(t, &v, out);
+        return;
+    }
+    tex_where w;
+    where_of(t, q, &w);
+    if (t->nlevels <= 1) {
+        sample_level(t, &t->level[0], w.modes, w.dims, w.c, w.slice, w.norm, &v);
+    } else {
+        float lod = level_of(t, q);
+        if (!t->mip_linear) {
+            unsigned l = (unsigned)floorf(lod + 0.5f);
+            if (l >= t->nlevels) l = t->nlevels - 1;
+            sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
+        } else {
+            unsigned l = (unsigned)floorf(lod);
+            float a = weight256(lod - l) / 256.0f;
+            sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
+            if (a > 0 && l + 1 < t->nlevels && !exec_tex_returns_int(t)) {
+                tex_val v2;
+                sample_level(t, &t->level[l + 1], w.modes, w.dims, w.c, w.slice, w.norm, &v2);
+                for (unsigned k = 0; k < 4; k++) v.f[k] = (1.0f - a) * v.f[k] + a * v2.f[k];
+            }
+        }
+    }
+    store(t, &v, out);
+}
+
+void exec_tex_gather(const exec_texobj *t, const exec_tex_lookup *q, unsigned comp,
+                     uint32_t out[4]) {
+    tex_where w;
+    where_of(t, q, &w);
+    const exec_tex_level *lv = &t->level[0];
+    double x = texel_coord(w.norm, w.c[0], lv->width) - 0.5;
+    double y = texel_coord(w.norm, w.c[1], lv->height) - 0.5;
+    int64_t x0 = (int64_t)floor(x), y0 = (int64_t)floor(y);
+    static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+    for (unsigned k = 0; k < 4; k++) {
+        int64_t pos[3] = {x0 + dx[k], y0 + dy[k], 0};
+        tex_val v;
+        fetch(t, lv, w.modes, 2, pos, w.slice, &v);
+        if (exec_tex_returns_int(t)) out[k] = v.u[comp & 3];
+        else memcpy(&out[k], &v.f[comp & 3], 4);
+    }
+}
+
+uint32_t exec_tex_query(const exec_texobj *t, unsigned what, int level) {
+    const exec_tex_level *lv = &t->level[level >= 0 && (uint32_t)level < t->nlevels ? level : 0];
+    switch (what) {
+    case EXEC_TXQ_WIDTH: return lv->width;
+    case EXEC_TXQ_HEIGHT: return t->dims >= 2 ? lv->height : 0;
+    case EXEC_TXQ_DEPTH: return t->dims == 3 ? lv->depth : 0;
+    case EXEC_TXQ_NORMALIZED_COORDS: return t->norm_coords;
+    case EXEC_TXQ_FILTER_MODE: return t->linear;
+    case EXEC_TXQ_ADDR_MODE_0: return t->addr[0];
+    case EXEC_TXQ_ADDR_MODE_1: return t->addr[1];
+    case EXEC_TXQ_ADDR_MODE_2: return t->addr[2];
+    case EXEC_TXQ_ARRAY_SIZE: return t->layered ? t->layers : 0;
+    case EXEC_TXQ_NUM_MIPMAP_LEVELS: return t->nlevels;
+    case EXEC_TXQ_NUM_SAMPLES: return 0;
+    default: return 0;
+    }
+}
