@@ -79,8 +79,8 @@ static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t 
     for (unsigned k = 0; k < 4; k++) {
         if (k < t->nchan) {
             const uint8_t *c = p + k * t->chan_bytes;
-            if (ints) v->u[k] = chan_int(t, c);
-            else v->f[k] = chan_float(t, c);
+            v->u[k] = chan_int(t, c);
+            if (!ints) v->f[k] = chan_float(t, c);
         } else {
             v->u[k] = 0;
             v->f[k] = 0.0f;
@@ -94,7 +94,23 @@ static void border_texel(const exec_texobj *t, tex_val *v) {
     for (unsigned k = 0; k < 4; k++) {
         v->f[k] = k < t->nchan ? t->border[k] : 0.0f;
         v->u[k] = 0;
+        /* what an 8-bit normalized texture filters: the colour as a 16-bit fraction */
+        if (t->read_normalized && t->chan_bytes == 1) {
+            double m = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
+            v->u[k] = (uint32_t)(int32_t)floor(v->f[k] * m + 0.5);
+        }
     }
+}
+
+/* An 8-bit normalized texel widened to the 16-bit fraction the filter works on, by
+ * repeating its bits: unsigned t -> t * 257 (of 65535), signed -> sign and 7-bit
+ * magnitude m -> m * 258 + m / 64 (of 32767; -128 reads as -127). */
+static int32_t widen8(const exec_texobj *t, uint32_t raw) {
+    if (t->chan_kind != EXEC_TEX_SIGNED) return (int32_t)(raw * 257u);
+    int32_t v = (int32_t)raw;
+    int32_t m = v < 0 ? (v < -127 ? 127 : -v) : v;
+    int32_t w = m * 258 + (m >> 6);
+    return v < 0 ? -w : w;
 }
 
 /* Map texel index i of a row of n texels by the address mode; false: outside (border). */
@@ -148,15 +164,12 @@ static void fetch(const exec_texobj *t, const exec_tex_level *lv, const unsigned
 
 /* Where a coordinate falls, in texels of a level of n texels: unnormalized coordinates as
  * they are; normalized ones first cut to a fixed-point number with 21 fractional bits
- * (rounded down), then scaled (what an H200 does: tests/cuda/texture, texture_linear's
+ * (rounded toward zero), then scaled (what an H200 does: tests/cuda/texture, texture_linear's
  * "ramp normalized" lines, 1024 of 1024 lookups). */
 #define TEX_NORM_FRAC_BITS 21
-#ifndef TEX_SPLIT_FIRST_X
-#define TEX_SPLIT_FIRST_X 0
-#endif
 static double texel_coord(bool norm, float c, uint32_t n) {
     if (!norm) return (double)c;
-    double q = floor(ldexp((double)c, TEX_NORM_FRAC_BITS));
+    double q = trunc(ldexp((double)c, TEX_NORM_FRAC_BITS));
     return ldexp(q, -TEX_NORM_FRAC_BITS) * n;
 }
 
@@ -166,18 +179,41 @@ static unsigned weight256(double frac) {
     return (unsigned)floor(frac * 256.0 + 0.5);
 }
 
-static void sample_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
-                         unsigned dims, const float *c, uint32_t s, bool norm, tex_val *out) {
-    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
-    if (!t->linear || exec_tex_returns_int(t)) {
-        int64_t pos[3] = {0, 0, 0};
-        for (unsigned k = 0; k < dims; k++) {
-            double x = texel_coord(norm, c[k], size[k]);
-            pos[k] = (int64_t)floor(x);
-        }
-        fetch(t, lv, modes, dims, pos, s, out);
-        return;
+/* Weighted texels being summed: in double precision, or for 8-bit normalized texels as
+ * integers (16-bit fractions times weights in 256ths). */
+typedef struct tex_acc {
+    double f[4];
+    int64_t i[4];
+} tex_acc;
+
+/* 8-bit normalized texels are blended as 16-bit fractions and the result rounded to one
+ * (an H200's results are all n / 65535, or n / 32767 when signed); the others in double
+ * precision, rounded once to a float. */
+static bool narrow_filter(const exec_texobj *t) {
+    return t->read_normalized && t->chan_bytes == 1;
+}
+
+static void accumulate(const exec_texobj *t, const tex_val *v, unsigned weight, tex_acc *acc) {
+    bool narrow = narrow_filter(t);
+    for (unsigned k = 0; k < 4; k++) {
+        if (narrow) acc->i[k] += (int64_t)weight * (k < t->nchan ? widen8(t, v->u[k]) : 0);
+        else acc->f[k] += weight * (double)v->f[k];
     }
+}
+
+static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
+    bool narrow = narrow_filter(t);
+    double one = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
+    for (unsigned k = 0; k < 4; k++)
+        out->f[k] = narrow ? (float)(floor(acc->i[k] / 256.0 + 0.5) / one)
+                           : (float)(acc->f[k] / 256.0);
+}
+
+/* Add a linear lookup of level lv, its corners' weights taken out of budget (256ths). */
+static void filter_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                         unsigned dims, const float *c, uint32_t s, bool norm, unsigned budget,
+                         tex_acc *acc) {
+    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
     /* A 1D texture is filtered as a 2D one of one row read at y = 0: half of row 0
      * and half of row -1, which is row 0 again unless the second address mode is
      * border (an H200 returns (texel + border) / 2 there). */
@@ -196,20 +232,23 @@ static void sample_level(const exec_texobj *t, const exec_tex_level *lv, const u
         /* both texels of the axis the same one (clamped at an edge, a row of one): the
          * axis does not split the weight */
         uint32_t lo, hi;
-        if (address(base[k], size[k], modes[k], &lo) && address(base[k] + 1, size[k], modes[k], &hi) &&
-            lo == hi)
+        if (address(base[k], size[k], modes[k], &lo) &&
+            address(base[k] + 1, size[k], modes[k], &hi) && lo == hi)
             w[k] = 0;
     }
-    /* The corners' weights, in 256ths: the last axis splits 256 between its two texels;
-     * each part is split again along the axis before, the upper texel getting its share
-     * rounded and the lower one the rest, so the weights always sum to 256 (an H200's
-     * (texel + border) / 2 results show the rounding). */
+    /* The corners' weights, in 256ths: one axis splits the budget between its two
+     * texels, each part is split again along the next axis, the upper texel getting its
+     * share rounded and the lower one the rest, so the weights always sum to the budget
+     * (an H200's (texel + border) / 2 results show the rounding). The axes split in the
+     * order y, x (2D and 1D) or z, x, y (3D): what matches the H200 (texture_linear). */
     unsigned cw[8], cm[8]; /* weight and upper-side axes (bit k: axis k) of each corner */
-    cw[0] = 256;
+    cw[0] = budget;
     cm[0] = 0;
     unsigned ncorner = 1;
+    static const unsigned order2[2] = {1, 0}, order3[3] = {2, 0, 1};
+    const unsigned *order = dims == 3 ? order3 : order2;
     for (unsigned j = 0; j < dims; j++) {
-        unsigned k = TEX_SPLIT_FIRST_X ? j : dims - 1 - j;
+        unsigned k = order[j];
         for (unsigned n = ncorner; n-- > 0;) {
             unsigned hi = (cw[n] * w[k] + 128) >> 8;
             cw[2 * n + 1] = hi;
@@ -219,17 +258,35 @@ static void sample_level(const exec_texobj *t, const exec_tex_level *lv, const u
         }
         ncorner *= 2;
     }
-    double acc[4] = {0, 0, 0, 0};
     for (unsigned n = 0; n < ncorner; n++) {
         if (cw[n] == 0) continue;
         int64_t pos[3];
         for (unsigned k = 0; k < dims; k++) pos[k] = base[k] + ((cm[n] >> k) & 1u);
         tex_val v;
         fetch(t, lv, modes, dims, pos, s, &v);
-        for (unsigned k = 0; k < 4; k++) acc[k] += cw[n] * (double)v.f[k];
+        accumulate(t, &v, cw[n], acc);
     }
-    for (unsigned k = 0; k < 4; k++) acc[k] /= 256.0;
-    for (unsigned k = 0; k < 4; k++) out->f[k] = (float)acc[k];
+}
+
+/* The texel a point lookup of level lv reads. */
+static void point_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                        unsigned dims, const float *c, uint32_t s, bool norm, tex_val *out) {
+    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+    int64_t pos[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) pos[k] = (int64_t)floor(texel_coord(norm, c[k], size[k]));
+    fetch(t, lv, modes, dims, pos, s, out);
+}
+
+static void sample_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                         unsigned dims, const float *c, uint32_t s, bool norm, tex_val *out) {
+    if (!t->linear || exec_tex_returns_int(t)) {
+        point_level(t, lv, modes, dims, c, s, norm, out);
+        return;
+    }
+    tex_acc acc;
+    memset(&acc, 0, sizeof acc);
+    filter_level(t, lv, modes, dims, c, s, norm, 256, &acc);
+    finish(t, &acc, out);
 }
 
 /* Cube map: the face a direction points at and the face's normalized (s, t). */
@@ -358,13 +415,27 @@ void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t ou
             if (l >= t->nlevels) l = t->nlevels - 1;
             sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
         } else {
+            /* between levels the weight is the level's fraction cut (not rounded) to
+             * 8 bits; it splits the 256ths first, each level's lookup the rest */
             unsigned l = (unsigned)floorf(lod);
-            float a = weight256(lod - l) / 256.0f;
-            sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
-            if (a > 0 && l + 1 < t->nlevels && !exec_tex_returns_int(t)) {
-                tex_val v2;
-                sample_level(t, &t->level[l + 1], w.modes, w.dims, w.c, w.slice, w.norm, &v2);
-                for (unsigned k = 0; k < 4; k++) v.f[k] = (1.0f - a) * v.f[k] + a * v2.f[k];
+            unsigned a = (unsigned)floor((lod - l) * 256.0);
+            if (a == 0 || l + 1 >= t->nlevels || exec_tex_returns_int(t)) {
+                sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
+            } else {
+                tex_acc acc;
+                memset(&acc, 0, sizeof acc);
+                for (unsigned k = 0; k < 2; k++) {
+                    const exec_tex_level *lv = &t->level[l + k];
+                    unsigned budget = k ? a : 256 - a;
+                    if (t->linear) {
+                        filter_level(t, lv, w.modes, w.dims, w.c, w.slice, w.norm, budget, &acc);
+                    } else {
+                        tex_val p;
+                        point_level(t, lv, w.modes, w.dims, w.c, w.slice, w.norm, &p);
+                        accumulate(t, &p, budget, &acc);
+                    }
+                }
+                finish(t, &acc, &v);
             }
         }
     }

@@ -168,7 +168,10 @@ cudaError_t rt_mipmap_create(rt_context *c, rt_mipmap **out, const struct cudaCh
     if (!slices_are_layers && extent.depth > biggest) biggest = extent.depth;
     unsigned most = 1;
     while ((biggest >> most) != 0) most++;
-    if (levels == 0 || levels > most || levels > EXEC_TEX_MAX_LEVELS) return cudaErrorInvalidValue;
+    /* CUDA clamps the level count to [1, 1 + log2 of the largest dimension] */
+    if (levels == 0) levels = 1;
+    if (levels > most) levels = most;
+    if (levels > EXEC_TEX_MAX_LEVELS) return cudaErrorInvalidValue;
     size_t header = (sizeof(rt_mipmap) + RT_ARRAY_HEADER - 1) / RT_ARRAY_HEADER * RT_ARRAY_HEADER;
     rt_mipmap m;
     memset(&m, 0, sizeof m);
