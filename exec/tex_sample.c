@@ -94,8 +94,8 @@ static void border_texel(const exec_texobj *t, tex_val *v) {
     for (unsigned k = 0; k < 4; k++) {
         v->f[k] = k < t->nchan ? t->border[k] : 0.0f;
         v->u[k] = 0;
-        /* what an 8-bit normalized texture filters: the colour as a 16-bit fraction */
-        if (t->read_normalized && t->chan_bytes == 1) {
+        /* what a normalized texture filters: the colour as a 16-bit fraction */
+        if (t->read_normalized && t->chan_bytes <= 2) {
             double m = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
             v->u[k] = (uint32_t)(int32_t)floor(v->f[k] * m + 0.5);
         }
@@ -104,11 +104,13 @@ static void border_texel(const exec_texobj *t, tex_val *v) {
 
 /* An 8-bit normalized texel widened to the 16-bit fraction the filter works on, by
  * repeating its bits: unsigned t -> t * 257 (of 65535), signed -> sign and 7-bit
- * magnitude m -> m * 258 + m / 64 (of 32767; -128 reads as -127). */
+ * magnitude m -> m * 258 + m / 64 (of 32767), and -128 -> -33025, below -1 until the
+ * result is clamped (what fits the H200's blends of -128 with its neighbours). */
 static int32_t widen8(const exec_texobj *t, uint32_t raw) {
     if (t->chan_kind != EXEC_TEX_SIGNED) return (int32_t)(raw * 257u);
     int32_t v = (int32_t)raw;
-    int32_t m = v < 0 ? (v < -127 ? 127 : -v) : v;
+    if (v == -128) return -33025;
+    int32_t m = v < 0 ? -v : v;
     int32_t w = m * 258 + (m >> 6);
     return v < 0 ? -w : w;
 }
@@ -186,27 +188,41 @@ typedef struct tex_acc {
     int64_t i[4];
 } tex_acc;
 
-/* 8-bit normalized texels are blended as 16-bit fractions and the result rounded to one
- * (an H200's results are all n / 65535, or n / 32767 when signed); the others in double
- * precision, rounded once to a float. */
+/* 8- and 16-bit normalized texels are blended as 16-bit fractions and the result rounded
+ * to one (an H200's results are all n / 65535, or n / 32767 when signed); half floats are
+ * blended and rounded to a half; single floats blended in double precision and rounded
+ * once to a float. */
 static bool narrow_filter(const exec_texobj *t) {
-    return t->read_normalized && t->chan_bytes == 1;
+    return t->read_normalized && t->chan_bytes <= 2;
+}
+
+/* A 16-bit fraction of a normalized texel: 8-bit ones widened, signed -32768 as -32767. */
+static int32_t fraction16(const exec_texobj *t, uint32_t raw) {
+    if (t->chan_bytes == 1) return widen8(t, raw);
+    int32_t v = (int32_t)raw;
+    return t->chan_kind == EXEC_TEX_SIGNED && v < -32767 ? -32767 : v;
 }
 
 static void accumulate(const exec_texobj *t, const tex_val *v, unsigned weight, tex_acc *acc) {
     bool narrow = narrow_filter(t);
     for (unsigned k = 0; k < 4; k++) {
-        if (narrow) acc->i[k] += (int64_t)weight * (k < t->nchan ? widen8(t, v->u[k]) : 0);
+        if (narrow) acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v->u[k]) : 0);
         else acc->f[k] += weight * (double)v->f[k];
     }
 }
 
 static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
     bool narrow = narrow_filter(t);
+    bool half = t->chan_kind == EXEC_TEX_FLOAT && t->chan_bytes == 2;
     double one = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
-    for (unsigned k = 0; k < 4; k++)
-        out->f[k] = narrow ? (float)(floor(acc->i[k] / 256.0 + 0.5) / one)
-                           : (float)(acc->f[k] / 256.0);
+    for (unsigned k = 0; k < 4; k++) {
+        if (narrow) {
+            double n = floor(acc->i[k] / 256.0 + 0.5);
+            out->f[k] = (float)((n < -one ? -one : n) / one);
+        }
+        else if (half) out->f[k] = alu_h2f(alu_f2h_rn((float)(acc->f[k] / 256.0)));
+        else out->f[k] = (float)(acc->f[k] / 256.0);
+    }
 }
 
 /* Add a linear lookup of level lv, its corners' weights taken out of budget (256ths). */

@@ -1,8 +1,8 @@
 // Texture objects with point sampling: tex1Dfetch over linear memory (float, int, float4,
 // out of range), 2D arrays read at fractional coordinates in every address mode with and
 // without normalized coordinates, 8- and 16-bit formats read as normalized floats and as
-// elements, half floats, missing channels, pitched 2D memory, 3D arrays, txq queries, the
-// descriptor getters, and the errors of bad descriptors.
+// elements, half floats, missing channels, pitched 2D memory, 3D arrays, the descriptor
+// getters, and the errors of bad descriptors.
 #include "common_tex.h"
 #include <cuda_fp16.h>
 
@@ -52,19 +52,6 @@ __global__ void sample3D(cudaTextureObject_t t, const float4 *p, float *out, int
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = tex3D<float>(t, p[i].x, p[i].y, p[i].z);
-}
-
-__global__ void query(cudaTextureObject_t t, int *out)
-{
-    int v;
-    asm("txq.width.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[0] = v;
-    asm("txq.height.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[1] = v;
-    asm("txq.depth.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[2] = v;
-    asm("txq.normalized_coords.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[3] = v;
-    asm("txq.filter_mode.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[4] = v;
-    asm("txq.addr_mode_0.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[5] = v;
-    asm("txq.addr_mode_1.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[6] = v;
-    asm("txq.num_mipmap_levels.b32 %0, [%1];" : "=r"(v) : "l"(t)); out[7] = v;
 }
 
 static cudaTextureObject_t makeTex(cudaArray_t a, cudaTextureAddressMode m, bool norm,
@@ -357,15 +344,8 @@ int main()
     for (int i = 0; i < 8; i++) printf(" %g", rf[i]);
     printf("\n");
 
-    // ---- txq and the descriptor getters ----
-    int q[8];
-    cudaTextureObject_t tq[4] = {makeTex(a, cudaAddressModeMirror, true, cudaReadModeElementType, cudaFilterModeLinear), t3c, lt, pt};
-    for (int k = 0; k < 4; k++) {
-        query<<<1, 1>>>(tq[k], oi);
-        CHECK(cudaMemcpy(q, oi, sizeof q, cudaMemcpyDeviceToHost));
-        printf("txq %d: width=%d height=%d depth=%d normalized=%d filter=%d addr0=%d addr1=%d levels=%d\n",
-               k, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]);
-    }
+    // ---- the descriptor getters ----
+    cudaTextureObject_t tq[1] = {makeTex(a, cudaAddressModeMirror, true, cudaReadModeElementType, cudaFilterModeLinear)};
     cudaResourceDesc gr;
     cudaTextureDesc gt;
     CHECK(cudaGetTextureObjectResourceDesc(&gr, pt));

@@ -2,7 +2,7 @@
 // texCubemap and texCubemapLayered at directions on every face and near edges,
 // tex2Dgather of each component (with clamp and wrap), a mipmapped array filled level by
 // level through cudaGetMipmappedArrayLevel and read with tex2DLod (point and linear
-// mipmap filtering, clamped level ranges) and tex2DGrad, txq of the level count, and the
+// mipmap filtering, clamped level ranges) and tex2DGrad, and the
 // errors of bad layered and cube-map requests.
 #include "common_tex.h"
 
@@ -51,17 +51,6 @@ __global__ void grad(cudaTextureObject_t t, const float4 *p, float *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = tex2DGrad<float>(t, p[i].x, p[i].y, make_float2(p[i].z, 0), make_float2(0, p[i].w));
-}
-
-__global__ void levels(cudaTextureObject_t t, int *out)
-{
-    int v;
-    asm("txq.num_mipmap_levels.b32 %0, [%1];" : "=r"(v) : "l"(t));
-    out[0] = v;
-    asm("txq.width.b32 %0, [%1];" : "=r"(v) : "l"(t));
-    out[1] = v;
-    asm("txq.array_size.b32 %0, [%1];" : "=r"(v) : "l"(t));
-    out[2] = v;
 }
 
 static cudaTextureObject_t arrayTex(cudaArray_t a, cudaTextureAddressMode m, bool norm,
@@ -250,11 +239,6 @@ int main()
         CHECK(cudaMemcpy(hf, of, 16 * sizeof(float), cudaMemcpyDeviceToHost));
         snprintf(name, sizeof name, "tex2DGrad filter=%d mipfilter=%d", v & 1, v >> 1 & 1);
         dumpx(name, hf, 16);
-        int *oi, q[3];
-        CHECK(cudaMalloc(&oi, 3 * sizeof(int)));
-        levels<<<1, 1>>>(t, oi);
-        CHECK(cudaMemcpy(q, oi, sizeof q, cudaMemcpyDeviceToHost));
-        printf("txq levels=%d width=%d array_size=%d\n", q[0], q[1], q[2]);
     }
 
     // errors
