@@ -183,15 +183,17 @@ static unsigned weight256(double frac) {
 
 /* Weighted texels being summed: in double precision, or for 8-bit normalized texels as
  * integers (16-bit fractions times weights in 256ths). */
+#define TEX_MAX_TERMS 16
+
 typedef struct tex_acc {
-    double f[4];
-    int64_t i[4];
+    int64_t i[4];                  /* normalized integers: the weighted sum */
+    unsigned n;                    /* floats: the weighted texels, summed at the end */
+    unsigned w[TEX_MAX_TERMS];
+    float f[TEX_MAX_TERMS][4];
 } tex_acc;
 
 /* 8- and 16-bit normalized texels are blended as 16-bit fractions and the result rounded
- * to one (an H200's results are all n / 65535, or n / 32767 when signed); half floats are
- * blended and rounded to a half; single floats blended in double precision and rounded
- * once to a float. */
+ * to one (an H200's results are all n / 65535, or n / 32767 when signed). */
 static bool narrow_filter(const exec_texobj *t) {
     return t->read_normalized && t->chan_bytes <= 2;
 }
@@ -204,11 +206,52 @@ static int32_t fraction16(const exec_texobj *t, uint32_t raw) {
 }
 
 static void accumulate(const exec_texobj *t, const tex_val *v, unsigned weight, tex_acc *acc) {
-    bool narrow = narrow_filter(t);
-    for (unsigned k = 0; k < 4; k++) {
-        if (narrow) acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v->u[k]) : 0);
-        else acc->f[k] += weight * (double)v->f[k];
+    if (narrow_filter(t)) {
+        for (unsigned k = 0; k < 4; k++)
+            acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v->u[k]) : 0);
+    } else if (acc->n < TEX_MAX_TERMS) {
+        acc->w[acc->n] = weight;
+        memcpy(acc->f[acc->n], v->f, sizeof v->f);
+        acc->n++;
     }
+}
+
+/* d rounded to a float, ties away from zero. */
+static float round_ties_away(double d) {
+    float f = (float)d;
+    double err = d - (double)f;
+    if (err != 0) {
+        float other = nextafterf(f, err > 0 ? INFINITY : -INFINITY);
+        if (fabs(d - (double)other) == fabs(err) && fabsf(other) > fabsf(f)) f = other;
+    }
+    return f;
+}
+
+/* Float texels are blended the way the GPU's filter does (texture_probe's "pair" lines,
+ * 2048 of 2048): aligned to the exponent of the largest texel that has a weight, as
+ * fixed-point numbers with TEX_BLEND_BITS bits below its leading bit (the rest cut off),
+ * summed exactly with their weights, the sum rounded to a float with ties away from
+ * zero. */
+#define TEX_BLEND_BITS 27
+static float blend_floats(const tex_acc *acc, unsigned k) {
+    float top = 0;
+    for (unsigned n = 0; n < acc->n; n++)
+        if (acc->w[n] && fabsf(acc->f[n][k]) > top) top = fabsf(acc->f[n][k]);
+    if (top == 0 || !isfinite(top)) {
+        double s = 0;
+        for (unsigned n = 0; n < acc->n; n++) s += acc->w[n] * (double)acc->f[n][k];
+        return (float)(s / 256.0);
+    }
+    int e;
+    frexpf(top, &e); /* top in [2^(e-1), 2^e) */
+    int shift = TEX_BLEND_BITS - (e - 1);
+    int64_t sum = 0;
+    for (unsigned n = 0; n < acc->n; n++) {
+        if (!acc->w[n]) continue;
+        double fixed = trunc(ldexp((double)acc->f[n][k], shift));
+        sum += (int64_t)acc->w[n] * (int64_t)fixed;
+    }
+    return round_ties_away(ldexp((double)sum, -shift - 8));
 }
 
 static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
@@ -219,9 +262,14 @@ static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
         if (narrow) {
             double n = floor(acc->i[k] / 256.0 + 0.5);
             out->f[k] = (float)((n < -one ? -one : n) / one);
+        } else if (half) {
+            /* half texels: the sum rounded to a half */
+            double s = 0;
+            for (unsigned n = 0; n < acc->n; n++) s += acc->w[n] * (double)acc->f[n][k];
+            out->f[k] = alu_h2f(alu_f2h_rn((float)(s / 256.0)));
+        } else {
+            out->f[k] = blend_floats(acc, k);
         }
-        else if (half) out->f[k] = alu_h2f(alu_f2h_rn((float)(acc->f[k] / 256.0)));
-        else out->f[k] = (float)(acc->f[k] / 256.0);
     }
 }
 

@@ -134,6 +134,21 @@ static void test_linear(void) {
     /* x = 0.2 (fraction 0.7 of the way from texel -1): 179 of 256 splits as 90 + 89 over
      * the rows, so the texel row gets an effective 180 (an H200 returns 0.4326171875) */
     CHECK(sample1(&b, 0.20000001788139343f, 0) == 0.4326171875f);
+    /* float texels blend as 27-bit fixed point under the larger one's leading bit, the
+     * sum rounded with ties away from zero: halfway between 1 and its successor is the
+     * successor (texture_probe's "pair 3f800000 3f800001", weight 128) */
+    float pair[2] = {1.0f, nextafterf(1.0f, 2.0f)};
+    exec_texobj p = make(pair, EXEC_TEX_FLOAT, 4, 1, 2, 1, 1);
+    p.linear = true;
+    CHECK(sample1(&p, 0.5f + 127.0f / 256 + 1.0f / 512, 0) == pair[1]);
+    /* (0.1, 7.77) with weight 1 for 7.77: the 0.1 loses its low bits (H200: 0x3e05147a, exact rounding 0x3e05147b) */
+    float pair2[2] = {0.1f, 7.77f};
+    exec_texobj p2 = make(pair2, EXEC_TEX_FLOAT, 4, 1, 2, 1, 1);
+    p2.linear = true;
+    float r2 = sample1(&p2, 0.5f + 0.0f / 256 + 1.0f / 512, 0);
+    uint32_t b2;
+    memcpy(&b2, &r2, 4);
+    CHECK(b2 == 0x3e05147au);
     /* 8-bit normalized: 17/256 of 51 is 870/65535 (0x3c5980da on the H200) */
     uint8_t u8[2] = {0, 51};
     exec_texobj n = make(u8, EXEC_TEX_UNSIGNED, 1, 1, 2, 1, 1);
