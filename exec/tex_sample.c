@@ -3,10 +3,13 @@
  * point and linear filtering, cube-map face selection, mipmap level selection and
  * gathers, as an NVIDIA GPU does them.
  *
- * Linear filtering follows the hardware, not an exact lerp: a coordinate's fraction
- * becomes a 9-bit fixed-point weight with 8 fractional bits (so 1.0 is representable)
- * before the texels are blended in single precision (CUDA Programming Guide, "Linear
- * Filtering"; tests/cuda/texture/expected/texture_linear.out is what an H100 returns).
+ * Linear filtering follows the hardware, not an exact lerp: normalized coordinates are
+ * cut to 21 fractional bits, a coordinate's fraction becomes a weight with 8 fractional
+ * bits, the corners share the weights axis by axis in 256ths, and texels are blended by
+ * format: 8- and 16-bit normalized ones as 16-bit fractions, halves rounded to a half,
+ * floats as fixed point under the largest texel (CUDA Programming Guide, "Linear
+ * Filtering"; what an H200 returned: tests/cuda/texture/expected/texture_linear.out and
+ * tests/cuda/texture/h200/texture_probe.out).
  */
 #include "tex_internal.h"
 #include "alu_internal.h" /* alu_h2f */
