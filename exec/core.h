@@ -544,6 +544,8 @@ int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cluster(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* tex, tld4, txq, suld, sust (exec/texture.c) */
+int exec_decode_texture(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
                                 bool noinc);
 

@@ -295,6 +295,7 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (r == 0) r = exec_decode_sync(d, pi, out);
     if (r == 0) r = exec_decode_cluster(d, pi, out);
     if (r == 0) r = exec_decode_mma(d, pi, out);
+    if (r == 0) r = exec_decode_texture(d, pi, out);
     if (r == 0) {
         char text[200];
         ptx_insn_str(d->m, d->pf, pi, text, sizeof text);

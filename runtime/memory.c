@@ -14,6 +14,7 @@
  * Allocations are zero-filled, so a program reads the same values on every run.
  */
 #include "rt.h"
+#include "../exec/texture.h" /* EXEC_MEM_FLAG_OBJECT */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,8 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
         rt_free_bytes(p, size);
         return cudaErrorMemoryAllocation;
     }
-    if (c->check)
+    /* the memory of an array or a texture object is no allocation of the program's */
+    if (c->check && !(flags & EXEC_MEM_FLAG_OBJECT))
         check_on_alloc(c->check, (uint64_t)(uintptr_t)p, size, kind, flags,
                        kind == MEM_KIND_HOST ? "cudaHostAlloc" :
                        kind == MEM_KIND_MANAGED ? "cudaMallocManaged" : "cudaMalloc");
@@ -80,15 +82,23 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
 }
 
 /* Remove the allocation starting at p if it is of one of the kinds in mask (bits
- * 1 << mem_kind) and give its memory back. */
+ * 1 << mem_kind) and give its memory back. The memory of runtime objects (arrays, texture
+ * objects) goes only when RT_RELEASE_OBJECT is in the mask, and then nothing else does. */
+#define RT_RELEASE_OBJECT 0x80000000u
 static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     mem_alloc a;
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
+    bool object = (a.flags & EXEC_MEM_FLAG_OBJECT) != 0;
+    if (object != ((kinds & RT_RELEASE_OBJECT) != 0)) return false;
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
-    if (c->check) check_on_free(c->check, a.base);
+    if (c->check && !object) check_on_free(c->check, a.base);
     if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
     return true;
+}
+
+bool rt_release_object(rt_context *c, void *p) {
+    return rt_release(c, p, 1u << MEM_KIND_DEVICE | RT_RELEASE_OBJECT);
 }
 
 struct rt_release_ctx {

@@ -1,9 +1,10 @@
 /* runtime/memory3d.c — three-dimensional linear memory: cudaMalloc3D, cudaMemset3D and
  * cudaMemcpy3D between pitched pointers, done as one 2D operation per depth slice after
- * the whole region has been checked. CUDA arrays (cudaArray_t) are not emulated: a copy
- * that names one fails with a message saying so.
+ * the whole region has been checked. A copy that names a CUDA array is
+ * runtime/array_copy.c's.
  */
 #include "rt.h"
+#include "texture.h" /* arrays: rt_array_memcpy3d */
 
 #include <stdio.h>
 
@@ -77,10 +78,7 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, cudaStream_t s
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!p) return rt_record(cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) {
-        fprintf(stderr, "vcuda: cudaMemcpy3D: CUDA arrays are not supported\n");
-        return rt_record(cudaErrorNotSupported);
-    }
+    if (p->srcArray || p->dstArray) return rt_record(rt_array_memcpy3d(c, p, stream, async));
     struct cudaExtent x = p->extent;
     if (!x.width || !x.height || !x.depth) return cudaSuccess;
     size_t sfirst, sspan, dfirst, dspan;

@@ -612,6 +612,9 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
                      size_t height, cudaStream_t stream, bool async);
 /* Allocate size zeroed bytes of a kind and enter them in the allocation table. */
 cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags);
+/* Give back the memory of a runtime object (an array, a texture or surface object:
+ * allocated with EXEC_MEM_FLAG_OBJECT) that starts at p; false when there is none. */
+bool rt_release_object(rt_context *c, void *p);
 /* Free every allocation the runtime made (reset). */
 void rt_memory_release_all(rt_context *c, mem_table *t);
 

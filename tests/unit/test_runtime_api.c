@@ -303,8 +303,8 @@ static void test_memory3d(void) {
     cp.extent.depth = 5; /* one slice past the allocation */
     CHECK_ERR(cudaMemcpy3D(&cp), cudaErrorInvalidValue);
     cp.extent = x;
-    cp.srcArray = (cudaArray_t)&stub_not_a_kernel;
-    CHECK_ERR(cudaMemcpy3D(&cp), cudaErrorNotSupported);
+    cp.srcArray = (cudaArray_t)&stub_not_a_kernel; /* no array */
+    CHECK_ERR(cudaMemcpy3D(&cp), cudaErrorInvalidResourceHandle);
     CHECK_ERR(cudaFree(p.ptr), cudaSuccess);
 }
 

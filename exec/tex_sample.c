@@ -1,0 +1,546 @@
+/* exec/tex_sample.c — the texture sampler: texel addressing (wrap, clamp, mirror,
+ * border), format conversion (integers, normalized integers, half and single floats),
+ * point and linear filtering, cube-map face selection, mipmap level selection and
+ * gathers, as an NVIDIA GPU does them.
+ *
+ * Linear filtering follows the hardware, not an exact lerp: normalized coordinates are
+ * cut to 21 fractional bits, a coordinate's fraction becomes a weight with 8 fractional
+ * bits, the corners share the weights axis by axis in 256ths, and texels are blended by
+ * format: 8- and 16-bit normalized ones as 16-bit fractions, halves rounded to a half,
+ * floats as fixed point under the largest texel (CUDA Programming Guide, "Linear
+ * Filtering"; what an H200 returned: tests/cuda/texture/expected/texture_linear.out and
+ * tests/cuda/texture/h200/texture_probe.out).
+ */
+#include "tex_internal.h"
+#include "alu_internal.h" /* alu_h2f */
+
+#include <math.h>
+#include <string.h>
+
+/* A texel or a blend of texels: floats, or integers for integer element reads. */
+typedef struct tex_val {
+    float f[4];
+    uint32_t u[4];
+} tex_val;
+
+/* One channel of a texel as a float (normalized read or float format). */
+static float chan_float(const exec_texobj *t, const uint8_t *p) {
+    switch (t->chan_kind) {
+    case EXEC_TEX_FLOAT:
+        if (t->chan_bytes == 2) {
+            uint16_t h;
+            memcpy(&h, p, 2);
+            return alu_h2f(h);
+        } else {
+            float f;
+            memcpy(&f, p, 4);
+            return f;
+        }
+    case EXEC_TEX_UNSIGNED:
+        if (t->chan_bytes == 1) return (float)(*p / 255.0);
+        else {
+            uint16_t v;
+            memcpy(&v, p, 2);
+            return (float)(v / 65535.0);
+        }
+    default: {
+        double v;
+        if (t->chan_bytes == 1) v = (int8_t)*p / 127.0;
+        else {
+            int16_t s;
+            memcpy(&s, p, 2);
+            v = s / 32767.0;
+        }
+        return v < -1.0 ? -1.0f : (float)v;
+    }
+    }
+}
+
+/* One channel of a texel as the integer an element read returns. */
+static uint32_t chan_int(const exec_texobj *t, const uint8_t *p) {
+    bool sgn = t->chan_kind == EXEC_TEX_SIGNED;
+    switch (t->chan_bytes) {
+    case 1: return sgn ? (uint32_t)(int32_t)(int8_t)*p : *p;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return sgn ? (uint32_t)(int32_t)(int16_t)v : v;
+    }
+    default: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    }
+}
+
+/* Channels a format lacks read as 0 (the fourth too, unlike OpenGL). */
+static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t x, uint32_t y,
+                       uint32_t s, tex_val *v) {
+    const uint8_t *p = lv->base + s * lv->slice + y * lv->pitch + (uint64_t)x * t->elem_size;
+    bool ints = exec_tex_returns_int(t);
+    for (unsigned k = 0; k < 4; k++) {
+        if (k < t->nchan) {
+            const uint8_t *c = p + k * t->chan_bytes;
+            v->u[k] = chan_int(t, c);
+            if (!ints) v->f[k] = chan_float(t, c);
+        } else {
+            v->u[k] = 0;
+            v->f[k] = 0.0f;
+        }
+    }
+}
+
+/* Outside the texture in border mode: the border colour's channels that the format has
+ * (an integer texture's border reads as 0). */
+static void border_texel(const exec_texobj *t, tex_val *v) {
+    for (unsigned k = 0; k < 4; k++) {
+        v->f[k] = k < t->nchan ? t->border[k] : 0.0f;
+        v->u[k] = 0;
+        /* what a normalized texture filters: the colour as a 16-bit fraction */
+        if (t->read_normalized && t->chan_bytes <= 2) {
+            double m = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
+            v->u[k] = (uint32_t)(int32_t)floor(v->f[k] * m + 0.5);
+        }
+    }
+}
+
+/* An 8-bit normalized texel widened to the 16-bit fraction the filter works on, by
+ * repeating its bits: unsigned t -> t * 257 (of 65535), signed -> sign and 7-bit
+ * magnitude m -> m * 258 + m / 64 (of 32767), and -128 -> -33025, below -1 until the
+ * result is clamped (what fits the H200's blends of -128 with its neighbours). */
+static int32_t widen8(const exec_texobj *t, uint32_t raw) {
+    if (t->chan_kind != EXEC_TEX_SIGNED) return (int32_t)(raw * 257u);
+    int32_t v = (int32_t)raw;
+    if (v == -128) return -33025;
+    int32_t m = v < 0 ? -v : v;
+    int32_t w = m * 258 + (m >> 6);
+    return v < 0 ? -w : w;
+}
+
+/* Map texel index i of a row of n texels by the address mode; false: outside (border). */
+static bool address(int64_t i, uint32_t n, unsigned mode, uint32_t *out) {
+    if (i >= 0 && i < (int64_t)n) {
+        *out = (uint32_t)i;
+        return true;
+    }
+    switch (mode) {
+    case EXEC_TEX_WRAP: {
+        int64_t m = i % (int64_t)n;
+        *out = (uint32_t)(m < 0 ? m + n : m);
+        return true;
+    }
+    case EXEC_TEX_MIRROR: {
+        int64_t p = 2 * (int64_t)n, m = i % p;
+        if (m < 0) m += p;
+        *out = (uint32_t)(m >= n ? p - 1 - m : m);
+        return true;
+    }
+    case EXEC_TEX_BORDER:
+        return false;
+    default:
+        *out = i < 0 ? 0 : n - 1;
+        return true;
+    }
+}
+
+/* Wrap and mirror need normalized coordinates; with unnormalized ones they clamp. */
+static unsigned mode_of(const exec_texobj *t, unsigned axis) {
+    unsigned m = t->addr[axis];
+    if (!t->norm_coords && (m == EXEC_TEX_WRAP || m == EXEC_TEX_MIRROR)) return EXEC_TEX_CLAMP;
+    return m;
+}
+
+/* The texel at integer position (x, y, z) of level lv, slice s (layers, faces), after
+ * addressing; dims says how many of x, y, z count. */
+static void fetch(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                  unsigned dims, const int64_t *pos, uint32_t s, tex_val *v) {
+    uint32_t at[3] = {0, 0, 0};
+    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+    for (unsigned k = 0; k < dims; k++) {
+        if (!address(pos[k], size[k], modes[k], &at[k])) {
+            border_texel(t, v);
+            return;
+        }
+    }
+    if (dims == 3) s = at[2];
+    read_texel(t, lv, at[0], at[1], s, v);
+}
+
+/* Where a coordinate falls, in texels of a level of n texels: unnormalized coordinates as
+ * they are; normalized ones first cut to a fixed-point number with 21 fractional bits
+ * (rounded toward zero), then scaled (what an H200 does: tests/cuda/texture, texture_linear's
+ * "ramp normalized" lines, 1024 of 1024 lookups). */
+#define TEX_NORM_FRAC_BITS 21
+static double texel_coord(bool norm, float c, uint32_t n) {
+    if (!norm) return (double)c;
+    double q = trunc(ldexp((double)c, TEX_NORM_FRAC_BITS));
+    return ldexp(q, -TEX_NORM_FRAC_BITS) * n;
+}
+
+/* A filter weight as the hardware keeps it: 8 fractional bits, rounded (half up), in
+ * 256ths. */
+static unsigned weight256(double frac) {
+    return (unsigned)floor(frac * 256.0 + 0.5);
+}
+
+/* Weighted texels being summed: in double precision, or for 8-bit normalized texels as
+ * integers (16-bit fractions times weights in 256ths). */
+#define TEX_MAX_TERMS 16
+
+typedef struct tex_acc {
+    int64_t i[4];                  /* normalized integers: the weighted sum */
+    unsigned n;                    /* floats: the weighted texels, summed at the end */
+    unsigned w[TEX_MAX_TERMS];
+    float f[TEX_MAX_TERMS][4];
+} tex_acc;
+
+/* 8- and 16-bit normalized texels are blended as 16-bit fractions and the result rounded
+ * to one (an H200's results are all n / 65535, or n / 32767 when signed). */
+static bool narrow_filter(const exec_texobj *t) {
+    return t->read_normalized && t->chan_bytes <= 2;
+}
+
+/* A 16-bit fraction of a normalized texel: 8-bit ones widened, signed -32768 as -32767. */
+static int32_t fraction16(const exec_texobj *t, uint32_t raw) {
+    if (t->chan_bytes == 1) return widen8(t, raw);
+    int32_t v = (int32_t)raw;
+    return t->chan_kind == EXEC_TEX_SIGNED && v < -32767 ? -32767 : v;
+}
+
+static void accumulate(const exec_texobj *t, const tex_val *v, unsigned weight, tex_acc *acc) {
+    if (narrow_filter(t)) {
+        for (unsigned k = 0; k < 4; k++)
+            acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v->u[k]) : 0);
+    } else if (acc->n < TEX_MAX_TERMS) {
+        acc->w[acc->n] = weight;
+        memcpy(acc->f[acc->n], v->f, sizeof v->f);
+        acc->n++;
+    }
+}
+
+/* d rounded to a float, ties away from zero. */
+static float round_ties_away(double d) {
+    float f = (float)d;
+    double err = d - (double)f;
+    if (err != 0) {
+        float other = nextafterf(f, err > 0 ? INFINITY : -INFINITY);
+        if (fabs(d - (double)other) == fabs(err) && fabsf(other) > fabsf(f)) f = other;
+    }
+    return f;
+}
+
+/* Float texels are blended the way the GPU's filter does (texture_probe's "pair" lines,
+ * 2048 of 2048): aligned to the exponent of the largest texel that has a weight, as
+ * fixed-point numbers with TEX_BLEND_BITS bits below its leading bit (the rest cut off),
+ * summed exactly with their weights, the sum rounded to a float with ties away from
+ * zero. */
+#define TEX_BLEND_BITS 27
+static float blend_floats(const tex_acc *acc, unsigned k) {
+    float top = 0;
+    for (unsigned n = 0; n < acc->n; n++)
+        if (acc->w[n] && fabsf(acc->f[n][k]) > top) top = fabsf(acc->f[n][k]);
+    if (top == 0 || !isfinite(top)) {
+        double s = 0;
+        for (unsigned n = 0; n < acc->n; n++) s += acc->w[n] * (double)acc->f[n][k];
+        return (float)(s / 256.0);
+    }
+    int e;
+    frexpf(top, &e); /* top in [2^(e-1), 2^e) */
+    int shift = TEX_BLEND_BITS - (e - 1);
+    int64_t sum = 0;
+    for (unsigned n = 0; n < acc->n; n++) {
+        if (!acc->w[n]) continue;
+        double fixed = trunc(ldexp((double)acc->f[n][k], shift));
+        sum += (int64_t)acc->w[n] * (int64_t)fixed;
+    }
+    return round_ties_away(ldexp((double)sum, -shift - 8));
+}
+
+static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
+    bool narrow = narrow_filter(t);
+    bool half = t->chan_kind == EXEC_TEX_FLOAT && t->chan_bytes == 2;
+    double one = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
+    for (unsigned k = 0; k < 4; k++) {
+        if (narrow) {
+            double n = floor(acc->i[k] / 256.0 + 0.5);
+            out->f[k] = (float)((n < -one ? -one : n) / one);
+        } else if (half) {
+            /* half texels: the sum rounded to a half */
+            double s = 0;
+            for (unsigned n = 0; n < acc->n; n++) s += acc->w[n] * (double)acc->f[n][k];
+            out->f[k] = alu_h2f(alu_f2h_rn((float)(s / 256.0)));
+        } else {
+            out->f[k] = blend_floats(acc, k);
+        }
+    }
+}
+
+/* Add a linear lookup of level lv, its corners' weights taken out of budget (256ths). */
+static void filter_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                         unsigned dims, const float *c, uint32_t s, bool norm, unsigned budget,
+                         tex_acc *acc) {
+    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+    /* A 1D texture is filtered as a 2D one of one row read at y = 0: half of row 0
+     * and half of row -1, which is row 0 again unless the second address mode is
+     * border (an H200 returns (texel + border) / 2 there). */
+    float c2[3] = {c[0], 0.0f, 0.0f};
+    if (dims == 1) {
+        c = c2;
+        dims = 2;
+    }
+    int64_t base[3] = {0, 0, 0};
+    unsigned w[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) {
+        double x = texel_coord(norm, c[k], size[k]) - 0.5;
+        double f = floor(x);
+        base[k] = (int64_t)f;
+        w[k] = weight256(x - f);
+        /* both texels of the axis the same one (clamped at an edge, a row of one): the
+         * axis does not split the weight */
+        uint32_t lo, hi;
+        if (address(base[k], size[k], modes[k], &lo) &&
+            address(base[k] + 1, size[k], modes[k], &hi) && lo == hi)
+            w[k] = 0;
+    }
+    /* The corners' weights, in 256ths: one axis splits the budget between its two
+     * texels, each part is split again along the next axis, the upper texel getting its
+     * share rounded and the lower one the rest, so the weights always sum to the budget
+     * (an H200's (texel + border) / 2 results show the rounding). The axes split in the
+     * order y, x (2D and 1D) or z, x, y (3D): what matches the H200 (texture_linear). */
+    unsigned cw[8], cm[8]; /* weight and upper-side axes (bit k: axis k) of each corner */
+    cw[0] = budget;
+    cm[0] = 0;
+    unsigned ncorner = 1;
+    static const unsigned order2[2] = {1, 0}, order3[3] = {2, 0, 1};
+    const unsigned *order = dims == 3 ? order3 : order2;
+    for (unsigned j = 0; j < dims; j++) {
+        unsigned k = order[j];
+        for (unsigned n = ncorner; n-- > 0;) {
+            unsigned hi = (cw[n] * w[k] + 128) >> 8;
+            cw[2 * n + 1] = hi;
+            cm[2 * n + 1] = cm[n] | 1u << k;
+            cw[2 * n] = cw[n] - hi;
+            cm[2 * n] = cm[n];
+        }
+        ncorner *= 2;
+    }
+    for (unsigned n = 0; n < ncorner; n++) {
+        if (cw[n] == 0) continue;
+        int64_t pos[3];
+        for (unsigned k = 0; k < dims; k++) pos[k] = base[k] + ((cm[n] >> k) & 1u);
+        tex_val v;
+        fetch(t, lv, modes, dims, pos, s, &v);
+        accumulate(t, &v, cw[n], acc);
+    }
+}
+
+/* The texel a point lookup of level lv reads. */
+static void point_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                        unsigned dims, const float *c, uint32_t s, bool norm, tex_val *out) {
+    const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+    int64_t pos[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) pos[k] = (int64_t)floor(texel_coord(norm, c[k], size[k]));
+    fetch(t, lv, modes, dims, pos, s, out);
+}
+
+static void sample_level(const exec_texobj *t, const exec_tex_level *lv, const unsigned *modes,
+                         unsigned dims, const float *c, uint32_t s, bool norm, tex_val *out) {
+    if (!t->linear || exec_tex_returns_int(t)) {
+        point_level(t, lv, modes, dims, c, s, norm, out);
+        return;
+    }
+    tex_acc acc;
+    memset(&acc, 0, sizeof acc);
+    filter_level(t, lv, modes, dims, c, s, norm, 256, &acc);
+    finish(t, &acc, out);
+}
+
+/* Cube map: the face a direction points at and the face's normalized (s, t). */
+static unsigned cube_face(const float *d, float *st) {
+    float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
+    unsigned face;
+    float sc, tc, ma;
+    /* ties go to z, then y (an H200 reads (1, 1, 0.99) from the +y face) */
+    if (az >= ax && az >= ay) {
+        face = d[2] >= 0 ? 4 : 5;
+        ma = az;
+        sc = d[2] >= 0 ? d[0] : -d[0];
+        tc = -d[1];
+    } else if (ay >= ax) {
+        face = d[1] >= 0 ? 2 : 3;
+        ma = ay;
+        sc = d[0];
+        tc = d[1] >= 0 ? d[2] : -d[2];
+    } else {
+        face = d[0] >= 0 ? 0 : 1;
+        ma = ax;
+        sc = d[0] >= 0 ? -d[2] : d[2];
+        tc = -d[1];
+    }
+    st[0] = (sc / ma + 1.0f) * 0.5f;
+    st[1] = (tc / ma + 1.0f) * 0.5f;
+    return face;
+}
+
+/* The layer index is unsigned: a negative one is a large one, clamped to the last layer. */
+static uint32_t clamp_layer(const exec_texobj *t, int32_t layer) {
+    uint32_t n = t->layers ? t->layers : 1;
+    return (uint32_t)layer >= n ? n - 1 : (uint32_t)layer;
+}
+
+/* The level of detail a lookup asks for, clamped as the descriptor says. */
+static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
+    float lod = 0;
+    if (q->lod_kind == EXEC_TEX_LOD_LEVEL) {
+        lod = q->lod;
+    } else if (q->lod_kind == EXEC_TEX_LOD_GRAD) {
+        unsigned dims = t->cubemap ? 2 : t->dims;
+        const exec_tex_level *l0 = &t->level[0];
+        const uint32_t size[3] = {l0->width, l0->height, l0->depth};
+        double len[2];
+        for (unsigned g = 0; g < 2; g++) {
+            double s = 0;
+            for (unsigned k = 0; k < dims; k++) {
+                double v = q->grad[g][k] * (t->norm_coords ? size[k] : 1.0);
+                s += v * v;
+            }
+            len[g] = sqrt(s);
+        }
+        double m = len[0] > len[1] ? len[0] : len[1];
+        lod = m > 0 ? (float)log2(m) : -INFINITY;
+    }
+    lod += t->lod_bias;
+    if (lod < t->min_lod) lod = t->min_lod;
+    if (lod > t->max_lod) lod = t->max_lod;
+    float top = (float)(t->nlevels - 1);
+    if (lod > top) lod = top;
+    if (lod < 0) lod = 0;
+    return lod;
+}
+
+/* Coordinates, slice and addressing of a lookup, resolved for the shapes. */
+typedef struct tex_where {
+    float c[3];
+    unsigned dims;
+    uint32_t slice;
+    unsigned modes[3];
+    bool norm;
+} tex_where;
+
+static void where_of(const exec_texobj *t, const exec_tex_lookup *q, tex_where *w) {
+    w->dims = t->dims;
+    w->slice = 0;
+    w->norm = t->norm_coords;
+    for (unsigned k = 0; k < 3; k++) {
+        w->c[k] = q->c[k];
+        w->modes[k] = mode_of(t, k);
+    }
+    if (t->cubemap) {
+        unsigned face = cube_face(q->c, w->c);
+        w->dims = 2;
+        w->norm = true;
+        w->modes[0] = w->modes[1] = EXEC_TEX_CLAMP;
+        w->slice = (t->layered ? clamp_layer(t, q->layer) * 6 : 0) + face;
+    } else if (t->layered) {
+        w->slice = clamp_layer(t, q->layer);
+    }
+}
+
+static void store(const exec_texobj *t, const tex_val *v, uint32_t out[4]) {
+    if (exec_tex_returns_int(t)) {
+        memcpy(out, v->u, 4 * sizeof(uint32_t));
+    } else {
+        for (unsigned k = 0; k < 4; k++) memcpy(&out[k], &v->f[k], 4);
+    }
+}
+
+void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t out[4]) {
+    tex_val v;
+    memset(&v, 0, sizeof v);
+    if (q->int_coords) {
+        /* texel indices (tex1Dfetch): no filtering; outside the resource reads zero */
+        const exec_tex_level *lv = &t->level[0];
+        int64_t pos[3] = {q->ic[0], q->ic[1], q->ic[2]};
+        const uint32_t size[3] = {lv->width, lv->height, lv->depth};
+        bool inside = true;
+        for (unsigned k = 0; k < t->dims; k++)
+            if (pos[k] < 0 || pos[k] >= size[k]) inside = false;
+        if (inside) read_texel(t, lv, (uint32_t)pos[0], (uint32_t)pos[1],
+                               t->dims == 3 ? (uint32_t)pos[2] : clamp_layer(t, q->layer), &v);
+        store(t, &v, out);
+        return;
+    }
+    tex_where w;
+    where_of(t, q, &w);
+    if (t->nlevels <= 1) {
+        sample_level(t, &t->level[0], w.modes, w.dims, w.c, w.slice, w.norm, &v);
+    } else {
+        float lod = level_of(t, q);
+        if (!t->mip_linear) {
+            unsigned l = (unsigned)floorf(lod + 0.5f);
+            if (l >= t->nlevels) l = t->nlevels - 1;
+            sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
+        } else {
+            /* between levels the weight is the level's fraction cut (not rounded) to
+             * 8 bits; it splits the 256ths first, each level's lookup the rest */
+            unsigned l = (unsigned)floorf(lod);
+            unsigned a = (unsigned)floor((lod - l) * 256.0);
+            if (a == 0 || l + 1 >= t->nlevels || exec_tex_returns_int(t)) {
+                sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
+            } else {
+                tex_acc acc;
+                memset(&acc, 0, sizeof acc);
+                for (unsigned k = 0; k < 2; k++) {
+                    const exec_tex_level *lv = &t->level[l + k];
+                    unsigned budget = k ? a : 256 - a;
+                    if (t->linear) {
+                        filter_level(t, lv, w.modes, w.dims, w.c, w.slice, w.norm, budget, &acc);
+                    } else {
+                        tex_val p;
+                        point_level(t, lv, w.modes, w.dims, w.c, w.slice, w.norm, &p);
+                        accumulate(t, &p, budget, &acc);
+                    }
+                }
+                finish(t, &acc, &v);
+            }
+        }
+    }
+    store(t, &v, out);
+}
+
+void exec_tex_gather(const exec_texobj *t, const exec_tex_lookup *q, unsigned comp,
+                     uint32_t out[4]) {
+    tex_where w;
+    where_of(t, q, &w);
+    const exec_tex_level *lv = &t->level[0];
+    double x = texel_coord(w.norm, w.c[0], lv->width) - 0.5;
+    double y = texel_coord(w.norm, w.c[1], lv->height) - 0.5;
+    int64_t x0 = (int64_t)floor(x), y0 = (int64_t)floor(y);
+    static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+    for (unsigned k = 0; k < 4; k++) {
+        int64_t pos[3] = {x0 + dx[k], y0 + dy[k], 0};
+        tex_val v;
+        fetch(t, lv, w.modes, 2, pos, w.slice, &v);
+        if (exec_tex_returns_int(t)) out[k] = v.u[comp & 3];
+        else memcpy(&out[k], &v.f[comp & 3], 4);
+    }
+}
+
+uint32_t exec_tex_query(const exec_texobj *t, unsigned what, int level) {
+    const exec_tex_level *lv = &t->level[level >= 0 && (uint32_t)level < t->nlevels ? level : 0];
+    switch (what) {
+    case EXEC_TXQ_WIDTH: return lv->width;
+    case EXEC_TXQ_HEIGHT: return t->dims >= 2 ? lv->height : 0;
+    case EXEC_TXQ_DEPTH: return t->dims == 3 ? lv->depth : 0;
+    case EXEC_TXQ_NORMALIZED_COORDS: return t->norm_coords;
+    case EXEC_TXQ_FILTER_MODE: return t->linear;
+    case EXEC_TXQ_ADDR_MODE_0: return t->addr[0];
+    case EXEC_TXQ_ADDR_MODE_1: return t->addr[1];
+    case EXEC_TXQ_ADDR_MODE_2: return t->addr[2];
+    case EXEC_TXQ_ARRAY_SIZE: return t->layered ? t->layers : 0;
+    case EXEC_TXQ_NUM_MIPMAP_LEVELS: return t->nlevels;
+    case EXEC_TXQ_NUM_SAMPLES: return 0;
+    default: return 0;
+    }
+}
