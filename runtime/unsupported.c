@@ -1,0 +1,224 @@
+/* runtime/unsupported.c — the entry points of cuda_runtime_api.h that vcuda does not
+ * implement. Each one exists so that every program the CUDA headers compile links; a call
+ * returns cudaErrorNotSupported (recorded as the thread's last error) and the first call
+ * of each function says so on stderr, naming it. README.md ("What is not supported")
+ * lists them, and tests/api/check_exports.py checks that every function the toolkit's
+ * header declares is exported, and that each one listed here is in the README.
+ *
+ * The stubs keep the header's exact signatures (the header is included, so a mismatch is
+ * a compile error); their parameters are unused by design.
+ */
+#include "rt.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* The one-time message, then the error. */
+static cudaError_t rt_unsupported(const char *name, atomic_flag *said) {
+    if (!atomic_flag_test_and_set(said))
+        fprintf(stderr, "vcuda: %s is not supported (returns cudaErrorNotSupported)\n", name);
+    return rt_record(cudaErrorNotSupported);
+}
+
+#define RT_UNSUPPORTED(name, params)                                                        \
+    RT_API cudaError_t name params {                                                        \
+        static atomic_flag said = ATOMIC_FLAG_INIT;                                         \
+        return rt_unsupported(#name, &said);                                                \
+    }
+
+/* ---- Cooperative launches ---- */
+RT_UNSUPPORTED(cudaLaunchCooperativeKernel, (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream))
+RT_UNSUPPORTED(cudaLaunchCooperativeKernel_ptsz, (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream))
+
+/* ---- Stream attributes and persisting L2 ---- */
+RT_UNSUPPORTED(cudaCtxResetPersistingL2Cache, (void))
+RT_UNSUPPORTED(cudaStreamCopyAttributes, (cudaStream_t dst, cudaStream_t src))
+RT_UNSUPPORTED(cudaStreamCopyAttributes_ptsz, (cudaStream_t dst, cudaStream_t src))
+RT_UNSUPPORTED(cudaStreamGetAttribute, (cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out))
+RT_UNSUPPORTED(cudaStreamGetAttribute_ptsz, (cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out))
+RT_UNSUPPORTED(cudaStreamSetAttribute, (cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value))
+RT_UNSUPPORTED(cudaStreamSetAttribute_ptsz, (cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value))
+
+/* ---- Stream-ordered memory pools ---- */
+RT_UNSUPPORTED(cudaDeviceGetDefaultMemPool, (cudaMemPool_t *memPool, int device))
+RT_UNSUPPORTED(cudaDeviceGetMemPool, (cudaMemPool_t *memPool, int device))
+RT_UNSUPPORTED(cudaDeviceSetMemPool, (int device, cudaMemPool_t memPool))
+RT_UNSUPPORTED(cudaMallocFromPoolAsync, (void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMallocFromPoolAsync_ptsz, (void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemGetDefaultMemPool, (cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type))
+RT_UNSUPPORTED(cudaMemGetMemPool, (cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type))
+RT_UNSUPPORTED(cudaMemPoolCreate, (cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps))
+RT_UNSUPPORTED(cudaMemPoolDestroy, (cudaMemPool_t memPool))
+RT_UNSUPPORTED(cudaMemPoolExportPointer, (struct cudaMemPoolPtrExportData *exportData, void *ptr))
+RT_UNSUPPORTED(cudaMemPoolExportToShareableHandle, (void *shareableHandle, cudaMemPool_t memPool, enum cudaMemAllocationHandleType handleType, unsigned int flags))
+RT_UNSUPPORTED(cudaMemPoolGetAccess, (enum cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location))
+RT_UNSUPPORTED(cudaMemPoolGetAttribute, (cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value))
+RT_UNSUPPORTED(cudaMemPoolImportFromShareableHandle, (cudaMemPool_t *memPool, void *shareableHandle, enum cudaMemAllocationHandleType handleType, unsigned int flags))
+RT_UNSUPPORTED(cudaMemPoolImportPointer, (void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData))
+RT_UNSUPPORTED(cudaMemPoolSetAccess, (cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count))
+RT_UNSUPPORTED(cudaMemPoolSetAttribute, (cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value))
+RT_UNSUPPORTED(cudaMemPoolTrimTo, (cudaMemPool_t memPool, size_t minBytesToKeep))
+RT_UNSUPPORTED(cudaMemSetMemPool, (struct cudaMemLocation *location, enum cudaMemAllocationType type, cudaMemPool_t memPool))
+
+/* ---- Graphs and stream capture ---- */
+RT_UNSUPPORTED(cudaDeviceGetGraphMemAttribute, (int device, enum cudaGraphMemAttributeType attr, void* value))
+RT_UNSUPPORTED(cudaDeviceGraphMemTrim, (int device))
+RT_UNSUPPORTED(cudaDeviceSetGraphMemAttribute, (int device, enum cudaGraphMemAttributeType attr, void* value))
+RT_UNSUPPORTED(cudaGraphAddChildGraphNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaGraph_t childGraph))
+RT_UNSUPPORTED(cudaGraphAddEventRecordNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event))
+RT_UNSUPPORTED(cudaGraphAddEventWaitNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event))
+RT_UNSUPPORTED(cudaGraphAddExternalSemaphoresSignalNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphAddExternalSemaphoresWaitNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphAddMemAllocNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphAddMemFreeNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr))
+RT_UNSUPPORTED(cudaGraphAddMemcpyNodeFromSymbol, (cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dst, const void* symbol, size_t count, size_t offset, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphAddMemcpyNodeToSymbol, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const void* symbol, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphAddNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphChildGraphNodeGetGraph, (cudaGraphNode_t node, cudaGraph_t *pGraph))
+RT_UNSUPPORTED(cudaGraphClone, (cudaGraph_t *pGraphClone, cudaGraph_t originalGraph))
+RT_UNSUPPORTED(cudaGraphConditionalHandleCreate, (cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, unsigned int defaultLaunchValue , unsigned int flags))
+RT_UNSUPPORTED(cudaGraphDebugDotPrint, (cudaGraph_t graph, const char *path, unsigned int flags))
+RT_UNSUPPORTED(cudaGraphDestroyNode, (cudaGraphNode_t node))
+RT_UNSUPPORTED(cudaGraphEventRecordNodeGetEvent, (cudaGraphNode_t node, cudaEvent_t *event_out))
+RT_UNSUPPORTED(cudaGraphEventRecordNodeSetEvent, (cudaGraphNode_t node, cudaEvent_t event))
+RT_UNSUPPORTED(cudaGraphEventWaitNodeGetEvent, (cudaGraphNode_t node, cudaEvent_t *event_out))
+RT_UNSUPPORTED(cudaGraphEventWaitNodeSetEvent, (cudaGraphNode_t node, cudaEvent_t event))
+RT_UNSUPPORTED(cudaGraphExecChildGraphNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, cudaGraph_t childGraph))
+RT_UNSUPPORTED(cudaGraphExecEventRecordNodeSetEvent, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event))
+RT_UNSUPPORTED(cudaGraphExecEventWaitNodeSetEvent, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event))
+RT_UNSUPPORTED(cudaGraphExecExternalSemaphoresSignalNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphExecExternalSemaphoresWaitNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphExecGetFlags, (cudaGraphExec_t graphExec, unsigned long long *flags))
+RT_UNSUPPORTED(cudaGraphExecHostNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphExecKernelNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphExecMemcpyNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams))
+RT_UNSUPPORTED(cudaGraphExecMemcpyNodeSetParams1D, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void* dst, const void* src, size_t count, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphExecMemcpyNodeSetParamsFromSymbol, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void* dst, const void* symbol, size_t count, size_t offset, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphExecMemcpyNodeSetParamsToSymbol, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const void* symbol, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphExecMemsetNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphExecNodeSetParams, (cudaGraphExec_t graphExec, cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphExecUpdate, (cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo))
+RT_UNSUPPORTED(cudaGraphExternalSemaphoresSignalNodeGetParams, (cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out))
+RT_UNSUPPORTED(cudaGraphExternalSemaphoresSignalNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeGetParams, (cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out))
+RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphGetEdges, (cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *edgeData, size_t *numEdges))
+RT_UNSUPPORTED(cudaGraphGetRootNodes, (cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes))
+RT_UNSUPPORTED(cudaGraphHostNodeGetParams, (cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphHostNodeSetParams, (cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphInstantiateWithParams, (cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams))
+RT_UNSUPPORTED(cudaGraphInstantiateWithParams_ptsz, (cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams))
+RT_UNSUPPORTED(cudaGraphKernelNodeCopyAttributes, (cudaGraphNode_t hDst, cudaGraphNode_t hSrc))
+RT_UNSUPPORTED(cudaGraphKernelNodeGetAttribute, (cudaGraphNode_t hNode, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out))
+RT_UNSUPPORTED(cudaGraphKernelNodeGetParams, (cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphKernelNodeSetAttribute, (cudaGraphNode_t hNode, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value))
+RT_UNSUPPORTED(cudaGraphKernelNodeSetParams, (cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphMemAllocNodeGetParams, (cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out))
+RT_UNSUPPORTED(cudaGraphMemFreeNodeGetParams, (cudaGraphNode_t node, void *dptr_out))
+RT_UNSUPPORTED(cudaGraphMemcpyNodeGetParams, (cudaGraphNode_t node, struct cudaMemcpy3DParms *pNodeParams))
+RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParams, (cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams))
+RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParams1D, (cudaGraphNode_t node, void* dst, const void* src, size_t count, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParamsFromSymbol, (cudaGraphNode_t node, void* dst, const void* symbol, size_t count, size_t offset, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParamsToSymbol, (cudaGraphNode_t node, const void* symbol, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind))
+RT_UNSUPPORTED(cudaGraphMemsetNodeGetParams, (cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphMemsetNodeSetParams, (cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams))
+RT_UNSUPPORTED(cudaGraphNodeFindInClone, (cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph))
+RT_UNSUPPORTED(cudaGraphNodeGetDependencies, (cudaGraphNode_t node, cudaGraphNode_t *pDependencies, cudaGraphEdgeData *edgeData, size_t *pNumDependencies))
+RT_UNSUPPORTED(cudaGraphNodeGetDependentNodes, (cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes))
+RT_UNSUPPORTED(cudaGraphNodeGetEnabled, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int *isEnabled))
+RT_UNSUPPORTED(cudaGraphNodeSetEnabled, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled))
+RT_UNSUPPORTED(cudaGraphNodeSetParams, (cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams))
+RT_UNSUPPORTED(cudaGraphReleaseUserObject, (cudaGraph_t graph, cudaUserObject_t object, unsigned int count))
+RT_UNSUPPORTED(cudaGraphRemoveDependencies, (cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies))
+RT_UNSUPPORTED(cudaGraphRetainUserObject, (cudaGraph_t graph, cudaUserObject_t object, unsigned int count , unsigned int flags))
+RT_UNSUPPORTED(cudaStreamBeginCaptureToGraph, (cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, enum cudaStreamCaptureMode mode))
+RT_UNSUPPORTED(cudaStreamBeginCaptureToGraph_ptsz, (cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, enum cudaStreamCaptureMode mode))
+RT_UNSUPPORTED(cudaStreamUpdateCaptureDependencies, (cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags))
+RT_UNSUPPORTED(cudaStreamUpdateCaptureDependencies_ptsz, (cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags))
+RT_UNSUPPORTED(cudaUserObjectCreate, (cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy, unsigned int initialRefcount, unsigned int flags))
+RT_UNSUPPORTED(cudaUserObjectRelease, (cudaUserObject_t object, unsigned int count))
+RT_UNSUPPORTED(cudaUserObjectRetain, (cudaUserObject_t object, unsigned int count))
+
+/* ---- Managed memory and batched operations ---- */
+RT_UNSUPPORTED(cudaMemDiscardAndPrefetchBatchAsync, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemDiscardAndPrefetchBatchAsync_ptsz, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemDiscardBatchAsync, (void **dptrs, size_t *sizes, size_t count, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemDiscardBatchAsync_ptsz, (void **dptrs, size_t *sizes, size_t count, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemPrefetchBatchAsync, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemPrefetchBatchAsync_ptsz, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemRangeGetAttribute, (void *data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void *devPtr, size_t count))
+RT_UNSUPPORTED(cudaMemRangeGetAttributes, (void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count))
+RT_UNSUPPORTED(cudaMemcpy3DBatchAsync, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemcpy3DBatchAsync_ptsz, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemcpy3DPeer, (const struct cudaMemcpy3DPeerParms *p))
+RT_UNSUPPORTED(cudaMemcpy3DPeerAsync, (const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemcpy3DPeerAsync_ptsz, (const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemcpy3DPeer_ptds, (const struct cudaMemcpy3DPeerParms *p))
+RT_UNSUPPORTED(cudaMemcpyBatchAsync, (void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream))
+RT_UNSUPPORTED(cudaMemcpyBatchAsync_ptsz, (void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream))
+
+/* ---- Several processes and devices (IPC, peers) ---- */
+RT_UNSUPPORTED(cudaDeviceFlushGPUDirectRDMAWrites, (enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope))
+RT_UNSUPPORTED(cudaDeviceGetByPCIBusId, (int *device, const char *pciBusId))
+RT_UNSUPPORTED(cudaDeviceGetHostAtomicCapabilities, (unsigned int *capabilities, const enum cudaAtomicOperation* operations, unsigned int count, int device))
+RT_UNSUPPORTED(cudaDeviceGetP2PAtomicCapabilities, (unsigned int *capabilities, const enum cudaAtomicOperation *operations, unsigned int count, int srcDevice, int dstDevice))
+RT_UNSUPPORTED(cudaDeviceGetP2PAttribute, (int *value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice))
+RT_UNSUPPORTED(cudaIpcCloseMemHandle, (void *devPtr))
+RT_UNSUPPORTED(cudaIpcGetEventHandle, (cudaIpcEventHandle_t *handle, cudaEvent_t event))
+RT_UNSUPPORTED(cudaIpcGetMemHandle, (cudaIpcMemHandle_t *handle, void *devPtr))
+RT_UNSUPPORTED(cudaIpcOpenEventHandle, (cudaEvent_t *event, cudaIpcEventHandle_t handle))
+RT_UNSUPPORTED(cudaIpcOpenMemHandle, (void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags))
+RT_UNSUPPORTED(cudaSetValidDevices, (int *device_arr, int len))
+
+/* ---- Interoperability with other APIs (graphics, external memory and semaphores, NvSci) ---- */
+RT_UNSUPPORTED(cudaDestroyExternalMemory, (cudaExternalMemory_t extMem))
+RT_UNSUPPORTED(cudaDestroyExternalSemaphore, (cudaExternalSemaphore_t extSem))
+RT_UNSUPPORTED(cudaDeviceGetNvSciSyncAttributes, (void *nvSciSyncAttrList, int device, int flags))
+RT_UNSUPPORTED(cudaExternalMemoryGetMappedBuffer, (void **devPtr, cudaExternalMemory_t extMem, const struct cudaExternalMemoryBufferDesc *bufferDesc))
+RT_UNSUPPORTED(cudaExternalMemoryGetMappedMipmappedArray, (cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc))
+RT_UNSUPPORTED(cudaGraphicsMapResources, (int count, cudaGraphicsResource_t *resources, cudaStream_t stream))
+RT_UNSUPPORTED(cudaGraphicsResourceGetMappedMipmappedArray, (cudaMipmappedArray_t *mipmappedArray, cudaGraphicsResource_t resource))
+RT_UNSUPPORTED(cudaGraphicsResourceGetMappedPointer, (void **devPtr, size_t *size, cudaGraphicsResource_t resource))
+RT_UNSUPPORTED(cudaGraphicsResourceSetMapFlags, (cudaGraphicsResource_t resource, unsigned int flags))
+RT_UNSUPPORTED(cudaGraphicsSubResourceGetMappedArray, (cudaArray_t *array, cudaGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel))
+RT_UNSUPPORTED(cudaGraphicsUnmapResources, (int count, cudaGraphicsResource_t *resources, cudaStream_t stream))
+RT_UNSUPPORTED(cudaGraphicsUnregisterResource, (cudaGraphicsResource_t resource))
+RT_UNSUPPORTED(cudaImportExternalMemory, (cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc))
+RT_UNSUPPORTED(cudaImportExternalSemaphore, (cudaExternalSemaphore_t *extSem_out, const struct cudaExternalSemaphoreHandleDesc *semHandleDesc))
+RT_UNSUPPORTED(cudaSignalExternalSemaphoresAsync, (const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream))
+RT_UNSUPPORTED(cudaSignalExternalSemaphoresAsync_ptsz, (const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream))
+RT_UNSUPPORTED(cudaWaitExternalSemaphoresAsync, (const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream))
+RT_UNSUPPORTED(cudaWaitExternalSemaphoresAsync_ptsz, (const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream))
+
+/* ---- Library management (cudaLibrary*), driver entry points ---- */
+RT_UNSUPPORTED(cudaFuncGetParamInfo, (const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize))
+RT_UNSUPPORTED(cudaGetDriverEntryPoint, (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
+RT_UNSUPPORTED(cudaGetDriverEntryPointByVersion, (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
+RT_UNSUPPORTED(cudaGetDriverEntryPointByVersion_ptsz, (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
+RT_UNSUPPORTED(cudaGetDriverEntryPoint_ptsz, (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
+RT_UNSUPPORTED(cudaGetExportTable, (const void **ppExportTable, const cudaUUID_t *pExportTableId))
+RT_UNSUPPORTED(cudaKernelSetAttributeForDevice, (cudaKernel_t kernel, enum cudaFuncAttribute attr, int value, int device))
+RT_UNSUPPORTED(cudaLibraryEnumerateKernels, (cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib))
+RT_UNSUPPORTED(cudaLibraryGetGlobal, (void **dptr, size_t *bytes, cudaLibrary_t library, const char *name))
+RT_UNSUPPORTED(cudaLibraryGetKernel, (cudaKernel_t *pKernel, cudaLibrary_t library, const char *name))
+RT_UNSUPPORTED(cudaLibraryGetKernelCount, (unsigned int *count, cudaLibrary_t lib))
+RT_UNSUPPORTED(cudaLibraryGetManaged, (void **dptr, size_t *bytes, cudaLibrary_t library, const char *name))
+RT_UNSUPPORTED(cudaLibraryGetUnifiedFunction, (void **fptr, cudaLibrary_t library, const char *symbol))
+RT_UNSUPPORTED(cudaLibraryLoadData, (cudaLibrary_t *library, const void *code, enum cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, enum cudaLibraryOption *libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions))
+RT_UNSUPPORTED(cudaLibraryLoadFromFile, (cudaLibrary_t *library, const char *fileName, enum cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, enum cudaLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions))
+RT_UNSUPPORTED(cudaLibraryUnload, (cudaLibrary_t library))
+
+/* ---- Thread block clusters ---- */
+RT_UNSUPPORTED(cudaOccupancyMaxActiveClusters, (int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig))
+RT_UNSUPPORTED(cudaOccupancyMaxPotentialClusterSize, (int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig))
+
+/* ---- Error logs and notifications ---- */
+RT_UNSUPPORTED(cudaDeviceRegisterAsyncNotification, (int device, cudaAsyncCallback callbackFunc, void* userData, cudaAsyncCallbackHandle_t* callback))
+RT_UNSUPPORTED(cudaDeviceUnregisterAsyncNotification, (int device, cudaAsyncCallbackHandle_t callback))
+RT_UNSUPPORTED(cudaLogsCurrent, (cudaLogIterator *iterator_out, unsigned int flags))
+RT_UNSUPPORTED(cudaLogsDumpToFile, (cudaLogIterator *iterator, const char *pathToFile, unsigned int flags))
+RT_UNSUPPORTED(cudaLogsDumpToMemory, (cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags))
+RT_UNSUPPORTED(cudaLogsRegisterCallback, (cudaLogsCallback_t callbackFunc, void *userData, cudaLogsCallbackHandle *callback_out))
+RT_UNSUPPORTED(cudaLogsUnregisterCallback, (cudaLogsCallbackHandle callback))
