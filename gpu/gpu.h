@@ -242,6 +242,11 @@ typedef struct gpu_grid_opts {
                           * grids, leave room: each takes 1/blocks_per_sm of the SM. */
     gpu_print_fn print;  /* where this grid's printf output goes; NULL = the device's */
     void *print_ctx;
+    bool cooperative;    /* cudaLaunchCooperativeKernel: every block runs at once, each on
+                          * a host thread of its own, with a grid workspace for
+                          * cooperative groups' grid-wide barrier (gpu/scheduler.c); the
+                          * caller has checked that the grid fits on the device at once.
+                          * A fault stops every block. */
 } gpu_grid_opts;
 
 /* gpu_run_grid_stats with options (opts may be NULL). */

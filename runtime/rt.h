@@ -236,6 +236,7 @@ typedef struct rt_op {
             uint32_t dyn_shared;
             uint8_t *params;
             int blocks_per_sm;
+            bool cooperative;   /* cudaLaunchCooperativeKernel: all blocks at once */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;

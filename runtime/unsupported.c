@@ -28,9 +28,6 @@ static cudaError_t rt_unsupported(const char *name, atomic_flag *said) {
         return rt_unsupported(#name, &said);                                                \
     }
 
-/* ---- Cooperative launches ---- */
-RT_UNSUPPORTED(cudaLaunchCooperativeKernel, (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream))
-RT_UNSUPPORTED(cudaLaunchCooperativeKernel_ptsz, (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream))
 
 /* ---- Stream attributes and persisting L2 ---- */
 RT_UNSUPPORTED(cudaCtxResetPersistingL2Cache, (void))
