@@ -594,24 +594,26 @@ static void run_cooperative(gpu_grid *g) {
     free(cbs);
 }
 
-/* A cooperative grid's workspace: the barrier word pair cooperative groups' grid.sync()
- * counts arrivals in (at offset 4), zeroed, in the device's allocation table so that the
- * executor's checked accesses reach it. */
+/* A grid workspace: the barrier word pair cooperative groups' grid.sync() counts
+ * arrivals in (at offset 4), zeroed, in the device's allocation table so that the
+ * executor's checked accesses reach it. A cooperative grid has one of its own; every
+ * other grid shares the device's (as on a GPU, this_grid().is_valid() is true in any
+ * launch), where the executor refuses grid.sync() (exec/atomic.c). */
 #define COOP_WORKSPACE_BYTES 16u
 
-static uint64_t coop_workspace_new(gpu_device *d) {
+uint64_t gpu_grid_workspace_new(gpu_device *d) {
     void *p = calloc(1, COOP_WORKSPACE_BYTES);
     if (!p)
         return 0;
     uint64_t base = (uint64_t)(uintptr_t)p;
-    if (!mem_table_add(d->mem, base, COOP_WORKSPACE_BYTES, MEM_KIND_DEVICE, 0)) {
+    if (!mem_table_add(d->mem, base, COOP_WORKSPACE_BYTES, MEM_KIND_INTERNAL, 0)) {
         free(p);
         return 0;
     }
     return base;
 }
 
-static void coop_workspace_free(gpu_device *d, uint64_t base) {
+void gpu_grid_workspace_free(gpu_device *d, uint64_t base) {
     if (!base)
         return;
     mem_table_remove(d->mem, base, NULL);
@@ -667,6 +669,8 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
     atomic_init(&g.blocks_run, 0);
     atomic_init(&g.insns, 0);
     g.cooperative = opts && opts->cooperative && !nested;
+    if (!g.cooperative)
+        L->grid_workspace = d->grid_workspace;
     /* a cooperative grid's blocks all run at once: each may finish first */
     g.ring_size = g.nblocks < RING_MAX || g.cooperative ? g.nblocks : RING_MAX;
     if (g.cooperative) {
@@ -677,7 +681,7 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
         pthread_cond_init(&g.co_cond, &ca);
         pthread_condattr_destroy(&ca);
         g.co = (exec_coresident){coop_wait, coop_flipped, &g};
-        L->grid_workspace = coop_workspace_new(d);
+        L->grid_workspace = gpu_grid_workspace_new(d);
         L->coresident = &g.co;
         if (!L->grid_workspace && g.nblocks > 0) {
             g.nblocks = 0;
@@ -743,7 +747,7 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
         stats->host_seconds = now_seconds() - start;
     }
     if (g.cooperative) {
-        coop_workspace_free(d, L->grid_workspace);
+        gpu_grid_workspace_free(d, L->grid_workspace);
         L->grid_workspace = 0;
         L->coresident = NULL;
         pthread_cond_destroy(&g.co_cond);

@@ -73,6 +73,7 @@ int main() {
     OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     printf("cooperative launch supported: %d\n", coop);
     OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_single_pass, THREADS, 0));
+    printf("info %d blocks of %d threads per SM, %d SMs\n", per_sm, THREADS, sms);
     EXPECT(per_sm >= 2);
     int blocks = 2 * sms;  // co-resident on any device that holds two such blocks per SM
 
