@@ -177,6 +177,7 @@ void rt_reap(rt_context *c) {
             edges_drop(c, s); /* may make another stream free: loop again */
             if (c->legacy == s) c->legacy = NULL;
             free(s->cap_deps);
+            free(s->attrs);
             free(s);
         }
     }
@@ -299,12 +300,16 @@ static void start(rt_context *c, rt_op *op) {
     for (unsigned i = 0; i < op->ndeps; i++) t = dmax(t, op->deps[i]->vtime);
     op->vstart = op->vend = t;
     /* After a fault the device runs nothing more; callbacks still hear of it. */
-    if (c->device_fault != cudaSuccess && op->kind != RT_OP_CALLBACK) op->dropped = true;
+    if (c->device_fault != cudaSuccess && op->kind != RT_OP_CALLBACK &&
+        op->kind != RT_OP_MEMOP)
+        op->dropped = true;
+    if (op->kind == RT_OP_MEMOP) op->u.memop.fn(c, op->u.memop.arg);
     if (op->kind == RT_OP_LOAD && !op->dropped) {
         rt_cost cost = {.kind = RT_OP_LOAD};
         op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
     }
-    bool instant = op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD;
+    bool instant = op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD ||
+                   op->kind == RT_OP_MEMOP;
     if (op->dropped || instant) {
         complete(c, op);
         return;
@@ -734,6 +739,7 @@ bool rt_lazy_load(rt_context *c, cudaStream_t h) {
 cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {
     if (e != cudaSuccess) rt_set_sticky(c, e);
     rt_flush_released(c);
+    rt_pools_after_sync(c);
     pthread_mutex_lock(&c->lock);
     cudaError_t sticky = c->sticky;
     pthread_mutex_unlock(&c->lock);

@@ -85,6 +85,7 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     mem_alloc a;
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
+    if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check) check_on_free(c->check, a.base);
     if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
@@ -103,6 +104,7 @@ static void rt_collect(const mem_alloc *a, void *ctx) {
     if (a->kind != MEM_KIND_DEVICE && a->kind != MEM_KIND_HOST && a->kind != MEM_KIND_MANAGED &&
         a->kind != MEM_KIND_REGISTERED)
         return;
+    if (a->flags & RT_MEM_FLAG_POOL) return; /* the pool's memory: rt_pools_reset */
     if (r->n == r->cap) return; /* counted beforehand; never happens */
     r->bases[r->n] = a->base;
     r->sizes[r->n] = a->size;
@@ -250,18 +252,6 @@ RT_API cudaError_t cudaMalloc(void **devPtr, size_t size) {
     return rt_record(rt_allocate(c, devPtr, size, MEM_KIND_DEVICE, 0));
 }
 
-RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_stream_valid(c, hStream)) return rt_record(cudaErrorInvalidResourceHandle);
-    return cudaMalloc(devPtr, size);
-}
-
-RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream) {
-    return cudaMallocAsync(devPtr, size, rt_per_thread(hStream));
-}
-
 static cudaError_t rt_free(void *devPtr, unsigned kinds) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
@@ -278,18 +268,6 @@ static cudaError_t rt_free(void *devPtr, unsigned kinds) {
 
 RT_API cudaError_t cudaFree(void *devPtr) {
     return rt_free(devPtr, 1u << MEM_KIND_DEVICE | 1u << MEM_KIND_MANAGED);
-}
-
-RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_stream_valid(c, hStream)) return rt_record(cudaErrorInvalidResourceHandle);
-    return cudaFree(devPtr);
-}
-
-RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream) {
-    return cudaFreeAsync(devPtr, rt_per_thread(hStream));
 }
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {

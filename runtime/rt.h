@@ -151,6 +151,7 @@ typedef struct rt_var {
 
 typedef struct rt_stream rt_stream;
 struct rt_capture;
+struct rt_context;
 
 /* The completion of one operation of a stream, shared by whatever waits for it (later
  * operations of other streams, events, the host). Reference counted; holds its stream. */
@@ -192,6 +193,8 @@ struct rt_stream {
     rt_edge *edges;             /* dependencies of its operations, for release */
     size_t edges_first, nedges, edges_cap;
     bool last_dropped;          /* its last completed operation did not run */
+    cudaLaunchAttributeValue *attrs; /* cudaStreamSetAttribute's values by id, or NULL
+                                      * (stream_attr.c) */
     struct rt_capture *capture; /* stream capture in progress (capture.c) ... */
     struct rt_graph_node **cap_deps; /* ... and the nodes its next node will follow */
     size_t ncap_deps, cap_deps_cap;
@@ -210,7 +213,8 @@ typedef struct rt_event {
 
 typedef enum rt_op_kind {
     RT_OP_KERNEL, RT_OP_COPY, RT_OP_SET, RT_OP_SET2D, RT_OP_COPY2D, RT_OP_EVENT,
-    RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD
+    RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD,
+    RT_OP_MEMOP                 /* bookkeeping in stream order (a pool allocation's free) */
 } rt_op_kind;
 
 /* Which way a copy goes, for the timeline (timeline.c). */
@@ -249,6 +253,9 @@ typedef struct rt_op {
         struct { rt_event *event; } event;
         struct { cudaHostFn_t fn; void *data; } host_fn;
         struct { cudaStreamCallback_t fn; void *data; cudaStream_t handle; } callback;
+        /* run by the engine when the stream reaches it (engine_lock held), even after a
+         * fault; it takes no time on the device */
+        struct { void (*fn)(struct rt_context *c, void *arg); void *arg; } memop;
     } u;
 } rt_op;
 
@@ -615,6 +622,20 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
 cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags);
 /* Free every allocation the runtime made (reset). */
 void rt_memory_release_all(rt_context *c, mem_table *t);
+
+/* ---- mempool.c: stream-ordered allocation ---- */
+
+/* mem_alloc.flags of an allocation carved from a memory pool's reserved memory. */
+#define RT_MEM_FLAG_POOL 0x20000000u
+
+/* cudaFree of a pool allocation (the device is synchronised): give it back to its pool.
+ * False when p is not the start of a pool allocation. */
+bool rt_pool_free_now(rt_context *c, void *p);
+/* After the host waited for the device: pools hold no more unused memory than their
+ * release thresholds. */
+void rt_pools_after_sync(rt_context *c);
+/* cudaDeviceReset: every pool and its memory goes. */
+void rt_pools_reset(rt_context *c);
 
 /* ---- report.c ---- */
 

@@ -29,36 +29,6 @@ static cudaError_t rt_unsupported(const char *name, atomic_flag *said) {
     }
 
 
-/* ---- Stream attributes and persisting L2 ---- */
-RT_UNSUPPORTED(cudaCtxResetPersistingL2Cache, (void))
-RT_UNSUPPORTED(cudaStreamCopyAttributes, (cudaStream_t dst, cudaStream_t src))
-RT_UNSUPPORTED(cudaStreamCopyAttributes_ptsz, (cudaStream_t dst, cudaStream_t src))
-RT_UNSUPPORTED(cudaStreamGetAttribute, (cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out))
-RT_UNSUPPORTED(cudaStreamGetAttribute_ptsz, (cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out))
-RT_UNSUPPORTED(cudaStreamSetAttribute, (cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value))
-RT_UNSUPPORTED(cudaStreamSetAttribute_ptsz, (cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value))
-
-/* ---- Stream-ordered memory pools ---- */
-RT_UNSUPPORTED(cudaDeviceGetDefaultMemPool, (cudaMemPool_t *memPool, int device))
-RT_UNSUPPORTED(cudaDeviceGetMemPool, (cudaMemPool_t *memPool, int device))
-RT_UNSUPPORTED(cudaDeviceSetMemPool, (int device, cudaMemPool_t memPool))
-RT_UNSUPPORTED(cudaMallocFromPoolAsync, (void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMallocFromPoolAsync_ptsz, (void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemGetDefaultMemPool, (cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type))
-RT_UNSUPPORTED(cudaMemGetMemPool, (cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type))
-RT_UNSUPPORTED(cudaMemPoolCreate, (cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps))
-RT_UNSUPPORTED(cudaMemPoolDestroy, (cudaMemPool_t memPool))
-RT_UNSUPPORTED(cudaMemPoolExportPointer, (struct cudaMemPoolPtrExportData *exportData, void *ptr))
-RT_UNSUPPORTED(cudaMemPoolExportToShareableHandle, (void *shareableHandle, cudaMemPool_t memPool, enum cudaMemAllocationHandleType handleType, unsigned int flags))
-RT_UNSUPPORTED(cudaMemPoolGetAccess, (enum cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location))
-RT_UNSUPPORTED(cudaMemPoolGetAttribute, (cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value))
-RT_UNSUPPORTED(cudaMemPoolImportFromShareableHandle, (cudaMemPool_t *memPool, void *shareableHandle, enum cudaMemAllocationHandleType handleType, unsigned int flags))
-RT_UNSUPPORTED(cudaMemPoolImportPointer, (void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData))
-RT_UNSUPPORTED(cudaMemPoolSetAccess, (cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count))
-RT_UNSUPPORTED(cudaMemPoolSetAttribute, (cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value))
-RT_UNSUPPORTED(cudaMemPoolTrimTo, (cudaMemPool_t memPool, size_t minBytesToKeep))
-RT_UNSUPPORTED(cudaMemSetMemPool, (struct cudaMemLocation *location, enum cudaMemAllocationType type, cudaMemPool_t memPool))
-
 /* ---- Graphs and stream capture ---- */
 RT_UNSUPPORTED(cudaDeviceGetGraphMemAttribute, (int device, enum cudaGraphMemAttributeType attr, void* value))
 RT_UNSUPPORTED(cudaDeviceGraphMemTrim, (int device))
@@ -157,6 +127,10 @@ RT_UNSUPPORTED(cudaMemcpyBatchAsync, (void *const *dsts, const void *const *srcs
 RT_UNSUPPORTED(cudaMemcpyBatchAsync_ptsz, (void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream))
 
 /* ---- Several processes and devices (IPC, peers) ---- */
+RT_UNSUPPORTED(cudaMemPoolExportPointer, (struct cudaMemPoolPtrExportData *exportData, void *ptr))
+RT_UNSUPPORTED(cudaMemPoolExportToShareableHandle, (void *shareableHandle, cudaMemPool_t memPool, enum cudaMemAllocationHandleType handleType, unsigned int flags))
+RT_UNSUPPORTED(cudaMemPoolImportFromShareableHandle, (cudaMemPool_t *memPool, void *shareableHandle, enum cudaMemAllocationHandleType handleType, unsigned int flags))
+RT_UNSUPPORTED(cudaMemPoolImportPointer, (void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData))
 RT_UNSUPPORTED(cudaDeviceFlushGPUDirectRDMAWrites, (enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope))
 RT_UNSUPPORTED(cudaDeviceGetByPCIBusId, (int *device, const char *pciBusId))
 RT_UNSUPPORTED(cudaDeviceGetHostAtomicCapabilities, (unsigned int *capabilities, const enum cudaAtomicOperation* operations, unsigned int count, int device))
