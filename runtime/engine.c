@@ -440,11 +440,14 @@ static void fill(void *dst, int value, unsigned elem, size_t bytes) {
     for (size_t i = 0; i + elem <= bytes; i += elem) memcpy(p + i, pattern, elem);
 }
 
-static void run_op(rt_context *c, rt_op *op) {
+void rt_engine_run_op(rt_context *c, rt_op *op) {
     rt_cost cost = {.kind = op->kind};
     switch (op->kind) {
     case RT_OP_KERNEL:
         rt_run_kernel(c, op); /* sets vend itself */
+        return;
+    case RT_OP_COND:
+        rt_graph_cond_run(c, op); /* sets vend itself */
         return;
     case RT_OP_COPY:
         if (c->check) check_on_copy(c->check, op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);
@@ -494,7 +497,7 @@ static void *worker_main(void *arg) {
         rt_op *op = run_queue_pop(c);
         ensure_worker(c); /* what is left must not wait for this one */
         pthread_mutex_unlock(&c->engine_lock);
-        run_op(c, op);
+        rt_engine_run_op(c, op);
         pthread_mutex_lock(&c->engine_lock);
         complete(c, op);
         kick(c);

@@ -18,16 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rt_graph_exec {
-    rt_op **ops;                /* the nodes' operations, dependencies first */
-    size_t nops;
-    size_t **deps;              /* per node: indexes of the nodes it follows */
-    size_t *ndeps;
-    size_t *chain;              /* per node: its chain */
-    bool *leaf;                 /* per node: no node follows it */
-    rt_stream **chains;
-    size_t nchains;
-} rt_graph_exec;
+#include "graph_exec.h"
 
 /* ---- operations as node templates ---- */
 
@@ -59,13 +50,16 @@ void rt_graph_free(rt_graph *g) {
     for (size_t i = 0; i < g->nnodes; i++) {
         rt_op_free(g->nodes[i]->op);
         free(g->nodes[i]->deps);
+        free(g->nodes[i]->kernel_args);
+        /* a conditional node's bodies stay graphs of the context until it is reset */
+        if (g->nodes[i]->type == cudaGraphNodeTypeConditional) free(g->nodes[i]->x.cond.bodies);
         free(g->nodes[i]);
     }
     free(g->nodes);
     free(g);
 }
 
-static bool node_follow(rt_graph_node *n, rt_graph_node *dep) {
+bool rt_graph_node_follow(rt_graph_node *n, rt_graph_node *dep) {
     for (size_t i = 0; i < n->ndeps; i++)
         if (n->deps[i] == dep) return true;
     if (n->ndeps == n->deps_cap) {
@@ -103,7 +97,7 @@ rt_graph_node *rt_graph_add(rt_graph *g, enum cudaGraphNodeType type, rt_op *op,
     n->op = op;
     n->index = g->nnodes;
     for (size_t i = 0; i < ndeps; i++) {
-        if (!node_follow(n, deps[i])) {
+        if (!rt_graph_node_follow(n, deps[i])) {
             free(n->deps);
             free(n);
             rt_op_free(op);
@@ -144,9 +138,9 @@ RT_API cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 }
 
 /* Add a node to a graph handle after checking the dependencies name its nodes. */
-static cudaError_t rt_add_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
-                               const cudaGraphNode_t *deps, size_t ndeps,
-                               enum cudaGraphNodeType type, rt_op *op) {
+cudaError_t rt_graph_add_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
+                              const cudaGraphNode_t *deps, size_t ndeps,
+                              enum cudaGraphNodeType type, rt_op *op) {
     rt_context *c = rt_ctx();
     cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&c->engine_lock);
@@ -185,7 +179,7 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph
     rt_op *op = NULL;
     e = rt_kernel_op(c, p->func, p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes, &op);
     if (e) return rt_record(e);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeKernel, op);
 }
 
@@ -235,7 +229,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph
     rt_op *op = NULL;
     e = rt_copy_node_op(c, pCopyParams, &op);
     if (e) return rt_record(e);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemcpy, op);
 }
 
@@ -259,7 +253,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGra
                      : kind == cudaMemcpyDeviceToHost ? RT_COPY_D2H
                      : kind == cudaMemcpyHostToHost   ? RT_COPY_H2H
                                                       : RT_COPY_D2D;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemcpy, op);
 }
 
@@ -286,7 +280,7 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph
     op->u.set2d.width = row;
     op->u.set2d.height = p->height;
     op->u.set2d.elem = p->elementSize;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemset, op);
 }
 
@@ -302,7 +296,7 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
     if (!op) return rt_record(cudaErrorMemoryAllocation);
     op->u.host_fn.fn = p->fn;
     op->u.host_fn.data = p->userData;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeHost, op);
 }
 
@@ -314,7 +308,7 @@ RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_
     if (e) return e;
     rt_op *op = rt_op_new(RT_OP_WAIT);
     if (!op) return rt_record(cudaErrorMemoryAllocation);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeEmpty, op);
 }
 
@@ -343,7 +337,7 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNo
         if (!a || !b || a->graph != g || b->graph != g || a == b) e = cudaErrorInvalidValue;
     }
     for (size_t i = 0; !e && i < numDependencies; i++)
-        if (!node_follow((rt_graph_node *)to[i], (rt_graph_node *)from[i]))
+        if (!rt_graph_node_follow((rt_graph_node *)to[i], (rt_graph_node *)from[i]))
             e = cudaErrorMemoryAllocation;
     pthread_mutex_unlock(&c->engine_lock);
     return e ? rt_record(e) : cudaSuccess;
@@ -377,8 +371,9 @@ RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNode
 
 /* ---- instantiating ---- */
 
-static void exec_free(rt_context *c, rt_graph_exec *x) {
+void rt_graph_exec_free(rt_context *c, rt_graph_exec *x) {
     if (!x) return;
+    if (x->mem_launched) rt_graph_mem_released(x->mem_bytes);
     for (size_t i = 0; i < x->nops; i++) {
         rt_op_free(x->ops[i]);
         if (x->deps) free(x->deps[i]);
@@ -389,6 +384,8 @@ static void exec_free(rt_context *c, rt_graph_exec *x) {
         c->reap = true;
     }
     free(x->ops);
+    free(x->nodes);
+    rt_graph_exec_conds_free(x);
     free(x->deps);
     free(x->ndeps);
     free(x->chain);
@@ -433,14 +430,17 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
         x->chain = calloc(n ? n : 1, sizeof *x->chain);
         x->leaf = calloc(n ? n : 1, sizeof *x->leaf);
         x->chains = calloc(n ? n : 1, sizeof *x->chains);
-        if (!x->ops || !x->deps || !x->ndeps || !x->chain || !x->leaf || !x->chains)
+        x->nodes = calloc(n ? n : 1, sizeof *x->nodes);
+        if (!x->ops || !x->deps || !x->ndeps || !x->chain || !x->leaf || !x->chains || !x->nodes)
             e = cudaErrorMemoryAllocation;
     }
     size_t *chain_last = calloc(n ? n : 1, sizeof *chain_last); /* chain -> its last node */
     if (!chain_last) e = cudaErrorMemoryAllocation;
     for (size_t k = 0; !e && k < n; k++) {
-        const rt_graph_node *node = g->nodes[order[k]];
-        x->ops[k] = rt_op_clone(node->op);
+        rt_graph_node *node = g->nodes[order[k]];
+        x->nodes[k] = node;
+        x->ops[k] = node->type == cudaGraphNodeTypeConditional ? rt_graph_cond_op(c, x, node)
+                                                                : rt_op_clone(node->op);
         x->ndeps[k] = node->ndeps;
         x->deps[k] = calloc(node->ndeps ? node->ndeps : 1, sizeof **x->deps);
         x->leaf[k] = true;
@@ -472,9 +472,10 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
     free(pos);
     free(waiting);
     free(placed);
+    if (!e) e = rt_graph_exec_defaults(x, g);
     if (e) {
         if (x && x->ops) {
-            exec_free(c, x);
+            rt_graph_exec_free(c, x);
         } else {
             free(x);
         }
@@ -483,6 +484,8 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
     *out = x;
     return cudaSuccess;
 }
+
+static cudaError_t rt_graph_upload(cudaGraphExec_t graphExec, cudaStream_t stream);
 
 static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                   unsigned long long flags) {
@@ -500,8 +503,9 @@ static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph
     rt_graph_exec *x = NULL;
     if (!g) e = cudaErrorInvalidValue;
     else e = exec_build(c, g, &x);
+    if (!e) x->mem_bytes = rt_graph_exec_mem_bytes(x);
     if (!e && !rt_ptrmap_put(&c->graph_execs, x, x)) {
-        exec_free(c, x);
+        rt_graph_exec_free(c, x);
         e = cudaErrorMemoryAllocation;
     }
     pthread_mutex_unlock(&c->engine_lock);
@@ -520,13 +524,42 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cu
     return rt_instantiate(pGraphExec, graph, flags);
 }
 
+static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                              cudaGraphInstantiateParams *p, bool per_thread) {
+    if (!p) return rt_record(cudaErrorInvalidValue);
+    if (p->flags & cudaGraphInstantiateFlagUpload) {
+        cudaError_t e = rt_instantiate(pGraphExec, graph,
+                                       p->flags & ~(unsigned long long)cudaGraphInstantiateFlagUpload);
+        if (!e) e = rt_graph_upload(*pGraphExec, per_thread ? rt_per_thread(p->uploadStream)
+                                                            : p->uploadStream);
+        p->result_out = e ? cudaGraphInstantiateError : cudaGraphInstantiateSuccess;
+        return e;
+    }
+    cudaError_t e = rt_instantiate(pGraphExec, graph, p->flags);
+    p->result_out = e == cudaErrorInvalidValue ? cudaGraphInstantiateInvalidStructure
+                    : e ? cudaGraphInstantiateError : cudaGraphInstantiateSuccess;
+    if (!e) p->errNode_out = NULL;
+    return e;
+}
+
+RT_API cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                  cudaGraphInstantiateParams *instantiateParams) {
+    return rt_instantiate_with_params(pGraphExec, graph, instantiateParams, false);
+}
+
+RT_API cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec,
+                                                       cudaGraph_t graph,
+                                                       cudaGraphInstantiateParams *instantiateParams) {
+    return rt_instantiate_with_params(pGraphExec, graph, instantiateParams, true);
+}
+
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
     pthread_mutex_lock(&c->engine_lock);
     rt_graph_exec *x = graphExec ? rt_ptrmap_remove(&c->graph_execs, graphExec) : NULL;
-    if (x) exec_free(c, x);
+    if (x) rt_graph_exec_free(c, x);
     rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);
     return x ? cudaSuccess : rt_record(cudaErrorInvalidValue);
@@ -563,7 +596,11 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
     }
     /* The graph starts after the stream's earlier work (an empty operation of the stream
      * stands for that point) and the stream goes on after all of the graph's ends. */
-    rt_op *entry = rt_op_new(RT_OP_WAIT);
+    if (!x->mem_launched && x->mem_bytes) {
+        rt_graph_mem_launched(x->mem_bytes);
+        x->mem_launched = true;
+    }
+    rt_op *entry = rt_graph_exec_entry_op(x);
     must(entry != NULL);
     rt_mark *start = rt_issue_locked(c, s, entry, true);
     rt_mark **marks = calloc(x->nops ? x->nops : 1, sizeof *marks);
@@ -620,7 +657,7 @@ RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
 /* Graphs and executable graphs go with the context (cudaDeviceReset; engine_lock held). */
 void rt_graphs_reset(rt_context *c) {
     for (size_t i = 0; i < c->graph_execs.cap; i++)
-        if (c->graph_execs.keys[i]) exec_free(c, c->graph_execs.values[i]);
+        if (c->graph_execs.keys[i]) rt_graph_exec_free(c, c->graph_execs.values[i]);
     rt_ptrmap_free(&c->graph_execs);
     for (size_t i = 0; i < c->graphs.cap; i++)
         if (c->graphs.keys[i]) rt_graph_free(c->graphs.values[i]);

@@ -214,7 +214,8 @@ typedef struct rt_event {
 typedef enum rt_op_kind {
     RT_OP_KERNEL, RT_OP_COPY, RT_OP_SET, RT_OP_SET2D, RT_OP_COPY2D, RT_OP_EVENT,
     RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD,
-    RT_OP_MEMOP                 /* bookkeeping in stream order (a pool allocation's free) */
+    RT_OP_MEMOP,                /* bookkeeping in stream order (a pool allocation's free) */
+    RT_OP_COND                  /* a graph's conditional node (graph_cond.c) */
 } rt_op_kind;
 
 /* Which way a copy goes, for the timeline (timeline.c). */
@@ -256,6 +257,7 @@ typedef struct rt_op {
         /* run by the engine when the stream reaches it (engine_lock held), even after a
          * fault; it takes no time on the device */
         struct { void (*fn)(struct rt_context *c, void *arg); void *arg; } memop;
+        struct { struct rt_cond_exec *ce; } cond; /* owned by the executable graph */
     } u;
 } rt_op;
 
@@ -516,6 +518,11 @@ bool rt_in_host_fn(void);
 bool rt_lazy_load(rt_context *c, cudaStream_t h);
 /* Run a kernel now (engine threads call this); fills op->vend and may add an output. */
 void rt_run_kernel(rt_context *c, rt_op *op);
+/* Run a kernel, copy or set now, on the calling engine thread (a conditional node runs
+ * its body's operations so); fills op->vend from op->vstart. */
+void rt_engine_run_op(rt_context *c, rt_op *op);
+/* Run a conditional node's bodies as its condition says (graph_cond.c). */
+void rt_graph_cond_run(rt_context *c, rt_op *op);
 /* Record a completed grid's output and fault for release (engine_lock held). */
 void rt_output_add(rt_context *c, rt_output *o);
 
@@ -530,6 +537,19 @@ typedef struct rt_graph_node {
     struct rt_graph_node **deps;
     size_t ndeps, deps_cap;
     size_t index;               /* position in its graph */
+    struct rt_graph_node *origin; /* the node it is a copy of (cudaGraphClone), or NULL */
+    void **kernel_args;         /* cudaGraphKernelNodeGetParams' kernelParams, or NULL */
+    /* what a node of some types holds besides its operation (graph_nodes.c) */
+    union {
+        struct { void *dptr; size_t bytesize; struct cudaMemPoolProps props; } alloc;
+        void *free_ptr;
+        struct {
+            cudaGraphConditionalHandle handle;
+            enum cudaGraphConditionalNodeType type;
+            unsigned size;
+            struct rt_graph **bodies;
+        } cond;
+    } x;
 } rt_graph_node;
 
 typedef struct rt_graph {
@@ -545,6 +565,8 @@ typedef struct rt_capture {
     unsigned long long id;
     rt_stream *origin;
     bool invalid;               /* an unsupported call broke it: EndCapture fails */
+    bool to_graph;              /* cudaStreamBeginCaptureToGraph: the graph is the caller's */
+    size_t first_node;          /* the first node it recorded */
     struct rt_capture *next;    /* the context's captures */
 } rt_capture;
 
@@ -580,6 +602,10 @@ cudaError_t rt_capture_forbids(rt_context *c);
 void rt_capture_reset(rt_context *c);
 /* Free every graph and executable graph (cudaDeviceReset; engine_lock held). */
 void rt_graphs_reset(rt_context *c);
+/* Is handle a conditional handle cudaGraphConditionalHandleCreate made (graph_cond.c)? */
+bool rt_graph_cond_handle_ok(cudaGraphConditionalHandle handle);
+/* Forget every conditional handle (cudaDeviceReset). */
+void rt_graph_cond_reset(void);
 
 /* ---- timeline.c: the virtual clock ---- */
 

@@ -237,8 +237,8 @@ int main() {
     cudaGraph_t body = cp.conditional.phGraph_out[0];
     int *rounds;
     OK(cudaMalloc(&rounds, sizeof(int)));
-    OK(cudaMemset(rounds, 0, sizeof(int)));
-    OK(cudaMemset(x, 0, 4 * sizeof(int)));
+    OK(cudaMemsetAsync(rounds, 0, sizeof(int), s));  // in s: ordered before the graph
+    OK(cudaMemsetAsync(x, 0, 4 * sizeof(int), s));
     int limit = 10;
     void *body_args[] = {&h, &rounds, &x, &limit};
     cudaKernelNodeParams bk = {};
