@@ -84,39 +84,23 @@ RT_UNSUPPORTED(cudaUserObjectRelease, (cudaUserObject_t object, unsigned int cou
 RT_UNSUPPORTED(cudaUserObjectRetain, (cudaUserObject_t object, unsigned int count))
 
 /* ---- Managed memory and batched operations ---- */
-RT_UNSUPPORTED(cudaMemDiscardAndPrefetchBatchAsync, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemDiscardAndPrefetchBatchAsync_ptsz, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemDiscardBatchAsync, (void **dptrs, size_t *sizes, size_t count, unsigned long long flags, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemDiscardBatchAsync_ptsz, (void **dptrs, size_t *sizes, size_t count, unsigned long long flags, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemPrefetchBatchAsync, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemPrefetchBatchAsync_ptsz, (void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream))
 RT_UNSUPPORTED(cudaMemRangeGetAttribute, (void *data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void *devPtr, size_t count))
 RT_UNSUPPORTED(cudaMemRangeGetAttributes, (void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count))
 RT_UNSUPPORTED(cudaMemcpy3DBatchAsync, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))
 RT_UNSUPPORTED(cudaMemcpy3DBatchAsync_ptsz, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemcpy3DPeer, (const struct cudaMemcpy3DPeerParms *p))
-RT_UNSUPPORTED(cudaMemcpy3DPeerAsync, (const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemcpy3DPeerAsync_ptsz, (const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemcpy3DPeer_ptds, (const struct cudaMemcpy3DPeerParms *p))
-RT_UNSUPPORTED(cudaMemcpyBatchAsync, (void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream))
-RT_UNSUPPORTED(cudaMemcpyBatchAsync_ptsz, (void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream))
 
 /* ---- Several processes and devices (IPC, peers) ---- */
 RT_UNSUPPORTED(cudaMemPoolExportPointer, (struct cudaMemPoolPtrExportData *exportData, void *ptr))
 RT_UNSUPPORTED(cudaMemPoolExportToShareableHandle, (void *shareableHandle, cudaMemPool_t memPool, enum cudaMemAllocationHandleType handleType, unsigned int flags))
 RT_UNSUPPORTED(cudaMemPoolImportFromShareableHandle, (cudaMemPool_t *memPool, void *shareableHandle, enum cudaMemAllocationHandleType handleType, unsigned int flags))
 RT_UNSUPPORTED(cudaMemPoolImportPointer, (void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData))
-RT_UNSUPPORTED(cudaDeviceFlushGPUDirectRDMAWrites, (enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope))
-RT_UNSUPPORTED(cudaDeviceGetByPCIBusId, (int *device, const char *pciBusId))
 RT_UNSUPPORTED(cudaDeviceGetHostAtomicCapabilities, (unsigned int *capabilities, const enum cudaAtomicOperation* operations, unsigned int count, int device))
 RT_UNSUPPORTED(cudaDeviceGetP2PAtomicCapabilities, (unsigned int *capabilities, const enum cudaAtomicOperation *operations, unsigned int count, int srcDevice, int dstDevice))
-RT_UNSUPPORTED(cudaDeviceGetP2PAttribute, (int *value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice))
 RT_UNSUPPORTED(cudaIpcCloseMemHandle, (void *devPtr))
 RT_UNSUPPORTED(cudaIpcGetEventHandle, (cudaIpcEventHandle_t *handle, cudaEvent_t event))
 RT_UNSUPPORTED(cudaIpcGetMemHandle, (cudaIpcMemHandle_t *handle, void *devPtr))
 RT_UNSUPPORTED(cudaIpcOpenEventHandle, (cudaEvent_t *event, cudaIpcEventHandle_t handle))
 RT_UNSUPPORTED(cudaIpcOpenMemHandle, (void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags))
-RT_UNSUPPORTED(cudaSetValidDevices, (int *device_arr, int len))
 
 /* ---- Interoperability with other APIs (graphics, external memory and semaphores, NvSci) ---- */
 RT_UNSUPPORTED(cudaDestroyExternalMemory, (cudaExternalMemory_t extMem))
@@ -139,13 +123,7 @@ RT_UNSUPPORTED(cudaWaitExternalSemaphoresAsync, (const cudaExternalSemaphore_t *
 RT_UNSUPPORTED(cudaWaitExternalSemaphoresAsync_ptsz, (const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream))
 
 /* ---- Library management (cudaLibrary*), driver entry points ---- */
-RT_UNSUPPORTED(cudaFuncGetParamInfo, (const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize))
-RT_UNSUPPORTED(cudaGetDriverEntryPoint, (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
-RT_UNSUPPORTED(cudaGetDriverEntryPointByVersion, (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
-RT_UNSUPPORTED(cudaGetDriverEntryPointByVersion_ptsz, (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
-RT_UNSUPPORTED(cudaGetDriverEntryPoint_ptsz, (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus))
 RT_UNSUPPORTED(cudaGetExportTable, (const void **ppExportTable, const cudaUUID_t *pExportTableId))
-RT_UNSUPPORTED(cudaKernelSetAttributeForDevice, (cudaKernel_t kernel, enum cudaFuncAttribute attr, int value, int device))
 RT_UNSUPPORTED(cudaLibraryEnumerateKernels, (cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib))
 RT_UNSUPPORTED(cudaLibraryGetGlobal, (void **dptr, size_t *bytes, cudaLibrary_t library, const char *name))
 RT_UNSUPPORTED(cudaLibraryGetKernel, (cudaKernel_t *pKernel, cudaLibrary_t library, const char *name))
@@ -161,8 +139,6 @@ RT_UNSUPPORTED(cudaOccupancyMaxActiveClusters, (int *numClusters, const void *fu
 RT_UNSUPPORTED(cudaOccupancyMaxPotentialClusterSize, (int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig))
 
 /* ---- Error logs and notifications ---- */
-RT_UNSUPPORTED(cudaDeviceRegisterAsyncNotification, (int device, cudaAsyncCallback callbackFunc, void* userData, cudaAsyncCallbackHandle_t* callback))
-RT_UNSUPPORTED(cudaDeviceUnregisterAsyncNotification, (int device, cudaAsyncCallbackHandle_t callback))
 RT_UNSUPPORTED(cudaLogsCurrent, (cudaLogIterator *iterator_out, unsigned int flags))
 RT_UNSUPPORTED(cudaLogsDumpToFile, (cudaLogIterator *iterator, const char *pathToFile, unsigned int flags))
 RT_UNSUPPORTED(cudaLogsDumpToMemory, (cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags))
