@@ -458,3 +458,48 @@ void rt_capture_reset(rt_context *c) {
         capture_end(c, k);
     }
 }
+
+/* Replace (cudaStreamSetCaptureDependencies) or add to (cudaStreamAddCaptureDependencies)
+ * the nodes the capturing stream's next node follows. */
+static cudaError_t rt_update_capture_deps(cudaStream_t stream, cudaGraphNode_t *deps,
+                                          const cudaGraphEdgeData *edges, size_t n,
+                                          unsigned flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if ((n && !deps) || flags > cudaStreamSetCaptureDependencies)
+        return rt_record(cudaErrorInvalidValue);
+    if (!rt_plain_edges(edges, n, "cudaStreamUpdateCaptureDependencies"))
+        return rt_record(cudaErrorNotSupported);
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *s = rt_stream_lookup(c, stream);
+    if (!s) e = cudaErrorInvalidResourceHandle;
+    else if (!s->capture) e = cudaErrorIllegalState;
+    for (size_t i = 0; !e && i < n; i++)
+        if (!deps[i] || ((rt_graph_node *)deps[i])->graph != s->capture->graph)
+            e = cudaErrorInvalidValue;
+    if (!e) {
+        bool ok = flags == cudaStreamSetCaptureDependencies
+                      ? deps_set(&s->cap_deps, &s->ncap_deps, &s->cap_deps_cap,
+                                 (rt_graph_node *const *)deps, n)
+                      : deps_union(s, (rt_graph_node *const *)deps, n);
+        if (!ok) e = cudaErrorMemoryAllocation;
+    }
+    pthread_mutex_unlock(&c->engine_lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                       cudaGraphNode_t *dependencies,
+                                                       const cudaGraphEdgeData *dependencyData,
+                                                       size_t numDependencies,
+                                                       unsigned int flags) {
+    return rt_update_capture_deps(stream, dependencies, dependencyData, numDependencies, flags);
+}
+
+RT_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(
+    cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData,
+    size_t numDependencies, unsigned int flags) {
+    return rt_update_capture_deps(rt_per_thread(stream), dependencies, dependencyData,
+                                  numDependencies, flags);
+}

@@ -184,7 +184,7 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph
 }
 
 /* A copy node's operation from cudaMemcpy3DParms between pointers (one slice). */
-static cudaError_t rt_copy_node_op(rt_context *c, const struct cudaMemcpy3DParms *p, rt_op **out) {
+cudaError_t rt_copy_node_op(rt_context *c, const struct cudaMemcpy3DParms *p, rt_op **out) {
     if (!p) return cudaErrorInvalidValue;
     if (p->srcArray || p->dstArray) {
         fprintf(stderr, "vcuda: graph memcpy nodes: CUDA arrays are not supported\n");
@@ -233,19 +233,14 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph
                        cudaGraphNodeTypeMemcpy, op);
 }
 
-RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                            const cudaGraphNode_t *pDependencies,
-                                            size_t numDependencies, void *dst, const void *src,
-                                            size_t count, enum cudaMemcpyKind kind) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
+/* A one-dimensional copy node's operation (checked). */
+cudaError_t rt_copy1d_node_op(rt_context *c, void *dst, const void *src, size_t count,
+                              enum cudaMemcpyKind kind, rt_op **out) {
+    if (count == 0 || (unsigned)kind > (unsigned)cudaMemcpyDefault) return cudaErrorInvalidValue;
+    cudaError_t e = rt_check_copy(c, dst, count, src, count, kind);
     if (e) return e;
-    if (count == 0 || (unsigned)kind > (unsigned)cudaMemcpyDefault)
-        return rt_record(cudaErrorInvalidValue);
-    e = rt_check_copy(c, dst, count, src, count, kind);
-    if (e) return rt_record(e);
     rt_op *op = rt_op_new(RT_OP_COPY);
-    if (!op) return rt_record(cudaErrorMemoryAllocation);
+    if (!op) return cudaErrorMemoryAllocation;
     op->u.copy.dst = dst;
     op->u.copy.src = src;
     op->u.copy.bytes = count;
@@ -253,8 +248,43 @@ RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGra
                      : kind == cudaMemcpyDeviceToHost ? RT_COPY_D2H
                      : kind == cudaMemcpyHostToHost   ? RT_COPY_H2H
                                                       : RT_COPY_D2D;
+    *out = op;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                            const cudaGraphNode_t *pDependencies,
+                                            size_t numDependencies, void *dst, const void *src,
+                                            size_t count, enum cudaMemcpyKind kind) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_op *op = NULL;
+    e = rt_copy1d_node_op(c, dst, src, count, kind, &op);
+    if (e) return rt_record(e);
     return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemcpy, op);
+}
+
+/* A set node's operation from cudaMemsetParams (checked). */
+cudaError_t rt_memset_node_op(rt_context *c, const struct cudaMemsetParams *p, rt_op **out) {
+    if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width ||
+        !p->height)
+        return cudaErrorInvalidValue;
+    size_t row = p->width * p->elementSize;
+    size_t pitch = p->height > 1 ? p->pitch : row;
+    if (pitch < row) return cudaErrorInvalidValue;
+    if (!rt_device_range_ok(c, p->dst, (p->height - 1) * pitch + row)) return cudaErrorInvalidValue;
+    rt_op *op = rt_op_new(RT_OP_SET2D);
+    if (!op) return cudaErrorMemoryAllocation;
+    op->u.set2d.dst = p->dst;
+    op->u.set2d.pitch = pitch;
+    op->u.set2d.value = (int)p->value;
+    op->u.set2d.width = row;
+    op->u.set2d.height = p->height;
+    op->u.set2d.elem = p->elementSize;
+    *out = op;
+    return cudaSuccess;
 }
 
 RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -264,22 +294,9 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width ||
-        !p->height)
-        return rt_record(cudaErrorInvalidValue);
-    size_t row = p->width * p->elementSize;
-    size_t pitch = p->height > 1 ? p->pitch : row;
-    if (pitch < row) return rt_record(cudaErrorInvalidValue);
-    if (!rt_device_range_ok(c, p->dst, (p->height - 1) * pitch + row))
-        return rt_record(cudaErrorInvalidValue);
-    rt_op *op = rt_op_new(RT_OP_SET2D);
-    if (!op) return rt_record(cudaErrorMemoryAllocation);
-    op->u.set2d.dst = p->dst;
-    op->u.set2d.pitch = pitch;
-    op->u.set2d.value = (int)p->value;
-    op->u.set2d.width = row;
-    op->u.set2d.height = p->height;
-    op->u.set2d.elem = p->elementSize;
+    rt_op *op = NULL;
+    e = rt_memset_node_op(c, p, &op);
+    if (e) return rt_record(e);
     return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemset, op);
 }
@@ -385,6 +402,7 @@ void rt_graph_exec_free(rt_context *c, rt_graph_exec *x) {
     }
     free(x->ops);
     free(x->nodes);
+    free(x->disabled);
     rt_graph_exec_conds_free(x);
     free(x->deps);
     free(x->ndeps);
@@ -440,6 +458,7 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
         rt_graph_node *node = g->nodes[order[k]];
         x->nodes[k] = node;
         x->ops[k] = node->type == cudaGraphNodeTypeConditional ? rt_graph_cond_op(c, x, node)
+                    : node->type == cudaGraphNodeTypeGraph     ? rt_graph_child_op(c, x, node)
                                                                 : rt_op_clone(node->op);
         x->ndeps[k] = node->ndeps;
         x->deps[k] = calloc(node->ndeps ? node->ndeps : 1, sizeof **x->deps);
@@ -503,7 +522,10 @@ static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph
     rt_graph_exec *x = NULL;
     if (!g) e = cudaErrorInvalidValue;
     else e = exec_build(c, g, &x);
-    if (!e) x->mem_bytes = rt_graph_exec_mem_bytes(x);
+    if (!e) {
+        x->mem_bytes = rt_graph_exec_mem_bytes(x);
+        x->flags = flags;
+    }
     if (!e && !rt_ptrmap_put(&c->graph_execs, x, x)) {
         rt_graph_exec_free(c, x);
         e = cudaErrorMemoryAllocation;
@@ -606,7 +628,8 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
     rt_mark **marks = calloc(x->nops ? x->nops : 1, sizeof *marks);
     must(marks != NULL);
     for (size_t k = 0; k < x->nops; k++) {
-        rt_op *op = rt_op_clone(x->ops[k]);
+        /* a disabled node does nothing (cudaGraphNodeSetEnabled) */
+        rt_op *op = x->disabled && x->disabled[k] ? rt_op_new(RT_OP_WAIT) : rt_op_clone(x->ops[k]);
         must(op != NULL);
         if (x->ndeps[k] == 0) must(rt_op_add_dep(op, start));
         for (size_t d = 0; d < x->ndeps[k]; d++) must(rt_op_add_dep(op, marks[x->deps[k][d]]));

@@ -1,4 +1,5 @@
-/* runtime/graph_cond.c — conditional graph nodes (if, while, switch) and their handles.
+/* runtime/graph_cond.c — conditional graph nodes (if, while, switch) and their handles,
+ * and child graph nodes (a body that always runs once).
  *
  * A handle (cudaGraphConditionalHandleCreate) is the device address of a 32-bit word, the
  * condition, entered in the device's allocation table so that device code sets it with
@@ -10,8 +11,8 @@
  * dependency order; when the launch reaches the node, the engine thread that runs it
  * reads the condition and runs the chosen body's operations one after the other — again
  * while the condition stays non-zero, for a while node — and the node completes after
- * them. Bodies hold the node types CUDA allows there (kernels, copies, sets, empty nodes,
- * conditionals).
+ * them. Bodies hold kernels, copies, sets, empty nodes, conditionals and child graphs, and
+ * a child graph also host nodes (run on that thread) and memory nodes (as in graph_nodes.c).
  */
 #include "graph_exec.h"
 
@@ -115,7 +116,9 @@ static cudaError_t rt_cond_body_build(rt_context *c, rt_graph_exec *x, const rt_
         switch (node->type) {
         case cudaGraphNodeTypeKernel: case cudaGraphNodeTypeMemcpy:
         case cudaGraphNodeTypeMemset: case cudaGraphNodeTypeEmpty:
-        case cudaGraphNodeTypeConditional:
+        case cudaGraphNodeTypeConditional: case cudaGraphNodeTypeGraph:
+        case cudaGraphNodeTypeHost: case cudaGraphNodeTypeMemAlloc:
+        case cudaGraphNodeTypeMemFree:
             break;
         default:
             fprintf(stderr, "vcuda: a conditional node's body may not hold a node of type %d\n",
@@ -125,6 +128,7 @@ static cudaError_t rt_cond_body_build(rt_context *c, rt_graph_exec *x, const rt_
         }
         if (e) break;
         rt_op *op = node->type == cudaGraphNodeTypeConditional ? rt_graph_cond_op(c, x, node)
+                    : node->type == cudaGraphNodeTypeGraph     ? rt_graph_child_op(c, x, node)
                                                                 : rt_op_clone(node->op);
         if (!op) {
             e = cudaErrorMemoryAllocation;
@@ -150,13 +154,31 @@ static void rt_cond_exec_free(rt_cond_exec *ce) {
     free(ce);
 }
 
+/* The condition of a child graph node: its body always runs, once. */
+static uint32_t rt_cond_always = 1;
+
+static rt_op *rt_graph_body_op(rt_context *c, rt_graph_exec *x, uint32_t *word,
+                               enum cudaGraphConditionalNodeType type, unsigned size,
+                               rt_graph *const *bodies);
+
+rt_op *rt_graph_child_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n) {
+    return rt_graph_body_op(c, x, &rt_cond_always, cudaGraphCondTypeIf, 1, &n->x.child);
+}
+
 rt_op *rt_graph_cond_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n) {
+    return rt_graph_body_op(c, x, (uint32_t *)(uintptr_t)n->x.cond.handle, n->x.cond.type,
+                            n->x.cond.size, n->x.cond.bodies);
+}
+
+static rt_op *rt_graph_body_op(rt_context *c, rt_graph_exec *x, uint32_t *word,
+                               enum cudaGraphConditionalNodeType type, unsigned size,
+                               rt_graph *const *bodies) {
     rt_cond_exec **conds = realloc(x->conds, (x->nconds + 1) * sizeof *conds);
     if (!conds) return NULL;
     x->conds = conds;
     rt_cond_exec *ce = calloc(1, sizeof *ce);
     rt_op *op = rt_op_new(RT_OP_COND);
-    if (ce) ce->bodies = calloc(n->x.cond.size, sizeof *ce->bodies);
+    if (ce) ce->bodies = calloc(size, sizeof *ce->bodies);
     if (!ce || !op || !ce->bodies) {
         free(op);
         if (ce) free(ce->bodies);
@@ -164,11 +186,11 @@ rt_op *rt_graph_cond_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n)
         return NULL;
     }
     x->conds[x->nconds++] = ce; /* freed with x, whatever happens below */
-    ce->word = (uint32_t *)(uintptr_t)n->x.cond.handle;
-    ce->type = n->x.cond.type;
-    ce->size = n->x.cond.size;
+    ce->word = word;
+    ce->type = type;
+    ce->size = size;
     for (unsigned i = 0; i < ce->size; i++) {
-        if (rt_cond_body_build(c, x, n->x.cond.bodies[i], &ce->bodies[i]) != cudaSuccess) {
+        if (rt_cond_body_build(c, x, bodies[i], &ce->bodies[i]) != cudaSuccess) {
             free(op);
             return NULL;
         }
@@ -269,8 +291,15 @@ void rt_graph_cond_run(rt_context *c, rt_op *op) {
             body->seq = op->seq;
             body->order = op->order;
             body->vstart = t;
-            if (body->kind == RT_OP_WAIT) body->vend = t;
-            else rt_engine_run_op(c, body);
+            if (body->kind == RT_OP_WAIT) {
+                body->vend = t;
+            } else if (body->kind == RT_OP_HOST_FN) {
+                /* a host node of a child graph: on this thread, the node waits for it */
+                body->u.host_fn.fn(body->u.host_fn.data);
+                body->vend = t;
+            } else {
+                rt_engine_run_op(c, body);
+            }
             t = body->vend;
         }
         pthread_mutex_lock(&c->engine_lock);

@@ -25,6 +25,8 @@ typedef struct rt_graph_exec {
     uint32_t **reset_words;
     uint32_t *reset_values;
     size_t nresets;
+    bool *disabled;             /* per node: cudaGraphNodeSetEnabled(0), or NULL */
+    unsigned long long flags;   /* what it was instantiated with */
     uint64_t mem_bytes;         /* its alloc nodes' graph memory (graph_nodes.c) ... */
     bool mem_launched;          /* ... counted from its first launch */
 } rt_graph_exec;
@@ -37,6 +39,12 @@ cudaError_t rt_graph_add_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
                               const cudaGraphNode_t *deps, size_t ndeps,
                               enum cudaGraphNodeType type, rt_op *op);
 
+/* Node operations from their parameters, checked (graph.c). */
+cudaError_t rt_copy_node_op(rt_context *c, const struct cudaMemcpy3DParms *p, rt_op **out);
+cudaError_t rt_copy1d_node_op(rt_context *c, void *dst, const void *src, size_t count,
+                              enum cudaMemcpyKind kind, rt_op **out);
+cudaError_t rt_memset_node_op(rt_context *c, const struct cudaMemsetParams *p, rt_op **out);
+
 /* ---- graph_nodes.c: graph memory statistics ---- */
 
 uint64_t rt_graph_exec_mem_bytes(const rt_graph_exec *x);
@@ -48,6 +56,8 @@ void rt_graph_mem_released(uint64_t bytes);
 /* The operation of conditional node n in x (engine_lock held): it runs its body graphs
  * while (or if) its condition says so. NULL when out of memory. */
 rt_op *rt_graph_cond_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n);
+/* The operation of child graph node n: its graph, run as a body that always runs. */
+rt_op *rt_graph_child_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n);
 /* The conditions of g's handles made with cudaGraphCondAssignDefault, to reset at each
  * launch of x. */
 cudaError_t rt_graph_exec_defaults(rt_graph_exec *x, const rt_graph *g);

@@ -543,6 +543,7 @@ typedef struct rt_graph_node {
     union {
         struct { void *dptr; size_t bytesize; struct cudaMemPoolProps props; } alloc;
         void *free_ptr;
+        struct rt_graph *child;  /* a child graph node's own copy of the graph */
         struct {
             cudaGraphConditionalHandle handle;
             enum cudaGraphConditionalNodeType type;
