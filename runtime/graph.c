@@ -633,7 +633,24 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
         must(op != NULL);
         if (x->ndeps[k] == 0) must(rt_op_add_dep(op, start));
         for (size_t d = 0; d < x->ndeps[k]; d++) must(rt_op_add_dep(op, marks[x->deps[k][d]]));
+        /* event nodes: a wait follows the event's latest record as the launch is issued; a
+         * record becomes the event's latest (as cudaStreamWaitEvent and cudaEventRecord) */
+        enum cudaGraphNodeType t = x->nodes[k]->type;
+        rt_event *ev = t == cudaGraphNodeTypeWaitEvent || t == cudaGraphNodeTypeEventRecord
+                           ? op->u.event.event : NULL;
+        if (ev && !rt_ptrmap_get(&c->events, ev)) { /* destroyed since: nothing to do */
+            op->kind = RT_OP_WAIT;
+            ev = NULL;
+        }
+        if (ev && t == cudaGraphNodeTypeWaitEvent && ev->mark) must(rt_op_add_dep(op, ev->mark));
+        if (ev && t == cudaGraphNodeTypeEventRecord) ev->refs++; /* the record holds it */
         marks[k] = rt_issue_locked(c, x->chains[x->chain[k]], op, true);
+        if (ev && t == cudaGraphNodeTypeEventRecord) {
+            rt_mark_unref(c, ev->mark);
+            ev->mark = marks[k];
+            marks[k]->refs++;
+            rt_event_forget_capture(ev);
+        }
     }
     rt_op *join = rt_op_new(RT_OP_WAIT);
     must(join != NULL);

@@ -1,6 +1,6 @@
 /* runtime/graph_params.c — parameters of host, memcpy and memset nodes, in a graph and in
  * an executable graph; child graph nodes; enabling and disabling nodes of an executable
- * graph; its instantiation flags; and cudaGraphDebugDotPrint, a picture of a graph in
+ * graph; its instantiation flags; event record and wait nodes; and cudaGraphDebugDotPrint, a picture of a graph in
  * Graphviz's DOT language (`dot -Tsvg graph.dot > graph.svg`).
  *
  * Setting a node's parameters in an executable graph changes what its later launches do;
@@ -388,4 +388,95 @@ RT_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, u
     }
     pthread_mutex_unlock(&c->engine_lock);
     return rt_record(e);
+}
+
+/* ---- event record and wait nodes ---- */
+
+static cudaError_t rt_event_node_op(rt_context *c, cudaEvent_t event, bool record,
+                                    rt_op **out) {
+    pthread_mutex_lock(&c->engine_lock);
+    rt_event *ev = event ? rt_ptrmap_get(&c->events, event) : NULL;
+    pthread_mutex_unlock(&c->engine_lock);
+    if (!ev) return cudaErrorInvalidResourceHandle;
+    /* a record node issues an event record at each launch; a wait node an empty operation
+     * that the launch makes wait for the event (graph.c) */
+    rt_op *op = rt_op_new(record ? RT_OP_EVENT : RT_OP_WAIT);
+    if (!op) return cudaErrorMemoryAllocation;
+    op->u.event.event = ev;
+    *out = op;
+    return cudaSuccess;
+}
+
+static cudaError_t rt_add_event_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t ndeps, cudaEvent_t event,
+                                     bool record) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_op *op = NULL;
+    e = rt_event_node_op(c, event, record, &op);
+    if (!e) e = rt_graph_add_node(pNode, graph, deps, ndeps,
+                                  record ? cudaGraphNodeTypeEventRecord
+                                         : cudaGraphNodeTypeWaitEvent,
+                                  op);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                               const cudaGraphNode_t *pDependencies,
+                                               size_t numDependencies, cudaEvent_t event) {
+    return rt_add_event_node(pGraphNode, graph, pDependencies, numDependencies, event, true);
+}
+
+RT_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies,
+                                             size_t numDependencies, cudaEvent_t event) {
+    return rt_add_event_node(pGraphNode, graph, pDependencies, numDependencies, event, false);
+}
+
+static cudaError_t rt_event_node_get(cudaGraphNode_t node, cudaEvent_t *out,
+                                     enum cudaGraphNodeType t) {
+    rt_graph_node *n = (rt_graph_node *)node;
+    if (!n || !out || n->type != t) return rt_record(cudaErrorInvalidValue);
+    *out = (cudaEvent_t)n->op->u.event.event;
+    return cudaSuccess;
+}
+
+static cudaError_t rt_event_node_set(cudaGraphExec_t hx, cudaGraphNode_t node, cudaEvent_t event,
+                                     enum cudaGraphNodeType t) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_op *op = NULL;
+    e = rt_event_node_op(c, event, t == cudaGraphNodeTypeEventRecord, &op);
+    if (e) return rt_record(e);
+    return rt_record(rt_node_replace(c, hx, node, t, op));
+}
+
+RT_API cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) {
+    return rt_event_node_get(node, event_out, cudaGraphNodeTypeEventRecord);
+}
+
+RT_API cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) {
+    return rt_event_node_get(node, event_out, cudaGraphNodeTypeWaitEvent);
+}
+
+RT_API cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+    return rt_event_node_set(NULL, node, event, cudaGraphNodeTypeEventRecord);
+}
+
+RT_API cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+    return rt_event_node_set(NULL, node, event, cudaGraphNodeTypeWaitEvent);
+}
+
+RT_API cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec,
+                                                        cudaGraphNode_t hNode, cudaEvent_t event) {
+    if (!hGraphExec) return rt_record(cudaErrorInvalidValue);
+    return rt_event_node_set(hGraphExec, hNode, event, cudaGraphNodeTypeEventRecord);
+}
+
+RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec,
+                                                      cudaGraphNode_t hNode, cudaEvent_t event) {
+    if (!hGraphExec) return rt_record(cudaErrorInvalidValue);
+    return rt_event_node_set(hGraphExec, hNode, event, cudaGraphNodeTypeWaitEvent);
 }
