@@ -51,6 +51,7 @@ void rt_graph_free(rt_graph *g) {
         rt_op_free(g->nodes[i]->op);
         free(g->nodes[i]->deps);
         free(g->nodes[i]->kernel_args);
+        free(g->nodes[i]->attrs);
         /* a conditional node's bodies stay graphs of the context until it is reset */
         if (g->nodes[i]->type == cudaGraphNodeTypeConditional) free(g->nodes[i]->x.cond.bodies);
         free(g->nodes[i]);

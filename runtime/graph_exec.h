@@ -32,6 +32,9 @@ typedef struct rt_graph_exec {
 } rt_graph_exec;
 
 void rt_graph_exec_free(rt_context *c, rt_graph_exec *x);
+
+/* Kernel node attributes are kept by id, below this (graph_params.c). */
+#define RT_NODE_ATTRS 32
 /* n follows dep from now on (engine_lock held); false when out of memory. */
 bool rt_graph_node_follow(rt_graph_node *n, rt_graph_node *dep);
 /* Add a node issuing op (taken) to a graph handle after deps, which must be its nodes. */

@@ -195,6 +195,7 @@ RT_API cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
     rt_op_free(n->op);
     free(n->deps);
     free(n->kernel_args);
+    free(n->attrs);
     if (n->type == cudaGraphNodeTypeConditional) free(n->x.cond.bodies);
     free(n);
     pthread_mutex_unlock(&c->engine_lock);
@@ -399,6 +400,11 @@ RT_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t original
         }
         m->origin = (rt_graph_node *)n;
         m->x = n->x;
+        if (n->attrs) {
+            m->attrs = malloc(RT_NODE_ATTRS * sizeof *m->attrs);
+            if (!m->attrs) e = cudaErrorMemoryAllocation;
+            else memcpy(m->attrs, n->attrs, RT_NODE_ATTRS * sizeof *m->attrs);
+        }
         if (n->type == cudaGraphNodeTypeConditional) {
             m->x.cond.bodies = malloc(n->x.cond.size * sizeof *m->x.cond.bodies);
             if (!m->x.cond.bodies) e = cudaErrorMemoryAllocation;

@@ -480,3 +480,155 @@ RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec
     if (!hGraphExec) return rt_record(cudaErrorInvalidValue);
     return rt_event_node_set(hGraphExec, hNode, event, cudaGraphNodeTypeWaitEvent);
 }
+
+/* ---- kernel node attributes ---- */
+
+/* Kept and given back; the cooperative one makes the node's launches cooperative, thread
+ * block clusters are refused (as at launch), the others leave results unchanged. */
+static cudaError_t rt_node_attr_check(cudaLaunchAttributeID id, const cudaLaunchAttributeValue *v) {
+    switch (id) {
+    case cudaLaunchAttributeAccessPolicyWindow: case cudaLaunchAttributeCooperative:
+    case cudaLaunchAttributePriority: case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain: case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributeDeviceUpdatableKernelNode:
+        return cudaSuccess;
+    case cudaLaunchAttributeClusterDimension:
+    case cudaLaunchAttributePreferredClusterDimension:
+        if (!v || v->clusterDim.x * v->clusterDim.y * v->clusterDim.z <= 1) return cudaSuccess;
+        fprintf(stderr, "vcuda: kernel node attributes: thread block clusters are not "
+                        "supported\n");
+        return cudaErrorNotSupported;
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+static rt_graph_node *rt_kernel_node(cudaGraphNode_t node) {
+    rt_graph_node *n = (rt_graph_node *)node;
+    return n && n->type == cudaGraphNodeTypeKernel && n->op->kind == RT_OP_KERNEL ? n : NULL;
+}
+
+RT_API cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
+                                                   cudaLaunchAttributeID attr,
+                                                   const cudaLaunchAttributeValue *value) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_graph_node *n = rt_kernel_node(hNode);
+    if (!n || !value || (unsigned)attr >= RT_NODE_ATTRS) return rt_record(cudaErrorInvalidValue);
+    e = rt_node_attr_check(attr, value);
+    if (e) return rt_record(e);
+    pthread_mutex_lock(&c->engine_lock);
+    if (!n->attrs) n->attrs = calloc(RT_NODE_ATTRS, sizeof *n->attrs);
+    if (!n->attrs) {
+        e = cudaErrorMemoryAllocation;
+    } else {
+        n->attrs[attr] = *value;
+        if (attr == cudaLaunchAttributeCooperative)
+            n->op->u.kernel.cooperative = value->cooperative != 0;
+    }
+    pthread_mutex_unlock(&c->engine_lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode,
+                                                   cudaLaunchAttributeID attr,
+                                                   cudaLaunchAttributeValue *value_out) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_graph_node *n = rt_kernel_node(hNode);
+    if (!n || !value_out || (unsigned)attr >= RT_NODE_ATTRS) return rt_record(cudaErrorInvalidValue);
+    e = rt_node_attr_check(attr, NULL);
+    if (e) return rt_record(e);
+    pthread_mutex_lock(&c->engine_lock);
+    if (n->attrs) *value_out = n->attrs[attr];
+    else memset(value_out, 0, sizeof *value_out);
+    if (attr == cudaLaunchAttributeCooperative) value_out->cooperative = n->op->u.kernel.cooperative;
+    pthread_mutex_unlock(&c->engine_lock);
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_graph_node *d = rt_kernel_node(hDst), *s = rt_kernel_node(hSrc);
+    if (!d || !s) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->engine_lock);
+    if (d != s && s->attrs) {
+        if (!d->attrs) d->attrs = calloc(RT_NODE_ATTRS, sizeof *d->attrs);
+        if (!d->attrs) e = cudaErrorMemoryAllocation;
+        else memcpy(d->attrs, s->attrs, RT_NODE_ATTRS * sizeof *d->attrs);
+    }
+    if (!e && d != s) d->op->u.kernel.cooperative = s->op->u.kernel.cooperative;
+    pthread_mutex_unlock(&c->engine_lock);
+    return rt_record(e);
+}
+
+/* ---- the generic setters ---- */
+
+RT_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *p) {
+    rt_graph_node *n = (rt_graph_node *)node;
+    if (!n || !p || p->type != n->type) return rt_record(cudaErrorInvalidValue);
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        struct cudaKernelNodeParams k = {p->kernel.func, p->kernel.gridDim, p->kernel.blockDim,
+                                         p->kernel.sharedMemBytes, p->kernel.kernelParams,
+                                         p->kernel.extra};
+        return cudaGraphKernelNodeSetParams(node, &k);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        return cudaGraphMemcpyNodeSetParams(node, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+        struct cudaMemsetParams m = {p->memset.dst, p->memset.pitch, p->memset.value,
+                                     p->memset.elementSize, p->memset.width, p->memset.height};
+        return cudaGraphMemsetNodeSetParams(node, &m);
+    }
+    case cudaGraphNodeTypeHost: {
+        struct cudaHostNodeParams h = {p->host.fn, p->host.userData};
+        return cudaGraphHostNodeSetParams(node, &h);
+    }
+    case cudaGraphNodeTypeEventRecord:
+        return cudaGraphEventRecordNodeSetEvent(node, p->eventRecord.event);
+    case cudaGraphNodeTypeWaitEvent:
+        return cudaGraphEventWaitNodeSetEvent(node, p->eventWait.event);
+    default:
+        fprintf(stderr, "vcuda: cudaGraphNodeSetParams: nodes of type %d cannot be changed\n",
+                (int)p->type);
+        return rt_record(cudaErrorNotSupported);
+    }
+}
+
+RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+                                              struct cudaGraphNodeParams *p) {
+    rt_graph_node *n = (rt_graph_node *)node;
+    if (!graphExec || !n || !p || p->type != n->type) return rt_record(cudaErrorInvalidValue);
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        struct cudaKernelNodeParams k = {p->kernel.func, p->kernel.gridDim, p->kernel.blockDim,
+                                         p->kernel.sharedMemBytes, p->kernel.kernelParams,
+                                         p->kernel.extra};
+        return cudaGraphExecKernelNodeSetParams(graphExec, node, &k);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        return cudaGraphExecMemcpyNodeSetParams(graphExec, node, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+        struct cudaMemsetParams m = {p->memset.dst, p->memset.pitch, p->memset.value,
+                                     p->memset.elementSize, p->memset.width, p->memset.height};
+        return cudaGraphExecMemsetNodeSetParams(graphExec, node, &m);
+    }
+    case cudaGraphNodeTypeHost: {
+        struct cudaHostNodeParams h = {p->host.fn, p->host.userData};
+        return cudaGraphExecHostNodeSetParams(graphExec, node, &h);
+    }
+    case cudaGraphNodeTypeEventRecord:
+        return cudaGraphExecEventRecordNodeSetEvent(graphExec, node, p->eventRecord.event);
+    case cudaGraphNodeTypeWaitEvent:
+        return cudaGraphExecEventWaitNodeSetEvent(graphExec, node, p->eventWait.event);
+    default:
+        fprintf(stderr, "vcuda: cudaGraphExecNodeSetParams: nodes of type %d cannot be "
+                        "changed\n", (int)p->type);
+        return rt_record(cudaErrorNotSupported);
+    }
+}

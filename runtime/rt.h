@@ -539,6 +539,7 @@ typedef struct rt_graph_node {
     size_t index;               /* position in its graph */
     struct rt_graph_node *origin; /* the node it is a copy of (cudaGraphClone), or NULL */
     void **kernel_args;         /* cudaGraphKernelNodeGetParams' kernelParams, or NULL */
+    cudaLaunchAttributeValue *attrs; /* a kernel node's attributes by id, or NULL */
     /* what a node of some types holds besides its operation (graph_nodes.c) */
     union {
         struct { void *dptr; size_t bytesize; struct cudaMemPoolProps props; } alloc;

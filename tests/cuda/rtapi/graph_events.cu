@@ -85,6 +85,41 @@ int main() {
     printf("the graph's own wait node still names ev: %d\n", got2 == ev);
     SHOW("record node for a destroyed event",
          cudaGraphAddEventRecordNode(&rec_node, producer, nullptr, 0, (cudaEvent_t)producer));
+
+    // kernel node attributes: kept and given back
+    cudaLaunchAttributeValue av = {};
+    av.accessPolicyWindow.base_ptr = x;
+    av.accessPolicyWindow.num_bytes = 4096;
+    av.accessPolicyWindow.hitRatio = 1.0f;
+    av.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    SHOW("set the fill node's access policy window",
+         cudaGraphKernelNodeSetAttribute(fill_node, cudaLaunchAttributeAccessPolicyWindow, &av));
+    cudaLaunchAttributeValue back = {};
+    OK(cudaGraphKernelNodeGetAttribute(fill_node, cudaLaunchAttributeAccessPolicyWindow, &back));
+    printf("its window: %zu bytes, hit property %d\n", back.accessPolicyWindow.num_bytes,
+           (int)back.accessPolicyWindow.hitProp);
+    OK(cudaGraphKernelNodeCopyAttributes(copy_node, fill_node));
+    back = {};
+    OK(cudaGraphKernelNodeGetAttribute(copy_node, cudaLaunchAttributeAccessPolicyWindow, &back));
+    printf("copied to the copy node: %zu bytes\n", back.accessPolicyWindow.num_bytes);
+    SHOW("an attribute of an event node",
+         cudaGraphKernelNodeGetAttribute(wait_node, cudaLaunchAttributeAccessPolicyWindow, &back));
+
+    // the generic setter: the producer's fill writes 3 from now on
+    int three = 3;
+    void *fill3[] = {&x, (void *)&n, &three};
+    cudaGraphNodeParams gp = {};
+    gp.type = cudaGraphNodeTypeKernel;
+    gp.kernel.func = (void *)slow_fill;
+    gp.kernel.gridDim = dim3(1);
+    gp.kernel.blockDim = dim3(256);
+    gp.kernel.kernelParams = fill3;
+    SHOW("cudaGraphExecNodeSetParams", cudaGraphExecNodeSetParams(pe, fill_node, &gp));
+    OK(cudaGraphLaunch(pe, s1));
+    OK(cudaStreamSynchronize(s1));
+    printf("the producer now fills with 3: x sums to %lld\n", total(x, n));
+    gp.type = cudaGraphNodeTypeMemset;
+    SHOW("cudaGraphNodeSetParams with another type", cudaGraphNodeSetParams(fill_node, &gp));
     SHOW("cudaDeviceSynchronize", cudaDeviceSynchronize());
     return 0;
 }
