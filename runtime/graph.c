@@ -134,6 +134,7 @@ RT_API cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
     rt_graph *g = graph ? rt_ptrmap_remove(&c->graphs, graph) : NULL;
     pthread_mutex_unlock(&c->engine_lock);
     if (!g) return rt_record(cudaErrorInvalidValue);
+    rt_userobj_release_all(g);
     rt_graph_free(g);
     return cudaSuccess;
 }
@@ -533,6 +534,7 @@ static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph
     }
     pthread_mutex_unlock(&c->engine_lock);
     if (e) return rt_record(e);
+    rt_userobj_copy(g, x); /* the executable graph keeps the graph's user objects */
     *pGraphExec = (cudaGraphExec_t)x;
     return cudaSuccess;
 }
@@ -582,6 +584,9 @@ RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
     if (e) return e;
     pthread_mutex_lock(&c->engine_lock);
     rt_graph_exec *x = graphExec ? rt_ptrmap_remove(&c->graph_execs, graphExec) : NULL;
+    pthread_mutex_unlock(&c->engine_lock);
+    if (x) rt_userobj_release_all(x); /* destructors run without the engine's lock */
+    pthread_mutex_lock(&c->engine_lock);
     if (x) rt_graph_exec_free(c, x);
     rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);

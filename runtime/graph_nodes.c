@@ -416,6 +416,7 @@ RT_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t original
     if (e) rt_graph_free(copy);
     pthread_mutex_unlock(&c->engine_lock);
     if (e) return rt_record(e);
+    rt_userobj_copy(g, copy);
     *pGraphClone = (cudaGraph_t)copy;
     return cudaSuccess;
 }

@@ -608,6 +608,10 @@ void rt_graphs_reset(rt_context *c);
 bool rt_graph_cond_handle_ok(cudaGraphConditionalHandle handle);
 /* Forget every conditional handle (cudaDeviceReset). */
 void rt_graph_cond_reset(void);
+/* User objects (graph_userobj.c): the references owner (a graph or executable graph) holds
+ * are also held by to; owner's references are dropped (its end). */
+void rt_userobj_copy(const void *from, const void *to);
+void rt_userobj_release_all(const void *owner);
 
 /* ---- timeline.c: the virtual clock ---- */
 

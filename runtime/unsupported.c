@@ -45,11 +45,6 @@ RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeGetParams, (cudaGraphNode_t hN
 RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
 RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParamsFromSymbol, (cudaGraphNode_t node, void* dst, const void* symbol, size_t count, size_t offset, enum cudaMemcpyKind kind))
 RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParamsToSymbol, (cudaGraphNode_t node, const void* symbol, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind))
-RT_UNSUPPORTED(cudaGraphReleaseUserObject, (cudaGraph_t graph, cudaUserObject_t object, unsigned int count))
-RT_UNSUPPORTED(cudaGraphRetainUserObject, (cudaGraph_t graph, cudaUserObject_t object, unsigned int count , unsigned int flags))
-RT_UNSUPPORTED(cudaUserObjectCreate, (cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy, unsigned int initialRefcount, unsigned int flags))
-RT_UNSUPPORTED(cudaUserObjectRelease, (cudaUserObject_t object, unsigned int count))
-RT_UNSUPPORTED(cudaUserObjectRetain, (cudaUserObject_t object, unsigned int count))
 
 /* ---- Managed memory and batched operations ---- */
 RT_UNSUPPORTED(cudaMemRangeGetAttribute, (void *data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void *devPtr, size_t count))
