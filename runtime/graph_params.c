@@ -632,3 +632,96 @@ RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGra
         return rt_record(cudaErrorNotSupported);
     }
 }
+
+/* ---- copies to and from a __device__ or __constant__ variable ---- */
+
+/* The copy operation between a symbol (at offset) and other memory, checked as
+ * cudaMemcpyToSymbol / cudaMemcpyFromSymbol check it. */
+static cudaError_t rt_symbol_copy_op(rt_context *c, const void *symbol, void *other,
+                                     size_t count, size_t offset, enum cudaMemcpyKind kind,
+                                     bool to_symbol, rt_op **out) {
+    pthread_mutex_lock(&c->lock);
+    rt_var *v = rt_var_lookup(c, symbol);
+    void *addr = NULL;
+    cudaError_t e = v ? rt_var_address(c, v, &addr) : cudaErrorInvalidSymbol;
+    pthread_mutex_unlock(&c->lock);
+    if (e) return e;
+    bool kind_ok = kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault ||
+                   kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    if (!kind_ok) return cudaErrorInvalidMemcpyDirection;
+    if (!count || offset > v->size || count > v->size - offset) return cudaErrorInvalidValue;
+    char *dev = (char *)addr + offset;
+    return to_symbol ? rt_copy1d_node_op(c, dev, other, count, kind, out)
+                     : rt_copy1d_node_op(c, other, dev, count, kind, out);
+}
+
+static cudaError_t rt_symbol_node(cudaGraphExec_t hx, cudaGraphNode_t *pNode, cudaGraph_t graph,
+                                  const cudaGraphNode_t *deps, size_t ndeps, cudaGraphNode_t node,
+                                  const void *symbol, void *other, size_t count, size_t offset,
+                                  enum cudaMemcpyKind kind, bool to_symbol) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_op *op = NULL;
+    e = rt_symbol_copy_op(c, symbol, other, count, offset, kind, to_symbol, &op);
+    if (e) return rt_record(e);
+    if (pNode)
+        return rt_record(rt_graph_add_node(pNode, graph, deps, ndeps, cudaGraphNodeTypeMemcpy, op));
+    return rt_record(rt_node_replace(c, hx, node, cudaGraphNodeTypeMemcpy, op));
+}
+
+RT_API cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                  const cudaGraphNode_t *pDependencies,
+                                                  size_t numDependencies, const void *symbol,
+                                                  const void *src, size_t count, size_t offset,
+                                                  enum cudaMemcpyKind kind) {
+    if (!pGraphNode) return rt_record(cudaErrorInvalidValue);
+    return rt_symbol_node(NULL, pGraphNode, graph, pDependencies, numDependencies, NULL, symbol,
+                          (void *)src, count, offset, kind, true);
+}
+
+RT_API cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
+                                                    cudaGraph_t graph,
+                                                    const cudaGraphNode_t *pDependencies,
+                                                    size_t numDependencies, void *dst,
+                                                    const void *symbol, size_t count,
+                                                    size_t offset, enum cudaMemcpyKind kind) {
+    if (!pGraphNode) return rt_record(cudaErrorInvalidValue);
+    return rt_symbol_node(NULL, pGraphNode, graph, pDependencies, numDependencies, NULL, symbol,
+                          dst, count, offset, kind, false);
+}
+
+RT_API cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
+                                                        const void *src, size_t count,
+                                                        size_t offset, enum cudaMemcpyKind kind) {
+    return rt_symbol_node(NULL, NULL, NULL, NULL, 0, node, symbol, (void *)src, count, offset,
+                          kind, true);
+}
+
+RT_API cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
+                                                          const void *symbol, size_t count,
+                                                          size_t offset,
+                                                          enum cudaMemcpyKind kind) {
+    return rt_symbol_node(NULL, NULL, NULL, NULL, 0, node, symbol, dst, count, offset, kind,
+                          false);
+}
+
+RT_API cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
+                                                            cudaGraphNode_t node,
+                                                            const void *symbol, const void *src,
+                                                            size_t count, size_t offset,
+                                                            enum cudaMemcpyKind kind) {
+    if (!hGraphExec) return rt_record(cudaErrorInvalidValue);
+    return rt_symbol_node(hGraphExec, NULL, NULL, NULL, 0, node, symbol, (void *)src, count,
+                          offset, kind, true);
+}
+
+RT_API cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
+                                                              cudaGraphNode_t node, void *dst,
+                                                              const void *symbol, size_t count,
+                                                              size_t offset,
+                                                              enum cudaMemcpyKind kind) {
+    if (!hGraphExec) return rt_record(cudaErrorInvalidValue);
+    return rt_symbol_node(hGraphExec, NULL, NULL, NULL, 0, node, symbol, dst, count, offset,
+                          kind, false);
+}

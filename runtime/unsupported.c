@@ -32,21 +32,15 @@ static cudaError_t rt_unsupported(const char *name, atomic_flag *said) {
 /* ---- Graphs and stream capture ---- */
 RT_UNSUPPORTED(cudaGraphAddExternalSemaphoresSignalNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
 RT_UNSUPPORTED(cudaGraphAddExternalSemaphoresWaitNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphAddMemcpyNodeFromSymbol, (cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dst, const void* symbol, size_t count, size_t offset, enum cudaMemcpyKind kind))
-RT_UNSUPPORTED(cudaGraphAddMemcpyNodeToSymbol, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const void* symbol, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind))
 RT_UNSUPPORTED(cudaGraphExecChildGraphNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, cudaGraph_t childGraph))
 RT_UNSUPPORTED(cudaGraphExecExternalSemaphoresSignalNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
 RT_UNSUPPORTED(cudaGraphExecExternalSemaphoresWaitNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphExecMemcpyNodeSetParamsFromSymbol, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void* dst, const void* symbol, size_t count, size_t offset, enum cudaMemcpyKind kind))
-RT_UNSUPPORTED(cudaGraphExecMemcpyNodeSetParamsToSymbol, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const void* symbol, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind))
 RT_UNSUPPORTED(cudaGraphExternalSemaphoresSignalNodeGetParams, (cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out))
 RT_UNSUPPORTED(cudaGraphExternalSemaphoresSignalNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
 RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeGetParams, (cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out))
 RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParamsFromSymbol, (cudaGraphNode_t node, void* dst, const void* symbol, size_t count, size_t offset, enum cudaMemcpyKind kind))
-RT_UNSUPPORTED(cudaGraphMemcpyNodeSetParamsToSymbol, (cudaGraphNode_t node, const void* symbol, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind))
 
-/* ---- Managed memory and batched operations ---- */
+/* ---- Managed memory ranges and 3D batches ---- */
 RT_UNSUPPORTED(cudaMemRangeGetAttribute, (void *data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void *devPtr, size_t count))
 RT_UNSUPPORTED(cudaMemRangeGetAttributes, (void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count))
 RT_UNSUPPORTED(cudaMemcpy3DBatchAsync, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))
@@ -85,7 +79,7 @@ RT_UNSUPPORTED(cudaSignalExternalSemaphoresAsync_ptsz, (const cudaExternalSemaph
 RT_UNSUPPORTED(cudaWaitExternalSemaphoresAsync, (const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream))
 RT_UNSUPPORTED(cudaWaitExternalSemaphoresAsync_ptsz, (const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream))
 
-/* ---- Library management (cudaLibrary*), driver entry points ---- */
+/* ---- Library management (cudaLibrary*) ---- */
 RT_UNSUPPORTED(cudaGetExportTable, (const void **ppExportTable, const cudaUUID_t *pExportTableId))
 RT_UNSUPPORTED(cudaLibraryEnumerateKernels, (cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib))
 RT_UNSUPPORTED(cudaLibraryGetGlobal, (void **dptr, size_t *bytes, cudaLibrary_t library, const char *name))
@@ -101,7 +95,7 @@ RT_UNSUPPORTED(cudaLibraryUnload, (cudaLibrary_t library))
 RT_UNSUPPORTED(cudaOccupancyMaxActiveClusters, (int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig))
 RT_UNSUPPORTED(cudaOccupancyMaxPotentialClusterSize, (int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig))
 
-/* ---- Error logs and notifications ---- */
+/* ---- Error logs ---- */
 RT_UNSUPPORTED(cudaLogsCurrent, (cudaLogIterator *iterator_out, unsigned int flags))
 RT_UNSUPPORTED(cudaLogsDumpToFile, (cudaLogIterator *iterator, const char *pathToFile, unsigned int flags))
 RT_UNSUPPORTED(cudaLogsDumpToMemory, (cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags))

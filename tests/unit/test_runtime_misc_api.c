@@ -5,6 +5,7 @@
 #include "test_runtime_common.h"
 
 static char stub_add;
+static char shadow_cscale[16];
 static test_wrapper w_main;
 
 static void on_notification(cudaAsyncNotificationInfo_t *info, void *data,
@@ -18,6 +19,7 @@ int main(void) {
     unsigned long long *fb = test_load("sm90_zstd.fatbin", NULL);
     void **h = test_register(fb, &w_main);
     test_register_kernel(h, &stub_add, "_Z3addPKfPfid");
+    __cudaRegisterVar(h, shadow_cscale, "cscale", "cscale", 0, 16, 1, 0);
     __cudaRegisterFatBinaryEnd(h);
 
     /* the PCI bus id the device reports finds it, in both of CUDA's spellings */
@@ -117,6 +119,31 @@ int main(void) {
     CHECK(memcmp(m, host, 4096) == 0);
     p.dstDevice = 1;
     CHECK_ERR(cudaMemcpy3DPeer(&p), cudaErrorInvalidDevice);
+    cudaGetLastError();
+
+    /* graph copies to and from a __constant__ variable (graph_params.c) */
+    float in[4] = {1.5f, 2.5f, 3.5f, 4.5f}, out[4] = {0};
+    cudaGraph_t g;
+    cudaGraphNode_t to, from;
+    CHECK_ERR(cudaGraphCreate(&g, 0), cudaSuccess);
+    CHECK_ERR(cudaGraphAddMemcpyNodeToSymbol(&to, g, NULL, 0, shadow_cscale, in, 8, 4,
+                                             cudaMemcpyHostToDevice),
+              cudaSuccess);
+    CHECK_ERR(cudaGraphAddMemcpyNodeFromSymbol(&from, g, &to, 1, out, shadow_cscale, 16, 0,
+                                               cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    CHECK_ERR(cudaGraphAddMemcpyNodeToSymbol(&to, g, NULL, 0, shadow_cscale, in, 16, 4,
+                                             cudaMemcpyHostToDevice),
+              cudaErrorInvalidValue); /* past the variable's end */
+    cudaGraphExec_t x;
+    CHECK_ERR(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    CHECK_ERR(cudaGraphLaunch(x, 0), cudaSuccess);
+    CHECK_ERR(cudaDeviceSynchronize(), cudaSuccess);
+    CHECK(out[0] == 0.0f && out[1] == 1.5f && out[2] == 2.5f && out[3] == 0.0f);
+    /* a node is needed to change */
+    CHECK_ERR(cudaGraphExecMemcpyNodeSetParamsToSymbol(x, NULL, shadow_cscale,
+                                                       in, 8, 8, cudaMemcpyHostToDevice),
+              cudaErrorInvalidValue); /* no node */
     cudaGetLastError();
     return test_finish("test_runtime_misc_api");
 }
