@@ -1,7 +1,8 @@
-/* runtime/graph_params.c — parameters of host, memcpy and memset nodes, in a graph and in
- * an executable graph; child graph nodes; enabling and disabling nodes of an executable
- * graph; its instantiation flags; event record and wait nodes; and cudaGraphDebugDotPrint, a picture of a graph in
- * Graphviz's DOT language (`dot -Tsvg graph.dot > graph.svg`).
+/* runtime/graph_params.c — parameters of host, memcpy (to and from variables too) and
+ * memset nodes, in a graph and in an executable graph; child graph nodes; enabling and
+ * disabling nodes of an executable graph; its instantiation flags; event record and wait
+ * nodes; kernel node attributes; the generic setters; and cudaGraphDebugDotPrint, a
+ * picture of a graph in Graphviz's DOT language (`dot -Tsvg graph.dot > graph.svg`).
  *
  * Setting a node's parameters in an executable graph changes what its later launches do;
  * launches already issued keep their own copies (graph.c).
