@@ -199,7 +199,20 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t
                                              unsigned long long flags, cudaStream_t stream) {
     if (!numPrefetchLocs || !prefetchLocs || !prefetchLocIdxs || prefetchLocIdxs[0] != 0)
         return rt_record(cudaErrorInvalidValue);
-    return rt_batch_check(dptrs, sizes, count, flags, stream);
+    cudaError_t e = rt_batch_check(dptrs, sizes, count, flags, stream);
+    if (e) return e;
+    /* operation i goes to the last location whose first operation is at or before it;
+     * where managed memory was prefetched to is remembered (memrange.c) */
+    rt_context *c = rt_ctx();
+    size_t loc = 0;
+    for (size_t i = 0; i < count; i++) {
+        while (loc + 1 < numPrefetchLocs && prefetchLocIdxs[loc + 1] <= i) loc++;
+        mem_alloc a;
+        if (mem_table_find(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)dptrs[i], &a) &&
+            a.kind == MEM_KIND_MANAGED)
+            rt_memrange_prefetched(a.base, prefetchLocs[loc]);
+    }
+    return cudaSuccess;
 }
 
 RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,

@@ -88,6 +88,7 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check) check_on_free(c->check, a.base);
+    if (a.kind == MEM_KIND_MANAGED) rt_memrange_forget(a.base);
     if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
     return true;
 }
@@ -614,7 +615,6 @@ RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value,
 RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                         struct cudaMemLocation location, unsigned int flags,
                                         cudaStream_t stream) {
-    (void)location;
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
@@ -623,6 +623,7 @@ RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
         a.kind != MEM_KIND_MANAGED)
         return rt_record(cudaErrorInvalidValue);
     if (!rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
+    rt_memrange_prefetched(a.base, location); /* remembered for cudaMemRangeGetAttribute */
     return cudaSuccess;
 }
 
@@ -634,7 +635,6 @@ RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
 
 RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                  struct cudaMemLocation location) {
-    (void)location;
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
@@ -643,5 +643,6 @@ RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemo
         !mem_table_check(rt_mem(c), (uint64_t)(uintptr_t)devPtr, count, &a) ||
         a.kind != MEM_KIND_MANAGED)
         return rt_record(cudaErrorInvalidValue);
+    rt_memrange_advise(a.base, advice, location); /* remembered (memrange.c) */
     return cudaSuccess;
 }

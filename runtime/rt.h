@@ -669,6 +669,13 @@ void rt_pools_after_sync(rt_context *c);
 /* cudaDeviceReset: every pool and its memory goes. */
 void rt_pools_reset(rt_context *c);
 
+/* ---- memrange.c: advice and prefetches of managed memory, by allocation ---- */
+
+void rt_memrange_advise(uint64_t base, enum cudaMemoryAdvise advice,
+                        struct cudaMemLocation location);
+void rt_memrange_prefetched(uint64_t base, struct cudaMemLocation location);
+void rt_memrange_forget(uint64_t base);
+
 /* ---- report.c ---- */
 
 void rt_report_print(rt_context *c);

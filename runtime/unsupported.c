@@ -40,9 +40,7 @@ RT_UNSUPPORTED(cudaGraphExternalSemaphoresSignalNodeSetParams, (cudaGraphNode_t 
 RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeGetParams, (cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out))
 RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
 
-/* ---- Managed memory ranges and 3D batches ---- */
-RT_UNSUPPORTED(cudaMemRangeGetAttribute, (void *data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void *devPtr, size_t count))
-RT_UNSUPPORTED(cudaMemRangeGetAttributes, (void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count))
+/* ---- Batched 3D copies ---- */
 RT_UNSUPPORTED(cudaMemcpy3DBatchAsync, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))
 RT_UNSUPPORTED(cudaMemcpy3DBatchAsync_ptsz, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))
 

@@ -145,5 +145,33 @@ int main(void) {
                                                        in, 8, 8, cudaMemcpyHostToDevice),
               cudaErrorInvalidValue); /* no node */
     cudaGetLastError();
+
+    /* advice and prefetches of managed memory come back as range attributes (memrange.c) */
+    int rm = -5, pref = -5, last = -5, by[3] = {7, 7, 7};
+    CHECK_ERR(cudaMemRangeGetAttribute(&rm, 4, cudaMemRangeAttributeReadMostly, m, 4096),
+              cudaSuccess);
+    CHECK_ERR(cudaMemRangeGetAttribute(&last, 4, cudaMemRangeAttributeLastPrefetchLocation, m,
+                                       4096),
+              cudaSuccess);
+    CHECK(rm == 0 && last == 0); /* prefetched to device 0 by the batch above */
+    struct cudaMemLocation host_loc = {cudaMemLocationTypeHost, 0};
+    CHECK_ERR(cudaMemAdvise(m, 4096, cudaMemAdviseSetReadMostly, loc), cudaSuccess);
+    CHECK_ERR(cudaMemAdvise(m, 4096, cudaMemAdviseSetPreferredLocation, host_loc), cudaSuccess);
+    CHECK_ERR(cudaMemAdvise(m, 4096, cudaMemAdviseSetAccessedBy, loc), cudaSuccess);
+    void *datas[] = {&rm, &pref, by};
+    size_t dsizes[] = {4, 4, sizeof by};
+    enum cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributeReadMostly,
+                                          cudaMemRangeAttributePreferredLocation,
+                                          cudaMemRangeAttributeAccessedBy};
+    CHECK_ERR(cudaMemRangeGetAttributes(datas, dsizes, attrs, 3, m, 4096), cudaSuccess);
+    CHECK(rm == 1 && pref == cudaCpuDeviceId);
+    CHECK(by[0] == 0 && by[1] == cudaInvalidDeviceId && by[2] == cudaInvalidDeviceId);
+    CHECK_ERR(cudaMemAdvise(m, 4096, cudaMemAdviseUnsetPreferredLocation, host_loc), cudaSuccess);
+    CHECK_ERR(cudaMemRangeGetAttribute(&pref, 4, cudaMemRangeAttributePreferredLocation, m, 4096),
+              cudaSuccess);
+    CHECK(pref == cudaInvalidDeviceId);
+    CHECK_ERR(cudaMemRangeGetAttribute(&pref, 4, cudaMemRangeAttributePreferredLocation, d1, 4),
+              cudaErrorInvalidValue); /* not managed memory */
+    cudaGetLastError();
     return test_finish("test_runtime_misc_api");
 }
