@@ -404,6 +404,8 @@ void rt_graph_exec_free(rt_context *c, rt_graph_exec *x) {
     }
     free(x->ops);
     free(x->nodes);
+    free(x->types);
+    free(x->index);
     free(x->disabled);
     rt_graph_exec_conds_free(x);
     free(x->deps);
@@ -451,7 +453,10 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
         x->leaf = calloc(n ? n : 1, sizeof *x->leaf);
         x->chains = calloc(n ? n : 1, sizeof *x->chains);
         x->nodes = calloc(n ? n : 1, sizeof *x->nodes);
-        if (!x->ops || !x->deps || !x->ndeps || !x->chain || !x->leaf || !x->chains || !x->nodes)
+        x->types = calloc(n ? n : 1, sizeof *x->types);
+        x->index = calloc(n ? n : 1, sizeof *x->index);
+        if (!x->ops || !x->deps || !x->ndeps || !x->chain || !x->leaf || !x->chains || !x->nodes ||
+            !x->types || !x->index)
             e = cudaErrorMemoryAllocation;
     }
     size_t *chain_last = calloc(n ? n : 1, sizeof *chain_last); /* chain -> its last node */
@@ -459,6 +464,8 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
     for (size_t k = 0; !e && k < n; k++) {
         rt_graph_node *node = g->nodes[order[k]];
         x->nodes[k] = node;
+        x->types[k] = node->type;
+        x->index[k] = node->index;
         x->ops[k] = node->type == cudaGraphNodeTypeConditional ? rt_graph_cond_op(c, x, node)
                     : node->type == cudaGraphNodeTypeGraph     ? rt_graph_child_op(c, x, node)
                                                                 : rt_op_clone(node->op);
@@ -641,7 +648,7 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
         for (size_t d = 0; d < x->ndeps[k]; d++) must(rt_op_add_dep(op, marks[x->deps[k][d]]));
         /* event nodes: a wait follows the event's latest record as the launch is issued; a
          * record becomes the event's latest (as cudaStreamWaitEvent and cudaEventRecord) */
-        enum cudaGraphNodeType t = x->nodes[k]->type;
+        enum cudaGraphNodeType t = x->types[k];
         rt_event *ev = t == cudaGraphNodeTypeWaitEvent || t == cudaGraphNodeTypeEventRecord
                            ? op->u.event.event : NULL;
         if (ev && !rt_ptrmap_get(&c->events, ev)) { /* destroyed since: nothing to do */

@@ -10,7 +10,10 @@ struct rt_cond_exec;
 
 typedef struct rt_graph_exec {
     rt_op **ops;                /* the nodes' operations, dependencies first */
-    rt_graph_node **nodes;      /* the graph's node each came from */
+    rt_graph_node **nodes;      /* the graph's node each came from: a key only, never read
+                                 * (the graph may be gone), but its type and position: */
+    enum cudaGraphNodeType *types;
+    size_t *index;
     size_t nops;
     size_t **deps;              /* per node: indexes of the nodes it follows */
     size_t *ndeps;

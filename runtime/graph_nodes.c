@@ -323,27 +323,28 @@ RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t h
     rt_graph_node *bad = NULL;
     if (x->nops != g->nnodes) why = cudaGraphExecUpdateErrorTopologyChanged;
     for (size_t k = 0; !why && k < x->nops; k++) {
-        const rt_graph_node *old = x->nodes[k];
-        rt_graph_node *now = old->index < g->nnodes ? g->nodes[old->index] : NULL;
-        if (!now || now->type != old->type || now->ndeps != old->ndeps) {
-            why = now && now->type != old->type ? cudaGraphExecUpdateErrorNodeTypeChanged
-                                                : cudaGraphExecUpdateErrorTopologyChanged;
+        /* what x knows of its node (the graph it came from may be gone) */
+        enum cudaGraphNodeType type = x->types[k];
+        rt_graph_node *now = x->index[k] < g->nnodes ? g->nodes[x->index[k]] : NULL;
+        if (!now || now->type != type || now->ndeps != x->ndeps[k]) {
+            why = now && now->type != type ? cudaGraphExecUpdateErrorNodeTypeChanged
+                                           : cudaGraphExecUpdateErrorTopologyChanged;
             bad = now;
             break;
         }
-        for (size_t d = 0; d < old->ndeps && !why; d++)
-            if (now->deps[d]->index != old->deps[d]->index) {
+        for (size_t d = 0; d < x->ndeps[k] && !why; d++)
+            if (now->deps[d]->index != x->index[x->deps[k][d]]) {
                 why = cudaGraphExecUpdateErrorTopologyChanged;
                 bad = now;
             }
-        if (!why && old->type == cudaGraphNodeTypeKernel &&
-            now->op->u.kernel.func != old->op->u.kernel.func) {
+        if (!why && type == cudaGraphNodeTypeKernel &&
+            now->op->u.kernel.func != x->ops[k]->u.kernel.func) {
             why = cudaGraphExecUpdateErrorFunctionChanged;
             bad = now;
         }
-        if (!why && old->type != cudaGraphNodeTypeKernel && old->type != cudaGraphNodeTypeEmpty &&
-            old->type != cudaGraphNodeTypeMemcpy && old->type != cudaGraphNodeTypeMemset &&
-            old->type != cudaGraphNodeTypeHost) {
+        if (!why && type != cudaGraphNodeTypeKernel && type != cudaGraphNodeTypeEmpty &&
+            type != cudaGraphNodeTypeMemcpy && type != cudaGraphNodeTypeMemset &&
+            type != cudaGraphNodeTypeHost) {
             why = cudaGraphExecUpdateErrorUnsupportedFunctionChange;
             bad = now;
         }
@@ -352,7 +353,7 @@ RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t h
     if (!why) {
         ops = calloc(x->nops ? x->nops : 1, sizeof *ops);
         for (size_t k = 0; ops && k < x->nops; k++) {
-            ops[k] = rt_op_clone(g->nodes[x->nodes[k]->index]->op);
+            ops[k] = rt_op_clone(g->nodes[x->index[k]]->op);
             if (!ops[k]) {
                 for (size_t j = 0; j < k; j++) rt_op_free(ops[j]);
                 free(ops);
@@ -526,7 +527,8 @@ RT_API cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dpt
 uint64_t rt_graph_exec_mem_bytes(const rt_graph_exec *x) {
     uint64_t bytes = 0;
     for (size_t k = 0; k < x->nops; k++)
-        if (x->nodes[k]->type == cudaGraphNodeTypeMemAlloc) bytes += x->nodes[k]->x.alloc.bytesize;
+        /* (at instantiation: the graph is there) */
+        if (x->types[k] == cudaGraphNodeTypeMemAlloc) bytes += x->nodes[k]->x.alloc.bytesize;
     return (bytes + RT_GRAPH_MEM_UNIT - 1) / RT_GRAPH_MEM_UNIT * RT_GRAPH_MEM_UNIT;
 }
 

@@ -257,7 +257,7 @@ RT_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraph
     pthread_mutex_lock(&c->engine_lock);
     size_t k = 0;
     rt_graph_exec *x = rt_exec_node(c, hGraphExec, hNode, &k);
-    enum cudaGraphNodeType t = x ? x->nodes[k]->type : cudaGraphNodeTypeEmpty;
+    enum cudaGraphNodeType t = x ? x->types[k] : cudaGraphNodeTypeEmpty;
     /* kernel, copy and set nodes can be turned off */
     if (!x || (t != cudaGraphNodeTypeKernel && t != cudaGraphNodeTypeMemcpy &&
                t != cudaGraphNodeTypeMemset)) {
