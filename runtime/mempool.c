@@ -15,7 +15,8 @@
  * cudaMemPoolTrimTo gives them back down to what it is asked to keep. Reused memory is
  * not zeroed again, as on a GPU.
  *
- * One lock guards every pool. It is taken with the engine's lock held (the free in
+ * Not yet: stream-ordered allocation inside a stream capture (it would make memory
+ * nodes); it is refused by name. One lock guards every pool. It is taken with the engine's lock held (the free in
  * stream order), so nothing here issues work or waits while holding it.
  */
 #include "rt.h"
@@ -264,12 +265,27 @@ void rt_pools_reset(rt_context *c) {
 
 /* ---- allocation and free in stream order ---- */
 
+/* Stream-ordered allocation in a capturing stream would become memory nodes: not done
+ * yet, so it is refused by name and breaks the capture (as an unsupported call does). */
+static bool rt_pool_refuse_capture(rt_context *c, cudaStream_t h, const char *fn) {
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *s = rt_stream_lookup(c, h);
+    bool capturing = s && s->capture;
+    if (capturing) s->capture->invalid = true;
+    pthread_mutex_unlock(&c->engine_lock);
+    if (capturing)
+        fprintf(stderr, "vcuda: %s in a capturing stream (memory nodes) is not supported\n", fn);
+    return capturing;
+}
+
 static cudaError_t rt_malloc_from(void **ptr, size_t size, rt_mempool *pool, cudaStream_t s) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!ptr) return rt_record(cudaErrorInvalidValue);
     if (!rt_stream_valid(c, s)) return rt_record(cudaErrorInvalidResourceHandle);
+    if (rt_pool_refuse_capture(c, s, "cudaMallocAsync"))
+        return rt_record(cudaErrorStreamCaptureUnsupported);
     pthread_mutex_lock(&rt_pools_lock);
     if (!pool) pool = rt_pool_current ? rt_pool_current : rt_pool_get_default();
     if (!pool || !rt_pool_known(pool)) {
@@ -308,6 +324,8 @@ static cudaError_t rt_free_async(void *devPtr, cudaStream_t s) {
     if (e) return e;
     if (!rt_stream_valid(c, s)) return rt_record(cudaErrorInvalidResourceHandle);
     if (!devPtr) return cudaSuccess;
+    if (rt_pool_refuse_capture(c, s, "cudaFreeAsync"))
+        return rt_record(cudaErrorStreamCaptureUnsupported);
     pthread_mutex_lock(&rt_pools_lock);
     rt_mempool *p;
     rt_pool_chunk *ch;

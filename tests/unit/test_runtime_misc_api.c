@@ -1,7 +1,9 @@
 /* tests/unit/test_runtime_misc_api.c — the smaller entry points runtime/device_misc.c
  * answers for the one emulated device: the device by its PCI bus id, peer attributes,
  * valid devices, GPUDirect RDMA flushes, asynchronous notifications, driver entry points,
- * a kernel's parameter layout, and the batched prefetches, discards and copies. */
+ * a kernel's parameter layout, the batched prefetches, discards and copies, range
+ * attributes of managed memory, graph copies to and from variables, and stream-ordered
+ * allocation refused inside a capture. */
 #include "test_runtime_common.h"
 
 static char stub_add;
@@ -172,6 +174,19 @@ int main(void) {
     CHECK(pref == cudaInvalidDeviceId);
     CHECK_ERR(cudaMemRangeGetAttribute(&pref, 4, cudaMemRangeAttributePreferredLocation, d1, 4),
               cudaErrorInvalidValue); /* not managed memory */
+    cudaGetLastError();
+
+    /* stream-ordered allocation in a capture would be memory nodes: refused, capture broken */
+    cudaStream_t cs;
+    cudaGraph_t cg = NULL;
+    void *pa = NULL;
+    CHECK_ERR(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking), cudaSuccess);
+    CHECK_ERR(cudaStreamBeginCapture(cs, cudaStreamCaptureModeRelaxed), cudaSuccess);
+    CHECK_ERR(cudaMallocAsync(&pa, 64, cs), cudaErrorStreamCaptureUnsupported);
+    CHECK_ERR(cudaStreamEndCapture(cs, &cg), cudaErrorStreamCaptureInvalidated);
+    CHECK_ERR(cudaMallocAsync(&pa, 64, cs), cudaSuccess); /* outside a capture it works */
+    CHECK_ERR(cudaFreeAsync(pa, cs), cudaSuccess);
+    CHECK_ERR(cudaStreamSynchronize(cs), cudaSuccess);
     cudaGetLastError();
     return test_finish("test_runtime_misc_api");
 }
