@@ -107,6 +107,25 @@ static uint64_t atomic_apply(void *p, unsigned op, ptx_type t, unsigned size, ui
     }
 }
 
+/* An atomic on the barrier word of the grid's workspace: cooperative groups' grid
+ * barrier. In a co-resident grid, one that flips the word's top bit completes it, and the
+ * blocks polling the word may go on (exec_coresident). In any other grid the blocks are
+ * not all resident at once, so the barrier could never complete: it is refused. */
+static bool grid_barrier_atom(exec_warp *hw, const exec_insn *in, uint32_t lane,
+                              uint64_t addr, uint32_t old) {
+    const exec_launch *L = hw->block->L;
+    if (!L->coresident) {
+        exec_fault_at(hw, in, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION,
+                      "grid-wide synchronisation (cooperative groups' this_grid().sync()) in a "
+                      "grid not launched cooperatively: launch it with "
+                      "cudaLaunchCooperativeKernel");
+        return false;
+    }
+    uint32_t now = __atomic_load_n((const uint32_t *)(uintptr_t)addr, __ATOMIC_ACQUIRE);
+    if ((now ^ old) & 0x80000000u) L->coresident->flipped(L->coresident->ctx);
+    return true;
+}
+
 static void h_atom(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     struct exec_block *b = hw->block;
@@ -123,6 +142,9 @@ static void h_atom(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         uint64_t old = atomic_apply(p, in->aux, t, size, EXEC_R(hw, in->a[1], lane),
                                     in->na > 2 ? EXEC_R(hw, in->a[2], lane) : 0, private_mem);
         if (in->flags & ATOM_HAS_DST) EXEC_R(hw, in->d[0], lane) = old;
+        if (__builtin_expect(u == b->L->grid_workspace + 4, 0) &&
+            !grid_barrier_atom(hw, in, lane, u, (uint32_t)old))
+            return;
     }
 }
 

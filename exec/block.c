@@ -562,6 +562,9 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->rsp = 0;
     w->returned = 0;
     w->spin_count = 0;
+    w->spin_waits = 0;
+    w->spin_last = 0;
+    w->spin_flips_seen = 0;
     w->yield = false;
     w->brk = NULL;
     w->status = EXEC_WARP_RUNNABLE;

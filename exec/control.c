@@ -49,10 +49,24 @@ __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
     exec_warp_update_brk(w);
 }
 
+/* A turn of a spin-wait in a grid whose blocks all run at once, each on its own host
+ * thread (a cooperative launch): what it waits for is another block's doing, so every 8
+ * turns the thread sleeps until the grid barrier completes or for a while (the grid's
+ * choice, exec_coresident), leaving the host's cores to the blocks that still have work.
+ * A turn more than 64 instructions after the last one starts a new wait. */
+__attribute__((noinline)) static void coresident_spin(exec_wstate *w) {
+    if (w->clock - w->spin_last > 64) w->spin_waits = 0;
+    w->spin_last = w->clock;
+    if (++w->spin_waits % 8) return;
+    const exec_coresident *co = w->h.block->L->coresident;
+    co->wait(co->ctx, w->spin_waits / 8, &w->spin_flips_seen);
+}
+
 /* One turn of a loop that may be a spin-wait: every lane of the path went round again
  * (uniform), or some left it (the count starts over). A path stuck going round while
  * other lanes of its warp wait lets them run. */
 __attribute__((noinline)) static void spin_turn(exec_wstate *w, bool uniform) {
+    if (w->h.block->L->coresident) coresident_spin(w);
     if (!uniform) {
         w->spin_count = 0;
     } else if (++w->spin_count >= EXEC_SPIN_LIMIT) {

@@ -196,6 +196,9 @@ typedef struct exec_wstate {
     uint64_t clock;             /* issued instructions (%clock64) */
     uint64_t slice_start;
     uint32_t spin_count;        /* consecutive uniform turns of a possible spin loop */
+    uint32_t spin_waits;        /* co-resident blocks: turns of the current spin-wait, */
+    uint64_t spin_last;         /* the clock of its last turn, and the barrier flips it */
+    uint64_t spin_flips_seen;   /* has seen (exec/control.c) */
     uint32_t returned;          /* lanes that returned from the current function */
     uint8_t status;             /* enum exec_warp_status */
     bool yield;                 /* leave the run loop at brk */

@@ -1,7 +1,7 @@
 /* exec/devrt.c — the device runtime's entry points as builtin callees: what a kernel's
  * calls to __cudaCDP2GetParameterBufferV2, __cudaCDP2LaunchDeviceV2, cudaGetLastError,
  * cudaStreamCreateWithFlags, ... (and the plain names of the legacy model CDP1, among them
- * cudaDeviceSynchronize) do for each calling thread.
+ * cudaDeviceSynchronize), and cudaGraphSetConditional, do for each calling thread.
  *
  * The executor's part: reading each lane's arguments from its call frame, writing results
  * through the pointers it passed (generic addresses, checked like any store), each
@@ -31,7 +31,7 @@ enum devrt_fn {
     DRT_STREAM_WAIT_EVENT_PTSZ, DRT_EVENT_CREATE, DRT_EVENT_RECORD, DRT_EVENT_RECORD_PTSZ,
     DRT_EVENT_RECORD_FLAGS, DRT_EVENT_RECORD_FLAGS_PTSZ, DRT_EVENT_DESTROY, DRT_SYNCHRONIZE,
     DRT_MALLOC, DRT_FREE, DRT_MEMCPY_ASYNC, DRT_MEMCPY_ASYNC_PTSZ, DRT_MEMSET_ASYNC,
-    DRT_MEMSET_ASYNC_PTSZ,
+    DRT_MEMSET_ASYNC_PTSZ, DRT_GRAPH_SET_CONDITIONAL,
     DRT_COUNT
 };
 
@@ -69,6 +69,7 @@ static const char *const fn_names[DRT_COUNT] = {
     [DRT_MEMCPY_ASYNC_PTSZ] = "MemcpyAsync_ptsz",
     [DRT_MEMSET_ASYNC] = "MemsetAsync",
     [DRT_MEMSET_ASYNC_PTSZ] = "MemsetAsync_ptsz",
+    [DRT_GRAPH_SET_CONDITIONAL] = "GraphSetConditional",
 };
 
 /* Builtin numbers: EXEC_BUILTIN_DEVRT_FIRST + 2 * fn + (1 for the legacy name). */
@@ -414,6 +415,13 @@ static void call_lane(exec_wstate *w, const exec_insn *in, const exec_callsite *
         set_ret(w, cs, lane, (uint32_t)*last);
         *last = EXEC_DEVRT_SUCCESS;
         return;
+    case DRT_GRAPH_SET_CONDITIONAL: {
+        /* a conditional node's handle is the device address of its condition (the
+         * runtime's runtime/graph_cond.c): the value is stored there */
+        uint32_t v = (uint32_t)arg_u64(w, cs, lane, 1);
+        store(w, in, lane, arg_u64(w, cs, lane, 0), &v, 4);
+        return;
+    }
     case DRT_PEEK_AT_LAST_ERROR:
         set_ret(w, cs, lane, (uint32_t)*last);
         return;

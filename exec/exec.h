@@ -115,7 +115,29 @@ typedef struct exec_launch {
      * (NULL: every such call fails with cudaErrorNotSupported) */
     const struct exec_devrt_ops *devrt;
     void *devrt_ctx;                /* passed to each operation */
+    /* a cooperative launch (cudaLaunchCooperativeKernel): every block of the grid runs at
+     * once, each on a host thread of its own, so blocks may wait for one another; NULL
+     * otherwise */
+    const struct exec_coresident *coresident;
+    uint64_t grid_workspace;        /* device address of the grid's barrier word pair,
+                                     * which %envreg1:%envreg2 give cooperative groups
+                                     * (this_grid().sync()); 0 when not cooperative */
 } exec_launch;
+
+/* How the blocks of a co-resident grid wait for one another without taking the host's
+ * cores from the blocks that still have work. Cooperative groups' grid barrier counts
+ * arrivals with an atomic add on the workspace's word at offset 4, whose top bit flips
+ * when the last block arrives; each block then polls the word. */
+typedef struct exec_coresident {
+    /* A warp has gone round a spin-wait for a while (round: how many times it has called
+     * this during the wait, from 1): sleep until the barrier's bit flips after the flip
+     * *seen counts (then *seen is brought up to date), or for a while that grows with
+     * round. */
+    void (*wait)(void *ctx, uint32_t round, uint64_t *seen);
+    /* An atomic has flipped the barrier's bit. */
+    void (*flipped)(void *ctx);
+    void *ctx;
+} exec_coresident;
 
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they
  * belong to the device heap and are released with device-side free. */

@@ -54,7 +54,12 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     case PTX_SREG_CLUSTER_NCTAID_Z: case PTX_SREG_CLUSTER_NCTARANK:
         return 1;
     case PTX_SREG_AGGR_SMEM_SIZE: return b->shared_size;
-    default: return 0; /* %envregN, %cluster_ctaid, %cluster_ctarank, %is_explicit_cluster */
+    /* the grid workspace of a cooperative launch, high word in %envreg1 and low word in
+     * %envreg2 (as cooperative groups read it): 0 in other launches, which makes
+     * this_grid().is_valid() false and this_grid().sync() trap, as on a GPU */
+    case PTX_SREG_ENVREG0 + 1: return (uint32_t)(L->grid_workspace >> 32);
+    case PTX_SREG_ENVREG0 + 2: return (uint32_t)L->grid_workspace;
+    default: return 0; /* other %envregN, %cluster_ctaid, %cluster_ctarank, %is_explicit_cluster */
     }
 }
 

@@ -62,6 +62,8 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
         return NULL;
     d->preset = p;
     d->mem = mem_table_new();
+    if (d->mem)
+        d->grid_workspace = gpu_grid_workspace_new(d);
     d->nlanes = nworkers ? nworkers : default_thread_count();
     d->kernel_timeout_ns = kernel_timeout_ns();
     if (d->nlanes > GPU_MAX_THREADS)
@@ -115,6 +117,7 @@ void gpu_device_free(gpu_device *d) {
     free(d->spare);
     free(d->lanes);
     free(d->sm_load);
+    gpu_grid_workspace_free(d, d->grid_workspace);
     mem_table_free(d->mem);
     pthread_cond_destroy(&d->sched_wake);
     pthread_mutex_destroy(&d->spare_lock);

@@ -82,6 +82,7 @@ struct gpu_device {
     pthread_mutex_t spare_lock;
     exec_worker **spare;
     size_t nspare, spare_cap;
+    uint64_t grid_workspace;      /* the workspace of grids not launched cooperatively */
 };
 
 /* One SM's capacity in residency units: every block count up to 32 divides it, so a
@@ -106,6 +107,9 @@ exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *f
 /* An exec_worker for a calling thread's or a nested grid's lane (from the spare list or
  * new), and its return. */
 exec_worker *gpu_spare_worker_take(struct gpu_device *d);
+/* A grid workspace for cooperative groups (gpu/scheduler.c): 0 when out of memory. */
+uint64_t gpu_grid_workspace_new(struct gpu_device *d);
+void gpu_grid_workspace_free(struct gpu_device *d, uint64_t base);
 void gpu_spare_worker_give(struct gpu_device *d, exec_worker *w);
 
 #endif

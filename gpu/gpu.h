@@ -244,6 +244,11 @@ typedef struct gpu_grid_opts {
     void *print_ctx;
     uint64_t *blocks_done; /* when not NULL, counts the grid's blocks as they end (atomic
                             * adds): a progress display reads it while the grid runs */
+    bool cooperative;    /* cudaLaunchCooperativeKernel: every block runs at once, each on
+                          * a host thread of its own, with a grid workspace for
+                          * cooperative groups' grid-wide barrier (gpu/scheduler.c); the
+                          * caller has checked that the grid fits on the device at once.
+                          * A fault stops every block. */
 } gpu_grid_opts;
 
 /* gpu_run_grid_stats with options (opts may be NULL). */

@@ -25,6 +25,13 @@
  * Blocks before f run to completion, so the outcome is the one a one-thread run gives:
  * the output of blocks 0..f, and the fault of the lowest faulting block.
  *
+ * Cooperative grids (cudaLaunchCooperativeKernel) are co-resident: every block runs at
+ * once on a host thread of its own (run_cooperative), so a block may wait for any other,
+ * as cooperative groups' grid-wide barrier does through the grid's workspace. Their
+ * blocks take their room on the SMs without waiting for it (the launch was checked to
+ * fit the device), and a fault stops every block, since the others could wait for the
+ * faulted one for ever.
+ *
  * Dynamic parallelism (what blocks launch, and their output after a launch) is gpu/dp.c;
  * a grid's blocks run here, then what they launched there.
  *
@@ -61,6 +68,12 @@ typedef struct gpu_grid {
     struct gpu_dp_grid *dp;        /* what the blocks launch (gpu/dp.c) */
     exec_output *sink;             /* where output goes instead of printed, or NULL */
     uint64_t *progress;            /* gpu_grid_opts.blocks_done, or NULL */
+    bool cooperative;              /* all blocks at once (run_cooperative), and how their
+                                    * spin-waits sleep: */
+    exec_coresident co;
+    pthread_mutex_t co_lock;
+    pthread_cond_t co_cond;        /* the grid barrier completed (co_flips moved on) */
+    uint64_t co_flips;             /* grid barriers completed (co_lock) */
 
     /* under d->sched_lock */
     uint64_t seq;                  /* admission order */
@@ -138,10 +151,16 @@ static void record_fault(gpu_grid *g, uint64_t b, const exec_fault *f) {
     gpu_device *d = g->dev;
     pthread_mutex_lock(&d->sched_lock);
     for (gpu_lane *l = d->busy; l; l = l->busy_next) {
-        if (l->grid == g && atomic_load(&l->block) > b)
+        if (l->grid == g && (g->cooperative || atomic_load(&l->block) > b))
             __atomic_store_n(&l->abort, 1, __ATOMIC_RELAXED); /* read by exec */
     }
     pthread_mutex_unlock(&d->sched_lock);
+    if (g->cooperative) {
+        /* sleeping spin-waits see the abort at once */
+        pthread_mutex_lock(&g->co_lock);
+        pthread_cond_broadcast(&g->co_cond);
+        pthread_mutex_unlock(&g->co_lock);
+    }
 }
 
 /* Block b finished on lane with result kind: hand its output to the writer. */
@@ -237,6 +256,36 @@ static void busy_remove(gpu_lane *l) {
     l->busy_prev = NULL;
 }
 
+/* Run block b of g on lane, as SM sm, and hand its output on (d->sched_lock not held;
+ * the lane is in the busy list). */
+static void exec_block_on_lane(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
+    exec_fault_kind kind = EXEC_FAULT_ABORTED;
+    lane->dp = g->dp;
+    lane->dp_block = NULL;
+    /* a cooperative grid's blocks wait for one another: after a fault none may start */
+    bool run = g->cooperative ? atomic_load(&g->fault_block) == NO_BLOCK
+                              : b <= atomic_load(&g->fault_block);
+    if (run) {
+        gpu_device *outer_dev = running_device;
+        gpu_grid *outer_grid = running_grid;
+        running_device = g->dev;
+        running_grid = g;
+        lane->launch = *g->launch;
+        lane->launch.abort = &lane->abort;
+        lane->launch.devrt = &gpu_dp_ops;
+        lane->launch.devrt_ctx = lane;
+        uint64_t before = exec_worker_insn_count(lane->worker);
+        kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm,
+                              &lane->out, &lane->fault);
+        atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
+        atomic_fetch_add(&g->blocks_run, 1);
+        if (g->progress) __atomic_fetch_add(g->progress, 1, __ATOMIC_RELAXED);
+        running_device = outer_dev;
+        running_grid = outer_grid;
+    }
+    finish_block(g, lane, b, kind);
+}
+
 /* Run block b of g on lane, as SM sm. Called and returns with d->sched_lock held.
  *
  * A launch that an observer watches (profiler, checker) keeps the lane: it goes on with
@@ -256,30 +305,7 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
             g->threads++;
         }
         pthread_mutex_unlock(&d->sched_lock);
-
-        exec_fault_kind kind = EXEC_FAULT_ABORTED;
-        lane->dp = g->dp;
-        lane->dp_block = NULL;
-        if (b <= atomic_load(&g->fault_block)) {
-            gpu_device *outer_dev = running_device;
-            gpu_grid *outer_grid = running_grid;
-            running_device = d;
-            running_grid = g;
-            lane->launch = *g->launch;
-            lane->launch.abort = &lane->abort;
-            lane->launch.devrt = &gpu_dp_ops;
-            lane->launch.devrt_ctx = lane;
-            uint64_t before = exec_worker_insn_count(lane->worker);
-            kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm,
-                                  &lane->out, &lane->fault);
-            atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
-            atomic_fetch_add(&g->blocks_run, 1);
-            if (g->progress) __atomic_fetch_add(g->progress, 1, __ATOMIC_RELAXED);
-            running_device = outer_dev;
-            running_grid = outer_grid;
-        }
-        finish_block(g, lane, b, kind);
-
+        exec_block_on_lane(g, lane, b, sm);
         pthread_mutex_lock(&d->sched_lock);
         busy_remove(lane);
         lane->grid = NULL;
@@ -450,6 +476,153 @@ static void run_shared(gpu_grid *g) {
     gpu_spare_worker_give(d, lane.worker);
 }
 
+/* ---- cooperative grids: every block at once ---- */
+
+typedef struct coop_block {
+    gpu_grid *g;
+    gpu_lane lane;
+    uint64_t b;
+    uint32_t sm;
+    pthread_t thread;
+} coop_block;
+
+static void *coop_block_main(void *arg) {
+    coop_block *cb = arg;
+    gpu_grid *g = cb->g;
+    gpu_device *d = g->dev;
+    exec_block_on_lane(g, &cb->lane, cb->b, cb->sm);
+    if (g->launch->observer)
+        exec_worker_observe_end(cb->lane.worker); /* the launch's only block on this worker */
+    pthread_mutex_lock(&d->sched_lock);
+    busy_remove(&cb->lane);
+    cb->lane.grid = NULL;
+    atomic_store(&cb->lane.block, NO_BLOCK);
+    d->sm_load[cb->sm] -= g->share;
+    if (d->room_waiters)
+        pthread_cond_broadcast(&d->sched_wake);
+    pthread_mutex_unlock(&d->sched_lock);
+    return NULL;
+}
+
+/* A spin-wait of a cooperative grid's block sleeps until the grid barrier completes after
+ * the completions it has seen, or for 10 us doubling with each round up to a limit that
+ * grows with the grid (50 us a block, from 1 to 50 ms): with a few host cores and
+ * thousands of blocks, a block waiting for others must leave the cores to them, and the
+ * barrier itself wakes it at once. */
+static void coop_wait(void *ctx, uint32_t round, uint64_t *seen) {
+    gpu_grid *g = ctx;
+    uint64_t limit = g->nblocks * 5000ull;
+    if (limit < 1000000ull)
+        limit = 1000000ull;
+    if (limit > 50000000ull)
+        limit = 50000000ull;
+    uint64_t ns = round > 20 ? limit : 10000ull << (round - 1);
+    if (ns > limit)
+        ns = limit;
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    uint64_t t = (uint64_t)until.tv_nsec + ns;
+    until.tv_sec += (time_t)(t / 1000000000ull);
+    until.tv_nsec = (long)(t % 1000000000ull);
+    pthread_mutex_lock(&g->co_lock);
+    while (g->co_flips == *seen && atomic_load(&g->fault_block) == NO_BLOCK) {
+        if (pthread_cond_timedwait(&g->co_cond, &g->co_lock, &until) != 0)
+            break;
+    }
+    *seen = g->co_flips;
+    pthread_mutex_unlock(&g->co_lock);
+}
+
+static void coop_flipped(void *ctx) {
+    gpu_grid *g = ctx;
+    pthread_mutex_lock(&g->co_lock);
+    g->co_flips++;
+    pthread_cond_broadcast(&g->co_cond);
+    pthread_mutex_unlock(&g->co_lock);
+}
+
+/* Run every block of g at once, each on a thread of its own (with a worker of its own:
+ * the scratch of thousands of blocks is not kept for later grids). */
+static void run_cooperative(gpu_grid *g) {
+    gpu_device *d = g->dev;
+    coop_block *cbs = calloc(g->nblocks, sizeof *cbs);
+    uint64_t started = 0;
+    if (cbs) {
+        pthread_mutex_lock(&d->sched_lock);
+        g->seq = ++d->grid_seq;
+        g->sm_base = least_loaded_sm(d, g->num_sms);
+        for (uint64_t b = 0; b < g->nblocks; b++) {
+            coop_block *cb = &cbs[b];
+            cb->g = g;
+            cb->b = b;
+            cb->sm = (uint32_t)((g->sm_base + b) % g->num_sms);
+            cb->lane.dev = d;
+            cb->lane.worker = exec_worker_new();
+            atomic_init(&cb->lane.block, b);
+            cb->lane.grid = g;
+            if (!cb->lane.worker)
+                break;
+            busy_add(d, &cb->lane);
+            d->sm_load[cb->sm] += g->share;
+            if (pthread_create(&cb->thread, NULL, coop_block_main, cb) != 0) {
+                busy_remove(&cb->lane);
+                d->sm_load[cb->sm] -= g->share;
+                exec_worker_free(cb->lane.worker);
+                break;
+            }
+            started++;
+        }
+        g->threads = (unsigned)started;
+        pthread_mutex_unlock(&d->sched_lock);
+    }
+    if (started < g->nblocks) {
+        /* the host cannot hold the grid at once: the launch fails, and the blocks that
+         * started stop (they could wait for the others for ever) */
+        exec_fault f;
+        memset(&f, 0, sizeof f);
+        f.kind = EXEC_FAULT_ILLEGAL_ADDRESS;
+        snprintf(f.msg, sizeof f.msg,
+                 "vcuda: cannot start %llu host threads for the blocks of a cooperative grid",
+                 (unsigned long long)g->nblocks);
+        pthread_mutex_lock(&g->lock);
+        record_fault(g, 0, &f);
+        pthread_mutex_unlock(&g->lock);
+    }
+    for (uint64_t b = 0; b < started; b++) {
+        pthread_join(cbs[b].thread, NULL);
+        free(cbs[b].lane.out.data);
+        free(cbs[b].lane.out.err);
+        exec_worker_free(cbs[b].lane.worker);
+    }
+    free(cbs);
+}
+
+/* A grid workspace: the barrier word pair cooperative groups' grid.sync() counts
+ * arrivals in (at offset 4), zeroed, in the device's allocation table so that the
+ * executor's checked accesses reach it. A cooperative grid has one of its own; every
+ * other grid shares the device's (as on a GPU, this_grid().is_valid() is true in any
+ * launch), where the executor refuses grid.sync() (exec/atomic.c). */
+#define COOP_WORKSPACE_BYTES 16u
+
+uint64_t gpu_grid_workspace_new(gpu_device *d) {
+    void *p = calloc(1, COOP_WORKSPACE_BYTES);
+    if (!p)
+        return 0;
+    uint64_t base = (uint64_t)(uintptr_t)p;
+    if (!mem_table_add(d->mem, base, COOP_WORKSPACE_BYTES, MEM_KIND_INTERNAL, 0)) {
+        free(p);
+        return 0;
+    }
+    return base;
+}
+
+void gpu_grid_workspace_free(gpu_device *d, uint64_t base) {
+    if (!base)
+        return;
+    mem_table_remove(d->mem, base, NULL);
+    free((void *)(uintptr_t)base);
+}
+
 /* Residency units per block of a grid holding blocks_per_sm blocks per SM. */
 static uint64_t block_share(const gpu_preset *p, const exec_launch *L, int blocks_per_sm) {
     if (blocks_per_sm <= 0) {
@@ -501,7 +674,28 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
     atomic_init(&g.emit_seen, 0);
     atomic_init(&g.blocks_run, 0);
     atomic_init(&g.insns, 0);
-    g.ring_size = g.nblocks < RING_MAX ? g.nblocks : RING_MAX;
+    g.cooperative = opts && opts->cooperative && !nested;
+    if (!g.cooperative)
+        L->grid_workspace = d->grid_workspace;
+    /* a cooperative grid's blocks all run at once: each may finish first */
+    g.ring_size = g.nblocks < RING_MAX || g.cooperative ? g.nblocks : RING_MAX;
+    if (g.cooperative) {
+        pthread_mutex_init(&g.co_lock, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&g.co_cond, &ca);
+        pthread_condattr_destroy(&ca);
+        g.co = (exec_coresident){coop_wait, coop_flipped, &g};
+        L->grid_workspace = gpu_grid_workspace_new(d);
+        L->coresident = &g.co;
+        if (!L->grid_workspace && g.nblocks > 0) {
+            g.nblocks = 0;
+            atomic_store(&g.fault_block, 0);
+            g.fault.kind = EXEC_FAULT_ILLEGAL_ADDRESS;
+            strcpy(g.fault.msg, "out of host memory starting the grid");
+        }
+    }
     pthread_mutex_init(&g.lock, NULL);
     pthread_cond_init(&g.done, NULL);
 
@@ -517,6 +711,8 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
     if (g.nblocks > 0 && nested) {
         g.sm_base = 0;
         run_nested(&g);
+    } else if (g.nblocks > 0 && g.cooperative) {
+        run_cooperative(&g);
     } else if (g.nblocks > 0) {
         run_shared(&g);
     }
@@ -555,6 +751,13 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
         stats->blocks_run = atomic_load(&g.blocks_run);
         stats->host_threads = g.threads;
         stats->host_seconds = now_seconds() - start;
+    }
+    if (g.cooperative) {
+        gpu_grid_workspace_free(d, L->grid_workspace);
+        L->grid_workspace = 0;
+        L->coresident = NULL;
+        pthread_cond_destroy(&g.co_cond);
+        pthread_mutex_destroy(&g.co_lock);
     }
     pthread_cond_destroy(&g.done);
     pthread_mutex_destroy(&g.lock);

@@ -28,7 +28,8 @@ typedef enum mem_kind {
     MEM_KIND_MANAGED = 3,  /* cudaMallocManaged */
     MEM_KIND_GLOBAL_VAR = 4, /* a module's .global variable */
     MEM_KIND_CONST_VAR = 5,  /* a module's .const variable (read-only to kernels) */
-    MEM_KIND_REGISTERED = 6  /* cudaHostRegister */
+    MEM_KIND_REGISTERED = 6, /* cudaHostRegister */
+    MEM_KIND_INTERNAL = 7    /* the device's own (grid workspaces): no program allocated it */
 } mem_kind;
 
 typedef struct mem_alloc {

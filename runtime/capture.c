@@ -20,6 +20,7 @@
  */
 #include "rt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,27 +204,43 @@ cudaError_t rt_capture_wait_event(rt_context *c, rt_stream *s, rt_event *ev) {
 
 /* ---- beginning and ending ---- */
 
-static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureMode mode) {
+/* Begin a capture into a new graph, or into an existing one (into) after deps. */
+static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureMode mode,
+                                    cudaGraph_t into, const cudaGraphNode_t *deps,
+                                    size_t ndeps) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if ((unsigned)mode > cudaStreamCaptureModeRelaxed) return rt_record(cudaErrorInvalidValue);
+    if ((unsigned)mode > cudaStreamCaptureModeRelaxed || (ndeps && !deps))
+        return rt_record(cudaErrorInvalidValue);
     pthread_mutex_lock(&c->engine_lock);
     rt_stream *s = rt_stream_lookup(c, stream);
+    rt_graph *existing = into ? rt_ptrmap_get(&c->graphs, into) : NULL;
+    for (size_t i = 0; existing && i < ndeps; i++)
+        if (!deps[i] || ((const rt_graph_node *)deps[i])->graph != existing) existing = NULL;
     if (!s) {
         e = cudaErrorInvalidResourceHandle;
+    } else if (into && !existing) {
+        e = cudaErrorInvalidValue;
     } else if (s->kind == RT_STREAM_LEGACY) {
         e = cudaErrorStreamCaptureUnsupported; /* the legacy stream cannot capture */
     } else if (s->capture) {
         e = cudaErrorIllegalState;
     } else {
         rt_capture *k = calloc(1, sizeof *k);
-        rt_graph *g = rt_graph_new();
-        if (!k || !g || !rt_ptrmap_put(&c->graphs, g, g)) {
+        rt_graph *g = existing ? existing : rt_graph_new();
+        if (!k || !g || (!existing && !rt_ptrmap_put(&c->graphs, g, g)) ||
+            !deps_set(&s->cap_deps, &s->ncap_deps, &s->cap_deps_cap,
+                      (rt_graph_node *const *)deps, ndeps)) {
             free(k);
-            rt_graph_free(g);
+            if (!existing) {
+                rt_ptrmap_remove(&c->graphs, g);
+                rt_graph_free(g);
+            }
             e = cudaErrorMemoryAllocation;
         } else {
+            k->to_graph = existing != NULL;
+            k->first_node = g->nnodes;
             k->graph = g;
             k->mode = mode;
             k->thread = pthread_self();
@@ -232,7 +249,6 @@ static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureM
             k->next = c->captures;
             c->captures = k;
             s->capture = k;
-            s->ncap_deps = 0;
         }
     }
     pthread_mutex_unlock(&c->engine_lock);
@@ -240,18 +256,49 @@ static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureM
 }
 
 RT_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode) {
-    return rt_begin_capture(stream, mode);
+    return rt_begin_capture(stream, mode, NULL, NULL, 0);
 }
 
 RT_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
                                                enum cudaStreamCaptureMode mode) {
-    return rt_begin_capture(rt_per_thread(stream), mode);
+    return rt_begin_capture(rt_per_thread(stream), mode, NULL, NULL, 0);
+}
+
+/* Edge data other than the default (ports, programmatic dependencies) is refused. */
+static bool rt_plain_edges(const cudaGraphEdgeData *edges, size_t n, const char *fn) {
+    for (size_t i = 0; edges && i < n; i++) {
+        if (edges[i].from_port || edges[i].to_port || edges[i].type) {
+            fprintf(stderr, "vcuda: %s: edge ports and types are not supported\n", fn);
+            return false;
+        }
+    }
+    return true;
+}
+
+RT_API cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                                 const cudaGraphNode_t *dependencies,
+                                                 const cudaGraphEdgeData *dependencyData,
+                                                 size_t numDependencies,
+                                                 enum cudaStreamCaptureMode mode) {
+    if (!graph) return rt_record(cudaErrorInvalidValue);
+    if (!rt_plain_edges(dependencyData, numDependencies, "cudaStreamBeginCaptureToGraph"))
+        return rt_record(cudaErrorNotSupported);
+    return rt_begin_capture(stream, mode, graph, dependencies, numDependencies);
+}
+
+RT_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                                      const cudaGraphNode_t *dependencies,
+                                                      const cudaGraphEdgeData *dependencyData,
+                                                      size_t numDependencies,
+                                                      enum cudaStreamCaptureMode mode) {
+    return cudaStreamBeginCaptureToGraph(rt_per_thread(stream), graph, dependencies,
+                                         dependencyData, numDependencies, mode);
 }
 
 /* Every node nothing follows must be one the origin stream's next node would follow. */
 static bool all_joined(const rt_capture *k) {
     const rt_graph *g = k->graph;
-    for (size_t i = 0; i < g->nnodes; i++) {
+    for (size_t i = k->first_node; i < g->nnodes; i++) {
         const rt_graph_node *n = g->nodes[i];
         bool followed = false;
         for (size_t j = 0; j < g->nnodes && !followed; j++)
@@ -308,10 +355,13 @@ static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph) {
         rt_graph *g = k->graph;
         if (k->invalid) e = cudaErrorStreamCaptureInvalidated;
         else if (!all_joined(k)) e = cudaErrorStreamCaptureUnjoined;
+        bool to_graph = k->to_graph;
         capture_end(c, k);
-        if (e) {
+        if (e && !to_graph) {
             rt_ptrmap_remove(&c->graphs, g);
             rt_graph_free(g);
+            *pGraph = NULL;
+        } else if (e) {
             *pGraph = NULL;
         } else {
             *pGraph = (cudaGraph_t)g;
@@ -407,4 +457,49 @@ void rt_capture_reset(rt_context *c) {
         rt_graph_free(k->graph);
         capture_end(c, k);
     }
+}
+
+/* Replace (cudaStreamSetCaptureDependencies) or add to (cudaStreamAddCaptureDependencies)
+ * the nodes the capturing stream's next node follows. */
+static cudaError_t rt_update_capture_deps(cudaStream_t stream, cudaGraphNode_t *deps,
+                                          const cudaGraphEdgeData *edges, size_t n,
+                                          unsigned flags) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if ((n && !deps) || flags > cudaStreamSetCaptureDependencies)
+        return rt_record(cudaErrorInvalidValue);
+    if (!rt_plain_edges(edges, n, "cudaStreamUpdateCaptureDependencies"))
+        return rt_record(cudaErrorNotSupported);
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *s = rt_stream_lookup(c, stream);
+    if (!s) e = cudaErrorInvalidResourceHandle;
+    else if (!s->capture) e = cudaErrorIllegalState;
+    for (size_t i = 0; !e && i < n; i++)
+        if (!deps[i] || ((rt_graph_node *)deps[i])->graph != s->capture->graph)
+            e = cudaErrorInvalidValue;
+    if (!e) {
+        bool ok = flags == cudaStreamSetCaptureDependencies
+                      ? deps_set(&s->cap_deps, &s->ncap_deps, &s->cap_deps_cap,
+                                 (rt_graph_node *const *)deps, n)
+                      : deps_union(s, (rt_graph_node *const *)deps, n);
+        if (!ok) e = cudaErrorMemoryAllocation;
+    }
+    pthread_mutex_unlock(&c->engine_lock);
+    return rt_record(e);
+}
+
+RT_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                       cudaGraphNode_t *dependencies,
+                                                       const cudaGraphEdgeData *dependencyData,
+                                                       size_t numDependencies,
+                                                       unsigned int flags) {
+    return rt_update_capture_deps(stream, dependencies, dependencyData, numDependencies, flags);
+}
+
+RT_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(
+    cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData,
+    size_t numDependencies, unsigned int flags) {
+    return rt_update_capture_deps(rt_per_thread(stream), dependencies, dependencyData,
+                                  numDependencies, flags);
 }

@@ -177,6 +177,7 @@ void rt_reap(rt_context *c) {
             edges_drop(c, s); /* may make another stream free: loop again */
             if (c->legacy == s) c->legacy = NULL;
             free(s->cap_deps);
+            free(s->attrs);
             free(s);
         }
     }
@@ -300,12 +301,16 @@ static void start(rt_context *c, rt_op *op) {
     for (unsigned i = 0; i < op->ndeps; i++) t = dmax(t, op->deps[i]->vtime);
     op->vstart = op->vend = t;
     /* After a fault the device runs nothing more; callbacks still hear of it. */
-    if (c->device_fault != cudaSuccess && op->kind != RT_OP_CALLBACK) op->dropped = true;
+    if (c->device_fault != cudaSuccess && op->kind != RT_OP_CALLBACK &&
+        op->kind != RT_OP_MEMOP)
+        op->dropped = true;
+    if (op->kind == RT_OP_MEMOP) op->u.memop.fn(c, op->u.memop.arg);
     if (op->kind == RT_OP_LOAD && !op->dropped) {
         rt_cost cost = {.kind = RT_OP_LOAD};
         op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
     }
-    bool instant = op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD;
+    bool instant = op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD ||
+                   op->kind == RT_OP_MEMOP;
     if (op->dropped || instant) {
         complete(c, op);
         return;
@@ -437,11 +442,14 @@ static void fill(void *dst, int value, unsigned elem, size_t bytes) {
     for (size_t i = 0; i + elem <= bytes; i += elem) memcpy(p + i, pattern, elem);
 }
 
-static void run_op(rt_context *c, rt_op *op) {
+void rt_engine_run_op(rt_context *c, rt_op *op) {
     rt_cost cost = {.kind = op->kind};
     switch (op->kind) {
     case RT_OP_KERNEL:
         rt_run_kernel(c, op); /* sets vend itself */
+        return;
+    case RT_OP_COND:
+        rt_graph_cond_run(c, op); /* sets vend itself */
         return;
     case RT_OP_COPY:
         if (c->check) check_on_copy(c->check, op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);
@@ -491,7 +499,7 @@ static void *worker_main(void *arg) {
         rt_op *op = run_queue_pop(c);
         ensure_worker(c); /* what is left must not wait for this one */
         pthread_mutex_unlock(&c->engine_lock);
-        run_op(c, op);
+        rt_engine_run_op(c, op);
         pthread_mutex_lock(&c->engine_lock);
         complete(c, op);
         kick(c);
@@ -739,6 +747,7 @@ cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {
     rt_progress_settle(c);
     if (e != cudaSuccess) rt_set_sticky(c, e);
     rt_flush_released(c);
+    rt_pools_after_sync(c);
     pthread_mutex_lock(&c->lock);
     cudaError_t sticky = c->sticky;
     pthread_mutex_unlock(&c->lock);

@@ -18,16 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rt_graph_exec {
-    rt_op **ops;                /* the nodes' operations, dependencies first */
-    size_t nops;
-    size_t **deps;              /* per node: indexes of the nodes it follows */
-    size_t *ndeps;
-    size_t *chain;              /* per node: its chain */
-    bool *leaf;                 /* per node: no node follows it */
-    rt_stream **chains;
-    size_t nchains;
-} rt_graph_exec;
+#include "graph_exec.h"
 
 /* ---- operations as node templates ---- */
 
@@ -59,13 +50,17 @@ void rt_graph_free(rt_graph *g) {
     for (size_t i = 0; i < g->nnodes; i++) {
         rt_op_free(g->nodes[i]->op);
         free(g->nodes[i]->deps);
+        free(g->nodes[i]->kernel_args);
+        free(g->nodes[i]->attrs);
+        /* a conditional node's bodies stay graphs of the context until it is reset */
+        if (g->nodes[i]->type == cudaGraphNodeTypeConditional) free(g->nodes[i]->x.cond.bodies);
         free(g->nodes[i]);
     }
     free(g->nodes);
     free(g);
 }
 
-static bool node_follow(rt_graph_node *n, rt_graph_node *dep) {
+bool rt_graph_node_follow(rt_graph_node *n, rt_graph_node *dep) {
     for (size_t i = 0; i < n->ndeps; i++)
         if (n->deps[i] == dep) return true;
     if (n->ndeps == n->deps_cap) {
@@ -103,7 +98,7 @@ rt_graph_node *rt_graph_add(rt_graph *g, enum cudaGraphNodeType type, rt_op *op,
     n->op = op;
     n->index = g->nnodes;
     for (size_t i = 0; i < ndeps; i++) {
-        if (!node_follow(n, deps[i])) {
+        if (!rt_graph_node_follow(n, deps[i])) {
             free(n->deps);
             free(n);
             rt_op_free(op);
@@ -139,14 +134,15 @@ RT_API cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
     rt_graph *g = graph ? rt_ptrmap_remove(&c->graphs, graph) : NULL;
     pthread_mutex_unlock(&c->engine_lock);
     if (!g) return rt_record(cudaErrorInvalidValue);
+    rt_userobj_release_all(g);
     rt_graph_free(g);
     return cudaSuccess;
 }
 
 /* Add a node to a graph handle after checking the dependencies name its nodes. */
-static cudaError_t rt_add_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
-                               const cudaGraphNode_t *deps, size_t ndeps,
-                               enum cudaGraphNodeType type, rt_op *op) {
+cudaError_t rt_graph_add_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
+                              const cudaGraphNode_t *deps, size_t ndeps,
+                              enum cudaGraphNodeType type, rt_op *op) {
     rt_context *c = rt_ctx();
     cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&c->engine_lock);
@@ -185,12 +181,12 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph
     rt_op *op = NULL;
     e = rt_kernel_op(c, p->func, p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes, &op);
     if (e) return rt_record(e);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeKernel, op);
 }
 
 /* A copy node's operation from cudaMemcpy3DParms between pointers (one slice). */
-static cudaError_t rt_copy_node_op(rt_context *c, const struct cudaMemcpy3DParms *p, rt_op **out) {
+cudaError_t rt_copy_node_op(rt_context *c, const struct cudaMemcpy3DParms *p, rt_op **out) {
     if (!p) return cudaErrorInvalidValue;
     if (p->srcArray || p->dstArray) {
         fprintf(stderr, "vcuda: graph memcpy nodes: CUDA arrays are not supported\n");
@@ -235,8 +231,27 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph
     rt_op *op = NULL;
     e = rt_copy_node_op(c, pCopyParams, &op);
     if (e) return rt_record(e);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemcpy, op);
+}
+
+/* A one-dimensional copy node's operation (checked). */
+cudaError_t rt_copy1d_node_op(rt_context *c, void *dst, const void *src, size_t count,
+                              enum cudaMemcpyKind kind, rt_op **out) {
+    if (count == 0 || (unsigned)kind > (unsigned)cudaMemcpyDefault) return cudaErrorInvalidValue;
+    cudaError_t e = rt_check_copy(c, dst, count, src, count, kind);
+    if (e) return e;
+    rt_op *op = rt_op_new(RT_OP_COPY);
+    if (!op) return cudaErrorMemoryAllocation;
+    op->u.copy.dst = dst;
+    op->u.copy.src = src;
+    op->u.copy.bytes = count;
+    op->u.copy.dir = kind == cudaMemcpyHostToDevice   ? RT_COPY_H2D
+                     : kind == cudaMemcpyDeviceToHost ? RT_COPY_D2H
+                     : kind == cudaMemcpyHostToHost   ? RT_COPY_H2H
+                                                      : RT_COPY_D2D;
+    *out = op;
+    return cudaSuccess;
 }
 
 RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -246,21 +261,32 @@ RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGra
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (count == 0 || (unsigned)kind > (unsigned)cudaMemcpyDefault)
-        return rt_record(cudaErrorInvalidValue);
-    e = rt_check_copy(c, dst, count, src, count, kind);
+    rt_op *op = NULL;
+    e = rt_copy1d_node_op(c, dst, src, count, kind, &op);
     if (e) return rt_record(e);
-    rt_op *op = rt_op_new(RT_OP_COPY);
-    if (!op) return rt_record(cudaErrorMemoryAllocation);
-    op->u.copy.dst = dst;
-    op->u.copy.src = src;
-    op->u.copy.bytes = count;
-    op->u.copy.dir = kind == cudaMemcpyHostToDevice   ? RT_COPY_H2D
-                     : kind == cudaMemcpyDeviceToHost ? RT_COPY_D2H
-                     : kind == cudaMemcpyHostToHost   ? RT_COPY_H2H
-                                                      : RT_COPY_D2D;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemcpy, op);
+}
+
+/* A set node's operation from cudaMemsetParams (checked). */
+cudaError_t rt_memset_node_op(rt_context *c, const struct cudaMemsetParams *p, rt_op **out) {
+    if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width ||
+        !p->height)
+        return cudaErrorInvalidValue;
+    size_t row = p->width * p->elementSize;
+    size_t pitch = p->height > 1 ? p->pitch : row;
+    if (pitch < row) return cudaErrorInvalidValue;
+    if (!rt_device_range_ok(c, p->dst, (p->height - 1) * pitch + row)) return cudaErrorInvalidValue;
+    rt_op *op = rt_op_new(RT_OP_SET2D);
+    if (!op) return cudaErrorMemoryAllocation;
+    op->u.set2d.dst = p->dst;
+    op->u.set2d.pitch = pitch;
+    op->u.set2d.value = (int)p->value;
+    op->u.set2d.width = row;
+    op->u.set2d.height = p->height;
+    op->u.set2d.elem = p->elementSize;
+    *out = op;
+    return cudaSuccess;
 }
 
 RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -270,23 +296,10 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width ||
-        !p->height)
-        return rt_record(cudaErrorInvalidValue);
-    size_t row = p->width * p->elementSize;
-    size_t pitch = p->height > 1 ? p->pitch : row;
-    if (pitch < row) return rt_record(cudaErrorInvalidValue);
-    if (!rt_device_range_ok(c, p->dst, (p->height - 1) * pitch + row))
-        return rt_record(cudaErrorInvalidValue);
-    rt_op *op = rt_op_new(RT_OP_SET2D);
-    if (!op) return rt_record(cudaErrorMemoryAllocation);
-    op->u.set2d.dst = p->dst;
-    op->u.set2d.pitch = pitch;
-    op->u.set2d.value = (int)p->value;
-    op->u.set2d.width = row;
-    op->u.set2d.height = p->height;
-    op->u.set2d.elem = p->elementSize;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    rt_op *op = NULL;
+    e = rt_memset_node_op(c, p, &op);
+    if (e) return rt_record(e);
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeMemset, op);
 }
 
@@ -302,7 +315,7 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
     if (!op) return rt_record(cudaErrorMemoryAllocation);
     op->u.host_fn.fn = p->fn;
     op->u.host_fn.data = p->userData;
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeHost, op);
 }
 
@@ -314,7 +327,7 @@ RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_
     if (e) return e;
     rt_op *op = rt_op_new(RT_OP_WAIT);
     if (!op) return rt_record(cudaErrorMemoryAllocation);
-    return rt_add_node(pGraphNode, graph, pDependencies, numDependencies,
+    return rt_graph_add_node(pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeEmpty, op);
 }
 
@@ -343,7 +356,7 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNo
         if (!a || !b || a->graph != g || b->graph != g || a == b) e = cudaErrorInvalidValue;
     }
     for (size_t i = 0; !e && i < numDependencies; i++)
-        if (!node_follow((rt_graph_node *)to[i], (rt_graph_node *)from[i]))
+        if (!rt_graph_node_follow((rt_graph_node *)to[i], (rt_graph_node *)from[i]))
             e = cudaErrorMemoryAllocation;
     pthread_mutex_unlock(&c->engine_lock);
     return e ? rt_record(e) : cudaSuccess;
@@ -377,8 +390,9 @@ RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNode
 
 /* ---- instantiating ---- */
 
-static void exec_free(rt_context *c, rt_graph_exec *x) {
+void rt_graph_exec_free(rt_context *c, rt_graph_exec *x) {
     if (!x) return;
+    if (x->mem_launched) rt_graph_mem_released(x->mem_bytes);
     for (size_t i = 0; i < x->nops; i++) {
         rt_op_free(x->ops[i]);
         if (x->deps) free(x->deps[i]);
@@ -389,6 +403,11 @@ static void exec_free(rt_context *c, rt_graph_exec *x) {
         c->reap = true;
     }
     free(x->ops);
+    free(x->nodes);
+    free(x->types);
+    free(x->index);
+    free(x->disabled);
+    rt_graph_exec_conds_free(x);
     free(x->deps);
     free(x->ndeps);
     free(x->chain);
@@ -433,14 +452,23 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
         x->chain = calloc(n ? n : 1, sizeof *x->chain);
         x->leaf = calloc(n ? n : 1, sizeof *x->leaf);
         x->chains = calloc(n ? n : 1, sizeof *x->chains);
-        if (!x->ops || !x->deps || !x->ndeps || !x->chain || !x->leaf || !x->chains)
+        x->nodes = calloc(n ? n : 1, sizeof *x->nodes);
+        x->types = calloc(n ? n : 1, sizeof *x->types);
+        x->index = calloc(n ? n : 1, sizeof *x->index);
+        if (!x->ops || !x->deps || !x->ndeps || !x->chain || !x->leaf || !x->chains || !x->nodes ||
+            !x->types || !x->index)
             e = cudaErrorMemoryAllocation;
     }
     size_t *chain_last = calloc(n ? n : 1, sizeof *chain_last); /* chain -> its last node */
     if (!chain_last) e = cudaErrorMemoryAllocation;
     for (size_t k = 0; !e && k < n; k++) {
-        const rt_graph_node *node = g->nodes[order[k]];
-        x->ops[k] = rt_op_clone(node->op);
+        rt_graph_node *node = g->nodes[order[k]];
+        x->nodes[k] = node;
+        x->types[k] = node->type;
+        x->index[k] = node->index;
+        x->ops[k] = node->type == cudaGraphNodeTypeConditional ? rt_graph_cond_op(c, x, node)
+                    : node->type == cudaGraphNodeTypeGraph     ? rt_graph_child_op(c, x, node)
+                                                                : rt_op_clone(node->op);
         x->ndeps[k] = node->ndeps;
         x->deps[k] = calloc(node->ndeps ? node->ndeps : 1, sizeof **x->deps);
         x->leaf[k] = true;
@@ -472,9 +500,10 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
     free(pos);
     free(waiting);
     free(placed);
+    if (!e) e = rt_graph_exec_defaults(x, g);
     if (e) {
         if (x && x->ops) {
-            exec_free(c, x);
+            rt_graph_exec_free(c, x);
         } else {
             free(x);
         }
@@ -483,6 +512,8 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
     *out = x;
     return cudaSuccess;
 }
+
+static cudaError_t rt_graph_upload(cudaGraphExec_t graphExec, cudaStream_t stream);
 
 static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                   unsigned long long flags) {
@@ -500,12 +531,17 @@ static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph
     rt_graph_exec *x = NULL;
     if (!g) e = cudaErrorInvalidValue;
     else e = exec_build(c, g, &x);
+    if (!e) {
+        x->mem_bytes = rt_graph_exec_mem_bytes(x);
+        x->flags = flags;
+    }
     if (!e && !rt_ptrmap_put(&c->graph_execs, x, x)) {
-        exec_free(c, x);
+        rt_graph_exec_free(c, x);
         e = cudaErrorMemoryAllocation;
     }
     pthread_mutex_unlock(&c->engine_lock);
     if (e) return rt_record(e);
+    rt_userobj_copy(g, x); /* the executable graph keeps the graph's user objects */
     *pGraphExec = (cudaGraphExec_t)x;
     return cudaSuccess;
 }
@@ -520,13 +556,45 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cu
     return rt_instantiate(pGraphExec, graph, flags);
 }
 
+static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                              cudaGraphInstantiateParams *p, bool per_thread) {
+    if (!p) return rt_record(cudaErrorInvalidValue);
+    if (p->flags & cudaGraphInstantiateFlagUpload) {
+        cudaError_t e = rt_instantiate(pGraphExec, graph,
+                                       p->flags & ~(unsigned long long)cudaGraphInstantiateFlagUpload);
+        if (!e) e = rt_graph_upload(*pGraphExec, per_thread ? rt_per_thread(p->uploadStream)
+                                                            : p->uploadStream);
+        p->result_out = e ? cudaGraphInstantiateError : cudaGraphInstantiateSuccess;
+        return e;
+    }
+    cudaError_t e = rt_instantiate(pGraphExec, graph, p->flags);
+    p->result_out = e == cudaErrorInvalidValue ? cudaGraphInstantiateInvalidStructure
+                    : e ? cudaGraphInstantiateError : cudaGraphInstantiateSuccess;
+    if (!e) p->errNode_out = NULL;
+    return e;
+}
+
+RT_API cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                  cudaGraphInstantiateParams *instantiateParams) {
+    return rt_instantiate_with_params(pGraphExec, graph, instantiateParams, false);
+}
+
+RT_API cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec,
+                                                       cudaGraph_t graph,
+                                                       cudaGraphInstantiateParams *instantiateParams) {
+    return rt_instantiate_with_params(pGraphExec, graph, instantiateParams, true);
+}
+
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
     pthread_mutex_lock(&c->engine_lock);
     rt_graph_exec *x = graphExec ? rt_ptrmap_remove(&c->graph_execs, graphExec) : NULL;
-    if (x) exec_free(c, x);
+    pthread_mutex_unlock(&c->engine_lock);
+    if (x) rt_userobj_release_all(x); /* destructors run without the engine's lock */
+    pthread_mutex_lock(&c->engine_lock);
+    if (x) rt_graph_exec_free(c, x);
     rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);
     return x ? cudaSuccess : rt_record(cudaErrorInvalidValue);
@@ -563,17 +631,39 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
     }
     /* The graph starts after the stream's earlier work (an empty operation of the stream
      * stands for that point) and the stream goes on after all of the graph's ends. */
-    rt_op *entry = rt_op_new(RT_OP_WAIT);
+    if (!x->mem_launched && x->mem_bytes) {
+        rt_graph_mem_launched(x->mem_bytes);
+        x->mem_launched = true;
+    }
+    rt_op *entry = rt_graph_exec_entry_op(x);
     must(entry != NULL);
     rt_mark *start = rt_issue_locked(c, s, entry, true);
     rt_mark **marks = calloc(x->nops ? x->nops : 1, sizeof *marks);
     must(marks != NULL);
     for (size_t k = 0; k < x->nops; k++) {
-        rt_op *op = rt_op_clone(x->ops[k]);
+        /* a disabled node does nothing (cudaGraphNodeSetEnabled) */
+        rt_op *op = x->disabled && x->disabled[k] ? rt_op_new(RT_OP_WAIT) : rt_op_clone(x->ops[k]);
         must(op != NULL);
         if (x->ndeps[k] == 0) must(rt_op_add_dep(op, start));
         for (size_t d = 0; d < x->ndeps[k]; d++) must(rt_op_add_dep(op, marks[x->deps[k][d]]));
+        /* event nodes: a wait follows the event's latest record as the launch is issued; a
+         * record becomes the event's latest (as cudaStreamWaitEvent and cudaEventRecord) */
+        enum cudaGraphNodeType t = x->types[k];
+        rt_event *ev = t == cudaGraphNodeTypeWaitEvent || t == cudaGraphNodeTypeEventRecord
+                           ? op->u.event.event : NULL;
+        if (ev && !rt_ptrmap_get(&c->events, ev)) { /* destroyed since: nothing to do */
+            op->kind = RT_OP_WAIT;
+            ev = NULL;
+        }
+        if (ev && t == cudaGraphNodeTypeWaitEvent && ev->mark) must(rt_op_add_dep(op, ev->mark));
+        if (ev && t == cudaGraphNodeTypeEventRecord) ev->refs++; /* the record holds it */
         marks[k] = rt_issue_locked(c, x->chains[x->chain[k]], op, true);
+        if (ev && t == cudaGraphNodeTypeEventRecord) {
+            rt_mark_unref(c, ev->mark);
+            ev->mark = marks[k];
+            marks[k]->refs++;
+            rt_event_forget_capture(ev);
+        }
     }
     rt_op *join = rt_op_new(RT_OP_WAIT);
     must(join != NULL);
@@ -621,7 +711,7 @@ RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
 /* Graphs and executable graphs go with the context (cudaDeviceReset; engine_lock held). */
 void rt_graphs_reset(rt_context *c) {
     for (size_t i = 0; i < c->graph_execs.cap; i++)
-        if (c->graph_execs.keys[i]) exec_free(c, c->graph_execs.values[i]);
+        if (c->graph_execs.keys[i]) rt_graph_exec_free(c, c->graph_execs.values[i]);
     rt_ptrmap_free(&c->graph_execs);
     for (size_t i = 0; i < c->graphs.cap; i++)
         if (c->graphs.keys[i]) rt_graph_free(c->graphs.values[i]);

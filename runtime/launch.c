@@ -53,12 +53,24 @@ static uint8_t *rt_build_params(const exec_kernel_info *info, void **args) {
     return buf;
 }
 
+/* A cooperative grid must fit on the device at once: at most the occupancy calculator's
+ * blocks per SM on every SM (c->lock held, f resolved). */
+static cudaError_t rt_check_cooperative(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
+                                        size_t shared) {
+    if (!c->preset->cooperative_launch) return cudaErrorNotSupported;
+    int per_sm = rt_func_blocks_per_sm(c, f, (int)(block.x * block.y * block.z), shared);
+    uint64_t fit = (uint64_t)(per_sm > 0 ? per_sm : 0) * (uint64_t)c->preset->multiprocessor_count;
+    if ((uint64_t)grid.x * grid.y * grid.z > fit) return cudaErrorCooperativeLaunchTooLarge;
+    return cudaSuccess;
+}
+
 /* The grid of a launch, checked, as an operation (c->lock held). */
 static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block, void **args,
-                                size_t shared, rt_op **out) {
+                                size_t shared, bool cooperative, rt_op **out) {
     cudaError_t e = rt_func_resolve(c, f);
     if (e != cudaSuccess) return e;
     e = rt_check_config(c, f, grid, block, shared);
+    if (e == cudaSuccess && cooperative) e = rt_check_cooperative(c, f, grid, block, shared);
     if (e != cudaSuccess) return e;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (info->nparams && !args) return cudaErrorInvalidValue;
@@ -77,6 +89,7 @@ static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block
     op->u.kernel.params = params;
     op->u.kernel.blocks_per_sm =
         rt_func_blocks_per_sm(c, f, (int)(block.x * block.y * block.z), shared);
+    op->u.kernel.cooperative = cooperative;
     if (c->check) op->u.kernel.check_site = check_host_site(c->check);
     *out = op;
     return cudaSuccess;
@@ -87,13 +100,13 @@ cudaError_t rt_kernel_op(rt_context *c, const void *func, dim3 grid, dim3 block,
     pthread_mutex_lock(&c->lock);
     rt_func *f = NULL;
     cudaError_t e = rt_func_lookup(c, func, &f);
-    if (e == cudaSuccess) e = rt_launch_op(c, f, grid, block, args, shared, out);
+    if (e == cudaSuccess) e = rt_launch_op(c, f, grid, block, args, shared, false, out);
     pthread_mutex_unlock(&c->lock);
     return e;
 }
 
 static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void **args,
-                                   size_t shared, cudaStream_t stream) {
+                                   size_t shared, cudaStream_t stream, bool cooperative) {
     rt_context *c = rt_ctx();
     /* The kernel is looked up before the sticky error is reported (as CUDA 13 does:
      * tests/cuda/probes/expected/sticky.out). */
@@ -107,7 +120,7 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
     if (!rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
     rt_op *op = NULL;
     pthread_mutex_lock(&c->lock);
-    e = rt_launch_op(c, f, grid, block, args, shared, &op);
+    e = rt_launch_op(c, f, grid, block, args, shared, cooperative, &op);
     bool load = e == cudaSuccess && c->lazy_loading && !f->device_loaded;
     if (load) f->device_loaded = true;
     pthread_mutex_unlock(&c->lock);
@@ -122,22 +135,40 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
 
 RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                       void **args, size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, stream);
+    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, rt_per_thread(stream));
+    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, rt_per_thread(stream),
+                           false);
 }
 
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream);
+    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, rt_per_thread(stream));
+    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, rt_per_thread(stream),
+                           false);
+}
+
+/* A cooperative launch: every block resident at once, so that blocks may synchronise
+ * across the grid (cooperative groups' this_grid().sync()). A grid larger than the device
+ * holds at once is cudaErrorCooperativeLaunchTooLarge. */
+RT_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                               void **args, size_t sharedMem,
+                                               cudaStream_t stream) {
+    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream, true);
+}
+
+RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
+                                                    dim3 blockDim, void **args,
+                                                    size_t sharedMem, cudaStream_t stream) {
+    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, rt_per_thread(stream),
+                           true);
 }
 
 /* cudaLaunchKernelEx's C form. Attributes that change how a grid runs are not emulated
@@ -145,6 +176,7 @@ RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 bl
 static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args,
                                 bool per_thread) {
     if (!config) return rt_record(cudaErrorInvalidValue);
+    bool cooperative = false;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
         switch (a->id) {
@@ -153,9 +185,8 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
             fprintf(stderr, "vcuda: cudaLaunchKernelEx: thread block clusters are not supported\n");
             return rt_record(cudaErrorNotSupported);
         case cudaLaunchAttributeCooperative:
-            if (!a->val.cooperative) break;
-            fprintf(stderr, "vcuda: cudaLaunchKernelEx: cooperative launches are not supported\n");
-            return rt_record(cudaErrorNotSupported);
+            cooperative = a->val.cooperative != 0;
+            break;
         case cudaLaunchAttributeIgnore:
         case cudaLaunchAttributeAccessPolicyWindow:
         case cudaLaunchAttributeSynchronizationPolicy:
@@ -171,7 +202,7 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
     }
     cudaStream_t stream = per_thread ? rt_per_thread(config->stream) : config->stream;
     return rt_launch_entry(func, config->gridDim, config->blockDim, args,
-                           config->dynamicSmemBytes, stream);
+                           config->dynamicSmemBytes, stream, cooperative);
 }
 
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
@@ -219,6 +250,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
         .blocks_per_sm = op->u.kernel.blocks_per_sm,
         .print = out ? rt_capture_print : NULL,
         .print_ctx = out,
+        .cooperative = op->u.kernel.cooperative,
     };
     exec_fault fault;
     memset(&fault, 0, sizeof fault);

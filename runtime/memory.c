@@ -91,8 +91,10 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
     bool object = (a.flags & EXEC_MEM_FLAG_OBJECT) != 0;
     if (object != ((kinds & RT_RELEASE_OBJECT) != 0)) return false;
+    if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check && !object) check_on_free(c->check, a.base);
+    if (a.kind == MEM_KIND_MANAGED) rt_memrange_forget(a.base);
     if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
     return true;
 }
@@ -113,6 +115,7 @@ static void rt_collect(const mem_alloc *a, void *ctx) {
     if (a->kind != MEM_KIND_DEVICE && a->kind != MEM_KIND_HOST && a->kind != MEM_KIND_MANAGED &&
         a->kind != MEM_KIND_REGISTERED)
         return;
+    if (a->flags & RT_MEM_FLAG_POOL) return; /* the pool's memory: rt_pools_reset */
     if (r->n == r->cap) return; /* counted beforehand; never happens */
     r->bases[r->n] = a->base;
     r->sizes[r->n] = a->size;
@@ -260,18 +263,6 @@ RT_API cudaError_t cudaMalloc(void **devPtr, size_t size) {
     return rt_record(rt_allocate(c, devPtr, size, MEM_KIND_DEVICE, 0));
 }
 
-RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_stream_valid(c, hStream)) return rt_record(cudaErrorInvalidResourceHandle);
-    return cudaMalloc(devPtr, size);
-}
-
-RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream) {
-    return cudaMallocAsync(devPtr, size, rt_per_thread(hStream));
-}
-
 static cudaError_t rt_free(void *devPtr, unsigned kinds) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
@@ -288,18 +279,6 @@ static cudaError_t rt_free(void *devPtr, unsigned kinds) {
 
 RT_API cudaError_t cudaFree(void *devPtr) {
     return rt_free(devPtr, 1u << MEM_KIND_DEVICE | 1u << MEM_KIND_MANAGED);
-}
-
-RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_stream_valid(c, hStream)) return rt_record(cudaErrorInvalidResourceHandle);
-    return cudaFree(devPtr);
-}
-
-RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream) {
-    return cudaFreeAsync(devPtr, rt_per_thread(hStream));
 }
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
@@ -646,7 +625,6 @@ RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value,
 RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                         struct cudaMemLocation location, unsigned int flags,
                                         cudaStream_t stream) {
-    (void)location;
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
@@ -655,6 +633,7 @@ RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
         a.kind != MEM_KIND_MANAGED)
         return rt_record(cudaErrorInvalidValue);
     if (!rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
+    rt_memrange_prefetched(a.base, location); /* remembered for cudaMemRangeGetAttribute */
     return cudaSuccess;
 }
 
@@ -666,7 +645,6 @@ RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
 
 RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                  struct cudaMemLocation location) {
-    (void)location;
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
@@ -675,5 +653,6 @@ RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemo
         !mem_table_check(rt_mem(c), (uint64_t)(uintptr_t)devPtr, count, &a) ||
         a.kind != MEM_KIND_MANAGED)
         return rt_record(cudaErrorInvalidValue);
+    rt_memrange_advise(a.base, advice, location); /* remembered (memrange.c) */
     return cudaSuccess;
 }

@@ -151,6 +151,7 @@ typedef struct rt_var {
 
 typedef struct rt_stream rt_stream;
 struct rt_capture;
+struct rt_context;
 
 /* The completion of one operation of a stream, shared by whatever waits for it (later
  * operations of other streams, events, the host). Reference counted; holds its stream. */
@@ -192,6 +193,8 @@ struct rt_stream {
     rt_edge *edges;             /* dependencies of its operations, for release */
     size_t edges_first, nedges, edges_cap;
     bool last_dropped;          /* its last completed operation did not run */
+    cudaLaunchAttributeValue *attrs; /* cudaStreamSetAttribute's values by id, or NULL
+                                      * (stream_attr.c) */
     struct rt_capture *capture; /* stream capture in progress (capture.c) ... */
     struct rt_graph_node **cap_deps; /* ... and the nodes its next node will follow */
     size_t ncap_deps, cap_deps_cap;
@@ -210,7 +213,9 @@ typedef struct rt_event {
 
 typedef enum rt_op_kind {
     RT_OP_KERNEL, RT_OP_COPY, RT_OP_SET, RT_OP_SET2D, RT_OP_COPY2D, RT_OP_EVENT,
-    RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD
+    RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD,
+    RT_OP_MEMOP,                /* bookkeeping in stream order (a pool allocation's free) */
+    RT_OP_COND                  /* a graph's conditional node (graph_cond.c) */
 } rt_op_kind;
 
 /* Which way a copy goes, for the timeline (timeline.c). */
@@ -236,6 +241,7 @@ typedef struct rt_op {
             uint32_t dyn_shared;
             uint8_t *params;
             int blocks_per_sm;
+            bool cooperative;   /* cudaLaunchCooperativeKernel: all blocks at once */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
@@ -248,6 +254,10 @@ typedef struct rt_op {
         struct { rt_event *event; } event;
         struct { cudaHostFn_t fn; void *data; } host_fn;
         struct { cudaStreamCallback_t fn; void *data; cudaStream_t handle; } callback;
+        /* run by the engine when the stream reaches it (engine_lock held), even after a
+         * fault; it takes no time on the device */
+        struct { void (*fn)(struct rt_context *c, void *arg); void *arg; } memop;
+        struct { struct rt_cond_exec *ce; } cond; /* owned by the executable graph */
     } u;
 } rt_op;
 
@@ -508,6 +518,11 @@ bool rt_in_host_fn(void);
 bool rt_lazy_load(rt_context *c, cudaStream_t h);
 /* Run a kernel now (engine threads call this); fills op->vend and may add an output. */
 void rt_run_kernel(rt_context *c, rt_op *op);
+/* Run a kernel, copy or set now, on the calling engine thread (a conditional node runs
+ * its body's operations so); fills op->vend from op->vstart. */
+void rt_engine_run_op(rt_context *c, rt_op *op);
+/* Run a conditional node's bodies as its condition says (graph_cond.c). */
+void rt_graph_cond_run(rt_context *c, rt_op *op);
 /* Record a completed grid's output and fault for release (engine_lock held). */
 void rt_output_add(rt_context *c, rt_output *o);
 
@@ -522,6 +537,21 @@ typedef struct rt_graph_node {
     struct rt_graph_node **deps;
     size_t ndeps, deps_cap;
     size_t index;               /* position in its graph */
+    struct rt_graph_node *origin; /* the node it is a copy of (cudaGraphClone), or NULL */
+    void **kernel_args;         /* cudaGraphKernelNodeGetParams' kernelParams, or NULL */
+    cudaLaunchAttributeValue *attrs; /* a kernel node's attributes by id, or NULL */
+    /* what a node of some types holds besides its operation (graph_nodes.c) */
+    union {
+        struct { void *dptr; size_t bytesize; struct cudaMemPoolProps props; } alloc;
+        void *free_ptr;
+        struct rt_graph *child;  /* a child graph node's own copy of the graph */
+        struct {
+            cudaGraphConditionalHandle handle;
+            enum cudaGraphConditionalNodeType type;
+            unsigned size;
+            struct rt_graph **bodies;
+        } cond;
+    } x;
 } rt_graph_node;
 
 typedef struct rt_graph {
@@ -537,6 +567,8 @@ typedef struct rt_capture {
     unsigned long long id;
     rt_stream *origin;
     bool invalid;               /* an unsupported call broke it: EndCapture fails */
+    bool to_graph;              /* cudaStreamBeginCaptureToGraph: the graph is the caller's */
+    size_t first_node;          /* the first node it recorded */
     struct rt_capture *next;    /* the context's captures */
 } rt_capture;
 
@@ -572,6 +604,14 @@ cudaError_t rt_capture_forbids(rt_context *c);
 void rt_capture_reset(rt_context *c);
 /* Free every graph and executable graph (cudaDeviceReset; engine_lock held). */
 void rt_graphs_reset(rt_context *c);
+/* Is handle a conditional handle cudaGraphConditionalHandleCreate made (graph_cond.c)? */
+bool rt_graph_cond_handle_ok(cudaGraphConditionalHandle handle);
+/* Forget every conditional handle (cudaDeviceReset). */
+void rt_graph_cond_reset(void);
+/* User objects (graph_userobj.c): the references owner (a graph or executable graph) holds
+ * are also held by to; owner's references are dropped (its end). */
+void rt_userobj_copy(const void *from, const void *to);
+void rt_userobj_release_all(const void *owner);
 
 /* ---- timeline.c: the virtual clock ---- */
 
@@ -617,6 +657,28 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
 bool rt_release_object(rt_context *c, void *p);
 /* Free every allocation the runtime made (reset). */
 void rt_memory_release_all(rt_context *c, mem_table *t);
+
+/* ---- mempool.c: stream-ordered allocation ---- */
+
+/* mem_alloc.flags of an allocation carved from a memory pool's reserved memory (apart from
+ * the executor's EXEC_MEM_FLAG_DEVICE_HEAP and EXEC_MEM_FLAG_OBJECT bits). */
+#define RT_MEM_FLAG_POOL 0x10000000u
+
+/* cudaFree of a pool allocation (the device is synchronised): give it back to its pool.
+ * False when p is not the start of a pool allocation. */
+bool rt_pool_free_now(rt_context *c, void *p);
+/* After the host waited for the device: pools hold no more unused memory than their
+ * release thresholds. */
+void rt_pools_after_sync(rt_context *c);
+/* cudaDeviceReset: every pool and its memory goes. */
+void rt_pools_reset(rt_context *c);
+
+/* ---- memrange.c: advice and prefetches of managed memory, by allocation ---- */
+
+void rt_memrange_advise(uint64_t base, enum cudaMemoryAdvise advice,
+                        struct cudaMemLocation location);
+void rt_memrange_prefetched(uint64_t base, struct cudaMemLocation location);
+void rt_memrange_forget(uint64_t base);
 
 /* ---- report.c ---- */
 

@@ -162,6 +162,8 @@ void rt_context_reset(rt_context *c) {
     rt_modules_unload(c);
     if (c->dev) {
         if (c->check) check_on_context_end(c->check, gpu_device_mem(c->dev));
+        rt_pools_reset(c);
+        rt_graph_cond_reset();
         rt_memory_release_all(c, gpu_device_mem(c->dev));
         gpu_device_free(c->dev);
         c->dev = NULL;

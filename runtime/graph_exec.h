@@ -1,0 +1,75 @@
+/* runtime/graph_exec.h — an instantiated graph, as graph.c builds and launches it and
+ * graph_nodes.c (updates of an executable graph) and graph_cond.c (conditional nodes)
+ * change it. Private to those files. */
+#ifndef VCUDA_RUNTIME_GRAPH_EXEC_H
+#define VCUDA_RUNTIME_GRAPH_EXEC_H
+
+#include "rt.h"
+
+struct rt_cond_exec;
+
+typedef struct rt_graph_exec {
+    rt_op **ops;                /* the nodes' operations, dependencies first */
+    rt_graph_node **nodes;      /* the graph's node each came from: a key only, never read
+                                 * (the graph may be gone), but its type and position: */
+    enum cudaGraphNodeType *types;
+    size_t *index;
+    size_t nops;
+    size_t **deps;              /* per node: indexes of the nodes it follows */
+    size_t *ndeps;
+    size_t *chain;              /* per node: its chain */
+    bool *leaf;                 /* per node: no node follows it */
+    rt_stream **chains;
+    size_t nchains;
+    /* conditional nodes (graph_cond.c): what they run, and the conditions set to their
+     * default value as each launch begins */
+    struct rt_cond_exec **conds;
+    size_t nconds;
+    uint32_t **reset_words;
+    uint32_t *reset_values;
+    size_t nresets;
+    bool *disabled;             /* per node: cudaGraphNodeSetEnabled(0), or NULL */
+    unsigned long long flags;   /* what it was instantiated with */
+    uint64_t mem_bytes;         /* its alloc nodes' graph memory (graph_nodes.c) ... */
+    bool mem_launched;          /* ... counted from its first launch */
+} rt_graph_exec;
+
+void rt_graph_exec_free(rt_context *c, rt_graph_exec *x);
+
+/* Kernel node attributes are kept by id, below this (graph_params.c). */
+#define RT_NODE_ATTRS 32
+/* n follows dep from now on (engine_lock held); false when out of memory. */
+bool rt_graph_node_follow(rt_graph_node *n, rt_graph_node *dep);
+/* Add a node issuing op (taken) to a graph handle after deps, which must be its nodes. */
+cudaError_t rt_graph_add_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
+                              const cudaGraphNode_t *deps, size_t ndeps,
+                              enum cudaGraphNodeType type, rt_op *op);
+
+/* Node operations from their parameters, checked (graph.c). */
+cudaError_t rt_copy_node_op(rt_context *c, const struct cudaMemcpy3DParms *p, rt_op **out);
+cudaError_t rt_copy1d_node_op(rt_context *c, void *dst, const void *src, size_t count,
+                              enum cudaMemcpyKind kind, rt_op **out);
+cudaError_t rt_memset_node_op(rt_context *c, const struct cudaMemsetParams *p, rt_op **out);
+
+/* ---- graph_nodes.c: graph memory statistics ---- */
+
+uint64_t rt_graph_exec_mem_bytes(const rt_graph_exec *x);
+void rt_graph_mem_launched(uint64_t bytes);
+void rt_graph_mem_released(uint64_t bytes);
+
+/* ---- graph_cond.c ---- */
+
+/* The operation of conditional node n in x (engine_lock held): it runs its body graphs
+ * while (or if) its condition says so. NULL when out of memory. */
+rt_op *rt_graph_cond_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n);
+/* The operation of child graph node n: its graph, run as a body that always runs. */
+rt_op *rt_graph_child_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n);
+/* The conditions of g's handles made with cudaGraphCondAssignDefault, to reset at each
+ * launch of x. */
+cudaError_t rt_graph_exec_defaults(rt_graph_exec *x, const rt_graph *g);
+/* The operation a launch of x starts with (after the stream's earlier work): it sets the
+ * conditions to their defaults. */
+rt_op *rt_graph_exec_entry_op(rt_graph_exec *x);
+void rt_graph_exec_conds_free(rt_graph_exec *x);
+
+#endif
