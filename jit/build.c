@@ -232,8 +232,8 @@ static void read_log(const char *log_path, char *err, size_t errlen, const char 
     snprintf(err, errlen, "%s%s%s", what, msg[0] ? ": " : "", msg);
 }
 
-bool jit_build_load(const char *src, size_t len, const char *opt, jit_build *out,
-                    jit_cancel *cancel, char *err, size_t errlen) {
+bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_only,
+                    jit_build *out, jit_cancel *cancel, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     const jit_cc *cc = jit_cc_get();
     if (!cc->ok) {
@@ -254,6 +254,10 @@ bool jit_build_load(const char *src, size_t len, const char *opt, jit_build *out
             return true;
         }
         unlink(path); /* corrupt or stale: build it again */
+    }
+    if (cache_only) {
+        snprintf(err, errlen, "not in the cache");
+        return false;
     }
     static unsigned counter;
     unsigned seq = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);

@@ -28,9 +28,11 @@ typedef struct jit_emit_stats {
     uint32_t handler_insns;  /* run by calling the interpreter's handler */
 } jit_emit_stats;
 
-/* The C source of every function with code of p: function i is `vj_f<i>`, an
- * exec_native_fn. */
-void jit_emit_program(const exec_program *p, jit_buf *out, jit_emit_stats *st);
+/* Instructions of p's functions with code (end sentinels included). */
+uint32_t jit_program_insns(const exec_program *p);
+/* The C source of every function with code of p, to be built at optimisation level opt
+ * (0-2): function i is `vj_f<i>`, an exec_native_fn. */
+void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_stats *st);
 
 /* The compiler command and its identity (first line of `cc --version`), found once. */
 typedef struct jit_cc {
@@ -48,11 +50,11 @@ typedef struct jit_build {
     char key[33];            /* cache key (hex) */
 } jit_build;
 
-/* Compile src at optimisation level opt ("-O1", "-O2") or find it in the cache, and load
- * it. cancel (when given) lets another thread stop the compiler. On failure returns false
- * and writes why into err. */
-bool jit_build_load(const char *src, size_t len, const char *opt, jit_build *out,
-                    jit_cancel *cancel, char *err, size_t errlen);
+/* Compile src at optimisation level opt ("-O0" to "-O2") or find it in the cache (only
+ * look there: cache_only), and load it. cancel (when given) lets another thread stop the
+ * compiler. On failure returns false and writes why into err. */
+bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_only,
+                    jit_build *out, jit_cancel *cancel, char *err, size_t errlen);
 
 /* The cache directory: $VCUDA_CACHE_DIR, else $XDG_CACHE_HOME/vcuda, else ~/.cache/vcuda. */
 bool jit_cache_dir(char *buf, size_t n);

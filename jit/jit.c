@@ -19,6 +19,8 @@ struct jit_job {
     char why[400];
     jit_build build;
     jit_emit_stats stats;
+    jit_buf src;           /* the generated C until it is built */
+    int opt;               /* optimisation level it is built at */
 };
 
 enum { JOB_RUNNING, JOB_DONE, JOB_FAILED };
@@ -32,23 +34,29 @@ jit_mode jit_mode_from_env(void) {
     return JIT_TIERED;
 }
 
-/* The C compiler's time grows fast with the size of the code at -O2: large programs are
- * built at -O1 (VCUDA_JIT_OPT=1 or 2 decides instead). */
-#define JIT_O2_MAX_INSNS 600u
-static const char *opt_level(const jit_emit_stats *st) {
+/* The C compiler's time grows with the size of the code, steeply at -O2: small programs
+ * are built at -O2 (lane loops inlined and vectorised), larger ones at -O1, the largest
+ * at -O0 (VCUDA_JIT_OPT=0, 1 or 2 decides instead). */
+#define JIT_O2_MAX_INSNS 1500u
+#define JIT_O1_MAX_INSNS 4000u
+static int opt_level(const exec_program *p) {
     const char *v = getenv("VCUDA_JIT_OPT");
-    if (v && !strcmp(v, "1")) return "-O1";
-    if (v && !strcmp(v, "2")) return "-O2";
-    return st->insns <= JIT_O2_MAX_INSNS ? "-O2" : "-O1";
+    if (v && v[0] >= '0' && v[0] <= '2' && !v[1]) return v[0] - '0';
+    uint32_t n = jit_program_insns(p);
+    return n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
 }
 
-static bool compile_and_install(jit_job *j, char *err, size_t errlen) {
-    jit_buf src = {0};
-    jit_emit_program(j->p, &src, &j->stats);
-    bool ok = jit_build_load(src.s, src.len, opt_level(&j->stats), &j->build, &j->cancel,
-                             err, errlen);
-    jit_buf_free(&src);
-    if (!ok) return false;
+static void generate(jit_job *j) {
+    j->opt = opt_level(j->p);
+    jit_emit_program(j->p, j->opt, &j->src, &j->stats);
+}
+
+/* Build the generated C (or, cache_only, just look for it in the cache) and install it. */
+static bool build_and_install(jit_job *j, bool cache_only, char *err, size_t errlen) {
+    static const char *const flags[] = {"-O0", "-O1", "-O2"};
+    if (!jit_build_load(j->src.s, j->src.len, flags[j->opt], cache_only, &j->build, &j->cancel,
+                        err, errlen))
+        return false;
     uint32_t nf = exec_program_nfuncs(j->p);
     exec_native_fn *fns = calloc(nf + 1, sizeof *fns);
     if (!fns) abort();
@@ -80,7 +88,9 @@ static void finish(jit_job *j, bool ok, const char *err) {
 static void *job_thread(void *arg) {
     jit_job *j = arg;
     char err[400] = "";
-    finish(j, compile_and_install(j, err, sizeof err), err);
+    bool ok = build_and_install(j, false, err, sizeof err);
+    jit_buf_free(&j->src);
+    finish(j, ok, err);
     return NULL;
 }
 
@@ -90,9 +100,11 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
     if (!j) abort();
     j->p = p;
     pthread_mutex_init(&j->cancel.mu, NULL);
+    generate(j);
+    char why[400] = "";
     if (mode == JIT_ALWAYS) {
-        char why[400] = "";
-        bool ok = compile_and_install(j, why, sizeof why);
+        bool ok = build_and_install(j, false, why, sizeof why);
+        jit_buf_free(&j->src);
         if (!ok) {
             snprintf(err, errlen, "cannot compile the device code (VCUDA_JIT=always): %s", why);
             jit_job_free(j);
@@ -101,8 +113,16 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
         finish(j, true, "");
         return j;
     }
+    /* tiered: code found in the cache runs from the first launch on; else it is built on
+     * a thread while the first launches run interpreted */
+    if (build_and_install(j, true, why, sizeof why)) {
+        jit_buf_free(&j->src);
+        finish(j, true, "");
+        return j;
+    }
     j->state = JOB_RUNNING;
     if (pthread_create(&j->thread, NULL, job_thread, j) != 0) {
+        jit_buf_free(&j->src);
         finish(j, false, "cannot start a compile thread");
         return j;
     }
@@ -118,6 +138,7 @@ void jit_job_free(jit_job *j) {
     pthread_mutex_unlock(&j->cancel.mu);
     if (j->has_thread) pthread_join(j->thread, NULL);
     if (j->build.handle) dlclose(j->build.handle);
+    jit_buf_free(&j->src);
     pthread_mutex_destroy(&j->cancel.mu);
     free(j);
 }

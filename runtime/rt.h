@@ -118,7 +118,14 @@ typedef struct rt_kernel_stats {
     double host_seconds;
     exec_dim3 last_grid, last_block;
     uint64_t faults;
+    /* the compiled tier: launches that started with compiled code, and why the last one
+     * that did not was interpreted (RT_INTERP_*) */
+    uint64_t compiled_calls;
+    int interp_why;
+    char interp_note[160];      /* RT_INTERP_NOT_READY: the compile job's state then */
 } rt_kernel_stats;
+
+enum { RT_INTERP_OFF, RT_INTERP_OBSERVED, RT_INTERP_NOT_READY };
 
 typedef struct rt_func {
     const void *host_stub;      /* the address nvcc's launch stub has (the "kernel symbol") */
