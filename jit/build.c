@@ -81,7 +81,7 @@ static void cc_find(void) {
     const char *env = getenv("VCUDA_JIT_CC");
     if (!find_program(env && *env ? env : "cc", the_cc.path, sizeof the_cc.path)) return;
     char cmd[600];
-    snprintf(cmd, sizeof cmd, "'%s' --version 2>/dev/null", the_cc.path);
+    snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD '%s' --version 2>/dev/null", the_cc.path);
     FILE *p = popen(cmd, "r");
     if (!p) return;
     if (fgets(the_cc.ident, sizeof the_cc.ident, p)) {
@@ -191,6 +191,15 @@ static int run_cc(const char *c_path, const char *so_path, const char *log_path,
         pthread_mutex_unlock(&cancel->mu);
         return -1;
     }
+    /* the compiler's environment: the program's, less preloaded libraries (a sanitizer's
+     * runtime preloaded into the program has no business in the compiler) */
+    extern char **environ;
+    size_t nenv = 0;
+    while (environ[nenv]) nenv++;
+    char **envp = calloc(nenv + 1, sizeof *envp);
+    if (!envp) abort();
+    for (size_t i = 0, k = 0; i < nenv; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11)) envp[k++] = environ[i];
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -202,9 +211,10 @@ static int run_cc(const char *c_path, const char *so_path, const char *log_path,
             dup2(fd, 2);
             close(fd);
         }
-        execv(cc->path, argv);
+        execve(cc->path, argv, envp);
         _exit(127);
     }
+    free(envp);
     if (cancel) {
         cancel->pid = pid > 0 ? pid : 0;
         pthread_mutex_unlock(&cancel->mu);
