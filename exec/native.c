@@ -5,11 +5,19 @@
 
 static volatile int *native_abort_flag(exec_wstate *w) { return w->h.block->L->abort; }
 
+static void native_view(exec_wstate *w, exec_native_view *v) {
+    struct exec_block *b = w->h.block;
+    v->shared = b->shared;
+    v->shared_size = b->shared_size;
+    v->ranges = b->worker->ranges;
+}
+
 const exec_native_rt exec_native_runtime = {
     .abi = EXEC_NATIVE_ABI,
     .path_done = exec_warp_path_done,
     .update_brk = exec_warp_update_brk,
     .abort_flag = native_abort_flag,
+    .view = native_view,
 };
 
 /* exec_warp_run's loop, but each instruction that belongs to a function with native code

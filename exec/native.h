@@ -25,7 +25,15 @@
 #include "core.h"
 
 /* Bumped whenever exec_native_rt or the meaning of the generated code's contract changes. */
-#define EXEC_NATIVE_ABI 1u
+#define EXEC_NATIVE_ABI 2u
+
+/* What native code reads of the block it runs in, once per entry: shared memory, and
+ * the worker's cache of the allocation each global access last hit (exec_range_of). */
+typedef struct exec_native_view {
+    uint8_t *shared;
+    uint64_t shared_size;
+    const exec_range *ranges;   /* EXEC_RANGE_CACHE entries */
+} exec_native_view;
 
 /* The core's entry points that native code calls. */
 typedef struct exec_native_rt {
@@ -34,7 +42,15 @@ typedef struct exec_native_rt {
     void (*update_brk)(exec_wstate *w);
     /* the launch's abort flag (NULL when none): a backward branch tests it */
     volatile int *(*abort_flag)(exec_wstate *w);
+    void (*view)(exec_wstate *w, exec_native_view *v);
 } exec_native_rt;
+
+/* The plain memory accesses whose whole-warp fast path native code may inline: a scalar
+ * load or store of size bytes (4 or 8, zero-extended) in global (or generic, taken as
+ * global) or shared memory, handled by the core's fast-path handlers (exec/memory.c). */
+enum { EXEC_NATIVE_MEM_NONE, EXEC_NATIVE_MEM_LD_GLOBAL, EXEC_NATIVE_MEM_ST_GLOBAL,
+       EXEC_NATIVE_MEM_LD_SHARED, EXEC_NATIVE_MEM_ST_SHARED };
+int exec_native_mem_shape(const exec_insn *in, unsigned *size);
 
 extern const exec_native_rt exec_native_runtime;
 

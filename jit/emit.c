@@ -151,8 +151,14 @@ static void emit_prelude(jit_buf *o) {
         "typedef unsigned long long u64; typedef long long i64;\n"
         "typedef unsigned int u32; typedef int i32;\n"
         "typedef void (*hfn)(void *, const void *, u32);\n"
+        "struct view { unsigned char *shared; u64 shared_size; const char *ranges; };\n"
         "struct rt { u32 abi; void (*path_done)(void *); void (*update_brk)(void *);\n"
-        "            volatile int *(*abort_flag)(void *); };\n"
+        "            volatile int *(*abort_flag)(void *); void (*view)(void *, struct view *); };\n"
+        "/* the worker's cached allocation of instruction i (exec_range_of): lo, hi, writable */\n"
+        "#define RNG(i) (V.ranges + (((u64)INSN(i) / ISZ) %% %uu) * %zuu)\n"
+        "#define RLO(r) (*(const u64 *)((r) + %zuu))\n"
+        "#define RHI(r) (*(const u64 *)((r) + %zuu))\n"
+        "#define RWR(r) (*(const _Bool *)((r) + %zuu))\n"
         "#define ISZ %zuu\n"
         "#define INSN(i) (C + (u64)(i) * ISZ)\n"
         "#define FN(i) (*(const hfn *)(INSN(i) + %zuu))\n"
@@ -184,7 +190,9 @@ static void emit_prelude(jit_buf *o) {
         "/* a possible break point (reconvergence point on top of the stack) */\n"
         "#define BREAK(i) do { if (UNLIKELY(BRK == INSN(i))) { IP = INSN(i); CLOCK = clk;\\\n"
         "    goto top; } } while (0)\n\n",
-        EXEC_NATIVE_ABI, sizeof(exec_insn), offsetof(exec_insn, fn),
+        EXEC_NATIVE_ABI, (unsigned)EXEC_RANGE_CACHE, sizeof(exec_range),
+        offsetof(exec_range, lo), offsetof(exec_range, hi), offsetof(exec_range, writable),
+        sizeof(exec_insn), offsetof(exec_insn, fn),
         offsetof(exec_wstate, ip), offsetof(exec_wstate, brk), offsetof(exec_wstate, code),
         offsetof(exec_wstate, clock), offsetof(exec_wstate, slice_start),
         offsetof(exec_wstate, yield), offsetof(exec_wstate, h) + offsetof(exec_warp, R),
@@ -247,6 +255,38 @@ static void emit_spec(jit_buf *o, const exec_insn *in, const spec_op *so, uint32
     }
 }
 
+/* A plain load or store of the whole warp whose addresses are consecutive elements (the
+ * coalesced case): one test that they are, one bounds test of the range, and a block
+ * move. Anything else (some lanes, other address patterns, a range the cache does not
+ * hold, a fault) is the handler's, which reports exactly as the interpreter does. */
+static void emit_mem(jit_buf *o, const exec_insn *in, int shape, unsigned size, uint32_t i) {
+    bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
+    bool load = shape == EXEC_NATIVE_MEM_LD_GLOBAL || shape == EXEC_NATIVE_MEM_LD_SHARED;
+    const char *T = size == 4 ? "u32" : "u64";
+    jit_buf_printf(o,
+        "    if (LIKELY(m == FULL)) {\n"
+        "      const u64 *A = R + %uu * 32; u64 a0 = A[0] + (u64)%lldll, dev = 0;\n"
+        "      for (u32 l = 0; l < 32; l++) dev |= A[l] - A[0] - (u64)l * %uu;\n",
+        in->a[0], (long long)in->imm, size);
+    if (shared)
+        jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared;\n"
+                          "      _Bool ok = 1;\n");
+    else
+        jit_buf_printf(o, "      const char *rg = RNG(%u); u64 lo = RLO(rg), hi = RHI(rg);\n"
+                          "      unsigned char *base = 0; _Bool ok = %s;\n",
+                       i, load ? "1" : "RWR(rg)");
+    jit_buf_printf(o,
+        "      if (LIKELY(ok && !dev && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu)) {\n"
+        "        %s *p = (%s *)(base + a0); _Pragma(\"GCC ivdep\")\n",
+        size - 1, 32 * size, 32 * size, T, T);
+    if (load)
+        jit_buf_printf(o, "        for (u32 l = 0; l < 32; l++) R[%uu * 32 + l] = p[l];\n", in->d[0]);
+    else
+        jit_buf_printf(o, "        for (u32 l = 0; l < 32; l++) p[l] = (%s)R[%uu * 32 + l];\n", T,
+                       in->d[0]);
+    jit_buf_printf(o, "      } else PLAIN(%u);\n    } else PLAIN(%u);\n", i, i);
+}
+
 /* A uniform branch is a jump; a divergent one, or a backward one that must let the core
  * look (time slice, abort, a loop that may spin), runs the handler. */
 static void emit_bra(jit_buf *o, const exec_insn *in, uint32_t i) {
@@ -297,6 +337,7 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         "int vj_f%u(void *w, const struct rt *rt) {\n"
         "  const char *const C = CODE;\n"
         "  volatile int *const ab = rt->abort_flag(w);\n"
+        "  struct view V; rt->view(w, &V);\n"
         "  u64 *R; u32 *P; u64 clk; u32 m;\n"
         "top:\n"
         "  R = RR; P = PP; clk = CLOCK;\n"
@@ -322,6 +363,7 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         jit_buf_printf(o, "    clk++;\n");
         emit_guard(o, in);
         const spec_op *so = i < n ? spec_of(in) : NULL;
+        unsigned msize = 0;
         if (so) {
             emit_spec(o, in, so, i);
             if (in->lane_fn || o_vectorise) st->inline_insns++;
@@ -329,6 +371,9 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         } else if (i < n && in->op == PTX_OP_bra && !in->lane_fn && in->target >= 0 &&
                    (uint32_t)in->target <= n) {
             emit_bra(o, in, i);
+            st->inline_insns++;
+        } else if (i < n && o_vectorise && exec_native_mem_shape(in, &msize)) {
+            emit_mem(o, in, exec_native_mem_shape(in, &msize), msize, i);
             st->inline_insns++;
         } else if (i < n && plain_op(in)) {
             jit_buf_printf(o, "    PLAIN(%u);\n", i);
