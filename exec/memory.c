@@ -420,6 +420,12 @@ int exec_native_mem_shape(const exec_insn *in, unsigned *size) {
         {h_ld_shared_4, EXEC_NATIVE_MEM_LD_SHARED, 4}, {h_ld_shared_8, EXEC_NATIVE_MEM_LD_SHARED, 8},
         {h_st_shared_4, EXEC_NATIVE_MEM_ST_SHARED, 4}, {h_st_shared_8, EXEC_NATIVE_MEM_ST_SHARED, 8},
     };
+    unsigned esize = ptx_type_sizes[in->type];
+    if (in->fn == h_ld_kparam && in->vec == 1 && (esize == 4 || esize == 8) &&
+        !(in->flags & EXEC_F_SIGNED) && in->aux >= esize * 8) {
+        *size = esize;
+        return EXEC_NATIVE_MEM_LD_KPARAM;
+    }
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         if (in->fn == shapes[i].fn) {
             *size = shapes[i].size;

@@ -10,6 +10,7 @@ static void native_view(exec_wstate *w, exec_native_view *v) {
     v->shared = b->shared;
     v->shared_size = b->shared_size;
     v->ranges = b->worker->ranges;
+    v->params = b->L->params;
 }
 
 const exec_native_rt exec_native_runtime = {

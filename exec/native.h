@@ -33,6 +33,7 @@ typedef struct exec_native_view {
     uint8_t *shared;
     uint64_t shared_size;
     const exec_range *ranges;   /* EXEC_RANGE_CACHE entries */
+    const uint8_t *params;      /* the launch's parameter buffer */
 } exec_native_view;
 
 /* The core's entry points that native code calls. */
@@ -47,9 +48,11 @@ typedef struct exec_native_rt {
 
 /* The plain memory accesses whose whole-warp fast path native code may inline: a scalar
  * load or store of size bytes (4 or 8, zero-extended) in global (or generic, taken as
- * global) or shared memory, handled by the core's fast-path handlers (exec/memory.c). */
+ * global) or shared memory, handled by the core's fast-path handlers (exec/memory.c);
+ * and a load of a kernel parameter named by symbol (offset in->imm of the parameter
+ * buffer, every lane the same value), when it is one zero-extended 4- or 8-byte value. */
 enum { EXEC_NATIVE_MEM_NONE, EXEC_NATIVE_MEM_LD_GLOBAL, EXEC_NATIVE_MEM_ST_GLOBAL,
-       EXEC_NATIVE_MEM_LD_SHARED, EXEC_NATIVE_MEM_ST_SHARED };
+       EXEC_NATIVE_MEM_LD_SHARED, EXEC_NATIVE_MEM_ST_SHARED, EXEC_NATIVE_MEM_LD_KPARAM };
 int exec_native_mem_shape(const exec_insn *in, unsigned *size);
 
 extern const exec_native_rt exec_native_runtime;

@@ -151,7 +151,8 @@ static void emit_prelude(jit_buf *o) {
         "typedef unsigned long long u64; typedef long long i64;\n"
         "typedef unsigned int u32; typedef int i32;\n"
         "typedef void (*hfn)(void *, const void *, u32);\n"
-        "struct view { unsigned char *shared; u64 shared_size; const char *ranges; };\n"
+        "struct view { unsigned char *shared; u64 shared_size; const char *ranges;\n"
+        "              const unsigned char *params; };\n"
         "struct rt { u32 abi; void (*path_done)(void *); void (*update_brk)(void *);\n"
         "            volatile int *(*abort_flag)(void *); void (*view)(void *, struct view *); };\n"
         "/* the worker's cached allocation of instruction i (exec_range_of): lo, hi, writable */\n"
@@ -179,8 +180,8 @@ static void emit_prelude(jit_buf *o) {
         "/* d[l] = v for the lanes of m */\n"
         "static __attribute__((noinline)) void bcast_some(u64 *d, u32 m, u64 v) {\n"
         "  for (; m; m &= m - 1) d[__builtin_ctz(m)] = v;\n}\n"
-        "#define BCAST(d, m, v) do { u64 *d_ = (d); u64 v_ = (v); if (LIKELY((m) == FULL))\\\n"
-        "    for (u32 k_ = 0; k_ < 32; k_++) d_[k_] = v_; else bcast_some(d_, (m), v_); } while (0)\n"
+        "#define BCAST(d, m, v) do { u64 *bc_d_ = (d); u64 bc_v_ = (v); if (LIKELY((m) == FULL))\\\n"
+        "    for (u32 bc_k_ = 0; bc_k_ < 32; bc_k_++) bc_d_[bc_k_] = bc_v_;\\\n    else bcast_some(bc_d_, (m), bc_v_); } while (0)\n"
         "/* a handler whose instruction only computes (or faults, which yields) */\n"
         "#define PLAIN(i) do { if (m) { IP = INSN((i) + 1); CLOCK = clk;\\\n"
         "    FN(i)(w, INSN(i), m); if (UNLIKELY(YIELD)) goto top; } } while (0)\n"
@@ -260,6 +261,12 @@ static void emit_spec(jit_buf *o, const exec_insn *in, const spec_op *so, uint32
  * move. Anything else (some lanes, other address patterns, a range the cache does not
  * hold, a fault) is the handler's, which reports exactly as the interpreter does. */
 static void emit_mem(jit_buf *o, const exec_insn *in, int shape, unsigned size, uint32_t i) {
+    if (shape == EXEC_NATIVE_MEM_LD_KPARAM) { /* checked against the layout when decoded */
+        jit_buf_printf(o, "    if (m) { %s pv_; __builtin_memcpy(&pv_, V.params + %lld, %u);\n"
+                          "      BCAST(R + %uu * 32, m, (u64)pv_); }\n",
+                       size == 4 ? "u32" : "u64", (long long)in->imm, size, in->d[0]);
+        return;
+    }
     bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
     bool load = shape == EXEC_NATIVE_MEM_LD_GLOBAL || shape == EXEC_NATIVE_MEM_LD_SHARED;
     const char *T = size == 4 ? "u32" : "u64";
@@ -372,7 +379,8 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
                    (uint32_t)in->target <= n) {
             emit_bra(o, in, i);
             st->inline_insns++;
-        } else if (i < n && o_vectorise && exec_native_mem_shape(in, &msize)) {
+        } else if (i < n && exec_native_mem_shape(in, &msize) &&
+                   (o_vectorise || exec_native_mem_shape(in, &msize) == EXEC_NATIVE_MEM_LD_KPARAM)) {
             emit_mem(o, in, exec_native_mem_shape(in, &msize), msize, i);
             st->inline_insns++;
         } else if (i < n && plain_op(in)) {
