@@ -8,6 +8,8 @@
  *
  * --jit runs the compiled tier (jit/): the program is compiled (or found in the cache)
  * before the first kernel, and the time it took is printed on stderr.
+ *   exec_bench --jit file.ptx compile
+ * only compiles (the time, and how many lowered instructions, on stderr).
  *
  * Output, one line per kernel (tab-separated):
  *   name  warp-instructions  cpu-ms  wall-ms  threads  Mwinst/s-per-core
@@ -356,7 +358,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "-k")) o.filter = argv[i + 1];
         else return usage();
     }
-    if (argc - i < 3 || threads < 1 || threads > 64 || o.reps < 1) return usage();
+    if (argc - i < 2 || threads < 1 || threads > 64 || o.reps < 1) return usage();
     size_t len;
     char *text = read_file(argv[i], &len);
     if (!text) {
@@ -387,11 +389,18 @@ int main(int argc, char **argv) {
         fprintf(stderr, "exec_bench: %s; ready after %.3f s\n", desc,
                 (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
     }
+    if (jit && argc - i == 2 && !strcmp(argv[i + 1], "compile")) {
+        jit_job_free(job);
+        exec_program_free(B.prog, B.mem);
+        mem_table_free(B.mem);
+        return 0;
+    }
     B.nthreads = threads;
     B.workers = calloc(threads, sizeof *B.workers);
     for (unsigned t = 0; t < threads; t++) B.workers[t] = exec_worker_new();
     int rc;
-    if (!strcmp(argv[i + 1], "reduce") && argc - i >= 4)
+    if (argc - i < 3) rc = usage();
+    else if (!strcmp(argv[i + 1], "reduce") && argc - i >= 4)
         rc = bench_reduce(&B, &o, (unsigned)atoi(argv[i + 2]), (unsigned)atoi(argv[i + 3]));
     else if (!strcmp(argv[i + 1], "matmul"))
         rc = bench_matmul(&B, &o, (unsigned)atoi(argv[i + 2]));

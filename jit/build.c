@@ -242,6 +242,54 @@ static void read_log(const char *log_path, char *err, size_t errlen, const char 
     snprintf(err, errlen, "%s%s%s", what, msg[0] ? ": " : "", msg);
 }
 
+static bool build_entry(const char *src, size_t len, const char *opt, const char *dir,
+                        const char *path, jit_build *out, jit_cancel *cancel, char *err,
+                        size_t errlen);
+
+static bool cancelled(jit_cancel *cancel) {
+    if (!cancel) return false;
+    pthread_mutex_lock(&cancel->mu);
+    bool c = cancel->cancelled;
+    pthread_mutex_unlock(&cancel->mu);
+    return c;
+}
+
+/* Take the entry's lock file (holding our process id): 0 when we hold it and must build.
+ * While another live process holds it, wait; -1 when the entry it built has loaded into
+ * out. A lock whose process is gone (a program that ended while compiling) is taken over. */
+static int take_lock(const char *lock_path, const char *path, jit_build *out,
+                     jit_cancel *cancel) {
+    for (unsigned waited = 0;; waited++) {
+        int fd = open(lock_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            char pid[32];
+            int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            if (write(fd, pid, (size_t)n) != n) {} /* a lock without a pid is taken over */
+            close(fd);
+            return 0;
+        }
+        if (errno != EEXIST || cancelled(cancel)) return 0;
+        if (access(path, F_OK) == 0 && (out->handle = open_entry(path, out->key))) {
+            out->from_cache = true;
+            return -1;
+        }
+        char buf[32] = "";
+        FILE *f = fopen(lock_path, "r");
+        if (f) {
+            if (!fgets(buf, sizeof buf, f)) buf[0] = 0;
+            fclose(f);
+        }
+        long owner = atol(buf);
+        /* gone (or never written after a second): take it over */
+        bool gone = owner > 0 ? kill((pid_t)owner, 0) != 0 && errno == ESRCH : waited > 20;
+        if (gone) {
+            unlink(lock_path);
+            continue;
+        }
+        usleep(50000);
+    }
+}
+
 bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_only,
                     jit_build *out, jit_cancel *cancel, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
@@ -269,6 +317,19 @@ bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_onl
         snprintf(err, errlen, "not in the cache");
         return false;
     }
+    /* one compiler per entry: another process building the same code is waited for */
+    char lock_path[1200];
+    snprintf(lock_path, sizeof lock_path, "%s/%s.lock", dir, out->key);
+    int lk = take_lock(lock_path, path, out, cancel);
+    if (lk < 0) return true; /* the other process built it: out->handle is loaded */
+    bool ok = build_entry(src, len, opt, dir, path, out, cancel, err, errlen);
+    unlink(lock_path);
+    return ok;
+}
+
+static bool build_entry(const char *src, size_t len, const char *opt, const char *dir,
+                        const char *path, jit_build *out, jit_cancel *cancel, char *err,
+                        size_t errlen) {
     static unsigned counter;
     unsigned seq = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
     char c_path[1200], so_tmp[1200], log_path[1200];
