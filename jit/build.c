@@ -1,16 +1,19 @@
 /* jit/build.c — from generated C to a loaded shared object: the host C compiler (the one
- * nvcc itself needs: $VCUDA_JIT_CC, else `cc` on PATH), run as `cc -O2 -fPIC -shared
+ * nvcc itself needs: $VCUDA_JIT_CC, else `cc` on PATH), run as `cc -O<n> -fPIC -shared
  * -march=native`, and an on-disk cache of what it made.
  *
  * The cache key is a hash of the source text (which carries the lowered instructions'
  * slots and the warp layout's offsets), the compiler's identity, its flags and the host's
  * CPU model (-march=native code may not run on another CPU). An entry is written under a
  * temporary name and renamed into place, so readers never see half a file; an entry that
- * does not load, or does not carry its own key, is removed and built again.
+ * does not load, or does not carry its own key, is removed and built again. Processes that
+ * need the same entry at once (tests of one program run side by side) build it once: a
+ * lock file beside the entry names the process building it, and the others wait for it.
  */
 #include "internal.h"
 #include "jit.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define JIT_CFLAGS "-fPIC -shared -march=native -w"
+/* -ffp-contract=off: the tiers round each float operation alike (no fused multiply-add
+ * the PTX did not ask for) */
+#define JIT_CFLAGS "-fPIC -shared -march=native -ffp-contract=off -w"
 
 void jit_buf_printf(jit_buf *b, const char *fmt, ...) {
     for (;;) {
@@ -184,8 +189,8 @@ static double now_seconds(void) {
 static int run_cc(const char *c_path, const char *so_path, const char *log_path,
                   const char *opt, jit_cancel *cancel) {
     const jit_cc *cc = jit_cc_get();
-    char *argv[] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native", "-w",
-                    "-o", (char *)so_path, (char *)c_path, NULL};
+    char *argv[] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native",
+                    "-ffp-contract=off", "-w", "-o", (char *)so_path, (char *)c_path, NULL};
     if (cancel) pthread_mutex_lock(&cancel->mu);
     if (cancel && cancel->cancelled) {
         pthread_mutex_unlock(&cancel->mu);
@@ -257,7 +262,21 @@ static bool cancelled(jit_cancel *cancel) {
 /* Take the entry's lock file (holding our process id): 0 when we hold it and must build.
  * While another live process holds it, wait; -1 when the entry it built has loaded into
  * out. A lock whose process is gone (a program that ended while compiling) is taken over. */
-static int take_lock(const char *lock_path, const char *path, jit_build *out,
+/* Remove the temporary files a process that died while compiling left in dir. */
+static void remove_leftovers(const char *dir, long pid) {
+    char prefix[48], file[1400];
+    snprintf(prefix, sizeof prefix, ".tmp-%ld-", pid);
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d));)
+        if (!strncmp(e->d_name, prefix, strlen(prefix))) {
+            snprintf(file, sizeof file, "%s/%s", dir, e->d_name);
+            unlink(file);
+        }
+    closedir(d);
+}
+
+static int take_lock(const char *dir, const char *lock_path, const char *path, jit_build *out,
                      jit_cancel *cancel) {
     for (unsigned waited = 0;; waited++) {
         int fd = open(lock_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -268,7 +287,8 @@ static int take_lock(const char *lock_path, const char *path, jit_build *out,
             close(fd);
             return 0;
         }
-        if (errno != EEXIST || cancelled(cancel)) return 0;
+        /* (after ten minutes the other process is taken to be stuck: build anyway) */
+        if (errno != EEXIST || cancelled(cancel) || waited > 12000) return 0;
         if (access(path, F_OK) == 0 && (out->handle = open_entry(path, out->key))) {
             out->from_cache = true;
             return -1;
@@ -283,6 +303,7 @@ static int take_lock(const char *lock_path, const char *path, jit_build *out,
         /* gone (or never written after a second): take it over */
         bool gone = owner > 0 ? kill((pid_t)owner, 0) != 0 && errno == ESRCH : waited > 20;
         if (gone) {
+            if (owner > 0) remove_leftovers(dir, owner);
             unlink(lock_path);
             continue;
         }
@@ -320,7 +341,7 @@ bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_onl
     /* one compiler per entry: another process building the same code is waited for */
     char lock_path[1200];
     snprintf(lock_path, sizeof lock_path, "%s/%s.lock", dir, out->key);
-    int lk = take_lock(lock_path, path, out, cancel);
+    int lk = take_lock(dir, lock_path, path, out, cancel);
     if (lk < 0) return true; /* the other process built it: out->handle is loaded */
     bool ok = build_entry(src, len, opt, dir, path, out, cancel, err, errlen);
     unlink(lock_path);

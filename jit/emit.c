@@ -7,10 +7,12 @@
  * through a `switch` on the pc to the instruction's label; from there the code runs
  * straight through the labels, one per instruction, until something needs the core again.
  * - An instruction the generator specialises (the common integer operations, setp, selp,
- *   mov, uniform branches) is inline C over the warp's register file: a counted loop over
- *   32 lanes for the full mask (which the C compiler vectorises), the set bits otherwise,
- *   and a single computation broadcast to the lanes when exec/uniform.c found the
- *   instruction warp-uniform. Register slots are constants of the text.
+ *   mov, uniform branches, kernel-parameter loads, whole-warp coalesced global and shared
+ *   loads and stores) is inline C over the warp's register file: a counted loop over 32
+ *   lanes for the full mask (which the C compiler vectorises; only when it is built at
+ *   -O2), the handler for a partial mask, and a single computation broadcast to the lanes
+ *   when exec/uniform.c found the instruction warp-uniform. Register slots are constants
+ *   of the text.
  * - Any other instruction calls its own handler through the lowered instruction (in->fn):
  *   the same code as in the interpreter, so every kernel compiles and means the same.
  *   Handlers of plain instructions (arithmetic, memory, warp collectives) can only fault

@@ -94,6 +94,9 @@ static void rt_context_create(void) {
     c->jit_mode = jit_mode_from_env();
     c->next_stream_id = 1;
     c->check = check_get();
+    /* under `vcuda check` or `vcuda prof` every launch runs in the interpreter (the tools
+     * read its events): nothing to compile */
+    if (c->check || rt_prof_enabled()) c->jit_mode = JIT_OFF;
     rt_the_context = c;
     atexit(rt_at_exit);
 }
