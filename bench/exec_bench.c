@@ -3,8 +3,13 @@
  * the SIMT core on host threads of its own, checks every result, and prints per kernel
  * the warp-instructions executed and the CPU time they took.
  *
- *   exec_bench [-t threads] [-r reps] [-k name-part] file.ptx reduce N BLOCK
- *   exec_bench [-t threads] [-r reps] [-k name-part] file.ptx matmul N
+ *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] file.ptx reduce N BLOCK
+ *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] file.ptx matmul N
+ *
+ * --jit runs the compiled tier (jit/): the program is compiled (or found in the cache)
+ * before the first kernel, and the time it took is printed on stderr.
+ *   exec_bench --jit file.ptx compile
+ * only compiles (the time, and how many lowered instructions, on stderr).
  *
  * Output, one line per kernel (tab-separated):
  *   name  warp-instructions  cpu-ms  wall-ms  threads  Mwinst/s-per-core
@@ -24,6 +29,7 @@
 #include <time.h>
 
 #include "exec/exec.h"
+#include "jit/jit.h"
 #include "mem/mem.h"
 #include "ptx/ir.h"
 
@@ -331,8 +337,8 @@ static int bench_matmul(bench *B, const opts *o, unsigned n) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: exec_bench [-t threads] [-r reps] [-k name-part] file.ptx "
-                    "reduce N BLOCK | matmul N\n");
+    fprintf(stderr, "usage: exec_bench [-t threads] [-r reps] [-k name-part] [--jit] "
+                    "file.ptx reduce N BLOCK | matmul N\n");
     return 2;
 }
 
@@ -340,13 +346,19 @@ int main(int argc, char **argv) {
     opts o = {3, NULL};
     unsigned threads = 1;
     int i = 1;
+    bool jit = false;
     for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+        if (!strcmp(argv[i], "--jit")) {
+            jit = true;
+            i--;
+            continue;
+        }
         if (!strcmp(argv[i], "-t")) threads = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "-r")) o.reps = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "-k")) o.filter = argv[i + 1];
         else return usage();
     }
-    if (argc - i < 3 || threads < 1 || threads > 64 || o.reps < 1) return usage();
+    if (argc - i < 2 || threads < 1 || threads > 64 || o.reps < 1) return usage();
     size_t len;
     char *text = read_file(argv[i], &len);
     if (!text) {
@@ -362,11 +374,33 @@ int main(int argc, char **argv) {
         fprintf(stderr, "exec_bench: %s\n", err);
         return 2;
     }
+    jit_job *job = NULL;
+    if (jit) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        job = jit_program_start(B.prog, JIT_ALWAYS, err, sizeof err);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (!job) {
+            fprintf(stderr, "exec_bench: %s\n", err);
+            return 2;
+        }
+        char desc[256];
+        jit_job_describe(job, desc, sizeof desc);
+        fprintf(stderr, "exec_bench: %s; ready after %.3f s\n", desc,
+                (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+    }
+    if (jit && argc - i == 2 && !strcmp(argv[i + 1], "compile")) {
+        jit_job_free(job);
+        exec_program_free(B.prog, B.mem);
+        mem_table_free(B.mem);
+        return 0;
+    }
     B.nthreads = threads;
     B.workers = calloc(threads, sizeof *B.workers);
     for (unsigned t = 0; t < threads; t++) B.workers[t] = exec_worker_new();
     int rc;
-    if (!strcmp(argv[i + 1], "reduce") && argc - i >= 4)
+    if (argc - i < 3) rc = usage();
+    else if (!strcmp(argv[i + 1], "reduce") && argc - i >= 4)
         rc = bench_reduce(&B, &o, (unsigned)atoi(argv[i + 2]), (unsigned)atoi(argv[i + 3]));
     else if (!strcmp(argv[i + 1], "matmul"))
         rc = bench_matmul(&B, &o, (unsigned)atoi(argv[i + 2]));
@@ -374,6 +408,7 @@ int main(int argc, char **argv) {
         rc = usage();
     for (unsigned t = 0; t < threads; t++) exec_worker_free(B.workers[t]);
     free(B.workers);
+    jit_job_free(job);
     exec_program_free(B.prog, B.mem);
     mem_table_free(B.mem);
     return rc;

@@ -25,6 +25,7 @@
  * (exec_launch.warp_barriers) no barrier splits a warp.
  */
 #include "core.h"
+#include "native.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -750,6 +751,10 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     for (uint32_t i = 0; i < b->nwarps; i++) init_warp(&b->warps[i], b, i, start);
     /* one test per block picks the loop; the plain one knows nothing of observers */
     void (*run)(exec_wstate *) = exec_warp_run;
+    /* the compiled tier, when the program has it: a block runs wholly in one tier, and
+     * observed blocks (profiler, checker) always in the interpreter, whose events and
+     * counters they read (the tiers agree byte for byte, so blocks of one grid may differ) */
+    if (!L->observer && exec_program_native_ready(b->prog)) run = exec_warp_run_native;
     if (L->observer) {
         exec_observe_block_begin(b);
         run = exec_warp_run_observed;

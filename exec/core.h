@@ -68,6 +68,14 @@ typedef struct exec_const {
 
 typedef struct exec_func exec_func;
 
+/* The compiled tier's code for one function (exec/native.h): runs the warp from w->ip
+ * while it stays in this function's code; 1 when the warp leaves the run loop (a yield),
+ * 0 when it went on elsewhere (a call, a return, code outside the function), 2 when w->ip
+ * is not one of its entry points (the run loop interprets that instruction). */
+struct exec_wstate;
+struct exec_native_rt;
+typedef int (*exec_native_fn)(struct exec_wstate *w, const struct exec_native_rt *rt);
+
 /* One call instruction's argument passing: where its .param arguments sit in the
  * caller's frame and where they go in the callee's. */
 typedef struct exec_callsite {
@@ -106,6 +114,7 @@ struct exec_func {
     uint32_t regs_estimate;
     void **blobs;              /* operand descriptions decoders allocated (exec_dec_blob) */
     uint32_t nblobs;
+    exec_native_fn native;     /* compiled code (exec/native.h), NULL: interpreted */
 };
 
 struct exec_kernel {
@@ -128,6 +137,10 @@ struct exec_program {
     int32_t *var_sid;          /* per module variable: shared id, or -1 */
     uint32_t nsids;
     const ptx_var **sid_var;   /* per shared id: its declaration */
+    /* the compiled tier: set (release) once every function's native code is installed,
+     * read (acquire) when a block starts (exec/native.h) */
+    bool native_ready;
+    bool native_on;            /* blocks may use it (tests turn it off to compare) */
 };
 
 /* ---- running ---- */
@@ -336,6 +349,8 @@ static inline void exec_broadcast(uint64_t *d, uint32_t mask, uint64_t v) {
 
 /* ---- warp.c: run loop, frames, reconvergence ---- */
 void exec_warp_run(exec_wstate *w);
+/* The same loop running the compiled tier's code of each function that has some. */
+void exec_warp_run_native(exec_wstate *w);
 /* The same loop telling the launch's observer every event (exec/observe.h). */
 void exec_warp_run_observed(exec_wstate *w);
 /* Leave the run loop before the next instruction (barrier, exit, fault, time slice). */

@@ -10,6 +10,7 @@
  * table is consulted only on a miss.
  */
 #include "core.h"
+#include "native.h"
 
 #include <stdio.h>
 
@@ -411,6 +412,27 @@ FAST_ACCESS(h_ld_global_4, 4, uint32_t, 1, 0)
 FAST_ACCESS(h_ld_global_8, 8, uint64_t, 1, 0)
 FAST_ACCESS(h_st_global_4, 4, uint32_t, 0, 0)
 FAST_ACCESS(h_st_global_8, 8, uint64_t, 0, 0)
+
+int exec_native_mem_shape(const exec_insn *in, unsigned *size) {
+    static const struct { exec_fn fn; int shape; unsigned size; } shapes[] = {
+        {h_ld_global_4, EXEC_NATIVE_MEM_LD_GLOBAL, 4}, {h_ld_global_8, EXEC_NATIVE_MEM_LD_GLOBAL, 8},
+        {h_st_global_4, EXEC_NATIVE_MEM_ST_GLOBAL, 4}, {h_st_global_8, EXEC_NATIVE_MEM_ST_GLOBAL, 8},
+        {h_ld_shared_4, EXEC_NATIVE_MEM_LD_SHARED, 4}, {h_ld_shared_8, EXEC_NATIVE_MEM_LD_SHARED, 8},
+        {h_st_shared_4, EXEC_NATIVE_MEM_ST_SHARED, 4}, {h_st_shared_8, EXEC_NATIVE_MEM_ST_SHARED, 8},
+    };
+    unsigned esize = ptx_type_sizes[in->type];
+    if (in->fn == h_ld_kparam && in->vec == 1 && (esize == 4 || esize == 8) &&
+        !(in->flags & EXEC_F_SIGNED) && in->aux >= esize * 8) {
+        *size = esize;
+        return EXEC_NATIVE_MEM_LD_KPARAM;
+    }
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if (in->fn == shapes[i].fn) {
+            *size = shapes[i].size;
+            return shapes[i].shape;
+        }
+    return EXEC_NATIVE_MEM_NONE;
+}
 
 /* ---- cvta / isspacep / mov of an address ---- */
 

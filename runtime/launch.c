@@ -13,6 +13,8 @@
  * then at every call that needs the device (state.c).
  */
 #include "rt.h"
+#include "../exec/native.h"
+#include "../jit/jit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,6 +267,13 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     /* Under a profiler or checker grids run one at a time, as Nsight Compute and
      * compute-sanitizer serialise kernels (their reports stay in launch order). */
     bool serial = prof || ck;
+    /* which tier the launch starts in (blocks switch when the code arrives mid-grid) */
+    bool compiled = !L.observer && exec_program_native_ready(f->mod->prog);
+    int interp_why = L.observer ? RT_INTERP_OBSERVED : f->mod->jit ? RT_INTERP_NOT_READY
+                                                                   : RT_INTERP_OFF;
+    char interp_note[160] = "";
+    if (!compiled && interp_why == RT_INTERP_NOT_READY)
+        jit_job_describe(f->mod->jit, interp_note, sizeof interp_note);
     if (serial) pthread_mutex_lock(&c->tool_lock);
     rt_progress *progress = rt_progress_begin(f, (uint64_t)L.grid.x * L.grid.y * L.grid.z);
     opts.blocks_done = rt_progress_counter(progress);
@@ -284,6 +293,11 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     s->last_grid = L.grid;
     s->last_block = L.block;
     if (k != EXEC_OK || check_failed) s->faults++;
+    if (compiled) s->compiled_calls++;
+    else {
+        s->interp_why = interp_why;
+        memcpy(s->interp_note, interp_note, sizeof s->interp_note);
+    }
     pthread_mutex_unlock(&c->lock);
 
     rt_cost cost = {

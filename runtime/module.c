@@ -8,6 +8,7 @@
  * does not parse or uses something vcuda does not support.
  */
 #include "rt.h"
+#include "../jit/jit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,6 +92,15 @@ cudaError_t rt_module_load(rt_context *c, rt_module *m) {
         rt_module_fail(m, cudaErrorInvalidPtx);
         return m->load_error;
     }
+    /* the compiled tier: VCUDA_JIT=always compiles now (a failure fails the load), the
+     * default compiles in the background while the first launches run interpreted */
+    m->jit = jit_program_start(prog, c->jit_mode, err, sizeof err);
+    if (!m->jit && c->jit_mode == JIT_ALWAYS) {
+        fprintf(stderr, "vcuda: %s: %s\n", m->name, err);
+        exec_program_free(prog, gpu_device_mem(d));
+        rt_module_fail(m, cudaErrorInvalidPtx);
+        return m->load_error;
+    }
     m->prog = prog;
     m->ptx_arch = arch;
     m->const_bytes = const_bytes;
@@ -110,6 +120,8 @@ cudaError_t rt_module_load(rt_context *c, rt_module *m) {
 void rt_modules_unload(rt_context *c) {
     mem_table *t = c->dev ? gpu_device_mem(c->dev) : NULL;
     for (rt_module *m = c->modules; m; m = m->next) {
+        jit_job_free(m->jit); /* stops a compile still running: the program goes */
+        m->jit = NULL;
         if (m->state == RT_MOD_LOADED) exec_program_free(m->prog, t);
         m->prog = NULL;
         /* A module that failed for a reason in its image fails again; one that failed to

@@ -77,6 +77,26 @@ void rt_report_print(rt_context *c) {
         fprintf(stderr, "==vcuda== total host time in kernels: %.3f ms (grid and block: the "
                         "last launch's)\n",
                 total_ms);
+        /* the compiled tier: which launches ran interpreted, and why */
+        for (i = 0; order && i < n; i++) {
+            rt_func *f = order[i];
+            const rt_kernel_stats *st = &f->stats;
+            char why[512] = "";
+            if (st->compiled_calls == st->calls) {
+                snprintf(why, sizeof why, "compiled");
+            } else {
+                const char *job = st->interp_note[0] ? st->interp_note : "not compiled yet";
+                snprintf(why, sizeof why, "%llu of %llu launches interpreted (%s)",
+                         (unsigned long long)(st->calls - st->compiled_calls),
+                         (unsigned long long)st->calls,
+                         st->interp_why == RT_INTERP_OFF        ? "VCUDA_JIT=0"
+                         : st->interp_why == RT_INTERP_OBSERVED ? "profiled or checked"
+                                                                : job);
+            }
+            char *pretty = rt_demangle(f->name);
+            fprintf(stderr, "==vcuda== tier: %s: %s\n", pretty ? pretty : f->name, why);
+            free(pretty);
+        }
     }
     free(order);
     pthread_mutex_unlock(&c->lock);

@@ -101,6 +101,7 @@ typedef struct rt_module {
     uint64_t const_bytes;       /* bytes of .const variables in the module */
     char *error;                /* why registration found the image unusable, or NULL */
     bool has_managed;           /* holds __managed__ variables */
+    struct jit_job *jit;        /* the compiled tier's job for prog (NULL: none) */
     bool regs_checked;          /* ptxas asked for its kernels' registers (regs.c) */
     /* relocatable device code (rdc.c): the fatbins of every -rdc object, linked into one
      * program when the module is loaded */
@@ -117,7 +118,14 @@ typedef struct rt_kernel_stats {
     double host_seconds;
     exec_dim3 last_grid, last_block;
     uint64_t faults;
+    /* the compiled tier: launches that started with compiled code, and why the last one
+     * that did not was interpreted (RT_INTERP_*) */
+    uint64_t compiled_calls;
+    int interp_why;
+    char interp_note[160];      /* RT_INTERP_NOT_READY: the compile job's state then */
 } rt_kernel_stats;
+
+enum { RT_INTERP_OFF, RT_INTERP_OBSERVED, RT_INTERP_NOT_READY };
 
 typedef struct rt_func {
     const void *host_stub;      /* the address nvcc's launch stub has (the "kernel symbol") */
@@ -341,6 +349,7 @@ typedef struct rt_context {
 
     bool report;                   /* VCUDA_REPORT=1 */
     bool lazy_loading;             /* CUDA_MODULE_LOADING is not EAGER (engine.c) */
+    int jit_mode;                  /* VCUDA_JIT (jit/jit.h's jit_mode) */
     check_state *check;            /* the checker `vcuda check` asked for, or NULL */
     pthread_mutex_t tool_lock;     /* grids run one at a time under a profiler or checker */
     gpu_device *devrt_dev;         /* the device the device runtime's limits went to ... */

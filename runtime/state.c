@@ -8,6 +8,7 @@
  * cudaGetLastError clears only the thread's copy; cudaDeviceReset clears the fault.
  */
 #include "rt.h"
+#include "../jit/jit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,9 +93,13 @@ static void rt_context_create(void) {
     c->report = rep && strcmp(rep, "0") != 0 && rep[0];
     const char *loading = getenv("CUDA_MODULE_LOADING");
     c->lazy_loading = !loading || strcmp(loading, "EAGER") != 0;
+    c->jit_mode = jit_mode_from_env();
     c->next_stream_id = 1;
     c->check = check_get();
     rt_trace_init(c);
+    /* under `vcuda check` or `vcuda prof` every launch runs in the interpreter (the tools
+     * read its events): nothing to compile */
+    if (c->check || rt_prof_enabled()) c->jit_mode = JIT_OFF;
     rt_the_context = c;
     atexit(rt_at_exit);
 }

@@ -1,0 +1,72 @@
+/* exec/native.h — the hook the compiled tier (jit/) plugs into. exec/ never includes jit/:
+ * it only runs, per function, native code someone installed here.
+ *
+ * The contract of a function's native code (exec_native_fn, exec/core.h): it runs the warp
+ * exactly as exec_warp_run would, from w->ip, on the interpreter's own warp state (frames,
+ * masks, reconvergence stack, clock), for as long as the warp stays in that function's
+ * code. An instruction it does not specialise it runs by calling the instruction's own
+ * handler (in->fn), so every instruction has the interpreter's meaning. It returns 1 when
+ * the warp leaves the run loop (the yield the interpreter would return on), 0 when the
+ * warp went on elsewhere (into a callee, back to a caller, to an instruction outside the
+ * function's code): exec_warp_run_native then goes on with that function's code, or
+ * interprets the instruction. It returns 2, having done nothing, when w->ip is not one of
+ * its entry points: that instruction is interpreted, and the code asked again at the next.
+ * (Native code need not be enterable everywhere: where a warp resumes after a rare exit,
+ * a fault seen by a warp that runs on, say, the interpreter takes it to an entry point.)
+ *
+ * Generated code cannot link against the library's hidden symbols: what it calls in the
+ * core it calls through exec_native_rt, and it reaches the warp's fields at the offsets
+ * the generator read from exec/core.h (the generated text carries them, so a change of
+ * layout changes the text and so the cache key).
+ */
+#ifndef VCUDA_EXEC_NATIVE_H
+#define VCUDA_EXEC_NATIVE_H
+
+#include "core.h"
+
+/* Bumped whenever exec_native_rt or the meaning of the generated code's contract changes. */
+#define EXEC_NATIVE_ABI 2u
+
+/* What native code reads of the block it runs in, once per entry: shared memory, and
+ * the worker's cache of the allocation each global access last hit (exec_range_of). */
+typedef struct exec_native_view {
+    uint8_t *shared;
+    uint64_t shared_size;
+    const exec_range *ranges;   /* EXEC_RANGE_CACHE entries */
+    const uint8_t *params;      /* the launch's parameter buffer */
+} exec_native_view;
+
+/* The core's entry points that native code calls. */
+typedef struct exec_native_rt {
+    uint32_t abi;
+    void (*path_done)(exec_wstate *w);
+    void (*update_brk)(exec_wstate *w);
+    /* the launch's abort flag (NULL when none): a backward branch tests it */
+    volatile int *(*abort_flag)(exec_wstate *w);
+    void (*view)(exec_wstate *w, exec_native_view *v);
+} exec_native_rt;
+
+/* The plain memory accesses whose whole-warp fast path native code may inline: a scalar
+ * load or store of size bytes (4 or 8, zero-extended) in global (or generic, taken as
+ * global) or shared memory, handled by the core's fast-path handlers (exec/memory.c);
+ * and a load of a kernel parameter named by symbol (offset in->imm of the parameter
+ * buffer, every lane the same value), when it is one zero-extended 4- or 8-byte value. */
+enum { EXEC_NATIVE_MEM_NONE, EXEC_NATIVE_MEM_LD_GLOBAL, EXEC_NATIVE_MEM_ST_GLOBAL,
+       EXEC_NATIVE_MEM_LD_SHARED, EXEC_NATIVE_MEM_ST_SHARED, EXEC_NATIVE_MEM_LD_KPARAM };
+int exec_native_mem_shape(const exec_insn *in, unsigned *size);
+
+extern const exec_native_rt exec_native_runtime;
+
+/* Install native code: fns[i] for function i of p (NULL for functions without code), then
+ * publish, so that blocks starting from now on run it. Call once per program. */
+void exec_program_set_native(exec_program *p, const exec_native_fn *fns);
+/* Does p run compiled code in the blocks that start now (installed and turned on)? */
+bool exec_program_native_ready(const exec_program *p);
+/* Turn the installed code on or off for the blocks that start from now on (a test runs a
+ * kernel in both tiers). */
+void exec_program_native_enable(exec_program *p, bool on);
+
+/* Functions of a program, for the generator: count, and each one's lowered form. */
+uint32_t exec_program_nfuncs(const exec_program *p);
+
+#endif

@@ -1,0 +1,393 @@
+/* jit/build.c — from generated C to a loaded shared object: the host C compiler (the one
+ * nvcc itself needs: $VCUDA_JIT_CC, else `cc` on PATH), run as `cc -O<n> -fPIC -shared
+ * -march=native`, and an on-disk cache of what it made.
+ *
+ * The cache key is a hash of the source text (which carries the lowered instructions'
+ * slots and the warp layout's offsets), the compiler's identity, its flags and the host's
+ * CPU model (-march=native code may not run on another CPU). An entry is written under a
+ * temporary name and renamed into place, so readers never see half a file; an entry that
+ * does not load, or does not carry its own key, is removed and built again. Processes that
+ * need the same entry at once (tests of one program run side by side) build it once: a
+ * lock file beside the entry names the process building it, and the others wait for it.
+ */
+#include "internal.h"
+#include "jit.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* -ffp-contract=off: the tiers round each float operation alike (no fused multiply-add
+ * the PTX did not ask for) */
+#define JIT_CFLAGS "-fPIC -shared -march=native -ffp-contract=off -w"
+
+void jit_buf_printf(jit_buf *b, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->len;
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) abort();
+        if ((size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap ? b->cap * 2 : 65536;
+        while (cap < b->len + (size_t)n + 1) cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) abort();
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+void jit_buf_free(jit_buf *b) {
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- the compiler ---- */
+
+/* An executable named name on PATH (or name itself when it holds a slash). */
+static bool find_program(const char *name, char *out, size_t n) {
+    if (strchr(name, '/')) {
+        snprintf(out, n, "%s", name);
+        return access(out, X_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path) path = "/usr/bin:/bin";
+    while (*path) {
+        const char *end = strchr(path, ':');
+        size_t len = end ? (size_t)(end - path) : strlen(path);
+        if (len && (size_t)snprintf(out, n, "%.*s/%s", (int)len, path, name) < n &&
+            access(out, X_OK) == 0)
+            return true;
+        path += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+static jit_cc the_cc;
+static pthread_once_t cc_once = PTHREAD_ONCE_INIT;
+
+static void cc_find(void) {
+    const char *env = getenv("VCUDA_JIT_CC");
+    if (!find_program(env && *env ? env : "cc", the_cc.path, sizeof the_cc.path)) return;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD '%s' --version 2>/dev/null", the_cc.path);
+    FILE *p = popen(cmd, "r");
+    if (!p) return;
+    if (fgets(the_cc.ident, sizeof the_cc.ident, p)) {
+        the_cc.ident[strcspn(the_cc.ident, "\n")] = 0;
+        the_cc.ok = true;
+    }
+    while (fgetc(p) != EOF) {}
+    pclose(p);
+}
+
+const jit_cc *jit_cc_get(void) {
+    pthread_once(&cc_once, cc_find);
+    return &the_cc;
+}
+
+/* The host CPU's model line, part of the key of -march=native code. */
+static void cpu_model(char *out, size_t n) {
+    out[0] = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10) || !strncmp(line, "flags", 5)) {
+            size_t l = strlen(out);
+            snprintf(out + l, n - l, "%s", line);
+            if (!strncmp(line, "flags", 5)) break;
+        }
+    fclose(f);
+}
+
+/* ---- the key ---- */
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static void make_key(const char *src, size_t len, const char *opt, char key[33]) {
+    const jit_cc *cc = jit_cc_get();
+    char cpu[4096];
+    cpu_model(cpu, sizeof cpu);
+    uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+    const char *parts[] = {cc->ident, JIT_CFLAGS, opt, cpu, "vcuda-jit-" JIT_VERSION};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        h1 = fnv1a(h1, parts[i], strlen(parts[i]) + 1);
+        h2 = fnv1a(h2 ^ 0x5bd1e995u, parts[i], strlen(parts[i]) + 1);
+    }
+    h1 = fnv1a(h1, src, len);
+    h2 = fnv1a(h2, src, len);
+    snprintf(key, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+}
+
+bool jit_cache_dir(char *buf, size_t n) {
+    const char *d = getenv("VCUDA_CACHE_DIR");
+    if (d && *d) return (size_t)snprintf(buf, n, "%s", d) < n;
+    d = getenv("XDG_CACHE_HOME");
+    if (d && *d) return (size_t)snprintf(buf, n, "%s/vcuda", d) < n;
+    d = getenv("HOME");
+    if (d && *d) return (size_t)snprintf(buf, n, "%s/.cache/vcuda", d) < n;
+    return false;
+}
+
+static bool mkdirs(const char *path) {
+    char tmp[1024];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) return false;
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return false;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) == 0 || errno == EEXIST;
+}
+
+/* Load a built object; it must carry the key it was built for. */
+static void *open_entry(const char *path, const char *key) {
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return NULL;
+    const char *k = dlsym(h, "vj_key");
+    if (!k || strcmp(k, key) != 0) {
+        dlclose(h);
+        return NULL;
+    }
+    return h;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run the compiler on c_path into so_path, its messages into log_path. The child dies
+ * with the thread that started it (a program that exits while a kernel compiles in the
+ * background leaves nothing running). */
+static int run_cc(const char *c_path, const char *so_path, const char *log_path,
+                  const char *opt, jit_cancel *cancel) {
+    const jit_cc *cc = jit_cc_get();
+    char *argv[] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native",
+                    "-ffp-contract=off", "-w", "-o", (char *)so_path, (char *)c_path, NULL};
+    if (cancel) pthread_mutex_lock(&cancel->mu);
+    if (cancel && cancel->cancelled) {
+        pthread_mutex_unlock(&cancel->mu);
+        return -1;
+    }
+    /* the compiler's environment: the program's, less preloaded libraries (a sanitizer's
+     * runtime preloaded into the program has no business in the compiler) */
+    extern char **environ;
+    size_t nenv = 0;
+    while (environ[nenv]) nenv++;
+    char **envp = calloc(nenv + 1, sizeof *envp);
+    if (!envp) abort();
+    for (size_t i = 0, k = 0; i < nenv; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11)) envp[k++] = environ[i];
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
+        int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execve(cc->path, argv, envp);
+        _exit(127);
+    }
+    free(envp);
+    if (cancel) {
+        cancel->pid = pid > 0 ? pid : 0;
+        pthread_mutex_unlock(&cancel->mu);
+    }
+    if (pid < 0) return -1;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (cancel) {
+        pthread_mutex_lock(&cancel->mu);
+        cancel->pid = 0;
+        pthread_mutex_unlock(&cancel->mu);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void read_log(const char *log_path, char *err, size_t errlen, const char *what) {
+    char msg[400] = "";
+    FILE *f = fopen(log_path, "r");
+    if (f) {
+        size_t n = fread(msg, 1, sizeof msg - 1, f);
+        msg[n] = 0;
+        fclose(f);
+    }
+    msg[strcspn(msg, "\n")] = 0;
+    snprintf(err, errlen, "%s%s%s", what, msg[0] ? ": " : "", msg);
+}
+
+static bool build_entry(const char *src, size_t len, const char *opt, const char *dir,
+                        const char *path, jit_build *out, jit_cancel *cancel, char *err,
+                        size_t errlen);
+
+static bool cancelled(jit_cancel *cancel) {
+    if (!cancel) return false;
+    pthread_mutex_lock(&cancel->mu);
+    bool c = cancel->cancelled;
+    pthread_mutex_unlock(&cancel->mu);
+    return c;
+}
+
+/* Take the entry's lock file (holding our process id): 0 when we hold it and must build.
+ * While another live process holds it, wait; -1 when the entry it built has loaded into
+ * out. A lock whose process is gone (a program that ended while compiling) is taken over. */
+/* Remove the temporary files a process that died while compiling left in dir. */
+static void remove_leftovers(const char *dir, long pid) {
+    char prefix[48], file[1400];
+    snprintf(prefix, sizeof prefix, ".tmp-%ld-", pid);
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d));)
+        if (!strncmp(e->d_name, prefix, strlen(prefix))) {
+            snprintf(file, sizeof file, "%s/%s", dir, e->d_name);
+            unlink(file);
+        }
+    closedir(d);
+}
+
+static int take_lock(const char *dir, const char *lock_path, const char *path, jit_build *out,
+                     jit_cancel *cancel) {
+    for (unsigned waited = 0;; waited++) {
+        int fd = open(lock_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            char pid[32];
+            int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            if (write(fd, pid, (size_t)n) != n) {} /* a lock without a pid is taken over */
+            close(fd);
+            return 0;
+        }
+        /* (after ten minutes the other process is taken to be stuck: build anyway) */
+        if (errno != EEXIST || cancelled(cancel) || waited > 12000) return 0;
+        if (access(path, F_OK) == 0 && (out->handle = open_entry(path, out->key))) {
+            out->from_cache = true;
+            return -1;
+        }
+        char buf[32] = "";
+        FILE *f = fopen(lock_path, "r");
+        if (f) {
+            if (!fgets(buf, sizeof buf, f)) buf[0] = 0;
+            fclose(f);
+        }
+        long owner = atol(buf);
+        /* gone (or never written after a second): take it over */
+        bool gone = owner > 0 ? kill((pid_t)owner, 0) != 0 && errno == ESRCH : waited > 20;
+        if (gone) {
+            if (owner > 0) remove_leftovers(dir, owner);
+            unlink(lock_path);
+            continue;
+        }
+        usleep(50000);
+    }
+}
+
+bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_only,
+                    jit_build *out, jit_cancel *cancel, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    const jit_cc *cc = jit_cc_get();
+    if (!cc->ok) {
+        snprintf(err, errlen, "no C compiler (set VCUDA_JIT_CC, or put cc on PATH)");
+        return false;
+    }
+    char dir[1024], path[1200];
+    if (!jit_cache_dir(dir, sizeof dir) || !mkdirs(dir)) {
+        snprintf(err, errlen, "cannot create the cache directory %s", dir);
+        return false;
+    }
+    make_key(src, len, opt, out->key);
+    snprintf(path, sizeof path, "%s/%s.so", dir, out->key);
+    if (access(path, F_OK) == 0) {
+        out->handle = open_entry(path, out->key);
+        if (out->handle) {
+            out->from_cache = true;
+            return true;
+        }
+        unlink(path); /* corrupt or stale: build it again */
+    }
+    if (cache_only) {
+        snprintf(err, errlen, "not in the cache");
+        return false;
+    }
+    /* one compiler per entry: another process building the same code is waited for */
+    char lock_path[1200];
+    snprintf(lock_path, sizeof lock_path, "%s/%s.lock", dir, out->key);
+    int lk = take_lock(dir, lock_path, path, out, cancel);
+    if (lk < 0) return true; /* the other process built it: out->handle is loaded */
+    bool ok = build_entry(src, len, opt, dir, path, out, cancel, err, errlen);
+    unlink(lock_path);
+    return ok;
+}
+
+static bool build_entry(const char *src, size_t len, const char *opt, const char *dir,
+                        const char *path, jit_build *out, jit_cancel *cancel, char *err,
+                        size_t errlen) {
+    static unsigned counter;
+    unsigned seq = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+    char c_path[1200], so_tmp[1200], log_path[1200];
+    snprintf(c_path, sizeof c_path, "%s/.tmp-%ld-%u.c", dir, (long)getpid(), seq);
+    snprintf(so_tmp, sizeof so_tmp, "%s/.tmp-%ld-%u.so", dir, (long)getpid(), seq);
+    snprintf(log_path, sizeof log_path, "%s/.tmp-%ld-%u.log", dir, (long)getpid(), seq);
+    FILE *f = fopen(c_path, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s", c_path);
+        return false;
+    }
+    bool wrote = fwrite(src, 1, len, f) == len &&
+                 fprintf(f, "const char vj_key[] = \"%s\";\n", out->key) > 0;
+    if (fclose(f) != 0 || !wrote) {
+        unlink(c_path);
+        snprintf(err, errlen, "cannot write %s", c_path);
+        return false;
+    }
+    double t0 = now_seconds();
+    int rc = run_cc(c_path, so_tmp, log_path, opt, cancel);
+    out->compile_seconds = now_seconds() - t0;
+    bool ok = false;
+    if (rc != 0) {
+        read_log(log_path, err, errlen, rc < 0 ? "the compiler was stopped" : "the compiler failed");
+    } else if (rename(so_tmp, path) != 0) {
+        snprintf(err, errlen, "cannot rename into %s", path);
+    } else if (!(out->handle = open_entry(path, out->key))) {
+        snprintf(err, errlen, "cannot load %s: %s", path, dlerror());
+    } else {
+        ok = true;
+    }
+    /* VCUDA_JIT_KEEP=1 keeps the generated C beside the entry, to read */
+    char kept[1200];
+    snprintf(kept, sizeof kept, "%s/%s.c", dir, out->key);
+    const char *keep = getenv("VCUDA_JIT_KEEP");
+    if (!(keep && *keep && strcmp(keep, "0") && rename(c_path, kept) == 0)) unlink(c_path);
+    unlink(log_path);
+    unlink(so_tmp);
+    return ok;
+}

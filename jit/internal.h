@@ -1,0 +1,62 @@
+/* jit/internal.h — shared by the compiled tier's files: a growing text buffer, the C
+ * generator (jit/emit.c) and the compiler driver with its on-disk cache (jit/build.c).
+ */
+#ifndef VCUDA_JIT_INTERNAL_H
+#define VCUDA_JIT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../exec/native.h"
+#include "jit.h"
+
+/* Text being built; aborts when host memory runs out (as the executor does). */
+typedef struct jit_buf {
+    char *s;
+    size_t len, cap;
+} jit_buf;
+
+void jit_buf_printf(jit_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void jit_buf_free(jit_buf *b);
+
+/* What the generator made of a program's instructions. */
+typedef struct jit_emit_stats {
+    uint32_t funcs;          /* functions with code */
+    uint32_t insns;          /* instructions, end sentinels included */
+    uint32_t inline_insns;   /* specialised in the generated code */
+    uint32_t handler_insns;  /* run by calling the interpreter's handler */
+} jit_emit_stats;
+
+/* Instructions of p's functions with code (end sentinels included). */
+uint32_t jit_program_insns(const exec_program *p);
+/* The C source of every function with code of p, to be built at optimisation level opt
+ * (0-2): function i is `vj_f<i>`, an exec_native_fn. */
+void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_stats *st);
+
+/* The compiler command and its identity (first line of `cc --version`), found once. */
+typedef struct jit_cc {
+    char path[512];
+    char ident[256];
+    bool ok;
+} jit_cc;
+const jit_cc *jit_cc_get(void);
+
+/* A shared object built from source (or found in the cache). */
+typedef struct jit_build {
+    void *handle;            /* dlopen handle */
+    bool from_cache;
+    double compile_seconds;  /* 0 when found in the cache */
+    char key[33];            /* cache key (hex) */
+} jit_build;
+
+/* Compile src at optimisation level opt ("-O0" to "-O2") or find it in the cache (only
+ * look there: cache_only), and load it. cancel (when given) lets another thread stop the
+ * compiler. On failure returns false and writes why into err. */
+bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_only,
+                    jit_build *out, jit_cancel *cancel, char *err, size_t errlen);
+
+/* The cache directory: $VCUDA_CACHE_DIR, else $XDG_CACHE_HOME/vcuda, else ~/.cache/vcuda. */
+bool jit_cache_dir(char *buf, size_t n);
+
+#endif

@@ -1,0 +1,255 @@
+/* tests/unit/test_jit_tiers.c — the compiled tier against the interpreter: kernels of
+ * tests/unit/data/jit_kernels.cu (shared memory and barriers in loops, divergence, a
+ * warp-synchronous tail, recursion, printf, warp shuffles, atomics, floats, a fault) run
+ * in both tiers and must leave the same memory, print the same text and fail with the same
+ * diagnostic. Also the compile cache: a second load of the same program compiles nothing,
+ * and a corrupt entry is rebuilt.
+ */
+#include "exec_harness.h"
+#include "exec/core.h"
+#include "exec/native.h"
+#include "jit/jit.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#define N_ELEMS 4096u
+#define BLOCK 256u
+
+/* What one pass over the kernels left behind. */
+typedef struct outcome {
+    int32_t reduce_out[N_ELEMS / BLOCK];
+    int64_t mix_out[N_ELEMS];
+    int32_t calls_out[2 * 64];
+    float warp_out[N_ELEMS / 32];
+    int32_t warp_count;
+    int32_t fault_out[N_ELEMS];
+    exec_fault_kind fault_kind;
+    char fault_msg[512];
+    char *printed;  /* jk_calls' printf output */
+    size_t printed_len;
+} outcome;
+
+static void run_all(harness *h, outcome *o) {
+    memset(o, 0, sizeof *o);
+    int32_t *in = harness_alloc(h, N_ELEMS * 4);
+    for (uint32_t i = 0; i < N_ELEMS; i++) in[i] = (int32_t)((i * 2654435761u) >> 7) - 40000;
+    unsigned n = N_ELEMS - 5; /* a partial last block */
+
+    int32_t *rout = harness_alloc(h, sizeof o->reduce_out);
+    void *a1[] = {&in, &rout, &n};
+    harness_run r = harness_launch(h, "jk_reduce", dim(N_ELEMS / BLOCK, 1, 1), dim(BLOCK, 1, 1),
+                                   0, a1);
+    CHECK(r.kind == EXEC_OK);
+    memcpy(o->reduce_out, rout, sizeof o->reduce_out);
+    free(r.out.data);
+    free(r.out.err);
+
+    int64_t *mout = harness_alloc(h, sizeof o->mix_out);
+    void *a2[] = {&in, &mout, &n};
+    r = harness_launch(h, "jk_mix", dim(N_ELEMS / 128, 1, 1), dim(128, 1, 1), 0, a2);
+    CHECK(r.kind == EXEC_OK);
+    memcpy(o->mix_out, mout, sizeof o->mix_out);
+    free(r.out.data);
+    free(r.out.err);
+
+    int32_t *cout = harness_alloc(h, sizeof o->calls_out);
+    void *a3[] = {&cout};
+    r = harness_launch(h, "jk_calls", dim(2, 1, 1), dim(64, 1, 1), 0, a3);
+    CHECK(r.kind == EXEC_OK);
+    memcpy(o->calls_out, cout, sizeof o->calls_out);
+    o->printed = r.out.data;
+    o->printed_len = r.out.len;
+    free(r.out.err);
+
+    float *fa = harness_alloc(h, N_ELEMS * 4), *fb = harness_alloc(h, sizeof o->warp_out);
+    for (uint32_t i = 0; i < N_ELEMS; i++) fa[i] = (float)((int)(i % 97) - 48) / 7.0f;
+    int32_t *count = harness_alloc(h, 4);
+    void *a4[] = {&fa, &fb, &count};
+    r = harness_launch(h, "jk_warp", dim(N_ELEMS / 128, 1, 1), dim(128, 1, 1), 0, a4);
+    CHECK(r.kind == EXEC_OK);
+    memcpy(o->warp_out, fb, sizeof o->warp_out);
+    o->warp_count = *count;
+    free(r.out.data);
+    free(r.out.err);
+
+    int32_t *fout = harness_alloc(h, sizeof o->fault_out);
+    void *a5[] = {&fout, &n};
+    r = harness_launch(h, "jk_fault", dim(4, 1, 1), dim(64, 1, 1), 0, a5);
+    o->fault_kind = r.kind;
+    /* the message names the bad address, which depends on where fout was allocated:
+     * written relative to it, the two tiers' messages must match exactly */
+    char want[64];
+    snprintf(want, sizeof want, "0x%llx",
+             (unsigned long long)(uintptr_t)(fout + (64 + 37 + (1u << 26))));
+    const char *at = strstr(r.fault.msg, want);
+    CHECK(at != NULL);
+    if (at)
+        snprintf(o->fault_msg, sizeof o->fault_msg, "%.*sFOUT+OFFSET%s", (int)(at - r.fault.msg),
+                 r.fault.msg, at + strlen(want));
+    memcpy(o->fault_out, fout, sizeof o->fault_out);
+    free(r.out.data);
+    free(r.out.err);
+
+    void *bufs[] = {in, rout, mout, cout, fa, fb, count, fout};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) harness_dealloc(h, bufs[i]);
+}
+
+static void compare(const outcome *a, const outcome *b, const char *what) {
+    size_t before = (size_t)harness_failures;
+    CHECK(!memcmp(a->reduce_out, b->reduce_out, sizeof a->reduce_out));
+    CHECK(!memcmp(a->mix_out, b->mix_out, sizeof a->mix_out));
+    CHECK(!memcmp(a->calls_out, b->calls_out, sizeof a->calls_out));
+    CHECK(!memcmp(a->warp_out, b->warp_out, sizeof a->warp_out));
+    CHECK_EQ_U64(a->warp_count, b->warp_count);
+    CHECK(!memcmp(a->fault_out, b->fault_out, sizeof a->fault_out));
+    CHECK_EQ_U64(a->fault_kind, b->fault_kind);
+    CHECK(!strcmp(a->fault_msg, b->fault_msg));
+    CHECK_EQ_U64(a->printed_len, b->printed_len);
+    CHECK(a->printed_len == b->printed_len &&
+          (!a->printed_len || !memcmp(a->printed, b->printed, a->printed_len)));
+    if ((size_t)harness_failures != before)
+        fprintf(stderr, "(comparing %s)\n  %s\n  %s\n", what, a->fault_msg, b->fault_msg);
+}
+
+static void free_outcome(outcome *o) { free(o->printed); }
+
+/* Every function with code got native code. */
+static bool all_native(const exec_program *p) {
+    for (uint32_t i = 0; i < exec_program_nfuncs(p); i++) {
+        const exec_func *f = exec_program_func(p, i);
+        if (f->code && !f->native) return false;
+    }
+    return true;
+}
+
+static char *cache_entry(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return NULL;
+    char *found = NULL;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l > 3 && !strcmp(e->d_name + l - 3, ".so") && e->d_name[0] != '.') {
+            found = malloc(strlen(dir) + l + 2);
+            sprintf(found, "%s/%s", dir, e->d_name);
+            break;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+static void remove_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char path[1024];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+int main(void) {
+    char dir[] = "/tmp/vcuda-jit-test-XXXXXX";
+    if (!mkdtemp(dir)) return 1;
+    setenv("VCUDA_CACHE_DIR", dir, 1);
+    char path[512];
+    snprintf(path, sizeof path, "%s/unit/data/jit_kernels.ptx", VCUDA_TEST_DIR);
+    char *text = harness_read_file(path);
+    CHECK(text != NULL);
+    if (!text) return harness_report("test_jit_tiers");
+
+    /* the reference: the interpreter */
+    harness h = {0};
+    CHECK(harness_load(&h, text));
+    outcome ref, got;
+    run_all(&h, &ref);
+    CHECK(ref.fault_kind == EXEC_FAULT_ILLEGAL_ADDRESS);
+    CHECK(strstr(ref.fault_msg, "jk_fault") != NULL);
+    CHECK(ref.printed_len > 0);
+
+    /* compiled before the first launch, as VCUDA_JIT=always does */
+    char err[512] = "";
+    jit_job *j = jit_program_start(h.prog, JIT_ALWAYS, err, sizeof err);
+    if (!j) fprintf(stderr, "jit: %s\n", err);
+    CHECK(j != NULL);
+    CHECK(exec_program_native_ready(h.prog));
+    CHECK(all_native(h.prog));
+    char desc[512];
+    if (j) {
+        jit_job_describe(j, desc, sizeof desc);
+        CHECK(strstr(desc, "compiled in") != NULL);
+    }
+    run_all(&h, &got);
+    compare(&ref, &got, "interpreter / compiled");
+    free_outcome(&got);
+
+    /* turned off again, the program is interpreted and still agrees */
+    exec_program_native_enable(h.prog, false);
+    CHECK(!exec_program_native_ready(h.prog));
+    exec_program_native_enable(h.prog, true);
+    jit_job_free(j);
+    harness_free(&h);
+
+    /* a second load of the same program finds its code in the cache */
+    harness h2 = {0};
+    CHECK(harness_load(&h2, text));
+    j = jit_program_start(h2.prog, JIT_ALWAYS, err, sizeof err);
+    CHECK(j != NULL);
+    if (j) {
+        jit_job_describe(j, desc, sizeof desc);
+        CHECK(strstr(desc, "found in the cache") != NULL);
+    }
+    run_all(&h2, &got);
+    compare(&ref, &got, "interpreter / cached");
+    free_outcome(&got);
+    jit_job_free(j);
+    harness_free(&h2);
+
+    /* a corrupt entry is built again */
+    char *entry = cache_entry(dir);
+    CHECK(entry != NULL);
+    if (entry) {
+        FILE *f = fopen(entry, "w");
+        CHECK(f != NULL);
+        if (f) {
+            fputs("not a shared object", f);
+            fclose(f);
+        }
+        free(entry);
+    }
+    harness h3 = {0};
+    CHECK(harness_load(&h3, text));
+    j = jit_program_start(h3.prog, JIT_ALWAYS, err, sizeof err);
+    CHECK(j != NULL);
+    if (j) {
+        jit_job_describe(j, desc, sizeof desc);
+        CHECK(strstr(desc, "compiled in") != NULL);
+    }
+    run_all(&h3, &got);
+    compare(&ref, &got, "interpreter / rebuilt");
+    free_outcome(&got);
+    jit_job_free(j);
+    harness_free(&h3);
+
+    /* the background compile (VCUDA_JIT=1): the program switches once it is done */
+    harness h4 = {0};
+    CHECK(harness_load(&h4, text));
+    j = jit_program_start(h4.prog, JIT_TIERED, err, sizeof err);
+    CHECK(j != NULL);
+    for (int k = 0; k < 6000 && !exec_program_native_ready(h4.prog); k++) usleep(10000);
+    CHECK(exec_program_native_ready(h4.prog));
+    run_all(&h4, &got);
+    compare(&ref, &got, "interpreter / tiered");
+    free_outcome(&got);
+    jit_job_free(j);
+    harness_free(&h4);
+
+    free_outcome(&ref);
+    free(text);
+    remove_dir(dir);
+    return harness_report("test_jit_tiers");
+}
