@@ -179,6 +179,10 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
                                 bool per_thread) {
     if (!config) return rt_record(cudaErrorInvalidValue);
     bool cooperative = false;
+    /* events to record once the kernel is in the stream (programmatic and launch-completion
+     * events) */
+    cudaEvent_t after[4];
+    unsigned nafter = 0;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
         switch (a->id) {
@@ -189,12 +193,35 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
         case cudaLaunchAttributeCooperative:
             cooperative = a->val.cooperative != 0;
             break;
+        /* Programmatic dependent launch lets the next kernel of the stream start before
+         * this one ends, up to its griddepcontrol.wait (cudaGridDependencySynchronize),
+         * which waits for this one to end. Running the stream in order keeps every
+         * guarantee: by the time the next kernel starts, this one has ended, and its
+         * griddepcontrol.wait has nothing to wait for. */
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+            break;
+        /* The programmatic event may trigger once every block has triggered or exited, the
+         * launch-completion event once every block has begun: both are recorded when the
+         * kernel has ended, which is never earlier than CUDA allows. */
+        case cudaLaunchAttributeProgrammaticEvent:
+            if (a->val.programmaticEvent.event && nafter < 4)
+                after[nafter++] = a->val.programmaticEvent.event;
+            break;
+        case cudaLaunchAttributeLaunchCompletionEvent:
+            if (a->val.launchCompletionEvent.event && nafter < 4)
+                after[nafter++] = a->val.launchCompletionEvent.event;
+            break;
+        /* hints about placement and caches, with no effect on results */
         case cudaLaunchAttributeIgnore:
         case cudaLaunchAttributeAccessPolicyWindow:
         case cudaLaunchAttributeSynchronizationPolicy:
         case cudaLaunchAttributePriority:
         case cudaLaunchAttributeMemSyncDomainMap:
         case cudaLaunchAttributeMemSyncDomain:
+        case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+        case cudaLaunchAttributePreferredClusterDimension:
+        case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        case cudaLaunchAttributeNvlinkUtilCentricScheduling:
             break;
         default:
             fprintf(stderr, "vcuda: cudaLaunchKernelEx: launch attribute %d is not supported\n",
@@ -203,8 +230,10 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
         }
     }
     cudaStream_t stream = per_thread ? rt_per_thread(config->stream) : config->stream;
-    return rt_launch_entry(func, config->gridDim, config->blockDim, args,
-                           config->dynamicSmemBytes, stream, cooperative);
+    cudaError_t e = rt_launch_entry(func, config->gridDim, config->blockDim, args,
+                                    config->dynamicSmemBytes, stream, cooperative);
+    for (unsigned i = 0; i < nafter && e == cudaSuccess; i++) e = cudaEventRecord(after[i], stream);
+    return e;
 }
 
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
