@@ -75,6 +75,24 @@ def main():
             "const drv_api_error drv_api_errors[] = {"]
     out += [f"    {{{c}, \"{k}\"}}," for c, k in errors]
     out += ["};", f"const size_t drv_api_nerrors = {len(errors)};", ""]
+
+    # The CUDA versions that brought each ABI version of a function, from the toolkit's
+    # cudaTypedefs.h (PFN_cuCtxCreate_v3020, _v11040, ...): the k-th of them is the
+    # function's k-th version (cuCtxCreate, cuCtxCreate_v2, ...), which cuGetProcAddress
+    # picks by the CUDA version a caller asks for.
+    versions = {}
+    typedefs = os.path.join(incdir, "cudaTypedefs.h")
+    if os.path.exists(typedefs):
+        with open(typedefs) as f:
+            for name, ver in re.findall(r"\bPFN_(cu\w+?)_v(\d+)\b", f.read()):
+                versions.setdefault(name, set()).add(int(ver))
+    rows = sorted((n, sorted(v)) for n, v in versions.items() if len(v) > 1 and len(v) <= 8)
+    out += ["/* Functions with several ABI versions: the CUDA version that brought each, oldest",
+            " * first, sorted by name (cuGetProcAddress). */",
+            "typedef struct drv_api_versions { const char *name; int n; int since[8]; } drv_api_versions;",
+            "const drv_api_versions drv_api_version_table[] = {"]
+    out += [f"    {{\"{n}\", {len(v)}, {{{', '.join(map(str, v))}}}}}," for n, v in rows]
+    out += ["};", f"const size_t drv_api_nversions = {len(rows)};", ""]
     with open(os.path.join(outdir, "api_table.c"), "w") as f:
         f.write("\n".join(out))
 

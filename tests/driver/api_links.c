@@ -73,21 +73,39 @@ int main(int argc, char **argv) {
     typedef CUresult (*gpa_t)(const char *, void **, int, cuuint64_t,
                               CUdriverProcAddressQueryResult *);
     gpa_t gpa = (gpa_t)dlsym(lib, "cuGetProcAddress_v2");
-    struct { const char *plain, *exported; cuuint64_t flags; } lookups[] = {
-        {"cuMemAlloc", "cuMemAlloc_v2", CU_GET_PROC_ADDRESS_DEFAULT},
-        {"cuCtxCreate", "cuCtxCreate_v4", CU_GET_PROC_ADDRESS_DEFAULT},
-        {"cuLaunchKernel", "cuLaunchKernel", CU_GET_PROC_ADDRESS_DEFAULT},
-        {"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM},
-        {"cuLaunchKernel", "cuLaunchKernel_ptsz", CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM},
+    /* the ABI version a program built for that CUDA version expects (cudaTypedefs.h:
+     * cuCtxCreate_v3 came with 11.4, _v4 with 12.5; cuMemAlloc_v2 with 3.2) */
+    struct { const char *plain, *exported; int version; cuuint64_t flags; } lookups[] = {
+        {"cuMemAlloc", "cuMemAlloc_v2", 13000, CU_GET_PROC_ADDRESS_DEFAULT},
+        {"cuCtxCreate", "cuCtxCreate_v4", 13000, CU_GET_PROC_ADDRESS_DEFAULT},
+        {"cuMemAlloc", "cuMemAlloc_v2", 11000, CU_GET_PROC_ADDRESS_DEFAULT},
+        {"cuStreamBeginCapture", "cuStreamBeginCapture_v2", 10010, CU_GET_PROC_ADDRESS_DEFAULT},
+        {"cuLaunchKernel", "cuLaunchKernel", 13000, CU_GET_PROC_ADDRESS_DEFAULT},
+        {"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM},
+        {"cuLaunchKernel", "cuLaunchKernel_ptsz", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM},
     };
     for (size_t i = 0; gpa && i < sizeof lookups / sizeof *lookups; i++) {
         void *fn = NULL;
         CUdriverProcAddressQueryResult status;
-        CUresult r = gpa(lookups[i].plain, &fn, 13000, lookups[i].flags, &status);
+        CUresult r = gpa(lookups[i].plain, &fn, lookups[i].version, lookups[i].flags, &status);
         if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS ||
             fn != dlsym(lib, lookups[i].exported)) {
-            printf("FAIL: cuGetProcAddress(%s) did not give %s\n", lookups[i].plain,
-                   lookups[i].exported);
+            printf("FAIL: cuGetProcAddress(%s, %d) did not give %s\n", lookups[i].plain,
+                   lookups[i].version, lookups[i].exported);
+            wrong++;
+        }
+    }
+    /* an older ABI than libcuda exports (cuCtxCreate_v3 for 12.0, cuStreamBeginCapture for
+     * 10.0) is not found, rather than answered with a function of other arguments */
+    struct { const char *plain; int version; } older[] = {
+        {"cuCtxCreate", 12000}, {"cuCtxCreate", 11000}, {"cuStreamBeginCapture", 10000},
+    };
+    for (size_t i = 0; gpa && i < sizeof older / sizeof *older; i++) {
+        void *fn = (void *)1;
+        CUdriverProcAddressQueryResult status;
+        if (gpa(older[i].plain, &fn, older[i].version, 0, &status) != CUDA_ERROR_NOT_FOUND || fn) {
+            printf("FAIL: cuGetProcAddress(%s, %d) gave a function of another ABI\n",
+                   older[i].plain, older[i].version);
             wrong++;
         }
     }
