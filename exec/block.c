@@ -291,9 +291,12 @@ static void h_resume_parked(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
     /* the caller's lanes that returned meanwhile stay returned after this call */
     w->frames[base + 1].saved_returned = w->returned;
-    for (uint32_t i = 0; i < ct->nrs; i++)
+    for (uint32_t i = 0; i < ct->nrs; i++) {
         exec_warp_push_divergence(w, ct->rs[i].rpc, ct->rs[i].restore_mask, ct->rs[i].pending_ip,
                                   ct->rs[i].pending_mask);
+        /* lanes let past their meeting point ahead of spinners stay so across the park */
+        w->rs[w->rsp - 1].ahead_of_spinners = ct->rs[i].ahead_of_spinners;
+    }
     w->depth = base + ct->nframes;
     w->returned = ct->returned;
     w->h.R = w->frames[w->depth].R;
