@@ -59,22 +59,34 @@ static bool build_and_install(jit_job *j, bool cache_only, char *err, size_t err
         return false;
     uint32_t nf = exec_program_nfuncs(j->p);
     exec_native_fn *fns = calloc(nf + 1, sizeof *fns);
-    if (!fns) abort();
+    exec_native_block_fn *bfns = calloc(nf + 1, sizeof *bfns);
+    if (!fns || !bfns) abort();
     for (uint32_t i = 0; i < nf; i++) {
         const exec_func *f = exec_program_func(j->p, i);
         if (!f->code) continue;
         char name[32];
-        snprintf(name, sizeof name, "vj_f%u", i);
+        /* a kernel of the vector tier has only its whole-block code: a block it hands
+         * back runs interpreted */
+        snprintf(name, sizeof name, "vb_f%u", i);
         void *sym = dlsym(j->build.handle, name);
+        if (sym) {
+            memcpy(&bfns[i], &sym, sizeof sym); /* object to function pointer, as POSIX allows */
+            continue;
+        }
+        snprintf(name, sizeof name, "vj_f%u", i);
+        sym = dlsym(j->build.handle, name);
         if (!sym) {
             snprintf(err, errlen, "compiled code lacks %s (function %s)", name, f->pf->name);
             free(fns);
+            free(bfns);
             return false;
         }
-        memcpy(&fns[i], &sym, sizeof sym); /* object to function pointer, as POSIX allows */
+        memcpy(&fns[i], &sym, sizeof sym);
     }
+    exec_program_set_block_native(j->p, bfns);
     exec_program_set_native(j->p, fns);
     free(fns);
+    free(bfns);
     return true;
 }
 
@@ -149,12 +161,17 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
     case JOB_RUNNING: snprintf(buf, n, "still compiling"); break;
     case JOB_FAILED: snprintf(buf, n, "compile failed: %s", j->why); break;
     default:
+        char vec[240] = "";
+        if (j->stats.kernels)
+            snprintf(vec, sizeof vec, "; %u of %u kernels in the vector tier%s%s",
+                     j->stats.vector_funcs, j->stats.kernels, j->stats.vector_why[0] ? ", not " : "",
+                     j->stats.vector_why);
         if (j->build.from_cache)
-            snprintf(buf, n, "compiled code found in the cache (%u of %u instructions inline)",
-                     j->stats.inline_insns, j->stats.insns);
+            snprintf(buf, n, "compiled code found in the cache (%u of %u instructions inline%s)",
+                     j->stats.inline_insns, j->stats.insns, vec);
         else
-            snprintf(buf, n, "compiled in %.2f s (%u of %u instructions inline)",
-                     j->build.compile_seconds, j->stats.inline_insns, j->stats.insns);
+            snprintf(buf, n, "compiled in %.2f s (%u of %u instructions inline%s)",
+                     j->build.compile_seconds, j->stats.inline_insns, j->stats.insns, vec);
         break;
     }
     pthread_mutex_unlock(&j->cancel.mu);
