@@ -54,6 +54,13 @@ typedef struct exec_native_rt {
 enum { EXEC_NATIVE_MEM_NONE, EXEC_NATIVE_MEM_LD_GLOBAL, EXEC_NATIVE_MEM_ST_GLOBAL,
        EXEC_NATIVE_MEM_LD_SHARED, EXEC_NATIVE_MEM_ST_SHARED, EXEC_NATIVE_MEM_LD_KPARAM };
 int exec_native_mem_shape(const exec_insn *in, unsigned *size);
+/* Is in (its lane handler, when exec/uniform.c made it one for the warp) a move of an
+ * address between windows: d = (a[0] + imm) & ((1 << aux) - 1) (aux < 64), else a[0] + imm? */
+bool exec_native_is_offset(const exec_insn *in);
+/* Is in a load (1: d[0..vec-1] from the address a[0] + imm, or of a kernel parameter) or a
+ * store (2: d[0..vec-1] to a[0] + imm) of the general handlers, which read and write only
+ * those registers? 0: neither. */
+int exec_native_mem_generic(const exec_insn *in);
 
 extern const exec_native_rt exec_native_runtime;
 

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT };
+enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K_MEMH, K_PLOGIC };
 
 /* Vector forms of jit/emit.c's specialised operations: a, b, c are the 32 lanes' 64-bit
  * slots (narrower values zero-extended), the value is the slots stored. */
@@ -223,7 +223,7 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
             if (!(in->op == PTX_OP_selp && k == 2)) use[(*nuse)++] = in->a[k];
         if (!(in->flags & EXEC_F_D_PRED)) def[(*ndef)++] = in->d[0];
         break;
-    case K_SIMPLE:
+    case K_SIMPLE: case K_OFFSET:
         for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
         def[(*ndef)++] = in->d[0];
         break;
@@ -245,6 +245,13 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
         }
         break;
     }
+    case K_MEMH:
+        for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
+        for (unsigned k = 0; k < in->vec; k++) {
+            if (exec_native_mem_generic(in) == 2) use[(*nuse)++] = in->d[k];
+            else def[(*ndef)++] = in->d[k];
+        }
+        break;
     default:
         break;
     }
@@ -267,6 +274,16 @@ static bool classify(vfunc *v, char *why, size_t wn) {
         } else if ((in->fn == exec_h_sreg || in->lane_fn == exec_h_sreg) && in->nd == 1 &&
                    !(in->flags & EXEC_F_D_PRED)) {
             v->kind[i] = K_SREG;
+        } else if (exec_native_mem_generic(in) && in->vec >= 1 && in->vec <= 4 && in->na <= 1 &&
+                   !(in->flags & EXEC_F_D_PRED)) {
+            v->kind[i] = K_MEMH;
+        } else if (in->type == PTX_T_pred && (in->flags & EXEC_F_D_PRED) && in->nd == 1 &&
+                   (in->op == PTX_OP_and || in->op == PTX_OP_or || in->op == PTX_OP_xor ||
+                    in->op == PTX_OP_not || in->op == PTX_OP_mov) &&
+                   in->na == (in->op == PTX_OP_not || in->op == PTX_OP_mov ? 1 : 2)) {
+            v->kind[i] = K_PLOGIC;
+        } else if (exec_native_is_offset(in) && !(in->flags & EXEC_F_D_PRED)) {
+            v->kind[i] = K_OFFSET;
         } else if (simple_op(in)) {
             v->kind[i] = K_SIMPLE;
         } else if (in->op == PTX_OP_bra) {
@@ -285,6 +302,9 @@ static bool classify(vfunc *v, char *why, size_t wn) {
         } else if (in->op == PTX_OP_call) {
             return reject(why, wn, in, "a call");
         } else {
+            if (getenv("VCUDA_JIT_DEBUG"))
+                fprintf(stderr, "vemit: %u op %u vec %u na %u nd %u sp %u fl %x gen %d\n", i, in->op,
+                        in->vec, in->na, in->nd, in->space, in->flags, exec_native_mem_generic(in));
             return reject(why, wn, in, "an instruction it does not run");
         }
         if (in->op == PTX_OP_bra) v->label[in->target] = true;
@@ -389,6 +409,7 @@ static bool def_uniform(const vfunc *v, uint32_t i) {
         return sreg >= PTX_SREG_NTID_X && sreg <= PTX_SREG_NCTAID_Z;
     }
     if (v->kind[i] == K_SPEC && in->op != PTX_OP_selp && !jit_spec_scalar_expr(in)) return false;
+    if (v->kind[i] == K_OFFSET) return in->lane_fn != NULL;
     return in->lane_fn != NULL;
 }
 
@@ -433,10 +454,13 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
     }
 }
 
-/* Store slot s (a register) into the warp's register file, or load it from there. */
-static void spill(jit_buf *o, const vfunc *v, uint32_t s, bool store) {
+/* Store slot s (a register) into the warp's register file, or load it from there.
+ * store 2 (at a barrier) writes a scalar register's lane 0 only: the next turn reads that,
+ * and a bail-out gives the other lanes theirs (vb_fix). */
+static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
     if (v->uni[s]) {
-        if (store) jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
+        if (store == 2) jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
+        else if (store) jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
         else jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
     } else {
         if (store) jit_buf_printf(o, "    STV(R + %uu * 32, r%u);\n", s, s);
@@ -444,7 +468,7 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, bool store) {
     }
 }
 
-static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, bool store) {
+static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, int store) {
     for (uint32_t s = 0; s < v->f->nslots; s++)
         if (SET_HAS(set, s) && SET_HAS(v->isvar, s)) spill(o, v, s, store);
 }
@@ -468,8 +492,8 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     emit_set(o, v, &v->live[i * v->nw], true);
     emit_preds(o, v, true);
-    jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act;\n"
-                      "    return rt->bail(b, wi, %u, alive, res, clks); }\n", i);
+    jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; vb_fix%u(&V, wi, alive, res);\n"
+                      "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->f->index, i);
 }
 
 /* Call the handler of instruction i on the spilled operands: sources and the
@@ -673,6 +697,23 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
 static bool emit_vfunc(jit_buf *o, vfunc *v) {
     const exec_func *f = v->f;
     uint32_t n = v->n, nw = v->nw;
+    /* at a bail-out: the scalar registers the other warps stored at their barriers, to
+     * every lane */
+    jit_buf_printf(o, "static __attribute__((noinline, cold)) void vb_fix%u(const struct bview *B,\n"
+                      "    u32 wi, const u32 *alive, const u32 *res) {\n"
+                      "  for (u32 k = 0; k < B->nwarps; k++) {\n"
+                      "    if (k == wi || !alive[k]) continue;\n"
+                      "    void *w = B->warps + (u64)k * WSZ; u64 *R = RR;\n"
+                      "    switch (res[k]) {\n", f->index);
+    for (uint32_t i = 0; i <= n; i++) {
+        if (!v->resume[i]) continue;
+        jit_buf_printf(o, "    case %u:\n", i);
+        for (uint32_t s = 0; s < f->nslots; s++)
+            if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
+                jit_buf_printf(o, "      STV(R + %uu * 32, BCV(R[%uu * 32]));\n", s, s);
+        jit_buf_printf(o, "      break;\n");
+    }
+    jit_buf_printf(o, "    default: break;\n    }\n  }\n}\n");
     jit_buf_printf(o, "int vb_f%u(void *b, const struct brt *rt) {\n"
                       "  struct bview V; rt->view(b, &V);\n"
                       "  const char *const C = V.code;\n"
@@ -724,6 +765,26 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         switch (v->kind[i]) {
         case K_SPEC: emit_spec_v(o, v, i); break;
         case K_MEM: emit_mem_v(o, v, i); break;
+        case K_PLOGIC: {
+            static const char *ops[] = {"&", "|", "^"};
+            const char *op = in->op == PTX_OP_and ? ops[0] : in->op == PTX_OP_or ? ops[1] : ops[2];
+            jit_buf_printf(o, "    { u32 x_ = %s", (in->flags & ALU_F_NEG_A0) ? "~" : "");
+            pred(o, v, in->a[0]);
+            if (in->na == 2) {
+                jit_buf_printf(o, "; u32 y_ = %s", (in->flags & ALU_F_NEG_A1) ? "~" : "");
+                pred(o, v, in->a[1]);
+                jit_buf_printf(o, "; x_ = x_ %s y_", op);
+            } else if (in->op == PTX_OP_not) {
+                jit_buf_printf(o, "; x_ = ~x_");
+            }
+            jit_buf_printf(o, "; p%u = (p%u & ~m) | (x_ & m); }\n", in->d[0], in->d[0]);
+            break;
+        }
+        case K_MEMH:
+            jit_buf_printf(o, "    if (m) {\n");
+            emit_handler(o, v, i, use, nuse, def, ndef);
+            jit_buf_printf(o, "    }\n");
+            break;
         case K_SREG:
             if (emit_sreg(o, v, i)) break;
             /* fall through */
@@ -733,9 +794,23 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, "    }\n");
             break;
         case K_BRA: emit_bra_v(o, v, i); break;
+        case K_OFFSET: {
+            unsigned long long keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull;
+            if (v->uni[in->d[0]]) {
+                jit_buf_printf(o, "    if (m) { u32 l0_ = __builtin_ctz(m); s%u = (", in->d[0]);
+                opnd_s(o, v, in->a[0]);
+                jit_buf_printf(o, " + 0x%llxull) & 0x%llxull; }\n", (unsigned long long)in->imm, keep);
+            } else {
+                jit_buf_printf(o, "    X4(WR(r%u, (", in->d[0]);
+                opq(o, v, in->a[0]);
+                jit_buf_printf(o, " + BQ(0x%llxull)) & BQ(0x%llxull));)\n", (unsigned long long)in->imm,
+                               keep);
+            }
+            break;
+        }
         case K_BAR:
             jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
-            emit_set(o, v, &v->live[(i + 1) * nw], true);
+            emit_set(o, v, &v->live[(i + 1) * nw], 2);
             emit_preds(o, v, true);
             jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
             break;
