@@ -116,6 +116,12 @@ static const spec_op *spec_of(const exec_insn *in) {
     return NULL;
 }
 
+bool jit_vector_wanted(const exec_program *p) {
+    const char *vt = getenv("VCUDA_JIT_VECTOR");
+    if (vt && !strcmp(vt, "0")) return false;
+    return jit_program_insns(p) <= JIT_VECTOR_MAX_INSNS;
+}
+
 const char *jit_spec_scalar_expr(const exec_insn *in) {
     const spec_op *so = spec_of(in);
     return so && so->kind != SPEC_SELP ? so->expr : NULL;
@@ -419,8 +425,7 @@ void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_sta
     o_vectorise = opt >= 2;
     emit_prelude(out);
     jit_vemit_prelude(out);
-    const char *vt = getenv("VCUDA_JIT_VECTOR");
-    bool vector = !(vt && !strcmp(vt, "0"));
+    bool vector = jit_vector_wanted(p);
     uint32_t nf = exec_program_nfuncs(p);
     for (uint32_t i = 0; i < nf; i++) {
         const exec_func *f = exec_program_func(p, i);

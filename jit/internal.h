@@ -42,6 +42,11 @@ void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_sta
  * jit/emit.c's), and kernel f as `vb_f<index>` (an exec_native_block_fn), or false with
  * the reason it cannot take f in why. */
 void jit_vemit_prelude(jit_buf *o);
+/* Does p get the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small enough that
+ * the C compiler's time stays bounded (its code costs the compiler several times the
+ * per-warp code's time: larger programs get only that)? */
+#define JIT_VECTOR_MAX_INSNS 2000u
+bool jit_vector_wanted(const exec_program *p);
 /* jit/emit.c's one-lane C expression of an instruction it specialises (over u64 a, b, c;
  * for setp the condition), or NULL (selp, or not specialised). */
 const char *jit_spec_scalar_expr(const exec_insn *in);

@@ -35,15 +35,19 @@ jit_mode jit_mode_from_env(void) {
 }
 
 /* The C compiler's time grows with the size of the code, steeply at -O2: small programs
- * are built at -O2 (lane loops inlined and vectorised), larger ones at -O1, the largest
- * at -O0 (VCUDA_JIT_OPT=0, 1 or 2 decides instead). */
+ * are built at -O2 (lane loops inlined and vectorised) when the vector tier is off, else
+ * at -O1, the largest at -O0 (VCUDA_JIT_OPT=0, 1 or 2 decides instead). */
 #define JIT_O2_MAX_INSNS 1500u
 #define JIT_O1_MAX_INSNS 4000u
 static int opt_level(const exec_program *p) {
     const char *v = getenv("VCUDA_JIT_OPT");
     if (v && v[0] >= '0' && v[0] <= '2' && !v[1]) return v[0] - '0';
     uint32_t n = jit_program_insns(p);
-    return n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
+    int opt = n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
+    /* the vector tier's code is explicit vector operations: -O1 keeps them in registers,
+     * and -O2 would only multiply the compile time (several times, measured) */
+    if (jit_vector_wanted(p) && opt > 1) opt = 1;
+    return opt;
 }
 
 static void generate(jit_job *j) {

@@ -35,7 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K_MEMH, K_PLOGIC };
+enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K_MEMH, K_PLOGIC,
+       K_FLT };
 
 /* Vector forms of jit/emit.c's specialised operations: a, b, c are the 32 lanes' 64-bit
  * slots (narrower values zero-extended), the value is the slots stored. */
@@ -160,6 +161,26 @@ static int mem_shape(const exec_insn *in, unsigned *size, bool *uniform) {
     return s;
 }
 
+/* f32 add, sub, mul (round to nearest) and fma/mad.rn, without .ftz/.sat: the host's IEEE
+ * arithmetic (a fused fma), a NaN made the canonical one, as exec/alu_float.c does. */
+static bool float_op(const exec_insn *in) {
+    if (in->type != PTX_T_f32 || in->nd != 1 ||
+        (in->flags & (EXEC_F_FTZ | EXEC_F_SAT | EXEC_F_APPROX | EXEC_F_D_PRED | EXEC_F_CC_IN |
+                      EXEC_F_CC_OUT)))
+        return false;
+    unsigned rnd = ALU_AUX_RND(in->aux);
+    exec_fn lane = in->lane_fn ? in->lane_fn : in->fn;
+    if (lane != exec_alu_lookup(in)) return false;
+    switch (in->op) {
+    case PTX_OP_add: case PTX_OP_sub: case PTX_OP_mul:
+        return in->na == 2 && (rnd == EXEC_RND_DEFAULT || rnd == EXEC_RND_RN);
+    case PTX_OP_fma: case PTX_OP_mad:
+        return in->na == 3 && rnd == EXEC_RND_RN;
+    default:
+        return false;
+    }
+}
+
 /* Does the instruction end the thread (ret of a kernel, exit), for every lane? */
 static bool ends_thread(const exec_insn *in) {
     return (in->op == PTX_OP_ret || in->op == PTX_OP_exit) && in->guard < 0;
@@ -223,7 +244,7 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
             if (!(in->op == PTX_OP_selp && k == 2)) use[(*nuse)++] = in->a[k];
         if (!(in->flags & EXEC_F_D_PRED)) def[(*ndef)++] = in->d[0];
         break;
-    case K_SIMPLE: case K_OFFSET:
+    case K_SIMPLE: case K_OFFSET: case K_FLT:
         for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
         def[(*ndef)++] = in->d[0];
         break;
@@ -274,6 +295,8 @@ static bool classify(vfunc *v, char *why, size_t wn) {
         } else if ((in->fn == exec_h_sreg || in->lane_fn == exec_h_sreg) && in->nd == 1 &&
                    !(in->flags & EXEC_F_D_PRED)) {
             v->kind[i] = K_SREG;
+        } else if (float_op(in)) {
+            v->kind[i] = K_FLT;
         } else if (exec_native_mem_generic(in) && in->vec >= 1 && in->vec <= 4 && in->na <= 1 &&
                    !(in->flags & EXEC_F_D_PRED)) {
             v->kind[i] = K_MEMH;
@@ -302,9 +325,6 @@ static bool classify(vfunc *v, char *why, size_t wn) {
         } else if (in->op == PTX_OP_call) {
             return reject(why, wn, in, "a call");
         } else {
-            if (getenv("VCUDA_JIT_DEBUG"))
-                fprintf(stderr, "vemit: %u op %u vec %u na %u nd %u sp %u fl %x gen %d\n", i, in->op,
-                        in->vec, in->na, in->nd, in->space, in->flags, exec_native_mem_generic(in));
             return reject(why, wn, in, "an instruction it does not run");
         }
         if (in->op == PTX_OP_bra) v->label[in->target] = true;
@@ -410,6 +430,7 @@ static bool def_uniform(const vfunc *v, uint32_t i) {
     }
     if (v->kind[i] == K_SPEC && in->op != PTX_OP_selp && !jit_spec_scalar_expr(in)) return false;
     if (v->kind[i] == K_OFFSET) return in->lane_fn != NULL;
+    if (v->kind[i] == K_FLT) return false;
     return in->lane_fn != NULL;
 }
 
@@ -579,9 +600,34 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         else
             jit_buf_printf(o, "; __builtin_memcpy(base + a0, &d_, 256);\n");
     }
-    jit_buf_printf(o, "      } else if (m) {\n");
+    if (uni) {
+        jit_buf_printf(o, "      } else if (m) {\n");
+        emit_handler(o, v, i, use, nuse, def, ndef);
+        jit_buf_printf(o, "      }\n    }\n");
+        return;
+    }
+    /* other patterns of the whole warp: every lane's address checked against the one
+     * allocation, then a gather or scatter lane by lane (in lane order, as the handler) */
+    const char *T = size == 4 ? "u32" : "u64";
+    jit_buf_printf(o, "      } else { _Bool gok_ = 0;\n"
+                      "        if (m == FULL && ok && hi >= %uu) { Q bad_ = BQ(0);\n"
+                      "          X4(Q a_ = A_.q[k_] + BQ(%lldll);\n"
+                      "             bad_ |= (Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu));)\n"
+                      "          gok_ = !TESTQ(bad_);\n",
+                   size, (long long)in->imm, size, size - 1);
+    if (load) {
+        jit_buf_printf(o, "          if (gok_) { X4(r%u.q[k_] = GATHER%u(base, A_.q[k_] + BQ(%lldll));) }\n",
+                       in->d[0], size, (long long)in->imm);
+    } else {
+        jit_buf_printf(o, "          if (gok_) { vu d_ = ");
+        opnd(o, v, in->d[0]);
+        jit_buf_printf(o, "; for (u32 l = 0; l < 32; l++) { %s x_ = (%s)LANE(d_, l);\n"
+                          "            __builtin_memcpy(base + LANE(A_, l) + (u64)%lldll, &x_, %u); } }\n",
+                       T, T, (long long)in->imm, size);
+    }
+    jit_buf_printf(o, "        }\n        if (!gok_ && m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
-    jit_buf_printf(o, "      }\n    }\n");
+    jit_buf_printf(o, "      } }\n    }\n");
 }
 
 static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
@@ -780,6 +826,19 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, "; p%u = (p%u & ~m) | (x_ & m); }\n", in->d[0], in->d[0]);
             break;
         }
+        case K_FLT: {
+            static const char names[] = "abc";
+            jit_buf_printf(o, "    X4(");
+            for (unsigned k = 0; k < in->na; k++) {
+                jit_buf_printf(o, "F8 %c = F8OF(", names[k]);
+                opq(o, v, in->a[k]);
+                jit_buf_printf(o, "); ");
+            }
+            const char *e = in->op == PTX_OP_add ? "a + b" : in->op == PTX_OP_sub ? "a - b"
+                          : in->op == PTX_OP_mul ? "a * b" : "FMA8(a, b, c)";
+            jit_buf_printf(o, "WR(r%u, QOFF(%s));)\n", in->d[0], e);
+            break;
+        }
         case K_MEMH:
             jit_buf_printf(o, "    if (m) {\n");
             emit_handler(o, v, i, use, nuse, def, ndef);
@@ -943,6 +1002,22 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define STV(p, v) do { vu t_ = (v); __builtin_memcpy((p), &t_, 256); } while (0)\n"
         "/* chunk k_ of register d gets v in the lanes of m */\n"
         "#define WR(d, v) do { Q wr_ = (v); d.q[k_] = LIKELY(m == FULL) ? wr_ : SEL(LM(m), wr_, d.q[k_]); } while (0)\n"
+        "typedef float F8 __attribute__((vector_size(32)));\n"
+        "typedef int I8 __attribute__((vector_size(32)));\n"
+        "/* a chunk's f32 values (the low halves of the slots), and back (a NaN canonical) */\n"
+        "#define F8OF(q) ((F8)__builtin_convertvector((q), Q32))\n"
+        "#define QOFF(f) ({ F8 f_ = (f); I8 n_ = f_ != f_; Q32 u_ = (Q32)f_;\\\n"
+        "  u_ = (u_ & ~(Q32)n_) | ((Q32)n_ & 0x7fffffffu); __builtin_convertvector(u_, Q); })\n"
+        "#if defined(__FMA__)\n#include <immintrin.h>\n#define FMA8(a, b, c) ((F8)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
+        "#else\nstatic inline F8 FMA8(F8 a, F8 b, F8 c) { for (int l = 0; l < 8; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n#endif\n"
+        "/* a chunk's 8 lanes loaded from base + a (zero-extended) */\n"
+        "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
+        "#define GATHER4(b, a) __builtin_convertvector((Q32)_mm512_i64gather_epi32((__m512i)(a), (const void *)(b), 1), Q)\n"
+        "#define GATHER8(b, a) ((Q)_mm512_i64gather_epi64((__m512i)(a), (const void *)(b), 1))\n"
+        "#else\n"
+        "#define GATHER4(b, a) ({ Q g_; for (int l = 0; l < 8; l++) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
+        "#define GATHER8(b, a) ({ Q g_; for (int l = 0; l < 8; l++) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
+        "#endif\n"
         "/* the non-zero elements of a chunk, as 8 bits */\n"
         "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
         "#define TESTQ(x) ((u32)_mm512_test_epi64_mask((__m512i)(x), (__m512i)(x)))\n"
