@@ -508,12 +508,13 @@ static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
     else jit_buf_printf(o, "p%u", p);
 }
 
-/* Hand the block to the interpreter's loop before instruction i. */
+/* Hand the block to the interpreter's loop before instruction i (a branch, whose issue
+ * the interpreter counts when it runs it). */
 static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     emit_set(o, v, &v->live[i * v->nw], true);
     emit_preds(o, v, true);
-    jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; vb_fix%u(&V, wi, alive, res);\n"
+    jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; vb_fix%u(&V, wi, alive, res);\n"
                       "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->f->index, i);
 }
 
@@ -685,9 +686,10 @@ static void emit_bra_v(jit_buf *o, const vfunc *v, uint32_t i) {
     uint32_t t = (uint32_t)in->target;
     bool backward = t <= i;
     if (backward) {
-        jit_buf_printf(o, "    if (m == act) { if (UNLIKELY(clk - pollc > SLICE)) { pollc = clk;\n"
-                          "        if (rt->poll(b)) { clks[wi] = clk; goto fault; } }\n      goto L%u; }\n", t);
-        jit_buf_printf(o, "    if (m) {\n");
+        /* a warp that loops for a time slice without a barrier may wait for another
+         * warp: the interpreter's loop, which lets the others run, takes the block */
+        jit_buf_printf(o, "    if (m == act && LIKELY(clk - turn0 <= SLICE)) goto L%u;\n", t);
+        jit_buf_printf(o, "    if (m) {\n      if (m == act && rt->poll(b)) { clks[wi] = clk; goto fault; }\n");
         emit_bail(o, v, i);
         jit_buf_printf(o, "    }\n");
         return;
@@ -763,7 +765,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     jit_buf_printf(o, "int vb_f%u(void *b, const struct brt *rt) {\n"
                       "  struct bview V; rt->view(b, &V);\n"
                       "  const char *const C = V.code;\n"
-                      "  u32 alive[32], res[32]; u64 clks[32], pollc = 0;\n"
+                      "  u32 alive[32], res[32]; u64 clks[32];\n"
                       "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ;\n"
                       "    alive[k] = WF(u32, ALviE_OFF); res[k] = 0; clks[k] = CLOCK; }\n",
                    f->index);
@@ -780,7 +782,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "  for (u32 wi = 0; wi < V.nwarps; wi++) {\n"
                       "    if (!alive[wi]) continue;\n"
                       "    void *w = V.warps + (u64)wi * WSZ; u64 *R = RR; u32 *P = PP;\n"
-                      "    u64 clk = clks[wi]; u32 act = alive[wi], m;\n"
+                      "    u64 clk = clks[wi], turn0 = clk; u32 act = alive[wi], m;\n"
                       "    switch (res[wi]) {\n    case 0:\n");
     emit_set(o, v, &v->live[0], false);
     emit_preds(o, v, false);
