@@ -109,6 +109,19 @@ static bool exec_block_past_deadline(const exec_launch *L) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec >= L->deadline_ns;
 }
 
+bool exec_block_poll(struct exec_block *b) {
+    if (exec_block_aborted(b)) {
+        exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
+        return true;
+    }
+    if (b->L->deadline_ns && exec_block_past_deadline(b->L)) {
+        exec_fault_block(b, EXEC_FAULT_TIMEOUT,
+                         "the kernel ran longer than VCUDA_KERNEL_TIMEOUT allows");
+        return true;
+    }
+    return false;
+}
+
 void exec_warp_stop_aborted(exec_wstate *w) {
     exec_fault_block(w->h.block, EXEC_FAULT_ABORTED, "stopped because another block faulted");
     w->h.fault = 1;
@@ -761,6 +774,12 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     if (L->observer) {
         exec_observe_block_begin(b);
         run = exec_warp_run_observed;
+    }
+    /* the vector tier runs the whole block when the kernel has it; it hands the block to
+     * the loop below when a warp meets what it does not run */
+    if (run == exec_warp_run_native && k->func->block_native && !L->warps_outlive_fault &&
+        b->nwarps <= EXEC_WARP_SIZE) {
+        if (k->func->block_native(b, &exec_native_block_runtime) == 0) goto done;
     }
 
     for (;;) {

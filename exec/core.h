@@ -75,6 +75,10 @@ typedef struct exec_func exec_func;
 struct exec_wstate;
 struct exec_native_rt;
 typedef int (*exec_native_fn)(struct exec_wstate *w, const struct exec_native_rt *rt);
+/* The vector tier's code for a kernel (exec/native.h): runs every warp of a block. */
+struct exec_block;
+struct exec_native_block_rt;
+typedef int (*exec_native_block_fn)(struct exec_block *b, const struct exec_native_block_rt *rt);
 
 /* One call instruction's argument passing: where its .param arguments sit in the
  * caller's frame and where they go in the callee's. */
@@ -115,6 +119,7 @@ struct exec_func {
     void **blobs;              /* operand descriptions decoders allocated (exec_dec_blob) */
     uint32_t nblobs;
     exec_native_fn native;     /* compiled code (exec/native.h), NULL: interpreted */
+    exec_native_block_fn block_native; /* a kernel's whole-block code (exec/native.h), or NULL */
 };
 
 struct exec_kernel {
@@ -351,6 +356,9 @@ static inline void exec_broadcast(uint64_t *d, uint32_t mask, uint64_t v) {
 void exec_warp_run(exec_wstate *w);
 /* The same loop running the compiled tier's code of each function that has some. */
 void exec_warp_run_native(exec_wstate *w);
+/* Between warp turns of whole-block native code: has the launch been aborted or run past
+ * its deadline? Records the fault and answers true. */
+bool exec_block_poll(struct exec_block *b);
 /* The same loop telling the launch's observer every event (exec/observe.h). */
 void exec_warp_run_observed(exec_wstate *w);
 /* Leave the run loop before the next instruction (barrier, exit, fault, time slice). */

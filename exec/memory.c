@@ -469,6 +469,17 @@ static void h_offset(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     EXEC_EACH_LANE(mask, lane, d[lane] = (a[lane] + imm) & keep);
 }
 
+int exec_native_mem_generic(const exec_insn *in) {
+    exec_fn fn = in->lane_fn ? in->lane_fn : in->fn;
+    if (fn == h_ld || fn == h_ld_kparam || fn == h_ld_uniform) return 1;
+    if (fn == h_st) return 2;
+    return 0;
+}
+
+bool exec_native_is_offset(const exec_insn *in) {
+    return (in->fn == h_offset || in->lane_fn == h_offset) && in->nd == 1 && in->na == 1;
+}
+
 static void h_cvta(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     uint64_t keep = ptx_type_sizes[in->type] == 4 ? 0xffffffffull : ~0ull;

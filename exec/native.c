@@ -21,6 +21,59 @@ const exec_native_rt exec_native_runtime = {
     .view = native_view,
 };
 
+static void block_view(struct exec_block *b, exec_native_block_view *v) {
+    v->warps = b->warps;
+    v->nwarps = b->nwarps;
+    v->shared = b->shared;
+    v->shared_size = b->shared_size;
+    v->ranges = b->worker->ranges;
+    v->params = b->L->params;
+    v->fault_kind = &b->fault_kind;
+    v->code = b->k->func->code;
+    v->ntid[0] = b->ntid.x, v->ntid[1] = b->ntid.y, v->ntid[2] = b->ntid.z;
+    v->ctaid[0] = b->ctaid.x, v->ctaid[1] = b->ctaid.y, v->ctaid[2] = b->ctaid.z;
+    v->nctaid[0] = b->L->grid.x, v->nctaid[1] = b->L->grid.y, v->nctaid[2] = b->L->grid.z;
+}
+
+/* The interpreter's state for every warp of the block (exec_native_block_rt.bail). Warps
+ * that wait at a barrier in this round are put back before it: the run loop runs the
+ * barrier instruction for them again (their clocks less that issue), which is what they
+ * would do had the interpreter been running them; nothing else of a barrier is recorded
+ * while the vector code runs. Lanes that exited are gone from alive. */
+static int block_bail(struct exec_block *b, uint32_t wi, uint32_t pc, const uint32_t *alive,
+                      const uint32_t *res, const uint64_t *clk) {
+    const exec_insn *code = b->k->func->code;
+    uint32_t live = 0;
+    for (uint32_t k = 0; k < b->nwarps; k++) {
+        exec_wstate *w = &b->warps[k];
+        w->clock = clk[k];
+        w->h.alive = w->h.active = alive[k];
+        if (!alive[k]) {
+            w->status = EXEC_WARP_EXITED;
+            continue;
+        }
+        live += (uint32_t)__builtin_popcount(alive[k]);
+        w->status = EXEC_WARP_RUNNABLE;
+        if (k == wi) {
+            w->ip = code + pc;
+        } else if (k < wi) {
+            w->ip = code + res[k] - 1;
+            w->clock--;
+        } else {
+            w->ip = code + res[k];
+        }
+    }
+    b->live_threads = live;
+    return 1;
+}
+
+const exec_native_block_rt exec_native_block_runtime = {
+    .abi = EXEC_NATIVE_ABI,
+    .view = block_view,
+    .poll = exec_block_poll,
+    .bail = block_bail,
+};
+
 /* exec_warp_run's loop, but each instruction that belongs to a function with native code
  * runs there (it goes on as long as the warp stays in that code). What native code
  * leaves to this loop: reaching brk at entry, and instructions outside any compiled
@@ -63,6 +116,11 @@ void exec_program_set_native(exec_program *p, const exec_native_fn *fns) {
     __atomic_store_n(&p->native_on, true, __ATOMIC_RELAXED);
     /* the functions' pointers are visible to whoever sees the flag */
     __atomic_store_n(&p->native_ready, true, __ATOMIC_RELEASE);
+}
+
+void exec_program_set_block_native(exec_program *p, const exec_native_block_fn *fns) {
+    for (uint32_t i = 0; i < p->m->nfuncs; i++)
+        if (p->funcs[i].code) p->funcs[i].block_native = fns[i];
 }
 
 bool exec_program_native_ready(const exec_program *p) {

@@ -25,7 +25,7 @@
 #include "core.h"
 
 /* Bumped whenever exec_native_rt or the meaning of the generated code's contract changes. */
-#define EXEC_NATIVE_ABI 2u
+#define EXEC_NATIVE_ABI 3u
 
 /* What native code reads of the block it runs in, once per entry: shared memory, and
  * the worker's cache of the allocation each global access last hit (exec_range_of). */
@@ -54,12 +54,57 @@ typedef struct exec_native_rt {
 enum { EXEC_NATIVE_MEM_NONE, EXEC_NATIVE_MEM_LD_GLOBAL, EXEC_NATIVE_MEM_ST_GLOBAL,
        EXEC_NATIVE_MEM_LD_SHARED, EXEC_NATIVE_MEM_ST_SHARED, EXEC_NATIVE_MEM_LD_KPARAM };
 int exec_native_mem_shape(const exec_insn *in, unsigned *size);
+/* Is in (its lane handler, when exec/uniform.c made it one for the warp) a move of an
+ * address between windows: d = (a[0] + imm) & ((1 << aux) - 1) (aux < 64), else a[0] + imm? */
+bool exec_native_is_offset(const exec_insn *in);
+/* Is in a load (1: d[0..vec-1] from the address a[0] + imm, or of a kernel parameter) or a
+ * store (2: d[0..vec-1] to a[0] + imm) of the general handlers, which read and write only
+ * those registers? 0: neither. */
+int exec_native_mem_generic(const exec_insn *in);
 
 extern const exec_native_rt exec_native_runtime;
+
+/* The vector tier (exec_native_block_fn): a kernel's code that runs a whole block, each
+ * warp's registers in the C compiler's vector locals, the block's warps one after another
+ * from barrier to barrier (the order the interpreter runs them in). It returns 0 when the
+ * block is over (every warp exited, or a fault recorded in the block), 1 when it handed
+ * the block to the run loop (exec_native_block_rt.bail): a warp met what it does not run
+ * (a branch that splits the warp where it cannot follow the lanes); the warps' state is
+ * then the interpreter's, as if it had run them so far. */
+typedef struct exec_native_block_view {
+    exec_wstate *warps;        /* the block's warps (their R and P hold spilled values) */
+    uint32_t nwarps;
+    uint8_t *shared;
+    uint64_t shared_size;
+    const exec_range *ranges;  /* EXEC_RANGE_CACHE entries */
+    const uint8_t *params;
+    const exec_fault_kind *fault_kind; /* non-zero once the block faulted */
+    const exec_insn *code;     /* the kernel's code */
+    uint32_t ntid[3], ctaid[3], nctaid[3]; /* the special registers of the block */
+} exec_native_block_view;
+
+typedef struct exec_native_block_rt {
+    uint32_t abi;
+    void (*view)(struct exec_block *b, exec_native_block_view *v);
+    /* between warp turns: the launch was aborted or ran out of time (the fault is
+     * recorded): stop */
+    bool (*poll)(struct exec_block *b);
+    /* warp wi stopped before instruction pc with lanes act; the other warps, by their
+     * lanes left (alive), resume points (res: the instruction after the barrier they
+     * wait at, when they ran before wi in this round) and clocks: make it the
+     * interpreter's state; returns 1 */
+    int (*bail)(struct exec_block *b, uint32_t wi, uint32_t pc, const uint32_t *alive,
+                const uint32_t *res, const uint64_t *clk);
+} exec_native_block_rt;
+
+extern const exec_native_block_rt exec_native_block_runtime;
 
 /* Install native code: fns[i] for function i of p (NULL for functions without code), then
  * publish, so that blocks starting from now on run it. Call once per program. */
 void exec_program_set_native(exec_program *p, const exec_native_fn *fns);
+/* Install whole-block code (before exec_program_set_native publishes): fns[i] for kernel
+ * function i, NULL where the function has none. */
+void exec_program_set_block_native(exec_program *p, const exec_native_block_fn *fns);
 /* Does p run compiled code in the blocks that start now (installed and turned on)? */
 bool exec_program_native_ready(const exec_program *p);
 /* Turn the installed code on or off for the blocks that start from now on (a test runs a

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- the operations specialised inline ---- */
 
@@ -113,6 +114,17 @@ static const spec_op *spec_of(const exec_insn *in) {
         return so;
     }
     return NULL;
+}
+
+bool jit_vector_wanted(const exec_program *p) {
+    const char *vt = getenv("VCUDA_JIT_VECTOR");
+    if (vt && !strcmp(vt, "0")) return false;
+    return jit_program_insns(p) <= JIT_VECTOR_MAX_INSNS;
+}
+
+const char *jit_spec_scalar_expr(const exec_insn *in) {
+    const spec_op *so = spec_of(in);
+    return so && so->kind != SPEC_SELP ? so->expr : NULL;
 }
 
 /* Instructions whose handler changes nothing of the warp's control state (pc, masks,
@@ -412,11 +424,28 @@ void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_sta
     memset(st, 0, sizeof *st);
     o_vectorise = opt >= 2;
     emit_prelude(out);
+    jit_vemit_prelude(out);
+    bool vector = jit_vector_wanted(p);
     uint32_t nf = exec_program_nfuncs(p);
     for (uint32_t i = 0; i < nf; i++) {
         const exec_func *f = exec_program_func(p, i);
         if (!f->code) continue;
         st->funcs++;
+        if (f->pf->is_entry) {
+            st->kernels++;
+            char why[160] = "";
+            size_t mark = out->len;
+            if (vector && jit_vemit_func(f, out, why, sizeof why)) {
+                st->vector_funcs++;
+                st->inline_insns += f->ncode + 1;
+                st->insns += f->ncode + 1;
+                continue;
+            }
+            out->len = mark; /* what it had written of the function goes */
+            if (out->s) out->s[mark] = 0;
+            if (!st->vector_why[0] && vector)
+                snprintf(st->vector_why, sizeof st->vector_why, "%s: %s", f->pf->name, why);
+        }
         emit_func(out, f, st);
     }
 }

@@ -26,13 +26,31 @@ typedef struct jit_emit_stats {
     uint32_t insns;          /* instructions, end sentinels included */
     uint32_t inline_insns;   /* specialised in the generated code */
     uint32_t handler_insns;  /* run by calling the interpreter's handler */
+    uint32_t vector_funcs;   /* kernels in the vector tier (jit/vemit.c) */
+    uint32_t kernels;        /* kernels with code */
+    char vector_why[160];    /* why the first kernel left out of it was */
 } jit_emit_stats;
 
 /* Instructions of p's functions with code (end sentinels included). */
 uint32_t jit_program_insns(const exec_program *p);
 /* The C source of every function with code of p, to be built at optimisation level opt
- * (0-2): function i is `vj_f<i>`, an exec_native_fn. */
+ * (0-2): kernel i is `vb_f<i>` (an exec_native_block_fn) when the vector tier takes it
+ * (VCUDA_JIT_VECTOR=0 turns it off), else function i is `vj_f<i>`, an exec_native_fn. */
 void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_stats *st);
+
+/* The vector tier (jit/vemit.c): the definitions its functions use (once per file, after
+ * jit/emit.c's), and kernel f as `vb_f<index>` (an exec_native_block_fn), or false with
+ * the reason it cannot take f in why. */
+void jit_vemit_prelude(jit_buf *o);
+/* Does p get the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small enough that
+ * the C compiler's time stays bounded (its code costs the compiler several times the
+ * per-warp code's time: larger programs get only that)? */
+#define JIT_VECTOR_MAX_INSNS 2000u
+bool jit_vector_wanted(const exec_program *p);
+/* jit/emit.c's one-lane C expression of an instruction it specialises (over u64 a, b, c;
+ * for setp the condition), or NULL (selp, or not specialised). */
+const char *jit_spec_scalar_expr(const exec_insn *in);
+bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t n);
 
 /* The compiler command and its identity (first line of `cc --version`), found once. */
 typedef struct jit_cc {

@@ -35,15 +35,19 @@ jit_mode jit_mode_from_env(void) {
 }
 
 /* The C compiler's time grows with the size of the code, steeply at -O2: small programs
- * are built at -O2 (lane loops inlined and vectorised), larger ones at -O1, the largest
- * at -O0 (VCUDA_JIT_OPT=0, 1 or 2 decides instead). */
+ * are built at -O2 (lane loops inlined and vectorised) when the vector tier is off, else
+ * at -O1, the largest at -O0 (VCUDA_JIT_OPT=0, 1 or 2 decides instead). */
 #define JIT_O2_MAX_INSNS 1500u
 #define JIT_O1_MAX_INSNS 4000u
 static int opt_level(const exec_program *p) {
     const char *v = getenv("VCUDA_JIT_OPT");
     if (v && v[0] >= '0' && v[0] <= '2' && !v[1]) return v[0] - '0';
     uint32_t n = jit_program_insns(p);
-    return n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
+    int opt = n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
+    /* the vector tier's code is explicit vector operations: -O1 keeps them in registers,
+     * and -O2 would only multiply the compile time (several times, measured) */
+    if (jit_vector_wanted(p) && opt > 1) opt = 1;
+    return opt;
 }
 
 static void generate(jit_job *j) {
@@ -59,22 +63,34 @@ static bool build_and_install(jit_job *j, bool cache_only, char *err, size_t err
         return false;
     uint32_t nf = exec_program_nfuncs(j->p);
     exec_native_fn *fns = calloc(nf + 1, sizeof *fns);
-    if (!fns) abort();
+    exec_native_block_fn *bfns = calloc(nf + 1, sizeof *bfns);
+    if (!fns || !bfns) abort();
     for (uint32_t i = 0; i < nf; i++) {
         const exec_func *f = exec_program_func(j->p, i);
         if (!f->code) continue;
         char name[32];
-        snprintf(name, sizeof name, "vj_f%u", i);
+        /* a kernel of the vector tier has only its whole-block code: a block it hands
+         * back runs interpreted */
+        snprintf(name, sizeof name, "vb_f%u", i);
         void *sym = dlsym(j->build.handle, name);
+        if (sym) {
+            memcpy(&bfns[i], &sym, sizeof sym); /* object to function pointer, as POSIX allows */
+            continue;
+        }
+        snprintf(name, sizeof name, "vj_f%u", i);
+        sym = dlsym(j->build.handle, name);
         if (!sym) {
             snprintf(err, errlen, "compiled code lacks %s (function %s)", name, f->pf->name);
             free(fns);
+            free(bfns);
             return false;
         }
-        memcpy(&fns[i], &sym, sizeof sym); /* object to function pointer, as POSIX allows */
+        memcpy(&fns[i], &sym, sizeof sym);
     }
+    exec_program_set_block_native(j->p, bfns);
     exec_program_set_native(j->p, fns);
     free(fns);
+    free(bfns);
     return true;
 }
 
@@ -149,12 +165,17 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
     case JOB_RUNNING: snprintf(buf, n, "still compiling"); break;
     case JOB_FAILED: snprintf(buf, n, "compile failed: %s", j->why); break;
     default:
+        char vec[240] = "";
+        if (j->stats.kernels)
+            snprintf(vec, sizeof vec, "; %u of %u kernels in the vector tier%s%s",
+                     j->stats.vector_funcs, j->stats.kernels, j->stats.vector_why[0] ? ", not " : "",
+                     j->stats.vector_why);
         if (j->build.from_cache)
-            snprintf(buf, n, "compiled code found in the cache (%u of %u instructions inline)",
-                     j->stats.inline_insns, j->stats.insns);
+            snprintf(buf, n, "compiled code found in the cache (%u of %u instructions inline%s)",
+                     j->stats.inline_insns, j->stats.insns, vec);
         else
-            snprintf(buf, n, "compiled in %.2f s (%u of %u instructions inline)",
-                     j->build.compile_seconds, j->stats.inline_insns, j->stats.insns);
+            snprintf(buf, n, "compiled in %.2f s (%u of %u instructions inline%s)",
+                     j->build.compile_seconds, j->stats.inline_insns, j->stats.insns, vec);
         break;
     }
     pthread_mutex_unlock(&j->cancel.mu);

@@ -14,7 +14,7 @@
 
 /* Part of the cache key: bump when the generated code's meaning changes in a way its
  * text does not show. */
-#define JIT_VERSION "1"
+#define JIT_VERSION "2"
 
 typedef enum jit_mode {
     JIT_OFF,     /* VCUDA_JIT=0: interpreter only */

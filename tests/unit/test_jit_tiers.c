@@ -114,13 +114,23 @@ static void compare(const outcome *a, const outcome *b, const char *what) {
 
 static void free_outcome(outcome *o) { free(o->printed); }
 
-/* Every function with code got native code. */
+/* Every function with code got native code: per-warp code, or a kernel's whole-block
+ * code of the vector tier (jit/vemit.c). */
 static bool all_native(const exec_program *p) {
     for (uint32_t i = 0; i < exec_program_nfuncs(p); i++) {
         const exec_func *f = exec_program_func(p, i);
-        if (f->code && !f->native) return false;
+        if (f->code && !f->native && !f->block_native) return false;
     }
     return true;
+}
+
+/* The kernel named name runs in the vector tier. */
+static bool vector_tier(const exec_program *p, const char *name) {
+    for (uint32_t i = 0; i < exec_program_nfuncs(p); i++) {
+        const exec_func *f = exec_program_func(p, i);
+        if (f->code && !strcmp(f->pf->name, name)) return f->block_native != NULL;
+    }
+    return false;
 }
 
 static char *cache_entry(const char *dir) {
@@ -178,10 +188,16 @@ int main(void) {
     CHECK(j != NULL);
     CHECK(exec_program_native_ready(h.prog));
     CHECK(all_native(h.prog));
+    /* the reduction (barriers in a loop, an if under a mask, a warp-synchronous tail) and
+     * the divergent loops (which leave it for the interpreter's loop when the lanes part)
+     * are the vector tier's */
+    CHECK(vector_tier(h.prog, "jk_reduce"));
+    CHECK(vector_tier(h.prog, "jk_mix"));
     char desc[512];
     if (j) {
         jit_job_describe(j, desc, sizeof desc);
         CHECK(strstr(desc, "compiled in") != NULL);
+        CHECK(strstr(desc, "kernels in the vector tier") != NULL);
     }
     run_all(&h, &got);
     compare(&ref, &got, "interpreter / compiled");

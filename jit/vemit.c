@@ -1,0 +1,1031 @@
+/* jit/vemit.c — the vector tier's code generator: for a kernel whose instructions and
+ * control flow it can take, one C function (`vb_f<i>`, an exec_native_block_fn) that runs a
+ * whole block, with the interpreter's meaning and instruction counts.
+ *
+ * Shape of the generated function:
+ * - The block's warps run one after another from barrier to barrier, the order the
+ *   interpreter's block loop runs them in (so even racy programs see the same memory
+ *   effects). A warp's turn is a `switch` on its resume point (0, or the instruction after
+ *   the barrier it last passed), then straight C code with gotos for the branches.
+ * - A register is a C local of a 32-lane vector type of 64-bit slots (the interpreter's
+ *   own slot format, so spilling is a plain copy); the C compiler keeps them in the host's
+ *   SIMD registers. Predicates are 32-bit lane masks. Only the registers live across a
+ *   barrier are stored, into the warp's own register file (exec_wstate.h.R), and loaded
+ *   again when its next turn starts there.
+ * - Each instruction runs under the active mask (the warp's lanes on the path, less those
+ *   whose guard fails), the whole-warp case first. Integer arithmetic, comparisons,
+ *   selects, kernel-parameter loads and coalesced loads and stores of 4 or 8 bytes in
+ *   global and shared memory are inline vector code; a load or store of any other pattern,
+ *   or that fails its one range check, and the special registers and other plain
+ *   instructions, call the interpreter's handler on the spilled operands (so faults report
+ *   exactly as interpreted).
+ * - Control flow: a branch taken by all or none of the active lanes is a goto. A forward
+ *   branch whose lanes meet again at its target (if-then shapes, nested, with no barrier,
+ *   loop or exit inside) splits the mask and restores it at the target. A branch to an
+ *   instruction that ends the thread exits the lanes that take it. Any other split hands
+ *   the block to the interpreter's loop (exec_native_block_rt.bail), which goes on from
+ *   the exact state: that never loses coverage, only speed.
+ * - A kernel with calls, barriers other than a plain `bar.sync` of one id, or control flow
+ *   it cannot follow statically is left to the per-warp generator (jit/emit.c).
+ */
+#include "internal.h"
+#include "../exec/alu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K_MEMH, K_PLOGIC,
+       K_FLT };
+
+/* Vector forms of jit/emit.c's specialised operations: a, b, c are the 32 lanes' 64-bit
+ * slots (narrower values zero-extended), the value is the slots stored. */
+typedef struct vspec {
+    uint16_t op;
+    uint8_t type, var, na;
+    bool setp;
+    const char *expr;
+} vspec;
+
+#define VSETP(PT, A, B)                                                        \
+    {PTX_OP_setp, PT, ALU_V_EQ, 2, true, "(" A ") == (" B ")"},                 \
+    {PTX_OP_setp, PT, ALU_V_NE, 2, true, "(" A ") != (" B ")"},                 \
+    {PTX_OP_setp, PT, ALU_V_LT, 2, true, "(" A ") < (" B ")"},                  \
+    {PTX_OP_setp, PT, ALU_V_LE, 2, true, "(" A ") <= (" B ")"},                 \
+    {PTX_OP_setp, PT, ALU_V_GT, 2, true, "(" A ") > (" B ")"},                  \
+    {PTX_OP_setp, PT, ALU_V_GE, 2, true, "(" A ") >= (" B ")"}
+
+static const vspec vspecs[] = {
+    {PTX_OP_mov, PTX_T_u32, ALU_V_NONE, 1, false, "a"},
+    {PTX_OP_add, PTX_T_u32, ALU_V_NONE, 2, false, "(a + b) & M32"},
+    {PTX_OP_add, PTX_T_u64, ALU_V_NONE, 2, false, "a + b"},
+    {PTX_OP_sub, PTX_T_u32, ALU_V_NONE, 2, false, "(a - b) & M32"},
+    {PTX_OP_sub, PTX_T_u64, ALU_V_NONE, 2, false, "a - b"},
+    {PTX_OP_mul, PTX_T_u32, ALU_V_LO, 2, false, "(a * b) & M32"},
+    {PTX_OP_mul, PTX_T_u64, ALU_V_LO, 2, false, "a * b"},
+    {PTX_OP_mul, PTX_T_u32, ALU_V_WIDE, 2, false, "(a & M32) * (b & M32)"},
+    {PTX_OP_mul, PTX_T_s32, ALU_V_WIDE, 2, false, "(Q)(SX32(a) * SX32(b))"},
+    {PTX_OP_mad, PTX_T_u32, ALU_V_LO, 3, false, "(a * b + c) & M32"},
+    {PTX_OP_mad, PTX_T_u64, ALU_V_LO, 3, false, "a * b + c"},
+    {PTX_OP_mad, PTX_T_u32, ALU_V_WIDE, 3, false, "(a & M32) * (b & M32) + c"},
+    {PTX_OP_mad, PTX_T_s32, ALU_V_WIDE, 3, false, "(Q)(SX32(a) * SX32(b)) + c"},
+    {PTX_OP_and, PTX_T_b32, ALU_V_NONE, 2, false, "a & b & M32"},
+    {PTX_OP_and, PTX_T_b64, ALU_V_NONE, 2, false, "a & b"},
+    {PTX_OP_or, PTX_T_b32, ALU_V_NONE, 2, false, "(a | b) & M32"},
+    {PTX_OP_or, PTX_T_b64, ALU_V_NONE, 2, false, "a | b"},
+    {PTX_OP_xor, PTX_T_b32, ALU_V_NONE, 2, false, "(a ^ b) & M32"},
+    {PTX_OP_xor, PTX_T_b64, ALU_V_NONE, 2, false, "a ^ b"},
+    {PTX_OP_shl, PTX_T_b32, ALU_V_NONE, 2, false, "(a << (b & 63)) & M32 & (Q)((b & M32) < 32)"},
+    {PTX_OP_shl, PTX_T_b64, ALU_V_NONE, 2, false, "(a << (b & 63)) & (Q)((b & M32) < 64)"},
+    {PTX_OP_shr, PTX_T_u32, ALU_V_NONE, 2, false,
+     "((a & M32) >> (b & 63)) & (Q)((b & M32) < 32)"},
+    {PTX_OP_shr, PTX_T_u64, ALU_V_NONE, 2, false, "(a >> (b & 63)) & (Q)((b & M32) < 64)"},
+    {PTX_OP_shr, PTX_T_s32, ALU_V_NONE, 2, false, "(Q)(SX32(a) >> (QI)(MINV(b & M32, 31))) & M32"},
+    {PTX_OP_shr, PTX_T_s64, ALU_V_NONE, 2, false, "(Q)((QI)a >> (QI)(MINV(b & M32, 63)))"},
+    VSETP(PTX_T_u32, "a & M32", "b & M32"), VSETP(PTX_T_s32, "SX32(a)", "SX32(b)"),
+    VSETP(PTX_T_u64, "a", "b"), VSETP(PTX_T_s64, "(QI)a", "(QI)b"),
+};
+
+/* The vector form of instruction in: the row of jit/emit.c's table whose lane handler it
+ * has (that also checks its shape), matched to the same (op, type, variant) here. selp is
+ * handled by the caller. */
+static const vspec *vspec_of(const exec_insn *in) {
+    const exec_insn *probe = in;
+    exec_fn lane = in->lane_fn ? in->lane_fn : in->fn;
+    if (!lane || in->nd != 1 || (in->flags & (EXEC_F_CC_IN | EXEC_F_CC_OUT))) return NULL;
+    for (size_t i = 0; i < sizeof vspecs / sizeof vspecs[0]; i++) {
+        const vspec *v = &vspecs[i];
+        if (v->op != probe->op || v->na != in->na) continue;
+        exec_insn p;
+        memset(&p, 0, sizeof p);
+        p.op = v->op;
+        p.type = v->type;
+        p.aux = ALU_AUX(0, v->var, 0);
+        if (v->setp) p.flags = EXEC_F_D_PRED;
+        if (exec_alu_lookup(&p) != lane) continue;
+        if (v->setp) {
+            if (ALU_AUX_BOOL(in->aux) != ALU_BOOL_NONE ||
+                (in->flags & (EXEC_F_D2_PRED | EXEC_F_FTZ)) || !(in->flags & EXEC_F_D_PRED))
+                return NULL;
+        } else if (in->flags & EXEC_F_D_PRED) {
+            return NULL;
+        }
+        return v;
+    }
+    return NULL;
+}
+
+/* selp.b32/b64 on registers (a[2] a predicate), per the lane handler of the u32 form. */
+static bool is_selp(const exec_insn *in) {
+    if (in->op != PTX_OP_selp || in->na != 3 || in->nd != 1 || (in->flags & EXEC_F_D_PRED))
+        return false;
+    exec_fn lane = in->lane_fn ? in->lane_fn : in->fn;
+    exec_insn p;
+    memset(&p, 0, sizeof p);
+    p.op = PTX_OP_selp;
+    p.type = PTX_T_u32;
+    return exec_alu_lookup(&p) == lane;
+}
+
+/* Ops whose handler reads the register slots a[0..na-1] and writes d[0] only (and, for
+ * these ops, touches nothing else of the warp): they run on spilled operands. */
+static bool simple_op(const exec_insn *in) {
+    if (in->nd != 1 || in->na > 4 || (in->flags & (EXEC_F_D_PRED | EXEC_F_D2_PRED |
+                                                   EXEC_F_CC_IN | EXEC_F_CC_OUT)))
+        return false;
+    switch (in->op) {
+    case PTX_OP_cvt: case PTX_OP_cvta: case PTX_OP_add: case PTX_OP_sub: case PTX_OP_mul:
+    case PTX_OP_mad: case PTX_OP_fma: case PTX_OP_div: case PTX_OP_rem: case PTX_OP_min:
+    case PTX_OP_max: case PTX_OP_neg: case PTX_OP_abs: case PTX_OP_sqrt: case PTX_OP_rcp:
+    case PTX_OP_ex2: case PTX_OP_lg2: case PTX_OP_sin: case PTX_OP_cos: case PTX_OP_rsqrt:
+    case PTX_OP_mov: case PTX_OP_and: case PTX_OP_or: case PTX_OP_xor: case PTX_OP_not:
+    case PTX_OP_shl: case PTX_OP_shr: case PTX_OP_bfe: case PTX_OP_popc: case PTX_OP_clz:
+    case PTX_OP_brev: case PTX_OP_mul24: case PTX_OP_mad24: case PTX_OP_sad:
+    case PTX_OP_copysign: case PTX_OP_cnot:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The memory shape of in (exec_native_mem_shape), also when exec/uniform.c made it one
+ * access for the warp (uniform: then every lane reads the same address). */
+static int mem_shape(const exec_insn *in, unsigned *size, bool *uniform) {
+    *uniform = false;
+    int s = exec_native_mem_shape(in, size);
+    if (s != EXEC_NATIVE_MEM_NONE || !in->lane_fn) return s;
+    exec_insn p = *in;
+    p.fn = in->lane_fn;
+    s = exec_native_mem_shape(&p, size);
+    *uniform = s != EXEC_NATIVE_MEM_NONE;
+    return s;
+}
+
+/* f32 add, sub, mul (round to nearest) and fma/mad.rn, without .ftz/.sat: the host's IEEE
+ * arithmetic (a fused fma), a NaN made the canonical one, as exec/alu_float.c does. */
+static bool float_op(const exec_insn *in) {
+    if (in->type != PTX_T_f32 || in->nd != 1 ||
+        (in->flags & (EXEC_F_FTZ | EXEC_F_SAT | EXEC_F_APPROX | EXEC_F_D_PRED | EXEC_F_CC_IN |
+                      EXEC_F_CC_OUT)))
+        return false;
+    unsigned rnd = ALU_AUX_RND(in->aux);
+    exec_fn lane = in->lane_fn ? in->lane_fn : in->fn;
+    if (lane != exec_alu_lookup(in)) return false;
+    switch (in->op) {
+    case PTX_OP_add: case PTX_OP_sub: case PTX_OP_mul:
+        return in->na == 2 && (rnd == EXEC_RND_DEFAULT || rnd == EXEC_RND_RN);
+    case PTX_OP_fma: case PTX_OP_mad:
+        return in->na == 3 && rnd == EXEC_RND_RN;
+    default:
+        return false;
+    }
+}
+
+/* Does the instruction end the thread (ret of a kernel, exit), for every lane? */
+static bool ends_thread(const exec_insn *in) {
+    return (in->op == PTX_OP_ret || in->op == PTX_OP_exit) && in->guard < 0;
+}
+
+/* The plain bar.sync / barrier.sync of a constant id for the whole block. */
+static bool plain_bar(const exec_insn *in, int32_t *id) {
+    if (in->op != PTX_OP_bar && in->op != PTX_OP_barrier) return false;
+    if (in->nd || in->imm || in->aux || in->guard >= 0 || in->target >= 16 ||
+        (in->flags & ~(uint32_t)(EXEC_F_HANDLER << 8 | EXEC_F_HANDLER << 11)) ||
+        !(in->flags & (EXEC_F_HANDLER << 8)) || in->src == NULL)
+        return false;
+    *id = in->target;
+    return true;
+}
+
+/* ---- the function's analysis ---- */
+
+typedef struct vfunc {
+    const exec_func *f;
+    uint32_t n;          /* ncode; index n is the end sentinel (ret) */
+    uint8_t *kind;
+    const vspec **vs;
+    uint32_t nw;         /* words of a slot set */
+    uint64_t *isvar;     /* slots that are registers held in locals */
+    uint64_t *live;      /* live-in set per instruction (n + 1 sets) */
+    bool *konst;         /* slot is a constant slot */
+    int32_t *cidx;       /* its entry in f->consts, or -1 */
+    int32_t *region_of;  /* innermost region (its target) an instruction is in, or -1 */
+    int32_t *head;       /* for a branch: the target of the region it opens, or -1 */
+    bool *rtarget;       /* index is a valid region's target */
+    bool *resume;        /* index is the instruction after a barrier */
+    bool *label;         /* index is a branch target */
+    bool *uni;           /* register held as one scalar for the warp (all lanes equal) */
+} vfunc;
+
+#define SET_HAS(s, k) (((s)[(k) >> 6] >> ((k) & 63)) & 1u)
+#define SET_ADD(s, k) ((s)[(k) >> 6] |= 1ull << ((k) & 63))
+#define SET_DEL(s, k) ((s)[(k) >> 6] &= ~(1ull << ((k) & 63)))
+
+static void vf_free(vfunc *v) {
+    free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
+    free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
+    free(v->uni);
+}
+
+static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
+    const char *name = in && in->op < PTX_OP_COUNT ? ptx_opcode_names[in->op] : "";
+    snprintf(why, n, "%s%s%s", what, in ? ": " : "", name);
+    return false;
+}
+
+/* Operand slots an instruction reads and writes as registers (for liveness). */
+static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse, uint32_t *def,
+                       unsigned *ndef) {
+    const exec_insn *in = &v->f->code[i];
+    *nuse = *ndef = 0;
+    switch (v->kind[i]) {
+    case K_SPEC:
+        for (unsigned k = 0; k < in->na; k++)
+            if (!(in->op == PTX_OP_selp && k == 2)) use[(*nuse)++] = in->a[k];
+        if (!(in->flags & EXEC_F_D_PRED)) def[(*ndef)++] = in->d[0];
+        break;
+    case K_SIMPLE: case K_OFFSET: case K_FLT:
+        for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
+        def[(*ndef)++] = in->d[0];
+        break;
+    case K_SREG:
+        def[(*ndef)++] = in->d[0];
+        break;
+    case K_MEM: {
+        unsigned sz;
+        bool uni;
+        int shape = mem_shape(in, &sz, &uni);
+        if (shape == EXEC_NATIVE_MEM_LD_KPARAM) {
+            def[(*ndef)++] = in->d[0];
+        } else if (shape == EXEC_NATIVE_MEM_ST_GLOBAL || shape == EXEC_NATIVE_MEM_ST_SHARED) {
+            use[(*nuse)++] = in->a[0];
+            use[(*nuse)++] = in->d[0];
+        } else {
+            use[(*nuse)++] = in->a[0];
+            def[(*ndef)++] = in->d[0];
+        }
+        break;
+    }
+    case K_MEMH:
+        for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
+        for (unsigned k = 0; k < in->vec; k++) {
+            if (exec_native_mem_generic(in) == 2) use[(*nuse)++] = in->d[k];
+            else def[(*ndef)++] = in->d[k];
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static bool classify(vfunc *v, char *why, size_t wn) {
+    const exec_func *f = v->f;
+    int32_t bar_id = -1;
+    for (uint32_t i = 0; i <= v->n; i++) {
+        const exec_insn *in = &f->code[i];
+        unsigned sz;
+        int32_t id;
+        bool uni;
+        if (i == v->n) {
+            v->kind[i] = K_EXIT;
+        } else if ((v->vs[i] = vspec_of(in)) != NULL || is_selp(in)) {
+            v->kind[i] = K_SPEC;
+        } else if (mem_shape(in, &sz, &uni) != EXEC_NATIVE_MEM_NONE) {
+            v->kind[i] = K_MEM;
+        } else if ((in->fn == exec_h_sreg || in->lane_fn == exec_h_sreg) && in->nd == 1 &&
+                   !(in->flags & EXEC_F_D_PRED)) {
+            v->kind[i] = K_SREG;
+        } else if (float_op(in)) {
+            v->kind[i] = K_FLT;
+        } else if (exec_native_mem_generic(in) && in->vec >= 1 && in->vec <= 4 && in->na <= 1 &&
+                   !(in->flags & EXEC_F_D_PRED)) {
+            v->kind[i] = K_MEMH;
+        } else if (in->type == PTX_T_pred && (in->flags & EXEC_F_D_PRED) && in->nd == 1 &&
+                   (in->op == PTX_OP_and || in->op == PTX_OP_or || in->op == PTX_OP_xor ||
+                    in->op == PTX_OP_not || in->op == PTX_OP_mov) &&
+                   in->na == (in->op == PTX_OP_not || in->op == PTX_OP_mov ? 1 : 2)) {
+            v->kind[i] = K_PLOGIC;
+        } else if (exec_native_is_offset(in) && !(in->flags & EXEC_F_D_PRED)) {
+            v->kind[i] = K_OFFSET;
+        } else if (simple_op(in)) {
+            v->kind[i] = K_SIMPLE;
+        } else if (in->op == PTX_OP_bra) {
+            if (in->target < 0 || (uint32_t)in->target > v->n)
+                return reject(why, wn, in, "a branch out of the code");
+            if (in->flags & EXEC_F_SPIN)
+                return reject(why, wn, in, "a loop that may wait on other threads");
+            v->kind[i] = K_BRA;
+        } else if (plain_bar(in, &id)) {
+            if (bar_id >= 0 && id != bar_id)
+                return reject(why, wn, in, "barriers of more than one id");
+            bar_id = id;
+            v->kind[i] = K_BAR;
+        } else if (in->op == PTX_OP_ret || in->op == PTX_OP_exit) {
+            v->kind[i] = K_EXIT;
+        } else if (in->op == PTX_OP_call) {
+            return reject(why, wn, in, "a call");
+        } else {
+            return reject(why, wn, in, "an instruction it does not run");
+        }
+        if (in->op == PTX_OP_bra) v->label[in->target] = true;
+    }
+    return true;
+}
+
+/* Regions: for each forward branch target T, the branches that go there; the region is
+ * [i0, T) with i0 the first of them, valid when every branch to T reconverges at T, no
+ * branch from outside enters (i0, T], and everything inside is straight code or forward
+ * branches to valid regions nested in it (no barrier, exit or backward branch). */
+static void find_regions(vfunc *v) {
+    const exec_func *f = v->f;
+    uint32_t n = v->n;
+    int32_t *first = malloc((n + 1) * sizeof *first);
+    if (!first) abort();
+    for (uint32_t t = 0; t <= n; t++) first[t] = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const exec_insn *in = &f->code[i];
+        if (v->kind[i] != K_BRA || in->target <= (int32_t)i) continue;
+        if (first[in->target] < 0) first[in->target] = (int32_t)i;
+    }
+    /* smallest regions first, so that nested ones are known when their outer one is */
+    for (uint32_t len = 1; len <= n; len++)
+        for (uint32_t t = len; t <= n; t++) {
+            int32_t i0 = first[t];
+            if (i0 < 0 || t - (uint32_t)i0 != len) continue;
+            bool ok = !ends_thread(&f->code[t]);
+            for (uint32_t j = 0; j < n && ok; j++) {
+                const exec_insn *in = &f->code[j];
+                if (v->kind[j] != K_BRA) continue;
+                bool inside = j >= (uint32_t)i0 && j < t;
+                if (in->target == (int32_t)t && in->reconv != (int32_t)t) ok = false;
+                if (!inside && in->target > i0 && (uint32_t)in->target <= t) ok = false;
+                if (inside && (in->target <= (int32_t)j || (uint32_t)in->target > t)) ok = false;
+                if (inside && (uint32_t)in->target < t && !v->rtarget[in->target]) ok = false;
+            }
+            for (uint32_t j = (uint32_t)i0 + 1; j < t && ok; j++)
+                if (v->kind[j] == K_BAR || v->kind[j] == K_EXIT) ok = false;
+            if (!ok) continue;
+            v->rtarget[t] = true;
+            v->head[i0] = (int32_t)t;
+            for (uint32_t j = (uint32_t)i0 + 1; j < t; j++)
+                if (v->region_of[j] < 0) v->region_of[j] = (int32_t)t;
+        }
+    free(first);
+}
+
+/* Backward liveness of the register slots. A definition kills only outside regions and
+ * unguarded: under a mask the lanes it does not write keep their value. */
+static void liveness(vfunc *v) {
+    const exec_func *f = v->f;
+    uint32_t n = v->n, nw = v->nw;
+    uint64_t *tmp = calloc(nw, sizeof *tmp);
+    if (!tmp) abort();
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t ii = n + 1; ii-- > 0;) {
+            const exec_insn *in = &f->code[ii];
+            memset(tmp, 0, nw * sizeof *tmp);
+            uint8_t k = v->kind[ii];
+            bool falls = true;
+            if (k == K_EXIT && (ii == n || in->guard < 0)) falls = false;
+            if (k == K_BRA && in->guard < 0) falls = false;
+            if (falls && ii < n)
+                for (uint32_t w = 0; w < nw; w++) tmp[w] |= v->live[(ii + 1) * nw + w];
+            if (k == K_BRA)
+                for (uint32_t w = 0; w < nw; w++) tmp[w] |= v->live[(uint32_t)in->target * nw + w];
+            insn_slots(v, ii, use, &nuse, def, &ndef);
+            /* in a region, a definition is whole for the lanes that read it before the
+             * paths meet; it kills when nothing reads it after they meet */
+            int32_t rt = v->region_of[ii];
+            if (in->guard < 0)
+                for (unsigned d = 0; d < ndef; d++)
+                    if (SET_HAS(v->isvar, def[d]) &&
+                        (rt < 0 || !SET_HAS(&v->live[(uint32_t)rt * nw], def[d])))
+                        SET_DEL(tmp, def[d]);
+            for (unsigned u = 0; u < nuse; u++)
+                if (SET_HAS(v->isvar, use[u])) SET_ADD(tmp, use[u]);
+            uint64_t *cur = &v->live[ii * nw];
+            if (memcmp(cur, tmp, nw * sizeof *tmp)) {
+                memcpy(cur, tmp, nw * sizeof *tmp);
+                changed = true;
+            }
+        }
+    }
+    free(tmp);
+}
+
+/* Does instruction i give every lane of the warp the same value (exec/uniform.c's
+ * conversion, a parameter, a special register of the block), outside divergent code? */
+static bool def_uniform(const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    if (v->region_of[i] >= 0 || in->guard >= 0) return false;
+    unsigned sz;
+    bool u;
+    if (v->kind[i] == K_MEM && mem_shape(in, &sz, &u) == EXEC_NATIVE_MEM_LD_KPARAM) return true;
+    if (v->kind[i] == K_SREG) {
+        uint32_t sreg = (uint32_t)in->target;
+        return sreg >= PTX_SREG_NTID_X && sreg <= PTX_SREG_NCTAID_Z;
+    }
+    if (v->kind[i] == K_SPEC && in->op != PTX_OP_selp && !jit_spec_scalar_expr(in)) return false;
+    if (v->kind[i] == K_OFFSET) return in->lane_fn != NULL;
+    if (v->kind[i] == K_FLT) return false;
+    return in->lane_fn != NULL;
+}
+
+/* ---- the text ---- */
+
+/* Slot s as a vector of the 32 lanes (vu). */
+static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
+    if (v->konst[s]) {
+        const exec_const *c = &v->f->consts[v->cidx[s]];
+        if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BCV(0x%llxull)", (unsigned long long)c->value);
+        else jit_buf_printf(o, "LDV(R + %uu * 32)", s);
+    } else if (v->uni[s]) {
+        jit_buf_printf(o, "BCV(s%u)", s);
+    } else {
+        jit_buf_printf(o, "r%u", s);
+    }
+}
+
+/* Slot s's lanes of chunk k_ (a Q: 8 lanes), inside X4. */
+static void opq(jit_buf *o, const vfunc *v, uint32_t s) {
+    if (v->konst[s]) {
+        const exec_const *c = &v->f->consts[v->cidx[s]];
+        if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BQ(0x%llxull)", (unsigned long long)c->value);
+        else jit_buf_printf(o, "LDQ(R + %uu * 32 + k_ * 8)", s);
+    } else if (v->uni[s]) {
+        jit_buf_printf(o, "BQ(s%u)", s);
+    } else {
+        jit_buf_printf(o, "r%u.q[k_]", s);
+    }
+}
+
+/* Slot s in lane l0_ (a u64). */
+static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
+    if (v->konst[s]) {
+        const exec_const *c = &v->f->consts[v->cidx[s]];
+        if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "0x%llxull", (unsigned long long)c->value);
+        else jit_buf_printf(o, "R[%uu * 32 + l0_]", s);
+    } else if (v->uni[s]) {
+        jit_buf_printf(o, "s%u", s);
+    } else {
+        jit_buf_printf(o, "LANE(r%u, l0_)", s);
+    }
+}
+
+/* Store slot s (a register) into the warp's register file, or load it from there.
+ * store 2 (at a barrier) writes a scalar register's lane 0 only: the next turn reads that,
+ * and a bail-out gives the other lanes theirs (vb_fix). */
+static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
+    if (v->uni[s]) {
+        if (store == 2) jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
+        else if (store) jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
+        else jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
+    } else {
+        if (store) jit_buf_printf(o, "    STV(R + %uu * 32, r%u);\n", s, s);
+        else jit_buf_printf(o, "    r%u = LDV(R + %uu * 32);\n", s, s);
+    }
+}
+
+static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, int store) {
+    for (uint32_t s = 0; s < v->f->nslots; s++)
+        if (SET_HAS(set, s) && SET_HAS(v->isvar, s)) spill(o, v, s, store);
+}
+
+static void emit_preds(jit_buf *o, const vfunc *v, bool store) {
+    for (uint32_t p = 0; p < v->f->npreds; p++) {
+        if (p == v->f->pred_true || p == v->f->pred_false) continue;
+        if (store) jit_buf_printf(o, "    P[%u] = p%u;\n", p, p);
+        else jit_buf_printf(o, "    p%u = P[%u];\n", p, p);
+    }
+}
+
+static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
+    if (p == v->f->pred_true) jit_buf_printf(o, "FULL");
+    else if (p == v->f->pred_false) jit_buf_printf(o, "0u");
+    else jit_buf_printf(o, "p%u", p);
+}
+
+/* Hand the block to the interpreter's loop before instruction i (a branch, whose issue
+ * the interpreter counts when it runs it). */
+static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
+    jit_buf_printf(o, "    {\n");
+    emit_set(o, v, &v->live[i * v->nw], true);
+    emit_preds(o, v, true);
+    jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; vb_fix%u(&V, wi, alive, res);\n"
+                      "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->f->index, i);
+}
+
+/* Call the handler of instruction i on the spilled operands: sources and the
+ * destination (the lanes it does not write keep their value), then the destination. */
+static void emit_handler(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t *use,
+                         unsigned nuse, const uint32_t *def, unsigned ndef) {
+    for (unsigned k = 0; k < nuse; k++)
+        if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
+    for (unsigned k = 0; k < ndef; k++)
+        if (SET_HAS(v->isvar, def[k])) spill(o, v, def[k], true);
+    jit_buf_printf(o, "    ACT = act; CLOCK = clk; FN(%u)(w, INSN(%u), m); clk = CLOCK;\n"
+                      "    if (UNLIKELY(*V.fault_kind)) { clks[wi] = clk; goto fault; }\n", i, i);
+    for (unsigned k = 0; k < ndef; k++) {
+        if (!SET_HAS(v->isvar, def[k])) continue;
+        if (v->uni[def[k]])
+            jit_buf_printf(o, "    s%u = R[%uu * 32 + __builtin_ctz(m)];\n", def[k], def[k]);
+        else
+            jit_buf_printf(o, "    r%u = LDV(R + %uu * 32);\n", def[k], def[k]);
+    }
+}
+
+static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    unsigned size;
+    bool uni;
+    int shape = mem_shape(in, &size, &uni);
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    insn_slots(v, i, use, &nuse, def, &ndef);
+    if (shape == EXEC_NATIVE_MEM_LD_KPARAM) {
+        jit_buf_printf(o, "    if (m) { %s pv_; __builtin_memcpy(&pv_, V.params + %lld, %u); ",
+                       size == 4 ? "u32" : "u64", (long long)in->imm, size);
+        if (v->uni[in->d[0]]) jit_buf_printf(o, "s%u = pv_; }\n", in->d[0]);
+        else jit_buf_printf(o, "X4(WR(r%u, BQ(pv_));) }\n", in->d[0]);
+        return;
+    }
+    bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
+    bool load = shape == EXEC_NATIVE_MEM_LD_GLOBAL || shape == EXEC_NATIVE_MEM_LD_SHARED;
+    if (uni) {
+        jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
+        opnd_s(o, v, in->a[0]);
+        jit_buf_printf(o, " + (u64)%lldll;\n", (long long)in->imm);
+    } else {
+        jit_buf_printf(o, "    { vu A_ = ");
+        opnd(o, v, in->a[0]);
+        jit_buf_printf(o, "; u64 a0 = A_.q[0][0] + (u64)%lldll;\n", (long long)in->imm);
+    }
+    if (shared)
+        jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
+    else
+        jit_buf_printf(o, "      const char *rg = RNG(%u); u64 lo = RLO(rg), hi = RHI(rg);\n"
+                          "      unsigned char *base = 0; _Bool ok = %s;\n", i, load ? "1" : "RWR(rg)");
+    if (uni) { /* one address for the warp: one scalar access */
+        jit_buf_printf(o,
+            "      if (LIKELY(%s && m && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu)) {\n",
+            load ? "1" : "0", size - 1, size, size);
+        if (load && v->uni[in->d[0]])
+            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); s%u = x_;\n",
+                           size == 4 ? "u32" : "u64", size, in->d[0]);
+        else if (load)
+            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); X4(WR(r%u, BQ(x_));)\n",
+                           size == 4 ? "u32" : "u64", size, in->d[0]);
+        else /* (a store made one for the warp: the handler's) */
+            jit_buf_printf(o, "        __builtin_trap();\n");
+    } else {
+    jit_buf_printf(o,
+        "      if (LIKELY(m == FULL && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu &&\n"
+        "                 ({ Q o_ = BQ(0); X4(o_ |= A_.q[k_] - BQ(A_.q[0][0]) - IOTA.q[k_] * %uu;) !TESTQ(o_); }))) {\n",
+        size - 1, 32 * size, 32 * size, size);
+    }
+    if (uni) {
+    } else if (load) {
+        if (size == 4)
+            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); r%u.q[k_] = __builtin_convertvector(t_, Q);)\n",
+                           in->d[0]);
+        else
+            jit_buf_printf(o, "        __builtin_memcpy(&r%u, base + a0, 256);\n", in->d[0]);
+    } else {
+        jit_buf_printf(o, "        vu d_ = ");
+        opnd(o, v, in->d[0]);
+        if (size == 4)
+            jit_buf_printf(o, "; X4(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * 32, &t_, 32);)\n");
+        else
+            jit_buf_printf(o, "; __builtin_memcpy(base + a0, &d_, 256);\n");
+    }
+    if (uni) {
+        jit_buf_printf(o, "      } else if (m) {\n");
+        emit_handler(o, v, i, use, nuse, def, ndef);
+        jit_buf_printf(o, "      }\n    }\n");
+        return;
+    }
+    /* other patterns of the whole warp: every lane's address checked against the one
+     * allocation, then a gather or scatter lane by lane (in lane order, as the handler) */
+    const char *T = size == 4 ? "u32" : "u64";
+    jit_buf_printf(o, "      } else { _Bool gok_ = 0;\n"
+                      "        if (m == FULL && ok && hi >= %uu) { Q bad_ = BQ(0);\n"
+                      "          X4(Q a_ = A_.q[k_] + BQ(%lldll);\n"
+                      "             bad_ |= (Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu));)\n"
+                      "          gok_ = !TESTQ(bad_);\n",
+                   size, (long long)in->imm, size, size - 1);
+    if (load) {
+        jit_buf_printf(o, "          if (gok_) { X4(r%u.q[k_] = GATHER%u(base, A_.q[k_] + BQ(%lldll));) }\n",
+                       in->d[0], size, (long long)in->imm);
+    } else {
+        jit_buf_printf(o, "          if (gok_) { vu d_ = ");
+        opnd(o, v, in->d[0]);
+        jit_buf_printf(o, "; for (u32 l = 0; l < 32; l++) { %s x_ = (%s)LANE(d_, l);\n"
+                          "            __builtin_memcpy(base + LANE(A_, l) + (u64)%lldll, &x_, %u); } }\n",
+                       T, T, (long long)in->imm, size);
+    }
+    jit_buf_printf(o, "        }\n        if (!gok_ && m) {\n");
+    emit_handler(o, v, i, use, nuse, def, ndef);
+    jit_buf_printf(o, "      } }\n    }\n");
+}
+
+static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    static const char names[] = "abc";
+    const char *sx = in->lane_fn ? jit_spec_scalar_expr(in) : NULL;
+    bool setp = in->op != PTX_OP_selp && v->vs[i]->setp;
+    bool sel = in->op == PTX_OP_selp;
+    if (in->lane_fn && (sx || sel) && (setp || v->uni[in->d[0]])) {
+        /* uniform: once, for the first lane on the path */
+        jit_buf_printf(o, "    if (m) { u32 l0_ = __builtin_ctz(m); ");
+        for (unsigned k = 0; k < in->na && k < 3; k++) {
+            if (sel && k == 2) break;
+            jit_buf_printf(o, "u64 %c = ", names[k]);
+            opnd_s(o, v, in->a[k]);
+            jit_buf_printf(o, "; ");
+        }
+        if (setp) {
+            jit_buf_printf(o, "p%u = (p%u & ~m) | ((%s) ? m : 0); }\n", in->d[0], in->d[0], sx);
+        } else if (sel) {
+            jit_buf_printf(o, "s%u = ((", in->d[0]);
+            pred(o, v, in->a[2]);
+            jit_buf_printf(o, ") >> l0_) & 1u ? a : b; }\n");
+        } else {
+            jit_buf_printf(o, "s%u = (u64)(%s); }\n", in->d[0], sx);
+        }
+        return;
+    }
+    /* 8 lanes at a time (the host's widest vectors), 4 times */
+    bool to_uni = !setp && v->uni[in->d[0]];
+    jit_buf_printf(o, "    { u32 bits_ = 0; vu T_; (void)bits_; (void)T_; X4(");
+    for (unsigned k = 0; k < in->na && k < 3; k++) {
+        if (sel && k == 2) break;
+        jit_buf_printf(o, "Q %c = ", names[k]);
+        opq(o, v, in->a[k]);
+        jit_buf_printf(o, "; ");
+    }
+    if (sel) {
+        jit_buf_printf(o, "Q t_ = SEL(LM(");
+        pred(o, v, in->a[2]);
+        jit_buf_printf(o, "), a, b); ");
+    } else if (setp) {
+        jit_buf_printf(o, "bits_ |= TESTQ((Q)(%s)) << (8 * k_);) p%u = (p%u & ~m) | (bits_ & m); }\n",
+                       v->vs[i]->expr, in->d[0], in->d[0]);
+        return;
+    } else {
+        jit_buf_printf(o, "Q t_ = %s; ", v->vs[i]->expr);
+    }
+    if (to_uni) jit_buf_printf(o, "T_.q[k_] = t_;) if (m) s%u = LANE(T_, __builtin_ctz(m)); }\n", in->d[0]);
+    else jit_buf_printf(o, "WR(r%u, t_);) }\n", in->d[0]);
+}
+
+static void emit_bra_v(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t t = (uint32_t)in->target;
+    bool backward = t <= i;
+    if (backward) {
+        /* a warp that loops for a time slice without a barrier may wait for another
+         * warp: the interpreter's loop, which lets the others run, takes the block */
+        jit_buf_printf(o, "    if (m == act && LIKELY(clk - turn0 <= SLICE)) goto L%u;\n", t);
+        jit_buf_printf(o, "    if (m) {\n      if (m == act && rt->poll(b)) { clks[wi] = clk; goto fault; }\n");
+        emit_bail(o, v, i);
+        jit_buf_printf(o, "    }\n");
+        return;
+    }
+    if (ends_thread(&v->f->code[t]) && v->region_of[i] < 0) {
+        /* the lanes that take it end there: the end's issue, and they are gone */
+        jit_buf_printf(o, "    if (m == act) { clk++; goto done; }\n    act &= ~m;\n");
+        return;
+    }
+    if (v->head[i] >= 0) jit_buf_printf(o, "    rv%u = act;\n", (uint32_t)v->head[i]);
+    jit_buf_printf(o, "    if (m == act) goto L%u;\n", t);
+    bool split_ok = v->region_of[i] >= 0 || v->head[i] >= 0;
+    if (split_ok) {
+        jit_buf_printf(o, "    act &= ~m;\n");
+    } else {
+        jit_buf_printf(o, "    if (m) {\n");
+        emit_bail(o, v, i);
+        jit_buf_printf(o, "    }\n");
+    }
+}
+
+/* The special registers of the block, inline; false: the handler's. */
+static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t sreg = (uint32_t)in->target, d = in->d[0];
+    char val[64];
+    if (sreg >= PTX_SREG_NTID_X && sreg <= PTX_SREG_NTID_Z)
+        snprintf(val, sizeof val, "V.ntid[%u]", sreg - PTX_SREG_NTID_X);
+    else if (sreg >= PTX_SREG_CTAID_X && sreg <= PTX_SREG_CTAID_Z)
+        snprintf(val, sizeof val, "V.ctaid[%u]", sreg - PTX_SREG_CTAID_X);
+    else if (sreg >= PTX_SREG_NCTAID_X && sreg <= PTX_SREG_NCTAID_Z)
+        snprintf(val, sizeof val, "V.nctaid[%u]", sreg - PTX_SREG_NCTAID_X);
+    else if (sreg == PTX_SREG_TID_X && !v->uni[d])
+        val[0] = 0;
+    else
+        return false;
+    if (in->flags & EXEC_F_PSEUDO) jit_buf_printf(o, "    clk--;\n");
+    if (!val[0]) { /* the 1-D block's thread index; else the handler's */
+        jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { X4(WR(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
+                          "    else if (m) {\n", d);
+        uint32_t def[1] = {d};
+        jit_buf_printf(o, "    clk++;\n"); /* (the handler takes a pseudo's issue back itself) */
+        if (!(in->flags & EXEC_F_PSEUDO)) jit_buf_printf(o, "    clk--;\n");
+        emit_handler(o, v, i, NULL, 0, def, 1);
+        jit_buf_printf(o, "    }\n");
+        return true;
+    }
+    if (v->uni[d]) jit_buf_printf(o, "    if (m) s%u = (u64)%s;\n", d, val);
+    else jit_buf_printf(o, "    X4(WR(r%u, BQ((u64)%s));)\n", d, val);
+    return true;
+}
+
+static bool emit_vfunc(jit_buf *o, vfunc *v) {
+    const exec_func *f = v->f;
+    uint32_t n = v->n, nw = v->nw;
+    /* at a bail-out: the scalar registers the other warps stored at their barriers, to
+     * every lane */
+    jit_buf_printf(o, "static __attribute__((noinline, cold)) void vb_fix%u(const struct bview *B,\n"
+                      "    u32 wi, const u32 *alive, const u32 *res) {\n"
+                      "  for (u32 k = 0; k < B->nwarps; k++) {\n"
+                      "    if (k == wi || !alive[k]) continue;\n"
+                      "    void *w = B->warps + (u64)k * WSZ; u64 *R = RR;\n"
+                      "    switch (res[k]) {\n", f->index);
+    for (uint32_t i = 0; i <= n; i++) {
+        if (!v->resume[i]) continue;
+        jit_buf_printf(o, "    case %u:\n", i);
+        for (uint32_t s = 0; s < f->nslots; s++)
+            if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
+                jit_buf_printf(o, "      STV(R + %uu * 32, BCV(R[%uu * 32]));\n", s, s);
+        jit_buf_printf(o, "      break;\n");
+    }
+    jit_buf_printf(o, "    default: break;\n    }\n  }\n}\n");
+    jit_buf_printf(o, "int vb_f%u(void *b, const struct brt *rt) {\n"
+                      "  struct bview V; rt->view(b, &V);\n"
+                      "  const char *const C = V.code;\n"
+                      "  u32 alive[32], res[32]; u64 clks[32];\n"
+                      "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ;\n"
+                      "    alive[k] = WF(u32, ALviE_OFF); res[k] = 0; clks[k] = CLOCK; }\n",
+                   f->index);
+    for (uint32_t s = 0; s < f->nslots; s++)
+        if (SET_HAS(v->isvar, s)) {
+            if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
+            else jit_buf_printf(o, "  vu r%u = {0};\n", s);
+        }
+    for (uint32_t p = 0; p < f->npreds; p++)
+        if (p != f->pred_true && p != f->pred_false) jit_buf_printf(o, "  u32 p%u = 0;\n", p);
+    for (uint32_t t = 0; t <= n; t++)
+        if (v->rtarget[t]) jit_buf_printf(o, "  u32 rv%u = 0;\n", t);
+    jit_buf_printf(o, "  for (;;) {\n  u32 nwait = 0;\n"
+                      "  for (u32 wi = 0; wi < V.nwarps; wi++) {\n"
+                      "    if (!alive[wi]) continue;\n"
+                      "    void *w = V.warps + (u64)wi * WSZ; u64 *R = RR; u32 *P = PP;\n"
+                      "    u64 clk = clks[wi], turn0 = clk; u32 act = alive[wi], m;\n"
+                      "    switch (res[wi]) {\n    case 0:\n");
+    emit_set(o, v, &v->live[0], false);
+    emit_preds(o, v, false);
+    jit_buf_printf(o, "      goto L0;\n");
+    for (uint32_t i = 1; i <= n; i++)
+        if (v->resume[i]) {
+            jit_buf_printf(o, "    case %u:\n", i);
+            emit_set(o, v, &v->live[i * nw], false);
+            emit_preds(o, v, false);
+            jit_buf_printf(o, "      goto L%u;\n", i);
+        }
+    jit_buf_printf(o, "    default: __builtin_unreachable();\n    }\n");
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    for (uint32_t i = 0; i <= n; i++) {
+        const exec_insn *in = &f->code[i];
+        if (v->label[i] || v->resume[i] || i == 0) jit_buf_printf(o, "  L%u:\n", i);
+        if (v->rtarget[i]) jit_buf_printf(o, "    act = rv%u;\n", i);
+        jit_buf_printf(o, "    clk++;\n");
+        if (in->guard < 0) {
+            jit_buf_printf(o, "    m = act;\n");
+        } else {
+            jit_buf_printf(o, "    m = act & %s", in->guard_neg ? "~" : "");
+            pred(o, v, (uint32_t)in->guard);
+            jit_buf_printf(o, ";\n");
+        }
+        insn_slots(v, i, use, &nuse, def, &ndef);
+        switch (v->kind[i]) {
+        case K_SPEC: emit_spec_v(o, v, i); break;
+        case K_MEM: emit_mem_v(o, v, i); break;
+        case K_PLOGIC: {
+            static const char *ops[] = {"&", "|", "^"};
+            const char *op = in->op == PTX_OP_and ? ops[0] : in->op == PTX_OP_or ? ops[1] : ops[2];
+            jit_buf_printf(o, "    { u32 x_ = %s", (in->flags & ALU_F_NEG_A0) ? "~" : "");
+            pred(o, v, in->a[0]);
+            if (in->na == 2) {
+                jit_buf_printf(o, "; u32 y_ = %s", (in->flags & ALU_F_NEG_A1) ? "~" : "");
+                pred(o, v, in->a[1]);
+                jit_buf_printf(o, "; x_ = x_ %s y_", op);
+            } else if (in->op == PTX_OP_not) {
+                jit_buf_printf(o, "; x_ = ~x_");
+            }
+            jit_buf_printf(o, "; p%u = (p%u & ~m) | (x_ & m); }\n", in->d[0], in->d[0]);
+            break;
+        }
+        case K_FLT: {
+            static const char names[] = "abc";
+            jit_buf_printf(o, "    X4(");
+            for (unsigned k = 0; k < in->na; k++) {
+                jit_buf_printf(o, "F8 %c = F8OF(", names[k]);
+                opq(o, v, in->a[k]);
+                jit_buf_printf(o, "); ");
+            }
+            const char *e = in->op == PTX_OP_add ? "a + b" : in->op == PTX_OP_sub ? "a - b"
+                          : in->op == PTX_OP_mul ? "a * b" : "FMA8(a, b, c)";
+            jit_buf_printf(o, "WR(r%u, QOFF(%s));)\n", in->d[0], e);
+            break;
+        }
+        case K_MEMH:
+            jit_buf_printf(o, "    if (m) {\n");
+            emit_handler(o, v, i, use, nuse, def, ndef);
+            jit_buf_printf(o, "    }\n");
+            break;
+        case K_SREG:
+            if (emit_sreg(o, v, i)) break;
+            /* fall through */
+        case K_SIMPLE:
+            jit_buf_printf(o, "    if (m) {\n");
+            emit_handler(o, v, i, use, nuse, def, ndef);
+            jit_buf_printf(o, "    }\n");
+            break;
+        case K_BRA: emit_bra_v(o, v, i); break;
+        case K_OFFSET: {
+            unsigned long long keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull;
+            if (v->uni[in->d[0]]) {
+                jit_buf_printf(o, "    if (m) { u32 l0_ = __builtin_ctz(m); s%u = (", in->d[0]);
+                opnd_s(o, v, in->a[0]);
+                jit_buf_printf(o, " + 0x%llxull) & 0x%llxull; }\n", (unsigned long long)in->imm, keep);
+            } else {
+                jit_buf_printf(o, "    X4(WR(r%u, (", in->d[0]);
+                opq(o, v, in->a[0]);
+                jit_buf_printf(o, " + BQ(0x%llxull)) & BQ(0x%llxull));)\n", (unsigned long long)in->imm,
+                               keep);
+            }
+            break;
+        }
+        case K_BAR:
+            jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
+            emit_set(o, v, &v->live[(i + 1) * nw], 2);
+            emit_preds(o, v, true);
+            jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
+            break;
+        case K_EXIT:
+            jit_buf_printf(o, "    act &= ~m; if (!act) goto done;\n");
+            break;
+        default:
+            return false;
+        }
+    }
+    jit_buf_printf(o, "  done:\n    clks[wi] = clk; alive[wi] = 0;\n"
+                      "  }\n  if (!nwait) break;\n"
+                      "  if (UNLIKELY(rt->poll(b))) goto fault;\n  }\n"
+                      "fault:\n"
+                      "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ; CLOCK = clks[k]; }\n"
+                      "  return 0;\n}\n\n");
+    return true;
+}
+
+bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
+    if (!f->code || !f->pf->is_entry) return reject(why, wn, NULL, "not a kernel");
+    vfunc v;
+    memset(&v, 0, sizeof v);
+    v.f = f;
+    v.n = f->ncode;
+    uint32_t n1 = v.n + 1;
+    v.nw = (f->nslots + 63) / 64 + 1;
+    v.kind = calloc(n1, 1);
+    v.vs = calloc(n1, sizeof *v.vs);
+    v.isvar = calloc(v.nw, sizeof *v.isvar);
+    v.live = calloc((size_t)n1 * v.nw, sizeof *v.live);
+    v.konst = calloc(f->nslots + 1, sizeof *v.konst);
+    v.cidx = calloc(f->nslots + 1, sizeof *v.cidx);
+    v.region_of = malloc(n1 * sizeof *v.region_of);
+    v.head = malloc(n1 * sizeof *v.head);
+    v.rtarget = calloc(n1, sizeof *v.rtarget);
+    v.resume = calloc(n1 + 1, sizeof *v.resume);
+    v.label = calloc(n1 + 1, sizeof *v.label);
+    v.uni = calloc(f->nslots + 1, sizeof *v.uni);
+    if (!v.kind || !v.vs || !v.isvar || !v.live || !v.konst || !v.cidx || !v.region_of ||
+        !v.head || !v.rtarget || !v.resume || !v.label || !v.uni)
+        abort();
+    for (uint32_t i = 0; i < n1; i++) v.region_of[i] = v.head[i] = -1;
+    for (uint32_t k = 0; k < f->nconsts; k++)
+        if (f->consts[k].slot < f->nslots) {
+            v.konst[f->consts[k].slot] = true;
+            v.cidx[f->consts[k].slot] = (int32_t)k;
+        }
+    bool ok = classify(&v, why, wn);
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    if (ok) {
+        find_regions(&v);
+        for (uint32_t i = 0; i <= v.n; i++) {
+            const exec_insn *in = &f->code[i];
+            insn_slots(&v, i, use, &nuse, def, &ndef);
+            for (unsigned k = 0; k < nuse; k++)
+                if (use[k] < f->nslots && !v.konst[use[k]]) SET_ADD(v.isvar, use[k]);
+            for (unsigned k = 0; k < ndef; k++) {
+                if (def[k] >= f->nslots || v.konst[def[k]]) {
+                    ok = reject(why, wn, in, "writes a constant slot");
+                    break;
+                }
+                SET_ADD(v.isvar, def[k]);
+            }
+            if (v.kind[i] == K_BAR) {
+                v.resume[i + 1] = true;
+                if (v.region_of[i] >= 0) ok = reject(why, wn, in, "a barrier in divergent code");
+            }
+            if (v.kind[i] == K_EXIT && v.region_of[i] >= 0)
+                ok = reject(why, wn, in, "an exit in divergent code");
+            if (v.kind[i] == K_BRA && in->target <= (int32_t)i && v.region_of[i] >= 0)
+                ok = reject(why, wn, in, "a loop in divergent code");
+            if (in->guard >= 0 && (uint32_t)in->guard >= f->npreds)
+                ok = reject(why, wn, in, "a guard out of range");
+            if (!ok) break;
+        }
+    }
+    if (ok) {
+        /* registers every definition of which gives all the warp's lanes one value */
+        for (uint32_t s = 0; s < f->nslots; s++) v.uni[s] = SET_HAS(v.isvar, s);
+        for (uint32_t i = 0; i <= v.n; i++) {
+            insn_slots(&v, i, use, &nuse, def, &ndef);
+            bool u = def_uniform(&v, i);
+            for (unsigned k = 0; k < ndef; k++)
+                if (!u) v.uni[def[k]] = false;
+        }
+        liveness(&v);
+        ok = emit_vfunc(o, &v);
+        if (!ok) reject(why, wn, NULL, "internal");
+    }
+    vf_free(&v);
+    return ok;
+}
+
+void jit_vemit_prelude(jit_buf *o) {
+    jit_buf_printf(o,
+        "/* the vector tier (jit/vemit.c) */\n"
+        "typedef u64 Q __attribute__((vector_size(64)));\n"
+        "typedef i64 QI __attribute__((vector_size(64)));\n"
+        "typedef u32 Q32 __attribute__((vector_size(32)));\n"
+        "typedef struct { Q q[4]; } vu; /* a register: 32 lanes of 64-bit slots */\n"
+        "struct bview { unsigned char *warps; u32 nwarps; unsigned char *shared; u64 shared_size;\n"
+        "  const char *ranges; const unsigned char *params; const int *fault_kind; const char *code;\n"
+        "  u32 ntid[3], ctaid[3], nctaid[3]; };\n"
+        "_Static_assert(sizeof(struct bview) == %zuu, \"exec_native_block_view\");\n"
+        "struct brt { u32 abi; void (*view)(void *, struct bview *); _Bool (*poll)(void *);\n"
+        "  int (*bail)(void *, u32, u32, const u32 *, const u32 *, const u64 *); };\n"
+        "#define WSZ %zuu\n#define ALviE_OFF %zuu\n"
+        "/* S once for each chunk k_ of 8 lanes */\n"
+        "#define X4(...) { enum { k_ = 0 }; __VA_ARGS__ } { enum { k_ = 1 }; __VA_ARGS__ }\\\n"
+        "  { enum { k_ = 2 }; __VA_ARGS__ } { enum { k_ = 3 }; __VA_ARGS__ }\n"
+        "#define BQ(x) ((Q){} + (u64)(x))\n"
+        "#define BCV(x) ({ Q b_ = BQ(x); (vu){{b_, b_, b_, b_}}; })\n"
+        "#define M32 BQ(0xffffffffu)\n"
+        "#define SX32(x) (((QI)((x) << 32)) >> 32)\n"
+        "#define MINV(x, k) (((Q)((x) < (u64)(k)) & (x)) | ((Q)((x) >= (u64)(k)) & BQ(k)))\n"
+        "#define SEL(k, a, b) (((a) & (k)) | ((b) & ~(k)))\n"
+        "#define LANE(r, l) ((r).q[(l) >> 3][(l) & 7])\n"
+        "static const vu IOTA = {{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15},{16,17,18,19,20,21,22,23},\n"
+        "  {24,25,26,27,28,29,30,31}}};\n"
+        "static const vu LBIT = {{{1u<<0,1u<<1,1u<<2,1u<<3,1u<<4,1u<<5,1u<<6,1u<<7},\n"
+        "  {1u<<8,1u<<9,1u<<10,1u<<11,1u<<12,1u<<13,1u<<14,1u<<15},\n"
+        "  {1u<<16,1u<<17,1u<<18,1u<<19,1u<<20,1u<<21,1u<<22,1u<<23},\n"
+        "  {1u<<24,1u<<25,1u<<26,1u<<27,1u<<28,1u<<29,1u<<30,1u<<31}}};\n"
+        "/* the lanes of mask mm in chunk k_, as all-ones elements */\n"
+        "#define LM(mm) ((Q)((BQ(mm) & LBIT.q[k_]) != 0))\n"
+        "#define LDV(p) ({ vu t_; __builtin_memcpy(&t_, (p), 256); t_; })\n"
+        "#define LDQ(p) ({ Q t_; __builtin_memcpy(&t_, (p), 64); t_; })\n"
+        "#define STV(p, v) do { vu t_ = (v); __builtin_memcpy((p), &t_, 256); } while (0)\n"
+        "/* chunk k_ of register d gets v in the lanes of m */\n"
+        "#define WR(d, v) do { Q wr_ = (v); d.q[k_] = LIKELY(m == FULL) ? wr_ : SEL(LM(m), wr_, d.q[k_]); } while (0)\n"
+        "typedef float F8 __attribute__((vector_size(32)));\n"
+        "typedef int I8 __attribute__((vector_size(32)));\n"
+        "/* a chunk's f32 values (the low halves of the slots), and back (a NaN canonical) */\n"
+        "#define F8OF(q) ((F8)__builtin_convertvector((q), Q32))\n"
+        "#define QOFF(f) ({ F8 f_ = (f); I8 n_ = f_ != f_; Q32 u_ = (Q32)f_;\\\n"
+        "  u_ = (u_ & ~(Q32)n_) | ((Q32)n_ & 0x7fffffffu); __builtin_convertvector(u_, Q); })\n"
+        "#if defined(__FMA__)\n#include <immintrin.h>\n#define FMA8(a, b, c) ((F8)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
+        "#else\nstatic inline F8 FMA8(F8 a, F8 b, F8 c) { for (int l = 0; l < 8; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n#endif\n"
+        "/* a chunk's 8 lanes loaded from base + a (zero-extended) */\n"
+        "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
+        "#define GATHER4(b, a) __builtin_convertvector((Q32)_mm512_i64gather_epi32((__m512i)(a), (const void *)(b), 1), Q)\n"
+        "#define GATHER8(b, a) ((Q)_mm512_i64gather_epi64((__m512i)(a), (const void *)(b), 1))\n"
+        "#else\n"
+        "#define GATHER4(b, a) ({ Q g_; for (int l = 0; l < 8; l++) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
+        "#define GATHER8(b, a) ({ Q g_; for (int l = 0; l < 8; l++) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
+        "#endif\n"
+        "/* the non-zero elements of a chunk, as 8 bits */\n"
+        "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
+        "#define TESTQ(x) ((u32)_mm512_test_epi64_mask((__m512i)(x), (__m512i)(x)))\n"
+        "#else\n"
+        "static inline u32 TESTQ(Q x) { u32 r = 0; for (int l = 0; l < 8; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
+        "#endif\n\n",
+        sizeof(exec_native_block_view), sizeof(exec_wstate),
+        offsetof(exec_wstate, h) + offsetof(exec_warp, alive));
+}
