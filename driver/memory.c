@@ -130,7 +130,7 @@ DRV_API CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
 static bool drv_find(const void *p, mem_alloc *a) {
     rt_context *c = rt_ctx();
     pthread_mutex_lock(&c->lock);
-    bool found = c->dev && mem_table_find(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)p, a);
+    bool found = mem_table_find(c->mem, (uint64_t)(uintptr_t)p, a);
     pthread_mutex_unlock(&c->lock);
     return found;
 }

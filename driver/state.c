@@ -71,7 +71,7 @@ DRV_API CUresult cuInit(unsigned int Flags) {
     if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
     rt_context *c = rt_ctx();
     pthread_mutex_lock(&s->lock);
-    if (!c->preset) s->init_error = CUDA_ERROR_NO_DEVICE; /* VCUDA_DEVICE named no preset */
+    if (!rt_cur(c)->preset) s->init_error = CUDA_ERROR_NO_DEVICE; /* VCUDA_DEVICE named no preset */
     else s->initialised = true;
     CUresult r = s->init_error;
     pthread_mutex_unlock(&s->lock);
@@ -95,7 +95,7 @@ CUresult drv_device_check(CUdevice dev) {
 
 cudaError_t drv_bring_up(rt_context *c) {
     pthread_mutex_lock(&c->lock);
-    bool was_up = c->dev != NULL;
+    bool was_up = rt_cur(c)->gpu != NULL;
     pthread_mutex_unlock(&c->lock);
     cudaError_t saved = drv_rt_begin();
     cudaError_t e = rt_enter_device(c);
@@ -111,7 +111,7 @@ cudaError_t drv_bring_up(rt_context *c) {
 
 bool drv_runtime_up(rt_context *c) {
     pthread_mutex_lock(&c->lock);
-    bool up = c->dev != NULL;
+    bool up = rt_cur(c)->gpu != NULL;
     pthread_mutex_unlock(&c->lock);
     drv_state *s = drv_get();
     pthread_mutex_lock(&s->lock);

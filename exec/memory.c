@@ -52,6 +52,16 @@ __attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_in
     struct exec_block *b = w->h.block;
     mem_alloc al;
     if (mem_table_check(b->L->mem, a, size, &al)) {
+        /* another device's memory without peer access: not mapped on this device */
+        if (b->L->device && al.kind == MEM_KIND_DEVICE && al.device &&
+            al.device != b->L->device && !(b->L->peers >> (al.device - 1) & 1)) {
+            char why[96];
+            snprintf(why, sizeof why,
+                     "it is device %u's memory and peer access to it is not enabled",
+                     al.device - 1);
+            return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
+                             why);
+        }
         if (access != EXEC_ACC_READ && al.kind == MEM_KIND_CONST_VAR)
             return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
                              "constant memory is read-only");

@@ -142,6 +142,7 @@ rt_stream *rt_stream_new(rt_context *c, int kind, unsigned flags, int priority) 
     rt_stream *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->kind = kind;
+    s->device = rt_cur(c)->ordinal;
     s->flags = flags;
     s->priority = priority;
     s->id = kind == RT_STREAM_USER ? c->next_stream_id++ : 0; /* 1, 2, ... as nvprof counts */
@@ -175,7 +176,7 @@ void rt_reap(rt_context *c) {
             *s->all_prev = s->all_next;
             if (s->all_next) s->all_next->all_prev = s->all_prev;
             edges_drop(c, s); /* may make another stream free: loop again */
-            if (c->legacy == s) c->legacy = NULL;
+            if (c->devs[s->device].legacy == s) c->devs[s->device].legacy = NULL;
             free(s->cap_deps);
             free(s->attrs);
             free(s);
@@ -191,31 +192,36 @@ static void thread_ended(void *arg) {
     rt_thread *t = arg;
     rt_context *c = rt_ctx();
     pthread_mutex_lock(&c->engine_lock);
-    if (t->per_thread && t->per_thread_gen == c->generation) {
-        t->per_thread->destroyed = true;
-        c->reap = true;
-        rt_reap(c);
+    for (int d = 0; d < GPU_MAX_DEVICES; d++) {
+        if (t->per_thread[d] && t->per_thread_gen[d] == c->generation) {
+            t->per_thread[d]->destroyed = true;
+            c->reap = true;
+        }
+        t->per_thread[d] = NULL;
     }
-    t->per_thread = NULL;
+    rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);
 }
 
 static void thread_key_make(void) { pthread_key_create(&rt_thread_key, thread_ended); }
 
 rt_stream *rt_stream_lookup(rt_context *c, cudaStream_t h) {
+    /* the default streams are the current device's */
     if (h == 0 || h == cudaStreamLegacy) {
-        if (!c->legacy) c->legacy = rt_stream_new(c, RT_STREAM_LEGACY, 0, 0);
-        return c->legacy;
+        rt_dev *v = rt_cur(c);
+        if (!v->legacy) v->legacy = rt_stream_new(c, RT_STREAM_LEGACY, 0, 0);
+        return v->legacy;
     }
     if (h == cudaStreamPerThread) {
         rt_thread *t = rt_thread_state();
-        if (!t->per_thread || t->per_thread_gen != c->generation) {
-            t->per_thread = rt_stream_new(c, RT_STREAM_PER_THREAD, 0, 0);
-            t->per_thread_gen = c->generation;
+        int d = rt_cur(c)->ordinal;
+        if (!t->per_thread[d] || t->per_thread_gen[d] != c->generation) {
+            t->per_thread[d] = rt_stream_new(c, RT_STREAM_PER_THREAD, 0, 0);
+            t->per_thread_gen[d] = c->generation;
             pthread_once(&rt_thread_key_once, thread_key_make);
             pthread_setspecific(rt_thread_key, t);
         }
-        return t->per_thread;
+        return t->per_thread[d];
     }
     return rt_ptrmap_get(&c->streams, h);
 }
@@ -307,7 +313,7 @@ static void start(rt_context *c, rt_op *op) {
     if (op->kind == RT_OP_MEMOP) op->u.memop.fn(c, op->u.memop.arg);
     if (op->kind == RT_OP_LOAD && !op->dropped) {
         rt_cost cost = {.kind = RT_OP_LOAD};
-        op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
+        op->vend = op->vstart + rt_timeline_cost_ms(c->devs[op->stream->device].preset, &cost);
     }
     bool instant = op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD ||
                    op->kind == RT_OP_MEMOP;
@@ -389,12 +395,13 @@ rt_mark *rt_issue_locked(rt_context *c, rt_stream *s, rt_op *op, bool want_mark)
     op->seq = ++s->issued;
     op->order = ++c->next_order;
     op->vfloor = c->host_vtime;
-    /* The legacy default stream's implicit synchronisation. */
+    /* The legacy default stream's implicit synchronisation (with its device's streams). */
+    rt_stream *legacy = c->devs[s->device].legacy;
     if (s->kind == RT_STREAM_LEGACY) {
         for (rt_stream *b = c->all_streams; b; b = b->all_next)
-            if (b != s && stream_blocking(b)) add_last_of(c, op, b);
-    } else if (stream_blocking(s) && c->legacy) {
-        add_last_of(c, op, c->legacy);
+            if (b != s && b->device == s->device && stream_blocking(b)) add_last_of(c, op, b);
+    } else if (stream_blocking(s) && legacy) {
+        add_last_of(c, op, legacy);
     }
     /* Dependencies already met only set the start time; all are kept for release. */
     unsigned keep = 0;
@@ -483,7 +490,7 @@ void rt_engine_run_op(rt_context *c, rt_op *op) {
     default:
         break;
     }
-    op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
+    op->vend = op->vstart + rt_timeline_cost_ms(c->devs[op->stream->device].preset, &cost);
 }
 
 static void *worker_main(void *arg) {
@@ -801,7 +808,7 @@ void rt_engine_reset(rt_context *c) {
         rt_event_unref(c, ev);
     }
     rt_ptrmap_free(&c->events);
-    c->legacy = NULL;
+    for (int d = 0; d < c->ndevs; d++) c->devs[d].legacy = NULL;
     c->generation++;
     c->device_fault = cudaSuccess;
     c->reap = true;

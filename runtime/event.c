@@ -29,6 +29,7 @@ RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int fla
     rt_event *ev = calloc(1, sizeof *ev);
     if (!ev) return rt_record(cudaErrorMemoryAllocation);
     ev->flags = flags;
+    ev->device = rt_cur(c)->ordinal;
     ev->refs = 1; /* the handle */
     pthread_mutex_lock(&c->engine_lock);
     bool ok = rt_ptrmap_put(&c->events, ev, ev);
@@ -60,7 +61,8 @@ static cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsig
     pthread_mutex_lock(&c->engine_lock);
     rt_event *ev = rt_event_get(c, event);
     rt_stream *s = ev ? rt_stream_lookup(c, stream) : NULL;
-    if (!s) {
+    /* an event is recorded only by its own device's streams (waits may cross devices) */
+    if (!s || s->device != ev->device) {
         e = cudaErrorInvalidResourceHandle;
     } else if ((e = rt_capture_check(c, s, false)) == cudaSuccess) {
         if (s->capture) {
@@ -134,7 +136,7 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
     pthread_mutex_lock(&c->engine_lock);
     rt_event *a = rt_event_get(c, start), *b = rt_event_get(c, end);
     if (!a || !b || !a->mark || !b->mark || (a->flags & cudaEventDisableTiming) ||
-        (b->flags & cudaEventDisableTiming))
+        (b->flags & cudaEventDisableTiming) || a->device != b->device)
         e = cudaErrorInvalidResourceHandle;
     else if (!a->mark->done || !b->mark->done)
         e = cudaErrorNotReady; /* recorded, but the device has not reached it yet */

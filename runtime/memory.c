@@ -48,13 +48,14 @@ static void rt_free_bytes(void *p, size_t size) {
         free(p);
 }
 
-static mem_table *rt_mem(rt_context *c) { return gpu_device_mem(c->dev); }
+static mem_table *rt_mem(rt_context *c) { return c->mem; }
 
-/* Device memory in use (what counts against the preset's global memory). */
+/* The current device's memory in use (what counts against its preset's global memory):
+ * its own allocations, and managed memory, which may migrate to any device. */
 static uint64_t rt_device_bytes_used(rt_context *c) {
     size_t n;
     uint64_t dev = 0, managed = 0;
-    mem_table_usage(rt_mem(c), MEM_KIND_DEVICE, &n, &dev);
+    mem_table_usage_dev(rt_mem(c), MEM_KIND_DEVICE, rt_cur_tag(c), &n, &dev);
     mem_table_usage(rt_mem(c), MEM_KIND_MANAGED, &n, &managed);
     return dev + managed;
 }
@@ -63,12 +64,13 @@ static uint64_t rt_device_bytes_used(rt_context *c) {
 cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags) {
     if (kind == MEM_KIND_DEVICE || kind == MEM_KIND_MANAGED) {
         uint64_t used = rt_device_bytes_used(c);
-        if (size > c->preset->total_global_mem || used > c->preset->total_global_mem - size)
+        if (size > rt_cur(c)->preset->total_global_mem || used > rt_cur(c)->preset->total_global_mem - size)
             return cudaErrorMemoryAllocation;
     }
     void *p = rt_alloc_bytes(size);
     if (!p) return cudaErrorMemoryAllocation;
-    if (!mem_table_add(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags)) {
+    if (!mem_table_add_dev(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags,
+                           rt_cur_tag(c))) {
         rt_free_bytes(p, size);
         return cudaErrorMemoryAllocation;
     }
@@ -375,7 +377,7 @@ RT_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, s
         return cudaSuccess;
     }
     /* Rows start at the texture alignment (512 bytes on an H100: tests/cuda/probes). */
-    size_t align = (size_t)c->preset->texture_alignment;
+    size_t align = (size_t)rt_cur(c)->preset->texture_alignment;
     if (width > SIZE_MAX - align) return rt_record(cudaErrorMemoryAllocation);
     size_t p = rt_round_up(width, align);
     if (height > SIZE_MAX / p) return rt_record(cudaErrorMemoryAllocation);
@@ -388,7 +390,7 @@ RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    uint64_t t = c->preset->total_global_mem, used = rt_device_bytes_used(c);
+    uint64_t t = rt_cur(c)->preset->total_global_mem, used = rt_device_bytes_used(c);
     if (total) *total = (size_t)t;
     if (free_bytes) *free_bytes = (size_t)(used < t ? t - used : 0);
     return cudaSuccess;
@@ -410,7 +412,8 @@ RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attrib
         attributes->hostPointer = (void *)ptr;
         return cudaSuccess;
     }
-    attributes->device = 0;
+    /* the device current when it was made (module variables: the current one) */
+    attributes->device = a.device ? (int)a.device - 1 : rt_cur(c)->ordinal;
     attributes->devicePointer = (void *)ptr;
     switch (a.kind) {
     case MEM_KIND_HOST:
@@ -469,9 +472,16 @@ RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count
     return rt_memcpy_entry(dst, src, count, kind, rt_per_thread(stream), true);
 }
 
+/* Unified addressing makes a peer copy an ordinary device-to-device one; the devices
+ * named must exist. */
+static bool rt_peer_devices_ok(int dstDevice, int srcDevice) {
+    rt_context *c = rt_ctx();
+    return rt_dev_at(c, dstDevice) && rt_dev_at(c, srcDevice);
+}
+
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                                   size_t count) {
-    if (dstDevice != 0 || srcDevice != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_peer_devices_ok(dstDevice, srcDevice)) return rt_record(cudaErrorInvalidDevice);
     return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, 0, false);
 }
 
@@ -480,8 +490,8 @@ cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, 
                       bool async) {
     if (!rt_kind_valid(kind)) return cudaErrorInvalidMemcpyDirection;
     if (width == 0 || height == 0) return cudaSuccess;
-    if (width > dpitch || width > spitch || dpitch > c->preset->mem_pitch ||
-        spitch > c->preset->mem_pitch)
+    if (width > dpitch || width > spitch || dpitch > rt_cur(c)->preset->mem_pitch ||
+        spitch > rt_cur(c)->preset->mem_pitch)
         return cudaErrorInvalidPitchValue;
     size_t dspan = (height - 1) * dpitch + width, sspan = (height - 1) * spitch + width;
     cudaError_t e = rt_check_copy(c, dst, dspan, src, sspan, kind);
@@ -505,7 +515,7 @@ cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, 
 
 RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                        size_t count, cudaStream_t stream) {
-    if (dstDevice != 0 || srcDevice != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_peer_devices_ok(dstDevice, srcDevice)) return rt_record(cudaErrorInvalidDevice);
     return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, stream, true);
 }
 

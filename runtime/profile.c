@@ -101,7 +101,7 @@ bool rt_prof_enabled(void) {
 
 rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream,
                            bool timeline) {
-    if (!rt_prof_enabled() || !c->preset) return NULL;
+    if (!rt_prof_enabled() || !rt_cur(c)->preset) return NULL;
     rt_prof_run *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
@@ -117,7 +117,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     pthread_mutex_unlock(&c->lock);
     uint32_t grid[3] = {L->grid.x, L->grid.y, L->grid.z};
     uint32_t block[3] = {L->block.x, L->block.y, L->block.z};
-    prof_launch_init(&r->launch, c->preset, grid, block, (uint32_t)regs, info->static_shared,
+    prof_launch_init(&r->launch, rt_cur(c)->preset, grid, block, (uint32_t)regs, info->static_shared,
                      L->dyn_shared, 0);
     r->session = prof_session_new(&r->launch, m, true, rt_prof.tables);
     if (!r->session) {
@@ -136,7 +136,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
 
 double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 block,
                          uint32_t dyn_shared, uint64_t warp_instructions) {
-    if (!c->preset) return 0;
+    if (!rt_cur(c)->preset) return 0;
     pthread_mutex_lock(&c->lock);
     int regs = rt_func_regs_per_thread(c, f, NULL);
     pthread_mutex_unlock(&c->lock);
@@ -147,7 +147,7 @@ double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 bl
     in.regs_per_thread = regs;
     in.shared_per_block = exec_kernel_get_info(f->kernel)->static_shared + (size_t)dyn_shared;
     in.warp_instructions = warp_instructions;
-    return prof_estimate_kernel_ms(c->preset, &in);
+    return prof_estimate_kernel_ms(rt_cur(c)->preset, &in);
 }
 
 double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted) {
@@ -459,7 +459,7 @@ void rt_prof_report(rt_context *c) {
     fflush(stdout);
     char pre[32], device[160];
     snprintf(pre, sizeof pre, "==%d== ", (int)getpid());
-    snprintf(device, sizeof device, "%s (0)", c && c->preset ? c->preset->name : "none");
+    snprintf(device, sizeof device, "%s (0)", c && rt_cur(c)->preset ? rt_cur(c)->preset->name : "none");
     if (!p->csv)
         fprintf(o, "%sProfiling application: %s\n", pre, p->command ? p->command : "(unknown)");
     if (p->n == 0) {

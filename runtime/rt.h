@@ -187,6 +187,7 @@ enum rt_stream_kind {
 
 struct rt_stream {
     int kind;                   /* enum rt_stream_kind */
+    int device;                 /* the device current at its creation */
     unsigned flags;             /* cudaStreamNonBlocking or 0 */
     int priority;
     uint64_t id;
@@ -211,6 +212,7 @@ struct rt_stream {
 
 typedef struct rt_event {
     unsigned flags;
+    int device;                 /* the device current at its creation */
     unsigned refs;              /* the handle, and records not yet run */
     bool destroyed;
     rt_mark *mark;              /* the latest record, NULL when never recorded */
@@ -286,10 +288,26 @@ typedef struct rt_output {
 
 enum { RT_LIMIT_COUNT = 7 }; /* cudaLimitStackSize .. cudaLimitPersistingL2CacheSize */
 
+/* One device as the program numbers it. Devices share one allocation table (unified
+ * addressing: a pointer says which device made it, mem_alloc.device), the registered code
+ * and the stream engine; each has its own properties (preset), SMs and block scheduler
+ * (gpu), peers and default streams. */
+typedef struct rt_dev {
+    int ordinal;                   /* as the program numbers it */
+    int physical;                  /* its place in VCUDA_DEVICE's list (CUDA_VISIBLE_DEVICES
+                                    * may renumber): its PCI address and UUID */
+    const gpu_preset *preset;
+    gpu_device *gpu;               /* NULL until needed; remade after cudaDeviceReset */
+    uint32_t peers;                /* bit i: its kernels may reach device i's memory */
+    struct rt_stream *legacy;      /* its legacy default stream, made on first use
+                                    * (engine_lock) */
+} rt_dev;
+
 typedef struct rt_context {
     pthread_mutex_t lock;          /* guards everything below, except where noted */
-    const gpu_preset *preset;
-    gpu_device *dev;               /* NULL until needed; remade after cudaDeviceReset */
+    int ndevs;                     /* devices the program sees (0: none could be set up) */
+    rt_dev devs[GPU_MAX_DEVICES];
+    mem_table *mem;                /* every device's allocations */
     bool active;                   /* a primary context exists (false after a reset) */
     cudaError_t sticky;            /* device fault: every context call returns it */
     bool unusable;                 /* reset after a fault: cudaErrorDevicesUnavailable */
@@ -322,7 +340,6 @@ typedef struct rt_context {
     rt_ptrmap streams;             /* rt_stream* -> itself (live handles) */
     rt_ptrmap events;              /* rt_event* -> itself (live handles) */
     rt_stream *all_streams;        /* every stream object, handles gone or not */
-    rt_stream *legacy;             /* the legacy default stream, made on first use */
     uint64_t generation;           /* bumped by cudaDeviceReset: older per-thread streams
                                     * are gone */
     uint64_t next_order;
@@ -352,8 +369,9 @@ typedef struct rt_context {
     int jit_mode;                  /* VCUDA_JIT (jit/jit.h's jit_mode) */
     check_state *check;            /* the checker `vcuda check` asked for, or NULL */
     pthread_mutex_t tool_lock;     /* grids run one at a time under a profiler or checker */
-    gpu_device *devrt_dev;         /* the device the device runtime's limits went to ... */
-    uint64_t devrt_pending, devrt_sync_depth; /* ... and those limits (devrt.c) */
+    gpu_device *devrt_dev[GPU_MAX_DEVICES]; /* the devices the device runtime's limits went to ... */
+    uint64_t devrt_pending[GPU_MAX_DEVICES]; /* ... and those limits (devrt.c) */
+    uint64_t devrt_sync_depth[GPU_MAX_DEVICES];
 } rt_context;
 
 /* Per host thread. */
@@ -370,8 +388,12 @@ typedef struct rt_thread {
     int nconfigs;
     rt_call_config configs[RT_MAX_CALL_CONFIGS];
     bool in_host_fn;               /* this thread is running a host function or callback */
-    rt_stream *per_thread;         /* this thread's default stream, when made ... */
-    uint64_t per_thread_gen;       /* ... in this context generation */
+    rt_stream *per_thread[GPU_MAX_DEVICES]; /* this thread's default stream per device,
+                                             * when made ... */
+    uint64_t per_thread_gen[GPU_MAX_DEVICES]; /* ... in this context generation */
+    int device;                    /* the current device (cudaSetDevice) */
+    bool device_chosen;            /* set by cudaSetDevice (cudaSetValidDevices then
+                                    * leaves it) */
     enum cudaStreamCaptureMode capture_mode; /* cudaThreadExchangeStreamCaptureMode */
 } rt_thread;
 
@@ -386,9 +408,24 @@ cudaError_t rt_enter(rt_context *c);
 cudaError_t rt_enter_device(rt_context *c);
 /* Record e as the calling thread's last error when it is an error; returns e. */
 cudaError_t rt_record(cudaError_t e);
-/* The device, created on demand (NULL with a message on stderr if it cannot be). Called
- * with c->lock held. */
+/* The calling thread's current device, created on demand (NULL with a message on stderr
+ * if it cannot be). Called with c->lock held. */
 gpu_device *rt_device(rt_context *c);
+/* Device d's gpu, created on demand likewise (c->lock held). */
+gpu_device *rt_dev_gpu(rt_context *c, int d);
+/* The calling thread's current device (devs[0], with no preset, when there is none). */
+rt_dev *rt_cur(rt_context *c);
+/* 1 + the current device's ordinal: what allocations record (mem_alloc.device). */
+uint32_t rt_cur_tag(rt_context *c);
+/* Device ordinal d, or NULL when there is no such device. */
+rt_dev *rt_dev_at(rt_context *c, int d);
+/* The devices VCUDA_DEVICE and CUDA_VISIBLE_DEVICES give (devlist.c): fills c->devs,
+ * c->ndevs (0 with a message when VCUDA_DEVICE names no device) and c->mem. */
+void rt_devices_init(rt_context *c);
+/* A device's UUID and PCI device (slot) number (device.c): its preset's, told apart by its place in
+ * VCUDA_DEVICE's list. */
+void rt_dev_uuid(const rt_dev *v, cudaUUID_t *uuid);
+int rt_dev_pci_device(const rt_dev *v);
 /* Make the device fault sticky. */
 void rt_set_sticky(rt_context *c, cudaError_t e);
 /* Free every allocation and loaded module and forget the device (cudaDeviceReset). */
@@ -444,7 +481,7 @@ cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, s
 
 /* Hand the device the dynamic-parallelism limits the program set and the runtime's
  * answers to device-side queries (before running a kernel). */
-void rt_devrt_prepare(rt_context *c);
+gpu_device *rt_devrt_prepare(rt_context *c, int d);
 
 
 /* ---- engine.c: running streams on the device side ----

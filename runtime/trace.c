@@ -61,8 +61,8 @@ static const char rt_tr_default_metrics[] =
 
 void rt_trace_init(rt_context *c) {
     const char *path = getenv("VCUDA_PROF_TIMELINE");
-    if (!path || !*path || !c->preset) return;
-    rt_tr.tl = prof_timeline_new(c->preset);
+    if (!path || !*path || !rt_cur(c)->preset) return;
+    rt_tr.tl = prof_timeline_new(rt_cur(c)->preset);
     rt_tr.path = strdup(path);
     if (!rt_tr.tl || !rt_tr.path) return;
     char err[256];
@@ -138,7 +138,7 @@ static void kernel_details(rt_context *c, prof_tl_event *e, const rt_op *op) {
     e->dynamic_shared = op->u.kernel.dyn_shared;
     if (!rt_tr_measured.valid || op->dropped) {
         if (f->kernel) e->static_shared = (uint32_t)exec_kernel_get_info(f->kernel)->static_shared;
-        gpu_occupancy occ = gpu_occupancy_calc(c->preset, (int)(b->x * b->y * b->z), 0,
+        gpu_occupancy occ = gpu_occupancy_calc(rt_cur(c)->preset, (int)(b->x * b->y * b->z), 0,
                                                (size_t)e->static_shared + e->dynamic_shared);
         e->occupancy = occ.occupancy;
         return;
