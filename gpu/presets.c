@@ -346,7 +346,10 @@ int gpu_preset_list(const char *list, const gpu_preset **out, int max, char *err
         }
         for (long i = 0; i < count; i++) out[n++] = g;
         p += len;
-        if (*p == ',') p++;
+        if (*p == ',' && !*++p) {
+            snprintf(err, errlen, "VCUDA_DEVICE=%s: an empty item at the end", list);
+            return 0;
+        }
     }
     return n;
 }

@@ -466,7 +466,8 @@ RT_API cudaError_t cudaDeviceSynchronize(void) {
     if (e) return e;
     e = rt_capture_forbids(c);
     if (e) return rt_record(e);
-    return rt_record(rt_device_synchronize(c));
+    /* the current device's work (with several devices, the others' goes on) */
+    return rt_record(rt_device_synchronize_dev(c, c->ndevs > 1 ? rt_cur(c)->ordinal : -1));
 }
 
 RT_API cudaError_t cudaDeviceReset(void) {
@@ -476,6 +477,13 @@ RT_API cudaError_t cudaDeviceReset(void) {
      * the context is destroyed); then everything goes. */
     rt_device_synchronize(c);
     pthread_mutex_lock(&c->lock);
+    if (c->ndevs > 1) {
+        /* one of several: the others keep their memory, streams and the loaded code */
+        rt_context_reset_device(c, rt_cur(c)->ordinal);
+        pthread_mutex_unlock(&c->lock);
+        rt_thread_state()->last_error = cudaSuccess;
+        return cudaSuccess;
+    }
     rt_context_reset(c);
     /* Host code holds pointers to __managed__ variables and checks only once that they
      * are set: give those modules their storage again now. */

@@ -762,13 +762,16 @@ cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {
 }
 
 /* Waits for the work issued before the call (other host threads may go on issuing). */
-cudaError_t rt_device_synchronize(rt_context *c) {
+cudaError_t rt_device_synchronize(rt_context *c) { return rt_device_synchronize_dev(c, -1); }
+
+cudaError_t rt_device_synchronize_dev(rt_context *c, int device) {
     if (rt_in_host_fn()) return cudaErrorNotPermitted;
     pthread_mutex_lock(&c->engine_lock);
     size_t n = 0, cap = 0;
     rt_mark **marks = NULL;
     for (rt_stream *s = c->all_streams; s; s = s->all_next) {
         if (s->issued == 0 || s->released >= s->issued) continue;
+        if (device >= 0 && s->device != device) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             rt_mark **m = realloc(marks, cap * sizeof *m);
@@ -790,6 +793,31 @@ cudaError_t rt_device_synchronize(rt_context *c) {
     queue_released(c);
     pthread_mutex_unlock(&c->engine_lock);
     return rt_wait_finish(c, e);
+}
+
+void rt_engine_reset_device(rt_context *c, int device) {
+    pthread_mutex_lock(&c->engine_lock);
+    for (size_t i = 0; i < c->streams.cap; i++) {
+        rt_stream *s = c->streams.keys[i] ? c->streams.values[i] : NULL;
+        if (s && s->device == device) s->destroyed = true;
+    }
+    for (size_t i = 0; i < c->events.cap; i++) {
+        rt_event *ev = c->events.keys[i] ? c->events.values[i] : NULL;
+        if (ev && ev->device == device) {
+            rt_ptrmap_remove(&c->events, ev);
+            ev->destroyed = true;
+            rt_event_unref(c, ev);
+            i = (size_t)-1; /* removal may move entries: look again from the start */
+        }
+    }
+    for (rt_stream *s = c->all_streams; s; s = s->all_next)
+        if (s->destroyed) rt_ptrmap_remove(&c->streams, s);
+    rt_stream *legacy = c->devs[device].legacy;
+    if (legacy) legacy->destroyed = true;
+    c->devs[device].legacy = NULL;
+    c->reap = true;
+    rt_reap(c);
+    pthread_mutex_unlock(&c->engine_lock);
 }
 
 void rt_engine_reset(rt_context *c) {

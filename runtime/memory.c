@@ -110,10 +110,12 @@ struct rt_release_ctx {
     uint64_t *sizes;
     uint32_t *kinds;
     size_t n, cap;
+    uint32_t device;            /* only this device's (mem_alloc.device), or UINT32_MAX */
 };
 
 static void rt_collect(const mem_alloc *a, void *ctx) {
     struct rt_release_ctx *r = ctx;
+    if (r->device != UINT32_MAX && a->device != r->device) return;
     if (a->kind != MEM_KIND_DEVICE && a->kind != MEM_KIND_HOST && a->kind != MEM_KIND_MANAGED &&
         a->kind != MEM_KIND_REGISTERED)
         return;
@@ -125,18 +127,18 @@ static void rt_collect(const mem_alloc *a, void *ctx) {
     r->n++;
 }
 
-void rt_memory_release_all(rt_context *c, mem_table *t) {
-    (void)c;
+static void rt_release_matching(rt_context *c, mem_table *t, uint32_t device) {
     size_t count = 0;
     uint64_t bytes;
     mem_table_usage(t, 0, &count, &bytes);
     if (!count) return;
     struct rt_release_ctx r = {malloc(count * sizeof(uint64_t)), malloc(count * sizeof(uint64_t)),
-                               malloc(count * sizeof(uint32_t)), 0, count};
+                               malloc(count * sizeof(uint32_t)), 0, count, device};
     if (r.bases && r.sizes && r.kinds) {
         mem_table_each(t, rt_collect, &r);
         for (size_t i = 0; i < r.n; i++) {
             mem_table_remove(t, r.bases[i], NULL);
+            if (c->check && device != UINT32_MAX) check_on_free(c->check, r.bases[i]);
             if (r.kinds[i] != MEM_KIND_REGISTERED)
                 rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i]);
         }
@@ -144,6 +146,12 @@ void rt_memory_release_all(rt_context *c, mem_table *t) {
     free(r.bases);
     free(r.sizes);
     free(r.kinds);
+}
+
+void rt_memory_release_all(rt_context *c, mem_table *t) { rt_release_matching(c, t, UINT32_MAX); }
+
+void rt_memory_release_device(rt_context *c, uint32_t tag) {
+    rt_release_matching(c, c->mem, tag);
 }
 
 /* ---- pointer checks ---- */

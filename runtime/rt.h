@@ -430,6 +430,9 @@ int rt_dev_pci_device(const rt_dev *v);
 void rt_set_sticky(rt_context *c, cudaError_t e);
 /* Free every allocation and loaded module and forget the device (cudaDeviceReset). */
 void rt_context_reset(rt_context *c);
+/* cudaDeviceReset of one of several devices (c->lock held, its work completed): its
+ * allocations, streams, events and peers go; the other devices and the code stay. */
+void rt_context_reset_device(rt_context *c, int device);
 /* Release everything (tests, and the end of the process when leak checking). */
 void rt_context_shutdown(void);
 /* Milliseconds on a monotonic clock. */
@@ -550,9 +553,14 @@ double rt_host_grace_ms(void);
 /* Wait for every operation of every stream, write all output (cudaDeviceSynchronize).
  * Returns the sticky error after it. */
 cudaError_t rt_device_synchronize(rt_context *c);
+/* The same for one device's streams (device < 0: every device's). */
+cudaError_t rt_device_synchronize_dev(rt_context *c, int device);
 /* Drop everything a reset removes: streams, events, pending output (after
  * rt_device_synchronize; engine_lock not held). */
 void rt_engine_reset(rt_context *c);
+/* The streams, events and default stream of one device go (cudaDeviceReset with several
+ * devices; its work has completed). */
+void rt_engine_reset_device(rt_context *c, int device);
 /* Stop the engine's threads (process shutdown in tests). */
 void rt_engine_stop(rt_context *c);
 /* The calling thread is inside a host function (API calls that wait are refused). */
@@ -703,6 +711,8 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
 bool rt_release_object(rt_context *c, void *p);
 /* Free every allocation the runtime made (reset). */
 void rt_memory_release_all(rt_context *c, mem_table *t);
+/* Free the program's allocations made while device tag - 1 was current. */
+void rt_memory_release_device(rt_context *c, uint32_t tag);
 
 /* ---- mempool.c: stream-ordered allocation ---- */
 

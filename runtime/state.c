@@ -201,6 +201,19 @@ void rt_context_reset(rt_context *c) {
     rt_limits_default(c);
 }
 
+void rt_context_reset_device(rt_context *c, int device) {
+    rt_engine_reset_device(c, device);
+    rt_memory_release_device(c, (uint32_t)device + 1);
+    /* no device reaches it as a peer any more, nor it them */
+    c->devs[device].peers = 0;
+    for (int d = 0; d < c->ndevs; d++) c->devs[d].peers &= ~(1u << device);
+    mem_forget_cached();
+    /* the fault is the process's (an H200 pair reports it on both devices:
+     * tests/cuda/multigpu/expected/peer_fault.out); reset, it leaves them unusable */
+    if (c->sticky != cudaSuccess) c->unusable = true;
+    c->sticky = cudaSuccess;
+}
+
 void rt_context_shutdown(void) {
     rt_context *c = rt_the_context;
     if (!c) return;
