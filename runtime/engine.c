@@ -104,6 +104,7 @@ void rt_mark_unref(rt_context *c, rt_mark *m) {
 
 void rt_event_unref(rt_context *c, rt_event *ev) {
     if (--ev->refs) return;
+    rt_ipc_event_free(ev);
     rt_mark_unref(c, ev->mark);
     free(ev->cap_nodes);
     free(ev);
@@ -287,7 +288,10 @@ static void complete(rt_context *c, rt_op *op) {
     s->done = op->seq;
     s->vend = op->vend;
     s->last_dropped = op->dropped;
-    if (op->kind == RT_OP_EVENT) rt_event_unref(c, op->u.event.event);
+    if (op->kind == RT_OP_EVENT) {
+        if (op->u.event.event->ipc) rt_ipc_event_done(op->u.event.event, op->u.event.ipc_seq);
+        rt_event_unref(c, op->u.event.event);
+    }
     if (op->mark) {
         op->mark->done = true;
         op->mark->dropped = op->dropped;

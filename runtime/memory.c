@@ -27,8 +27,14 @@
 
 static size_t rt_round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-static void *rt_alloc_bytes(size_t size) {
-    if (size >= RT_MMAP_MIN) {
+/* Device memory comes in whole pages of its own (mmap), so that it can be shared with
+ * another process in place (ipc.c); other kinds below RT_MMAP_MIN from the heap. */
+static bool rt_in_pages(size_t size, mem_kind kind) {
+    return size >= RT_MMAP_MIN || kind == MEM_KIND_DEVICE;
+}
+
+static void *rt_alloc_bytes(size_t size, mem_kind kind) {
+    if (rt_in_pages(size, kind)) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
         void *p = mmap(NULL, rt_round_up(size, page), PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -41,8 +47,9 @@ static void *rt_alloc_bytes(size_t size) {
     return p;
 }
 
-static void rt_free_bytes(void *p, size_t size) {
-    if (size >= RT_MMAP_MIN)
+static void rt_free_bytes(void *p, size_t size, mem_kind kind) {
+    rt_ipc_forget(p); /* exported to other processes: its shared memory goes */
+    if (rt_in_pages(size, kind))
         munmap(p, rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)));
     else
         free(p);
@@ -67,11 +74,11 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
         if (size > rt_cur(c)->preset->total_global_mem || used > rt_cur(c)->preset->total_global_mem - size)
             return cudaErrorMemoryAllocation;
     }
-    void *p = rt_alloc_bytes(size);
+    void *p = rt_alloc_bytes(size, kind);
     if (!p) return cudaErrorMemoryAllocation;
     if (!mem_table_add_dev(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags,
                            rt_cur_tag(c))) {
-        rt_free_bytes(p, size);
+        rt_free_bytes(p, size, kind);
         return cudaErrorMemoryAllocation;
     }
     /* the memory of an array or a texture object is no allocation of the program's */
@@ -91,13 +98,14 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     mem_alloc a;
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
+    if (a.flags & RT_MEM_FLAG_IPC) return false; /* another process's: cudaIpcCloseMemHandle */
     bool object = (a.flags & EXEC_MEM_FLAG_OBJECT) != 0;
     if (object != ((kinds & RT_RELEASE_OBJECT) != 0)) return false;
     if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check && !object) check_on_free(c->check, a.base);
     if (a.kind == MEM_KIND_MANAGED) rt_memrange_forget(a.base);
-    if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
+    if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size, (mem_kind)a.kind);
     return true;
 }
 
@@ -140,7 +148,7 @@ static void rt_release_matching(rt_context *c, mem_table *t, uint32_t device) {
             mem_table_remove(t, r.bases[i], NULL);
             if (c->check && device != UINT32_MAX) check_on_free(c->check, r.bases[i]);
             if (r.kinds[i] != MEM_KIND_REGISTERED)
-                rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i]);
+                rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i], (mem_kind)r.kinds[i]);
         }
     }
     free(r.bases);

@@ -213,6 +213,8 @@ struct rt_stream {
 typedef struct rt_event {
     unsigned flags;
     int device;                 /* the device current at its creation */
+    struct rt_ipc_event *ipc;   /* interprocess: state shared with other processes */
+    bool ipc_opened;            /* opened from another process's handle */
     unsigned refs;              /* the handle, and records not yet run */
     bool destroyed;
     rt_mark *mark;              /* the latest record, NULL when never recorded */
@@ -261,7 +263,7 @@ typedef struct rt_op {
             void *dst; size_t dpitch; const void *src; size_t spitch; size_t width, height;
             rt_copy_dir dir;
         } copy2d;
-        struct { rt_event *event; } event;
+        struct { rt_event *event; uint64_t ipc_seq; } event;
         struct { cudaHostFn_t fn; void *data; } host_fn;
         struct { cudaStreamCallback_t fn; void *data; cudaStream_t handle; } callback;
         /* run by the engine when the stream reaches it (engine_lock held), even after a
@@ -719,6 +721,23 @@ void rt_memory_release_device(rt_context *c, uint32_t tag);
 /* mem_alloc.flags of an allocation carved from a memory pool's reserved memory (apart from
  * the executor's EXEC_MEM_FLAG_DEVICE_HEAP and EXEC_MEM_FLAG_OBJECT bits). */
 #define RT_MEM_FLAG_POOL 0x10000000u
+/* mem_alloc.flags of another process's device memory opened with cudaIpcOpenMemHandle. */
+#define RT_MEM_FLAG_IPC 0x08000000u
+
+/* ---- ipc.c: sharing memory and events with other processes ---- */
+
+/* The allocation at p is being freed: if it was exported, its shared memory goes. */
+void rt_ipc_forget(void *p);
+/* An event made with cudaEventInterprocess gets its shared state (false: out of
+ * resources); an event going gives it back. */
+bool rt_ipc_event_init(rt_event *ev);
+void rt_ipc_event_free(rt_event *ev);
+/* A record of an interprocess event: its number when issued, its completion (engine). */
+uint64_t rt_ipc_event_recorded(rt_event *ev);
+void rt_ipc_event_done(rt_event *ev, uint64_t seq);
+/* Wait (host side) until the latest record of an event opened from another process, as
+ * issued when the call began, has completed; query: answer at once. */
+bool rt_ipc_event_wait(rt_event *ev, bool query);
 
 /* cudaFree of a pool allocation (the device is synchronised): give it back to its pool.
  * False when p is not the start of a pool allocation. */
