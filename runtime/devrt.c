@@ -73,7 +73,7 @@ static void *rt_devrt_grid_begin(exec_launch *L) {
     rt_context *c = rt_ctx();
     rt_func *f = func_of_kernel(c, L->kernel);
     if (!f) return NULL;
-    rt_prof_run *prof = rt_prof_begin(c, f, L, 0, false);
+    rt_prof_run *prof = rt_prof_begin(c, f, L, L->device ? (int)L->device - 1 : 0, 0, false);
     check_launch *ck = NULL;
     if (c->check && !L->observer)
         ck = check_launch_begin(c->check, L, exec_program_module(f->mod->prog), f->name,

@@ -297,7 +297,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     gpu_device *gpu = rt_devrt_prepare(c, dev);
     /* profiling and `vcuda check` watch the grid run (NULL unless asked for) */
     cudaStream_t handle = op->stream->kind == RT_STREAM_USER ? (cudaStream_t)op->stream : 0;
-    rt_prof_run *prof = rt_prof_begin(c, f, &L, handle, true);
+    rt_prof_run *prof = rt_prof_begin(c, f, &L, dev, handle, true);
     check_launch *ck = NULL;
     if (c->check && !L.observer)
         ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,

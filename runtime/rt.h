@@ -774,11 +774,11 @@ int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas);
 /* ---- profile.c: `vcuda prof` inside the program ---- */
 
 typedef struct rt_prof_run rt_prof_run;
-/* Before a grid runs: when profiling is on, start recording it and put the observer into
- * L; returns NULL when profiling is off. timeline: a grid the host launched, whose
+/* Before a grid runs on device dev: when profiling is on, start recording it and put the
+ * observer into L; returns NULL when profiling is off. timeline: a grid the host launched, whose
  * counters go to the timeline when one is recorded (trace.c). */
-rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream,
-                           bool timeline);
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, int dev,
+                           cudaStream_t stream, bool timeline);
 /* After the grid ran (stats from the scheduler): file the launch's counters and time.
  * Returns the grid's device time in milliseconds by the timing model (fed with what the
  * profiler saw), or -1 when r is NULL. */
