@@ -113,9 +113,13 @@ RT_API cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
     if (!handle) return rt_record(cudaErrorInvalidValue);
     mem_alloc a;
     if (!mem_table_find(c->mem, (uint64_t)(uintptr_t)devPtr, &a) || a.kind != MEM_KIND_DEVICE ||
-        (a.flags & (RT_MEM_FLAG_POOL | RT_MEM_FLAG_IPC | EXEC_MEM_FLAG_OBJECT)) ||
-        a.base % rt_page())
+        (a.flags & (RT_MEM_FLAG_POOL | RT_MEM_FLAG_IPC | EXEC_MEM_FLAG_OBJECT)))
         return rt_record(cudaErrorInvalidValue);
+    if (a.size < rt_page() || a.base % rt_page()) {
+        fprintf(stderr, "vcuda: cudaIpcGetMemHandle: an allocation under a page (%zu bytes) "
+                        "cannot be shared\n", rt_page());
+        return rt_record(cudaErrorNotSupported);
+    }
     uint64_t len = rt_pages(a.size);
     pthread_mutex_lock(&rt_ipc_lock);
     rt_ipc_export *x = rt_ipc_exports;

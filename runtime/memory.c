@@ -27,10 +27,11 @@
 
 static size_t rt_round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-/* Device memory comes in whole pages of its own (mmap), so that it can be shared with
- * another process in place (ipc.c); other kinds below RT_MMAP_MIN from the heap. */
+/* Device memory of a page or more comes in whole pages of its own (mmap), so that it can
+ * be shared with another process in place (ipc.c); smaller blocks, and other kinds below
+ * RT_MMAP_MIN, come from the heap (a mapping each would soon exhaust the process's). */
 static bool rt_in_pages(size_t size, mem_kind kind) {
-    return size >= RT_MMAP_MIN || kind == MEM_KIND_DEVICE;
+    return size >= RT_MMAP_MIN || (kind == MEM_KIND_DEVICE && size >= (size_t)sysconf(_SC_PAGESIZE));
 }
 
 static void *rt_alloc_bytes(size_t size, mem_kind kind) {
