@@ -76,10 +76,10 @@ gpu_device *gpu_device_new_shared(const gpu_preset *p, unsigned nworkers, mem_ta
     d->lanes = calloc(d->nlanes, sizeof *d->lanes);
     d->sm_load = calloc((size_t)p->multiprocessor_count, sizeof *d->sm_load);
     if (!d->mem || !d->lanes || !d->sm_load) {
+        if (d->mem)
+            gpu_grid_workspace_free(d, d->grid_workspace);
         if (d->owns_mem)
             mem_table_free(d->mem);
-        else if (d->mem)
-            gpu_grid_workspace_free(d, d->grid_workspace);
         free(d->lanes);
         free(d->sm_load);
         free(d);

@@ -169,7 +169,9 @@ static cudaError_t rt_pool_alloc(rt_context *c, rt_mempool *p, size_t size, void
         ch->cap = cap;
     }
     uint64_t base = (uint64_t)(uintptr_t)(ch->base + off);
-    if (!mem_table_add(rt_pool_mem(c), base, size, MEM_KIND_DEVICE, RT_MEM_FLAG_POOL))
+    /* pools are device 0's: their allocations count against it (and only it may reach
+     * them without peer access) */
+    if (!mem_table_add_dev(rt_pool_mem(c), base, size, MEM_KIND_DEVICE, RT_MEM_FLAG_POOL, 1))
         return cudaErrorMemoryAllocation;
     memmove(&ch->r[at + 1], &ch->r[at], (ch->n - at) * sizeof *ch->r);
     ch->r[at] = (rt_pool_range){off, size, RT_RANGE_USED};
