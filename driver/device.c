@@ -1,5 +1,5 @@
-/* driver/device.c — the device as the driver API shows it: the one device (ordinal 0) of
- * the preset, with the same properties and attributes the runtime reports
+/* driver/device.c — the devices as the driver API shows them: the runtime's devices (an
+ * ordinal is a CUdevice), with the same properties and attributes the runtime reports
  * (CU_DEVICE_ATTRIBUTE_* and cudaDevAttr* are numbered alike, so one table in
  * runtime/device.c answers both), and the driver's version.
  */
@@ -12,7 +12,7 @@ static CUresult drv_props(CUdevice dev, struct cudaDeviceProp *p) {
     CUresult r = drv_device_check(dev);
     if (r) return r;
     cudaError_t saved = drv_rt_begin();
-    return drv_rt_end(saved, cudaGetDeviceProperties(p, 0));
+    return drv_rt_end(saved, cudaGetDeviceProperties(p, dev));
 }
 
 DRV_API CUresult cuDriverGetVersion(int *driverVersion) {
@@ -25,7 +25,7 @@ DRV_API CUresult cuDeviceGetCount(int *count) {
     if (!count) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = drv_initialised();
     if (r) return r;
-    *count = 1;
+    *count = rt_ctx()->ndevs;
     return CUDA_SUCCESS;
 }
 
@@ -33,7 +33,7 @@ DRV_API CUresult cuDeviceGet(CUdevice *device, int ordinal) {
     if (!device) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = drv_device_check(ordinal);
     if (r) return r;
-    *device = 0;
+    *device = ordinal;
     return CUDA_SUCCESS;
 }
 
@@ -52,7 +52,7 @@ DRV_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevi
     CUresult r = drv_device_check(dev);
     if (r) return r;
     cudaError_t saved = drv_rt_begin();
-    return drv_rt_end(saved, cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, 0));
+    return drv_rt_end(saved, cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, dev));
 }
 
 DRV_API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
@@ -100,7 +100,7 @@ DRV_API CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
     prop->regsPerBlock = p.regsPerBlock;
     int clock = 0;
     cudaError_t saved = drv_rt_begin();
-    cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, 0);
+    cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, dev);
     drv_rt_end(saved, cudaSuccess);
     prop->clockRate = clock;
     prop->textureAlign = (int)p.textureAlignment;
@@ -111,7 +111,7 @@ DRV_API CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
     CUresult r = drv_device_check(dev);
     if (r) return r;
     cudaError_t saved = drv_rt_begin();
-    return drv_rt_end(saved, cudaDeviceGetPCIBusId(pciBusId, len, 0));
+    return drv_rt_end(saved, cudaDeviceGetPCIBusId(pciBusId, len, dev));
 }
 
 DRV_API CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev) {
@@ -119,6 +119,6 @@ DRV_API CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevic
     CUresult r = drv_device_check(dev);
     if (!r) r = drv_device_check(peerDev);
     if (r) return r;
-    *canAccessPeer = 0; /* one device: no peer */
+    *canAccessPeer = dev != peerDev; /* every other device is a peer */
     return CUDA_SUCCESS;
 }

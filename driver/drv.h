@@ -24,6 +24,7 @@
 
 typedef struct drv_ctx {
     bool primary;               /* the device's primary context (the runtime's) */
+    int device;                 /* the device it was made on */
     bool destroyed;
     unsigned flags;             /* CU_CTX_* */
     unsigned long long id;
@@ -46,8 +47,8 @@ typedef struct drv_state {
     pthread_mutex_t lock;       /* guards what follows; taken before the runtime's lock */
     bool initialised;           /* cuInit succeeded */
     CUresult init_error;        /* cuInit failed: what every call returns */
-    drv_ctx primary;
-    unsigned primary_refs;      /* cuDevicePrimaryCtxRetain minus Release */
+    drv_ctx primary[GPU_MAX_DEVICES]; /* each device's (drv_primary) */
+    unsigned primary_refs[GPU_MAX_DEVICES]; /* cuDevicePrimaryCtxRetain minus Release */
     bool device_by_driver;      /* the driver, not the runtime, brought the device up: the
                                  * primary context is current only where a call made it so */
     unsigned long long next_ctx_id;
@@ -84,8 +85,13 @@ bool drv_runtime_up(rt_context *c);
 drv_ctx *drv_current(void);
 /* Is h a context handle the driver made (the primary one or a live created one)? */
 bool drv_ctx_valid(drv_state *s, CUcontext h);
-/* A device ordinal check: CUDA_ERROR_INVALID_DEVICE unless 0 (the one device). */
+/* A device ordinal check: CUDA_ERROR_INVALID_DEVICE unless the runtime has that device. */
 CUresult drv_device_check(CUdevice dev);
+/* Device dev's primary context (dev checked). */
+drv_ctx *drv_primary(drv_state *s, int dev);
+/* A context has become current on this thread: the runtime's current device follows it
+ * (cudaGetDevice names the device of the current context, as with CUDA). */
+void drv_follow(const drv_ctx *x);
 
 /* ---- modules and kernels (module.c, image.c) ---- */
 

@@ -70,7 +70,7 @@ DRV_API CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options,
 static CUresult drv_link_check(drv_link *l, const uint8_t *image, size_t size, const char *name,
                                char *errlog, size_t errlen) {
     rt_context *c = rt_ctx();
-    const gpu_preset *p = c->preset;
+    const gpu_preset *p = rt_cur(c)->preset;
     char err[2048] = "";
     uint32_t arch;
     cudaError_t code;
@@ -206,7 +206,7 @@ DRV_API CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const 
 /* Link the inputs once, for the errors a link finds (what loading will link again). */
 static CUresult drv_link_try(drv_link *l, char *err, size_t errlen) {
     rt_context *c = rt_ctx();
-    const gpu_preset *p = c->preset;
+    const gpu_preset *p = rt_cur(c)->preset;
     ptx_module **mods = calloc(l->n, sizeof *mods);
     if (!mods) return CUDA_ERROR_OUT_OF_MEMORY;
     uint32_t n = 0;

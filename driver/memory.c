@@ -130,7 +130,7 @@ DRV_API CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
 static bool drv_find(const void *p, mem_alloc *a) {
     rt_context *c = rt_ctx();
     pthread_mutex_lock(&c->lock);
-    bool found = c->dev && mem_table_find(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)p, a);
+    bool found = mem_table_find(c->mem, (uint64_t)(uintptr_t)p, a);
     pthread_mutex_unlock(&c->lock);
     return found;
 }
@@ -156,7 +156,8 @@ static CUresult drv_pointer_attribute(void *data, CUpointer_attribute attribute,
     switch (attribute) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
         if (!known) return CUDA_ERROR_INVALID_VALUE;
-        *(CUcontext *)data = (CUcontext)&drv_get()->primary;
+        *(CUcontext *)data =
+            (CUcontext)drv_primary(drv_get(), a.device ? (int)a.device - 1 : rt_cur(rt_ctx())->ordinal);
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
         if (!known) return CUDA_ERROR_INVALID_VALUE;
@@ -176,7 +177,7 @@ static CUresult drv_pointer_attribute(void *data, CUpointer_attribute attribute,
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
         if (!known) return CUDA_ERROR_INVALID_VALUE;
-        *(int *)data = 0;
+        *(int *)data = a.device ? (int)a.device - 1 : rt_cur(rt_ctx())->ordinal;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
         if (!known) return CUDA_ERROR_INVALID_VALUE;
@@ -269,6 +270,45 @@ DRV_COPY_ASYNC(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, cudaMemcpyHostTo
 DRV_COPY_ASYNC(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, cudaMemcpyDeviceToHost)
 DRV_COPY_ASYNC(cuMemcpyDtoDAsync_v2, CUdeviceptr, CUdeviceptr, cudaMemcpyDeviceToDevice)
 DRV_COPY_ASYNC(cuMemcpyAsync, CUdeviceptr, CUdeviceptr, cudaMemcpyDefault)
+
+/* Peer copies: unified addressing makes them device-to-device copies; the contexts named
+ * must be live. */
+static CUresult drv_copy_peer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src,
+                              CUcontext srcCtx, size_t n, cudaStream_t stream, bool async) {
+    CUresult r = drv_initialised();
+    if (r) return r;
+    drv_state *s = drv_get();
+    if (!drv_ctx_valid(s, dstCtx) || !drv_ctx_valid(s, srcCtx) ||
+        ((drv_ctx *)dstCtx)->destroyed || ((drv_ctx *)srcCtx)->destroyed)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return drv_copy(DRV_PTR(dst), (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToDevice,
+                    stream, async);
+}
+
+DRV_API CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                              CUcontext srcContext, size_t ByteCount) {
+    return drv_copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, 0, false);
+}
+
+DRV_API CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext,
+                                   CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount) {
+    return drv_copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount,
+                         cudaStreamPerThread, false);
+}
+
+DRV_API CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext,
+                                   CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount,
+                                   CUstream hStream) {
+    return drv_copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount,
+                         (cudaStream_t)hStream, true);
+}
+
+DRV_API CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext,
+                                        CUdeviceptr srcDevice, CUcontext srcContext,
+                                        size_t ByteCount, CUstream hStream) {
+    return drv_copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount,
+                         DRV_PT(hStream), true);
+}
 
 /* A 2D copy's side: its address (at X, Y) and pitch; arrays are not supported. */
 static CUresult drv_copy2d_side(CUmemorytype type, const void *host, CUdeviceptr dev,

@@ -74,7 +74,7 @@ static void drv_load_error(rt_context *c, rt_module *m, char *err, size_t errlen
     if (m->rdc) {
         pm = rt_rdc_link(c, m, &arch, &code, err, errlen);
     } else {
-        const gpu_preset *p = c->preset;
+        const gpu_preset *p = rt_cur(c)->preset;
         char *ptx = rt_fatbin_select_ptx(m->image, m->image_size, p->major * 10 + p->minor,
                                          &arch, &code, err, errlen);
         if (!ptx) return;
@@ -245,8 +245,8 @@ CUresult drv_module_unload(drv_module *dm) {
         free(f->name);
         free(f);
     }
-    if (dm->mod->state == RT_MOD_LOADED && c->dev)
-        exec_program_free(dm->mod->prog, gpu_device_mem(c->dev));
+    if (dm->mod->state == RT_MOD_LOADED)
+        exec_program_free(dm->mod->prog, c->mem);
     pthread_mutex_unlock(&c->lock);
     drv_module_free(dm);
     return CUDA_SUCCESS;

@@ -15,7 +15,7 @@
 
 static drv_state drv_the_state = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
-    .primary = {.primary = true, .id = 1},
+    .primary = {{.primary = true, .id = 1}},
     .next_ctx_id = 2,
 };
 
@@ -71,7 +71,7 @@ DRV_API CUresult cuInit(unsigned int Flags) {
     if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
     rt_context *c = rt_ctx();
     pthread_mutex_lock(&s->lock);
-    if (!c->preset) s->init_error = CUDA_ERROR_NO_DEVICE; /* VCUDA_DEVICE named no preset */
+    if (!rt_cur(c)->preset) s->init_error = CUDA_ERROR_NO_DEVICE; /* VCUDA_DEVICE named no preset */
     else s->initialised = true;
     CUresult r = s->init_error;
     pthread_mutex_unlock(&s->lock);
@@ -90,12 +90,28 @@ CUresult drv_initialised(void) {
 CUresult drv_device_check(CUdevice dev) {
     CUresult r = drv_initialised();
     if (r) return r;
-    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    return rt_dev_at(rt_ctx(), dev) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+drv_ctx *drv_primary(drv_state *s, int dev) {
+    drv_ctx *x = &s->primary[dev];
+    pthread_mutex_lock(&s->lock);
+    if (!x->primary) { /* device 0's is made statically (id 1); the others' on first use */
+        x->primary = true;
+        x->device = dev;
+        x->id = s->next_ctx_id++;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return x;
+}
+
+void drv_follow(const drv_ctx *x) {
+    if (x) rt_thread_state()->device = x->device;
 }
 
 cudaError_t drv_bring_up(rt_context *c) {
     pthread_mutex_lock(&c->lock);
-    bool was_up = c->dev != NULL;
+    bool was_up = rt_cur(c)->gpu != NULL;
     pthread_mutex_unlock(&c->lock);
     cudaError_t saved = drv_rt_begin();
     cudaError_t e = rt_enter_device(c);
@@ -111,7 +127,7 @@ cudaError_t drv_bring_up(rt_context *c) {
 
 bool drv_runtime_up(rt_context *c) {
     pthread_mutex_lock(&c->lock);
-    bool up = c->dev != NULL;
+    bool up = rt_cur(c)->gpu != NULL;
     pthread_mutex_unlock(&c->lock);
     drv_state *s = drv_get();
     pthread_mutex_lock(&s->lock);
@@ -128,8 +144,9 @@ CUresult drv_enter(drv_ctx **out) {
     if (!ctx) {
         /* the runtime's calls make the primary context current where they run */
         if (!drv_runtime_up(c)) return CUDA_ERROR_INVALID_CONTEXT;
-        ctx = &drv_get()->primary;
+        ctx = drv_primary(drv_get(), rt_cur(c)->ordinal);
     }
+    drv_follow(ctx);
     if (ctx->destroyed) return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     if (out) *out = ctx;
     cudaError_t saved = drv_rt_begin();

@@ -74,13 +74,18 @@ DRV_API CUresult cuStreamGetDevice_ptsz(CUstream hStream, CUdevice *device) {
     DRV_RT(cudaStreamGetDevice(DRV_PT(hStream), device));
 }
 
-/* Every stream belongs to the device's one memory; the primary context names it. */
+/* A stream belongs to its device; that device's primary context names it. */
 static CUresult drv_stream_ctx(cudaStream_t s, CUcontext *pctx) {
     if (!pctx) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = drv_enter(NULL);
     if (r) return r;
-    if (!rt_stream_valid(rt_ctx(), s)) return CUDA_ERROR_INVALID_HANDLE;
-    *pctx = (CUcontext)&drv_get()->primary;
+    rt_context *c = rt_ctx();
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *st = rt_stream_lookup(c, s);
+    int dev = st ? st->device : 0;
+    pthread_mutex_unlock(&c->engine_lock);
+    if (!st) return CUDA_ERROR_INVALID_HANDLE;
+    *pctx = (CUcontext)drv_primary(drv_get(), dev);
     return CUDA_SUCCESS;
 }
 DRV_API CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) {

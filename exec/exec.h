@@ -96,6 +96,12 @@ typedef struct exec_launch {
     uint32_t dyn_shared;            /* bytes of dynamic shared memory */
     const uint8_t *params;          /* param buffer laid out by exec_kernel_info */
     mem_table *mem;
+    /* Several devices share mem (unified addressing): device is 1 + the ordinal of the
+     * device the grid runs on, and a device allocation of another device (mem_alloc.device)
+     * is reachable only when its bit (1 << ordinal) is in peers; device 0: one device, no
+     * such check. */
+    uint32_t device;
+    uint32_t peers;
     uint32_t num_sms;               /* for %nsmid */
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */

@@ -52,6 +52,18 @@ __attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_in
     struct exec_block *b = w->h.block;
     mem_alloc al;
     if (mem_table_check(b->L->mem, a, size, &al)) {
+        /* another device's memory without peer access: not mapped on this device */
+        if (b->L->device && al.kind == MEM_KIND_DEVICE && al.device &&
+            al.device != b->L->device && !(b->L->peers >> (al.device - 1) & 1)) {
+            char detail[320];
+            snprintf(detail, sizeof detail,
+                     "peer %s %s of %u bytes at address 0x%llx: device %u's memory, and device "
+                     "%u has no peer access to it",
+                     space_name(sp), access_name(access), size, (unsigned long long)a,
+                     al.device - 1, b->L->device - 1);
+            exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, detail);
+            return NULL;
+        }
         if (access != EXEC_ACC_READ && al.kind == MEM_KIND_CONST_VAR)
             return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
                              "constant memory is read-only");

@@ -57,11 +57,16 @@ static uint64_t kernel_timeout_ns(void) {
 }
 
 gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
+    return gpu_device_new_shared(p, nworkers, NULL);
+}
+
+gpu_device *gpu_device_new_shared(const gpu_preset *p, unsigned nworkers, mem_table *mem) {
     gpu_device *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
     d->preset = p;
-    d->mem = mem_table_new();
+    d->owns_mem = mem == NULL;
+    d->mem = mem ? mem : mem_table_new();
     if (d->mem)
         d->grid_workspace = gpu_grid_workspace_new(d);
     d->nlanes = nworkers ? nworkers : default_thread_count();
@@ -71,7 +76,10 @@ gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers) {
     d->lanes = calloc(d->nlanes, sizeof *d->lanes);
     d->sm_load = calloc((size_t)p->multiprocessor_count, sizeof *d->sm_load);
     if (!d->mem || !d->lanes || !d->sm_load) {
-        mem_table_free(d->mem);
+        if (d->mem)
+            gpu_grid_workspace_free(d, d->grid_workspace);
+        if (d->owns_mem)
+            mem_table_free(d->mem);
         free(d->lanes);
         free(d->sm_load);
         free(d);
@@ -118,7 +126,8 @@ void gpu_device_free(gpu_device *d) {
     free(d->lanes);
     free(d->sm_load);
     gpu_grid_workspace_free(d, d->grid_workspace);
-    mem_table_free(d->mem);
+    if (d->owns_mem)
+        mem_table_free(d->mem);
     pthread_cond_destroy(&d->sched_wake);
     pthread_mutex_destroy(&d->spare_lock);
     pthread_mutex_destroy(&d->sched_lock);

@@ -46,6 +46,7 @@ typedef struct gpu_lane {
 struct gpu_device {
     const gpu_preset *preset;
     mem_table *mem;
+    bool owns_mem;                /* false: the table is shared with other devices */
     unsigned nlanes;              /* lanes one grid may use, the caller's included */
     uint64_t kernel_timeout_ns;   /* VCUDA_KERNEL_TIMEOUT: how long a grid may run; 0: ever */
 

@@ -126,6 +126,16 @@ const gpu_preset *gpu_preset_find(const char *key);
  * returns NULL and puts a message listing the valid names in err. */
 const gpu_preset *gpu_preset_from_env(char *err, size_t errlen);
 
+enum { GPU_MAX_DEVICES = 16 };
+/* The devices a list names, as VCUDA_DEVICE takes it: presets separated by commas, each
+ * possibly with a count ("h100,a100", "h100x4", "h100x2,v100"). Fills out[] (at most max)
+ * and returns how many, or 0 with a message in err when the list names no preset, is
+ * empty or has more than max devices. */
+int gpu_preset_list(const char *list, const gpu_preset **out, int max, char *err,
+                    size_t errlen);
+/* gpu_preset_list of VCUDA_DEVICE (one h100 when it is unset or empty). */
+int gpu_presets_from_env(const gpu_preset **out, int max, char *err, size_t errlen);
+
 /* ---- occupancy ---- */
 typedef enum gpu_occ_limiter {
     GPU_OCC_WARPS, GPU_OCC_BLOCKS, GPU_OCC_REGISTERS, GPU_OCC_SHARED
@@ -178,6 +188,9 @@ typedef struct gpu_device gpu_device;
 
 /* nworkers 0 = one per host core (VCUDA_THREADS overrides). */
 gpu_device *gpu_device_new(const gpu_preset *p, unsigned nworkers);
+/* A device whose allocations are entered in mem, a table it shares with other devices
+ * (unified addressing) and does not free. */
+gpu_device *gpu_device_new_shared(const gpu_preset *p, unsigned nworkers, mem_table *mem);
 void gpu_device_free(gpu_device *d);
 const gpu_preset *gpu_device_preset(const gpu_device *d);
 mem_table *gpu_device_mem(gpu_device *d);

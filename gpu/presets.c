@@ -303,3 +303,62 @@ const gpu_preset *gpu_preset_from_env(char *err, size_t errlen) {
     }
     return p;
 }
+
+int gpu_preset_list(const char *list, const gpu_preset **out, int max, char *err,
+                    size_t errlen) {
+    int n = 0;
+    const char *p = list ? list : "";
+    if (!*p) {
+        snprintf(err, errlen, "an empty device list");
+        return 0;
+    }
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            snprintf(err, errlen, "VCUDA_DEVICE=%s: an empty or overlong item", list);
+            return 0;
+        }
+        memcpy(item, p, len);
+        item[len] = 0;
+        /* "h100x4": a count after the last 'x', when what precedes it is a preset */
+        long count = 1;
+        const gpu_preset *g = gpu_preset_find(item);
+        char *x = strrchr(item, 'x');
+        if (!g && x && x[1]) {
+            char *end;
+            long c = strtol(x + 1, &end, 10);
+            *x = 0;
+            if (*end == 0 && c > 0 && (g = gpu_preset_find(item)) != NULL) count = c;
+            else g = NULL;
+        }
+        if (!g) {
+            int m = snprintf(err, errlen, "VCUDA_DEVICE=%s names no device; valid names:", list);
+            for (size_t i = 0; i < gpu_preset_count && m >= 0 && (size_t)m < errlen; i++)
+                m += snprintf(err + m, errlen - (size_t)m, " %s", gpu_presets[i].key);
+            if (m >= 0 && (size_t)m < errlen)
+                snprintf(err + m, errlen - (size_t)m, " (a list: h100,a100 or h100x2)");
+            return 0;
+        }
+        if (count > max - n) {
+            snprintf(err, errlen, "VCUDA_DEVICE=%s: more than %d devices", list, max);
+            return 0;
+        }
+        for (long i = 0; i < count; i++) out[n++] = g;
+        p += len;
+        if (*p == ',' && !*++p) {
+            snprintf(err, errlen, "VCUDA_DEVICE=%s: an empty item at the end", list);
+            return 0;
+        }
+    }
+    return n;
+}
+
+int gpu_presets_from_env(const gpu_preset **out, int max, char *err, size_t errlen) {
+    const char *name = getenv("VCUDA_DEVICE");
+    if (!name || !*name) {
+        out[0] = &gpu_presets[0];
+        return 1;
+    }
+    return gpu_preset_list(name, out, max, err, errlen);
+}

@@ -37,6 +37,8 @@ typedef struct mem_alloc {
     uint64_t size;        /* bytes the user asked for */
     uint32_t kind;        /* mem_kind */
     uint32_t flags;       /* API flags the allocation was made with */
+    uint32_t device;      /* 1 + the ordinal of the device current when it was made (the
+                           * device that owns MEM_KIND_DEVICE memory); 0: no device's */
 } mem_alloc;
 
 typedef struct mem_table mem_table;
@@ -46,6 +48,9 @@ void mem_table_free(mem_table *t);
 
 /* Record [base, base+size). Returns false when it overlaps an existing entry. */
 bool mem_table_add(mem_table *t, uint64_t base, uint64_t size, mem_kind kind, uint32_t flags);
+/* mem_table_add naming the device that made it (mem_alloc.device). */
+bool mem_table_add_dev(mem_table *t, uint64_t base, uint64_t size, mem_kind kind,
+                       uint32_t flags, uint32_t device);
 /* Remove the entry starting exactly at base; false when there is none. */
 bool mem_table_remove(mem_table *t, uint64_t base, mem_alloc *removed);
 /* The entry containing addr; false when none does. */
@@ -54,10 +59,16 @@ bool mem_table_find(mem_table *t, uint64_t addr, mem_alloc *out);
 bool mem_table_check(mem_table *t, uint64_t addr, uint64_t size, mem_alloc *out);
 /* Number of entries and total bytes of a kind (0 = all kinds). */
 void mem_table_usage(mem_table *t, mem_kind kind, size_t *count, uint64_t *bytes);
+/* The same, of the entries whose device is device (mem_alloc.device). */
+void mem_table_usage_dev(mem_table *t, mem_kind kind, uint32_t device, size_t *count,
+                         uint64_t *bytes);
 /* A number that changes whenever an entry is removed from any table or a table is freed:
  * while it stays the same, every range a caller saw in a table is still allocated (for
  * caches of lookups, such as the executor's per-instruction allocation ranges). */
 uint64_t mem_removal_epoch(void);
+/* Advance that number without removing anything: what callers cached of any table must be
+ * looked up again (an access that was allowed may no longer be: peer access disabled). */
+void mem_forget_cached(void);
 /* Call fn for every entry, in address order (under the table's lock: fn must not
  * touch the table). */
 void mem_table_each(mem_table *t, void (*fn)(const mem_alloc *a, void *ctx), void *ctx);

@@ -55,6 +55,8 @@ uint64_t mem_removal_epoch(void) {
     return atomic_load_explicit(&removal_epoch, memory_order_acquire);
 }
 
+void mem_forget_cached(void) { atomic_fetch_add(&removal_epoch, 1); }
+
 /* ---- the read side ---- */
 
 /* A slot index for the calling thread: the address of a thread-local object differs per
@@ -125,13 +127,16 @@ bool mem_table_check(mem_table *t, uint64_t addr, uint64_t size, mem_alloc *out)
     return ok;
 }
 
-void mem_table_usage(mem_table *t, mem_kind kind, size_t *count, uint64_t *bytes) {
+/* device UINT32_MAX: entries of every device */
+static void usage(mem_table *t, mem_kind kind, uint32_t device, size_t *count,
+                  uint64_t *bytes) {
     mem_read_guard g;
     const mem_snapshot *s = read_begin(t, &g);
     size_t n = 0;
     uint64_t total = 0;
     for (size_t i = 0; i < s->count; i++) {
-        if (kind == 0 || s->entries[i].kind == (uint32_t)kind) {
+        if ((kind == 0 || s->entries[i].kind == (uint32_t)kind) &&
+            (device == UINT32_MAX || s->entries[i].device == device)) {
             n++;
             total += s->entries[i].size;
         }
@@ -141,6 +146,15 @@ void mem_table_usage(mem_table *t, mem_kind kind, size_t *count, uint64_t *bytes
         *count = n;
     if (bytes)
         *bytes = total;
+}
+
+void mem_table_usage(mem_table *t, mem_kind kind, size_t *count, uint64_t *bytes) {
+    usage(t, kind, UINT32_MAX, count, bytes);
+}
+
+void mem_table_usage_dev(mem_table *t, mem_kind kind, uint32_t device, size_t *count,
+                         uint64_t *bytes) {
+    usage(t, kind, device, count, bytes);
 }
 
 /* ---- the write side ---- */
@@ -207,6 +221,11 @@ void mem_table_free(mem_table *t) {
 }
 
 bool mem_table_add(mem_table *t, uint64_t base, uint64_t size, mem_kind kind, uint32_t flags) {
+    return mem_table_add_dev(t, base, size, kind, flags, 0);
+}
+
+bool mem_table_add_dev(mem_table *t, uint64_t base, uint64_t size, mem_kind kind,
+                       uint32_t flags, uint32_t device) {
     if (size > UINT64_MAX - base)
         return false;  /* the range would wrap around the address space */
     pthread_mutex_lock(&t->write_lock);
@@ -226,7 +245,7 @@ bool mem_table_add(mem_table *t, uint64_t base, uint64_t size, mem_kind kind, ui
     if (n) {
         memcpy(n->entries, s->entries, pos * sizeof(mem_alloc));
         n->entries[pos] = (mem_alloc){.base = base, .size = size, .kind = (uint32_t)kind,
-                                      .flags = flags};
+                                      .flags = flags, .device = device};
         memcpy(n->entries + pos + 1, s->entries + pos, (s->count - pos) * sizeof(mem_alloc));
         publish(t, n);
     }

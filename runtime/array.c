@@ -117,7 +117,7 @@ cudaError_t rt_array_create(rt_context *c, rt_array **out, const struct cudaChan
     uint8_t nchan, cbytes, ckind;
     cudaError_t e = rt_channel_format(d, &nchan, &cbytes, &ckind);
     if (e) return e;
-    if (!rt_extent_ok(c->preset, extent, flags)) return cudaErrorInvalidValue;
+    if (!rt_extent_ok(rt_cur(c)->preset, extent, flags)) return cudaErrorInvalidValue;
     rt_array shape;
     size_t bytes = rt_array_shape(&shape, d, nchan, cbytes, ckind, extent, flags);
     void *mem;
@@ -136,7 +136,7 @@ cudaError_t rt_array_create(rt_context *c, rt_array **out, const struct cudaChan
 static bool rt_object_at(rt_context *c, const void *handle, size_t size, mem_alloc *a) {
     uint64_t h = (uint64_t)(uintptr_t)handle;
     if (!handle || ((uintptr_t)handle & 7u)) return false;
-    if (!mem_table_find(gpu_device_mem(c->dev), h, a)) return false;
+    if (!mem_table_find(c->mem, h, a)) return false;
     return (a->flags & EXEC_MEM_FLAG_OBJECT) && h + size <= a->base + a->size;
 }
 
@@ -160,7 +160,7 @@ cudaError_t rt_mipmap_create(rt_context *c, rt_mipmap **out, const struct cudaCh
     uint8_t nchan, cbytes, ckind;
     cudaError_t e = rt_channel_format(d, &nchan, &cbytes, &ckind);
     if (e) return e;
-    if (!rt_extent_ok(c->preset, extent, flags)) return cudaErrorInvalidValue;
+    if (!rt_extent_ok(rt_cur(c)->preset, extent, flags)) return cudaErrorInvalidValue;
     /* at most as many levels as halvings of the largest spatial dimension, plus one */
     bool slices_are_layers = flags & (cudaArrayLayered | cudaArrayCubemap);
     size_t biggest = extent.width;

@@ -1,6 +1,7 @@
-/* runtime/device.c — the device as the API shows it: one device (ordinal 0) whose every
- * property and attribute comes from the gpu preset (VCUDA_DEVICE), device selection and
- * flags, versions, limits, cache configuration, synchronisation and reset.
+/* runtime/device.c — a device as the API shows it: every property and attribute comes
+ * from its gpu preset (VCUDA_DEVICE) and its place in the list; flags, versions, limits,
+ * cache configuration, synchronisation and reset. (Which devices exist and which one is
+ * current: devlist.c.)
  *
  * Argument checks and values follow an H100 under CUDA 13
  * (tests/cuda/probes/expected/device_api.out and props.out).
@@ -15,88 +16,30 @@
 
 /* Calls that only read the preset answer even after a device fault, as CUDA's do. */
 static cudaError_t rt_preset_ready(rt_context *c) {
-    return c->preset ? cudaSuccess : rt_record(cudaErrorNoDevice);
+    return rt_cur(c)->preset ? cudaSuccess : rt_record(cudaErrorNoDevice);
 }
 
-RT_API cudaError_t cudaGetDeviceCount(int *count) {
-    rt_context *c = rt_ctx();
-    if (!count) return rt_record(cudaErrorInvalidValue);
-    if (!c->preset) {
-        *count = 0;
-        return rt_record(cudaErrorNoDevice);
-    }
-    *count = 1;
-    return cudaSuccess;
-}
-
-RT_API cudaError_t cudaGetDevice(int *device) {
-    rt_context *c = rt_ctx();
-    if (!device) return rt_record(cudaErrorInvalidValue);
-    cudaError_t e = rt_preset_ready(c);
-    if (e) return e;
-    *device = 0;
-    return cudaSuccess;
-}
-
-RT_API cudaError_t cudaSetDevice(int device) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_preset_ready(c);
-    if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
-    return c->unusable ? rt_record(cudaErrorDevicesUnavailable) : cudaSuccess;
-}
-
-RT_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) {
-    (void)deviceFlags;
-    if (flags != 0) return rt_record(cudaErrorInvalidValue);
-    cudaError_t e = cudaSetDevice(device);
-    return e ? e : rt_enter(rt_ctx());
-}
-
-RT_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
-    rt_context *c = rt_ctx();
-    if (!device || !prop) return rt_record(cudaErrorInvalidValue);
-    cudaError_t e = rt_preset_ready(c);
-    if (e) return e;
-    *device = 0;
-    return cudaSuccess;
-}
-
-RT_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice) {
-    rt_context *c = rt_ctx();
-    if (!canAccessPeer) return rt_record(cudaErrorInvalidValue);
-    cudaError_t e = rt_preset_ready(c);
-    if (e) return e;
-    if (device != 0 || peerDevice != 0) return rt_record(cudaErrorInvalidDevice);
-    *canAccessPeer = 0; /* a device is not its own peer */
-    return cudaSuccess;
-}
-
-RT_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
-    (void)flags;
-    cudaError_t e = rt_enter(rt_ctx());
-    if (e) return e;
-    return rt_record(peerDevice == 0 ? cudaErrorPeerAccessUnsupported : cudaErrorInvalidDevice);
-}
-
-RT_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
-    cudaError_t e = rt_enter(rt_ctx());
-    if (e) return e;
-    return rt_record(peerDevice == 0 ? cudaErrorPeerAccessNotEnabled : cudaErrorInvalidDevice);
-}
-
-static void rt_uuid(const gpu_preset *p, cudaUUID_t *uuid) {
-    /* A fixed identity per preset: "vcuda-" and the preset's key. */
+void rt_dev_uuid(const rt_dev *v, cudaUUID_t *uuid) {
+    /* A fixed identity per preset and place in the list: "vcuda-" and the preset's key,
+     * then "-N" for the devices after the first. */
     memset(uuid, 0, sizeof *uuid);
     char text[sizeof uuid->bytes + 1];
-    snprintf(text, sizeof text, "vcuda-%s", p->key);
+    if (v->physical)
+        snprintf(text, sizeof text, "vcuda-%s-%d", v->preset->key, v->physical);
+    else
+        snprintf(text, sizeof text, "vcuda-%s", v->preset->key);
     memcpy(uuid->bytes, text, strlen(text));
 }
 
-static void rt_fill_props(const gpu_preset *p, struct cudaDeviceProp *d) {
+/* Devices of one host sit on one bus, in slots one after another (as the two GPUs of a
+ * lent H200 machine do: 00:06.0 and 00:07.0). */
+int rt_dev_pci_device(const rt_dev *v) { return v->preset->pci_device_id + v->physical; }
+
+static void rt_fill_props(const rt_dev *v, struct cudaDeviceProp *d) {
+    const gpu_preset *p = v->preset;
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", p->name);
-    rt_uuid(p, &d->uuid);
+    rt_dev_uuid(v, &d->uuid);
     d->totalGlobalMem = p->total_global_mem;
     d->sharedMemPerBlock = p->shared_per_block;
     d->regsPerBlock = p->regs_per_block;
@@ -140,7 +83,7 @@ static void rt_fill_props(const gpu_preset *p, struct cudaDeviceProp *d) {
     d->concurrentKernels = p->concurrent_kernels;
     d->ECCEnabled = p->ecc_enabled;
     d->pciBusID = p->pci_bus_id;
-    d->pciDeviceID = p->pci_device_id;
+    d->pciDeviceID = rt_dev_pci_device(v);
     d->pciDomainID = p->pci_domain_id;
     d->tccDriver = p->tcc_driver;
     d->asyncEngineCount = p->async_engine_count;
@@ -196,13 +139,15 @@ RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int devi
     if (!prop) return rt_record(cudaErrorInvalidValue);
     cudaError_t e = rt_preset_ready(c);
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
-    rt_fill_props(c->preset, prop);
+    rt_dev *v = rt_dev_at(c, device);
+    if (!v) return rt_record(cudaErrorInvalidDevice);
+    rt_fill_props(v, prop);
     return cudaSuccess;
 }
 
 /* The value of attribute attr, or false when CUDA does not know it. */
-static bool rt_attribute(const gpu_preset *p, int attr, int *v) {
+static bool rt_attribute(const rt_dev *dv, int attr, int *v) {
+    const gpu_preset *p = dv->preset;
     switch (attr) {
 #define A(n, expr) case n: *v = (int)(expr); return true;
     A(cudaDevAttrMaxThreadsPerBlock, p->max_threads_per_block)
@@ -238,7 +183,7 @@ static bool rt_attribute(const gpu_preset *p, int attr, int *v) {
     A(cudaDevAttrConcurrentKernels, p->concurrent_kernels)
     A(cudaDevAttrEccEnabled, p->ecc_enabled)
     A(cudaDevAttrPciBusId, p->pci_bus_id)
-    A(cudaDevAttrPciDeviceId, p->pci_device_id)
+    A(cudaDevAttrPciDeviceId, rt_dev_pci_device(dv))
     A(cudaDevAttrTccDriver, p->tcc_driver)
     A(cudaDevAttrMemoryClockRate, p->mem_clock_khz)
     A(cudaDevAttrGlobalMemoryBusWidth, p->mem_bus_width)
@@ -353,9 +298,10 @@ RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, 
     rt_context *c = rt_ctx();
     cudaError_t e = rt_preset_ready(c);
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    rt_dev *dv = rt_dev_at(c, device);
+    if (!dv) return rt_record(cudaErrorInvalidDevice);
     int v;
-    if (!value || !rt_attribute(c->preset, (int)attr, &v)) return rt_record(cudaErrorInvalidValue);
+    if (!value || !rt_attribute(dv, (int)attr, &v)) return rt_record(cudaErrorInvalidValue);
     *value = v;
     return cudaSuccess;
 }
@@ -364,10 +310,11 @@ RT_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_preset_ready(c);
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    rt_dev *v = rt_dev_at(c, device);
+    if (!v) return rt_record(cudaErrorInvalidDevice);
     if (!pciBusId || len <= 0) return rt_record(cudaErrorInvalidValue);
-    snprintf(pciBusId, (size_t)len, "%08X:%02X:%02X.0", c->preset->pci_domain_id,
-             c->preset->pci_bus_id, c->preset->pci_device_id);
+    snprintf(pciBusId, (size_t)len, "%08X:%02X:%02X.0", v->preset->pci_domain_id,
+             v->preset->pci_bus_id, rt_dev_pci_device(v));
     return cudaSuccess;
 }
 
@@ -422,7 +369,7 @@ RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!pValue || (unsigned)limit >= RT_LIMIT_COUNT) return rt_record(cudaErrorInvalidValue);
-    if (limit == cudaLimitDevRuntimeSyncDepth && !c->preset->limit_dev_runtime_sync_depth)
+    if (limit == cudaLimitDevRuntimeSyncDepth && !rt_cur(c)->preset->limit_dev_runtime_sync_depth)
         return rt_record(cudaErrorUnsupportedLimit);
     pthread_mutex_lock(&c->lock);
     *pValue = c->limits[limit];
@@ -451,13 +398,13 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
         if (value < 4194304) value = 4194304;
         break;
     case cudaLimitDevRuntimeSyncDepth:
-        if (!c->preset->limit_dev_runtime_sync_depth) return rt_record(cudaErrorUnsupportedLimit);
+        if (!rt_cur(c)->preset->limit_dev_runtime_sync_depth) return rt_record(cudaErrorUnsupportedLimit);
         break;
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128) return rt_record(cudaErrorInvalidValue);
         break;
     case cudaLimitPersistingL2CacheSize:
-        if (value > (size_t)c->preset->persisting_l2_max) value = (size_t)c->preset->persisting_l2_max;
+        if (value > (size_t)rt_cur(c)->preset->persisting_l2_max) value = (size_t)rt_cur(c)->preset->persisting_l2_max;
         break;
     default:
         break;
@@ -519,16 +466,24 @@ RT_API cudaError_t cudaDeviceSynchronize(void) {
     if (e) return e;
     e = rt_capture_forbids(c);
     if (e) return rt_record(e);
-    return rt_record(rt_device_synchronize(c));
+    /* the current device's work (with several devices, the others' goes on) */
+    return rt_record(rt_device_synchronize_dev(c, c->ndevs > 1 ? rt_cur(c)->ordinal : -1));
 }
 
 RT_API cudaError_t cudaDeviceReset(void) {
     rt_context *c = rt_ctx();
-    if (!c->preset) return rt_record(cudaErrorNoDevice);
+    if (!rt_cur(c)->preset) return rt_record(cudaErrorNoDevice);
     /* Issued work finishes first (its printf output appears, as a GPU flushes it when
      * the context is destroyed); then everything goes. */
     rt_device_synchronize(c);
     pthread_mutex_lock(&c->lock);
+    if (c->ndevs > 1) {
+        /* one of several: the others keep their memory, streams and the loaded code */
+        rt_context_reset_device(c, rt_cur(c)->ordinal);
+        pthread_mutex_unlock(&c->lock);
+        rt_thread_state()->last_error = cudaSuccess;
+        return cudaSuccess;
+    }
     rt_context_reset(c);
     /* Host code holds pointers to __managed__ variables and checks only once that they
      * are set: give those modules their storage again now. */

@@ -1,6 +1,5 @@
 /* runtime/device_misc.c — smaller entry points of the runtime API that a single emulated
- * device answers simply: finding the device by PCI bus id, peer attributes (there is no
- * peer), the valid-device list, GPUDirect RDMA flushes (nothing to flush), asynchronous
+ * device answers simply: finding the device by PCI bus id, GPUDirect RDMA flushes (nothing to flush), asynchronous
  * notifications (the device never sends one), driver entry points (the driver API
  * functions libvcuda exports), kernel parameter layout, per-device kernel attributes, and
  * the batched prefetches, discards and copies (done one by one, in stream order).
@@ -28,32 +27,15 @@ RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
         n = sscanf(pciBusId, "%x:%x.%x", &bus, &dev, &fn);
         if (n < 2) return rt_record(cudaErrorInvalidValue);
     }
-    if (dom != (unsigned)c->preset->pci_domain_id || bus != (unsigned)c->preset->pci_bus_id ||
-        dev != (unsigned)c->preset->pci_device_id || fn != 0)
-        return rt_record(cudaErrorInvalidDevice);
-    *device = 0;
-    return cudaSuccess;
-}
-
-RT_API cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
-                                             int srcDevice, int dstDevice) {
-    cudaError_t e = rt_enter(rt_ctx());
-    if (e) return e;
-    (void)attr;
-    if (!value) return rt_record(cudaErrorInvalidValue);
-    /* one device: no pair of distinct devices exists (and a device is not its own peer) */
-    (void)srcDevice;
-    (void)dstDevice;
+    for (int d = 0; d < c->ndevs; d++) {
+        const rt_dev *v = &c->devs[d];
+        if (dom == (unsigned)v->preset->pci_domain_id && bus == (unsigned)v->preset->pci_bus_id &&
+            dev == (unsigned)rt_dev_pci_device(v) && fn == 0) {
+            *device = d;
+            return cudaSuccess;
+        }
+    }
     return rt_record(cudaErrorInvalidDevice);
-}
-
-RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len) {
-    cudaError_t e = rt_enter(rt_ctx());
-    if (e) return e;
-    if (len < 0 || (len > 0 && !device_arr)) return rt_record(cudaErrorInvalidValue);
-    for (int i = 0; i < len; i++)
-        if (device_arr[i] != 0) return rt_record(cudaErrorInvalidDevice);
-    return cudaSuccess;
 }
 
 RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
@@ -79,7 +61,7 @@ RT_API cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCall
                                                        cudaAsyncCallbackHandle_t *callback) {
     cudaError_t e = rt_enter(rt_ctx());
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     if (!callbackFunc || !callback) return rt_record(cudaErrorInvalidValue);
     rt_async_cb *cb = malloc(sizeof *cb);
     if (!cb) return rt_record(cudaErrorMemoryAllocation);
@@ -93,7 +75,7 @@ RT_API cudaError_t cudaDeviceUnregisterAsyncNotification(int device,
                                                          cudaAsyncCallbackHandle_t callback) {
     cudaError_t e = rt_enter(rt_ctx());
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     if (!callback) return rt_record(cudaErrorInvalidValue);
     free(callback);
     return cudaSuccess;
@@ -173,7 +155,7 @@ RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cud
                                                    int value, int device) {
     cudaError_t e = rt_enter(rt_ctx());
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     return cudaFuncSetAttribute((const void *)kernel, attr, value);
 }
 
@@ -208,7 +190,7 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t
     for (size_t i = 0; i < count; i++) {
         while (loc + 1 < numPrefetchLocs && prefetchLocIdxs[loc + 1] <= i) loc++;
         mem_alloc a;
-        if (mem_table_find(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)dptrs[i], &a) &&
+        if (mem_table_find(c->mem, (uint64_t)(uintptr_t)dptrs[i], &a) &&
             a.kind == MEM_KIND_MANAGED)
             rt_memrange_prefetched(a.base, prefetchLocs[loc]);
     }
@@ -280,7 +262,8 @@ RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *cons
 /* Between devices: there is one, so a copy from device 0 to device 0. */
 static cudaError_t rt_peer3d(const struct cudaMemcpy3DPeerParms *p, struct cudaMemcpy3DParms *q) {
     if (!p) return cudaErrorInvalidValue;
-    if (p->srcDevice != 0 || p->dstDevice != 0) return cudaErrorInvalidDevice;
+    rt_context *c = rt_ctx();
+    if (!rt_dev_at(c, p->srcDevice) || !rt_dev_at(c, p->dstDevice)) return cudaErrorInvalidDevice;
     memset(q, 0, sizeof *q);
     q->srcArray = p->srcArray;
     q->srcPos = p->srcPos;

@@ -34,7 +34,7 @@ static const char *rt_devrt_error_text(int code, bool description) {
 static int rt_devrt_get_limit(int limit, uint64_t *value) {
     rt_context *c = rt_ctx();
     if (limit < 0 || limit >= RT_LIMIT_COUNT) return cudaErrorUnsupportedLimit;
-    if (limit == cudaLimitDevRuntimeSyncDepth && !c->preset->limit_dev_runtime_sync_depth)
+    if (limit == cudaLimitDevRuntimeSyncDepth && !rt_cur(c)->preset->limit_dev_runtime_sync_depth)
         return cudaErrorUnsupportedLimit;
     pthread_mutex_lock(&c->lock);
     *value = c->limits[limit];
@@ -73,11 +73,11 @@ static void *rt_devrt_grid_begin(exec_launch *L) {
     rt_context *c = rt_ctx();
     rt_func *f = func_of_kernel(c, L->kernel);
     if (!f) return NULL;
-    rt_prof_run *prof = rt_prof_begin(c, f, L, 0, false);
+    rt_prof_run *prof = rt_prof_begin(c, f, L, L->device ? (int)L->device - 1 : 0, 0, false);
     check_launch *ck = NULL;
     if (c->check && !L->observer)
         ck = check_launch_begin(c->check, L, exec_program_module(f->mod->prog), f->name,
-                                c->preset->major >= 7, NULL);
+                                rt_cur(c)->preset->major >= 7, NULL);
     if (!prof && !ck) return NULL;
     rt_devrt_watch *w = calloc(1, sizeof *w);
     if (!w) abort();
@@ -121,17 +121,19 @@ static const gpu_dp_host rt_devrt_host = {
 
 /* Grids of several streams start at once: the device is told only what changed (under
  * the context lock), so that grids already running never see these written. */
-void rt_devrt_prepare(rt_context *c) {
+gpu_device *rt_devrt_prepare(rt_context *c, int d) {
     pthread_mutex_lock(&c->lock);
+    gpu_device *g = rt_dev_gpu(c, d);
     uint64_t pending = c->limits[cudaLimitDevRuntimePendingLaunchCount];
     uint64_t sync_depth = c->limits[cudaLimitDevRuntimeSyncDepth];
-    if (c->devrt_dev != c->dev || c->devrt_pending != pending ||
-        c->devrt_sync_depth != sync_depth) {
-        gpu_device_set_dp_host(c->dev, &rt_devrt_host);
-        gpu_device_set_dp_limits(c->dev, pending, sync_depth);
-        c->devrt_dev = c->dev;
-        c->devrt_pending = pending;
-        c->devrt_sync_depth = sync_depth;
+    if (g && (c->devrt_dev[d] != g || c->devrt_pending[d] != pending ||
+              c->devrt_sync_depth[d] != sync_depth)) {
+        gpu_device_set_dp_host(g, &rt_devrt_host);
+        gpu_device_set_dp_limits(g, pending, sync_depth);
+        c->devrt_dev[d] = g;
+        c->devrt_pending[d] = pending;
+        c->devrt_sync_depth[d] = sync_depth;
     }
     pthread_mutex_unlock(&c->lock);
+    return g;
 }

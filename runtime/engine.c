@@ -104,6 +104,7 @@ void rt_mark_unref(rt_context *c, rt_mark *m) {
 
 void rt_event_unref(rt_context *c, rt_event *ev) {
     if (--ev->refs) return;
+    rt_ipc_event_free(ev);
     rt_mark_unref(c, ev->mark);
     free(ev->cap_nodes);
     free(ev);
@@ -142,6 +143,7 @@ rt_stream *rt_stream_new(rt_context *c, int kind, unsigned flags, int priority) 
     rt_stream *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->kind = kind;
+    s->device = rt_cur(c)->ordinal;
     s->flags = flags;
     s->priority = priority;
     s->id = kind == RT_STREAM_USER ? c->next_stream_id++ : 0; /* 1, 2, ... as nvprof counts */
@@ -175,7 +177,7 @@ void rt_reap(rt_context *c) {
             *s->all_prev = s->all_next;
             if (s->all_next) s->all_next->all_prev = s->all_prev;
             edges_drop(c, s); /* may make another stream free: loop again */
-            if (c->legacy == s) c->legacy = NULL;
+            if (c->devs[s->device].legacy == s) c->devs[s->device].legacy = NULL;
             free(s->cap_deps);
             free(s->attrs);
             free(s);
@@ -191,31 +193,36 @@ static void thread_ended(void *arg) {
     rt_thread *t = arg;
     rt_context *c = rt_ctx();
     pthread_mutex_lock(&c->engine_lock);
-    if (t->per_thread && t->per_thread_gen == c->generation) {
-        t->per_thread->destroyed = true;
-        c->reap = true;
-        rt_reap(c);
+    for (int d = 0; d < GPU_MAX_DEVICES; d++) {
+        if (t->per_thread[d] && t->per_thread_gen[d] == c->generation) {
+            t->per_thread[d]->destroyed = true;
+            c->reap = true;
+        }
+        t->per_thread[d] = NULL;
     }
-    t->per_thread = NULL;
+    rt_reap(c);
     pthread_mutex_unlock(&c->engine_lock);
 }
 
 static void thread_key_make(void) { pthread_key_create(&rt_thread_key, thread_ended); }
 
 rt_stream *rt_stream_lookup(rt_context *c, cudaStream_t h) {
+    /* the default streams are the current device's */
     if (h == 0 || h == cudaStreamLegacy) {
-        if (!c->legacy) c->legacy = rt_stream_new(c, RT_STREAM_LEGACY, 0, 0);
-        return c->legacy;
+        rt_dev *v = rt_cur(c);
+        if (!v->legacy) v->legacy = rt_stream_new(c, RT_STREAM_LEGACY, 0, 0);
+        return v->legacy;
     }
     if (h == cudaStreamPerThread) {
         rt_thread *t = rt_thread_state();
-        if (!t->per_thread || t->per_thread_gen != c->generation) {
-            t->per_thread = rt_stream_new(c, RT_STREAM_PER_THREAD, 0, 0);
-            t->per_thread_gen = c->generation;
+        int d = rt_cur(c)->ordinal;
+        if (!t->per_thread[d] || t->per_thread_gen[d] != c->generation) {
+            t->per_thread[d] = rt_stream_new(c, RT_STREAM_PER_THREAD, 0, 0);
+            t->per_thread_gen[d] = c->generation;
             pthread_once(&rt_thread_key_once, thread_key_make);
             pthread_setspecific(rt_thread_key, t);
         }
-        return t->per_thread;
+        return t->per_thread[d];
     }
     return rt_ptrmap_get(&c->streams, h);
 }
@@ -281,7 +288,10 @@ static void complete(rt_context *c, rt_op *op) {
     s->done = op->seq;
     s->vend = op->vend;
     s->last_dropped = op->dropped;
-    if (op->kind == RT_OP_EVENT) rt_event_unref(c, op->u.event.event);
+    if (op->kind == RT_OP_EVENT) {
+        if (op->u.event.event->ipc) rt_ipc_event_done(op->u.event.event, op->u.event.ipc_seq);
+        rt_event_unref(c, op->u.event.event);
+    }
     if (op->mark) {
         op->mark->done = true;
         op->mark->dropped = op->dropped;
@@ -307,7 +317,7 @@ static void start(rt_context *c, rt_op *op) {
     if (op->kind == RT_OP_MEMOP) op->u.memop.fn(c, op->u.memop.arg);
     if (op->kind == RT_OP_LOAD && !op->dropped) {
         rt_cost cost = {.kind = RT_OP_LOAD};
-        op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
+        op->vend = op->vstart + rt_timeline_cost_ms(c->devs[op->stream->device].preset, &cost);
     }
     bool instant = op->kind == RT_OP_EVENT || op->kind == RT_OP_WAIT || op->kind == RT_OP_LOAD ||
                    op->kind == RT_OP_MEMOP;
@@ -389,12 +399,13 @@ rt_mark *rt_issue_locked(rt_context *c, rt_stream *s, rt_op *op, bool want_mark)
     op->seq = ++s->issued;
     op->order = ++c->next_order;
     op->vfloor = c->host_vtime;
-    /* The legacy default stream's implicit synchronisation. */
+    /* The legacy default stream's implicit synchronisation (with its device's streams). */
+    rt_stream *legacy = c->devs[s->device].legacy;
     if (s->kind == RT_STREAM_LEGACY) {
         for (rt_stream *b = c->all_streams; b; b = b->all_next)
-            if (b != s && stream_blocking(b)) add_last_of(c, op, b);
-    } else if (stream_blocking(s) && c->legacy) {
-        add_last_of(c, op, c->legacy);
+            if (b != s && b->device == s->device && stream_blocking(b)) add_last_of(c, op, b);
+    } else if (stream_blocking(s) && legacy) {
+        add_last_of(c, op, legacy);
     }
     /* Dependencies already met only set the start time; all are kept for release. */
     unsigned keep = 0;
@@ -483,7 +494,7 @@ void rt_engine_run_op(rt_context *c, rt_op *op) {
     default:
         break;
     }
-    op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
+    op->vend = op->vstart + rt_timeline_cost_ms(c->devs[op->stream->device].preset, &cost);
 }
 
 static void *worker_main(void *arg) {
@@ -755,13 +766,16 @@ cudaError_t rt_wait_finish(rt_context *c, cudaError_t e) {
 }
 
 /* Waits for the work issued before the call (other host threads may go on issuing). */
-cudaError_t rt_device_synchronize(rt_context *c) {
+cudaError_t rt_device_synchronize(rt_context *c) { return rt_device_synchronize_dev(c, -1); }
+
+cudaError_t rt_device_synchronize_dev(rt_context *c, int device) {
     if (rt_in_host_fn()) return cudaErrorNotPermitted;
     pthread_mutex_lock(&c->engine_lock);
     size_t n = 0, cap = 0;
     rt_mark **marks = NULL;
     for (rt_stream *s = c->all_streams; s; s = s->all_next) {
         if (s->issued == 0 || s->released >= s->issued) continue;
+        if (device >= 0 && s->device != device) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             rt_mark **m = realloc(marks, cap * sizeof *m);
@@ -785,6 +799,31 @@ cudaError_t rt_device_synchronize(rt_context *c) {
     return rt_wait_finish(c, e);
 }
 
+void rt_engine_reset_device(rt_context *c, int device) {
+    pthread_mutex_lock(&c->engine_lock);
+    for (size_t i = 0; i < c->streams.cap; i++) {
+        rt_stream *s = c->streams.keys[i] ? c->streams.values[i] : NULL;
+        if (s && s->device == device) s->destroyed = true;
+    }
+    for (size_t i = 0; i < c->events.cap; i++) {
+        rt_event *ev = c->events.keys[i] ? c->events.values[i] : NULL;
+        if (ev && ev->device == device) {
+            rt_ptrmap_remove(&c->events, ev);
+            ev->destroyed = true;
+            rt_event_unref(c, ev);
+            i = (size_t)-1; /* removal may move entries: look again from the start */
+        }
+    }
+    for (rt_stream *s = c->all_streams; s; s = s->all_next)
+        if (s->destroyed) rt_ptrmap_remove(&c->streams, s);
+    rt_stream *legacy = c->devs[device].legacy;
+    if (legacy) legacy->destroyed = true;
+    c->devs[device].legacy = NULL;
+    c->reap = true;
+    rt_reap(c);
+    pthread_mutex_unlock(&c->engine_lock);
+}
+
 void rt_engine_reset(rt_context *c) {
     pthread_mutex_lock(&c->engine_lock);
     rt_capture_reset(c);
@@ -801,7 +840,7 @@ void rt_engine_reset(rt_context *c) {
         rt_event_unref(c, ev);
     }
     rt_ptrmap_free(&c->events);
-    c->legacy = NULL;
+    for (int d = 0; d < c->ndevs; d++) c->devs[d].legacy = NULL;
     c->generation++;
     c->device_fault = cudaSuccess;
     c->reap = true;

@@ -29,7 +29,12 @@ RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int fla
     rt_event *ev = calloc(1, sizeof *ev);
     if (!ev) return rt_record(cudaErrorMemoryAllocation);
     ev->flags = flags;
+    ev->device = rt_cur(c)->ordinal;
     ev->refs = 1; /* the handle */
+    if ((flags & cudaEventInterprocess) && !rt_ipc_event_init(ev)) {
+        free(ev);
+        return rt_record(cudaErrorMemoryAllocation);
+    }
     pthread_mutex_lock(&c->engine_lock);
     bool ok = rt_ptrmap_put(&c->events, ev, ev);
     pthread_mutex_unlock(&c->engine_lock);
@@ -60,7 +65,8 @@ static cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsig
     pthread_mutex_lock(&c->engine_lock);
     rt_event *ev = rt_event_get(c, event);
     rt_stream *s = ev ? rt_stream_lookup(c, stream) : NULL;
-    if (!s) {
+    /* an event is recorded only by its own device's streams (waits may cross devices) */
+    if (!s || s->device != ev->device) {
         e = cudaErrorInvalidResourceHandle;
     } else if ((e = rt_capture_check(c, s, false)) == cudaSuccess) {
         if (s->capture) {
@@ -69,6 +75,7 @@ static cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsig
             /* the record holds the event until it has run (it may be destroyed first) */
             ev->refs++;
             op->u.event.event = ev;
+            if (ev->ipc) op->u.event.ipc_seq = rt_ipc_event_recorded(ev);
             rt_mark *m = rt_issue_locked(c, s, op, true);
             op = NULL;
             rt_mark_unref(c, ev->mark);
@@ -107,6 +114,11 @@ static cudaError_t rt_event_wait(cudaEvent_t event, bool query) {
     if (!query && rt_in_host_fn()) return rt_record(cudaErrorNotPermitted);
     pthread_mutex_lock(&c->engine_lock);
     rt_event *ev = rt_event_get(c, event);
+    if (ev && ev->ipc_opened) { /* another process records it: look at its shared state */
+        pthread_mutex_unlock(&c->engine_lock);
+        bool done = rt_ipc_event_wait(ev, query);
+        return done ? cudaSuccess : cudaErrorNotReady;
+    }
     rt_mark *m = ev && ev->mark ? ev->mark : NULL;
     bool done = true;
     if (m) {
@@ -134,7 +146,7 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
     pthread_mutex_lock(&c->engine_lock);
     rt_event *a = rt_event_get(c, start), *b = rt_event_get(c, end);
     if (!a || !b || !a->mark || !b->mark || (a->flags & cudaEventDisableTiming) ||
-        (b->flags & cudaEventDisableTiming))
+        (b->flags & cudaEventDisableTiming) || a->device != b->device)
         e = cudaErrorInvalidResourceHandle;
     else if (!a->mark->done || !b->mark->done)
         e = cudaErrorNotReady; /* recorded, but the device has not reached it yet */
@@ -174,6 +186,13 @@ static cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
     rt_stream *s = ev ? rt_stream_lookup(c, stream) : NULL;
     if (!s) {
         e = cudaErrorInvalidResourceHandle;
+    } else if (ev->ipc_opened) {
+        /* recorded by another process: the host waits for that record now (what the
+         * stream would wait for), so the stream's later work comes after it */
+        pthread_mutex_unlock(&c->engine_lock);
+        rt_ipc_event_wait(ev, false);
+        rt_op_free(op);
+        return cudaSuccess;
     } else if ((e = rt_capture_check(c, s, false)) == cudaSuccess) {
         if (ev->capture || s->capture) {
             e = rt_capture_wait_event(c, s, ev);

@@ -29,12 +29,12 @@ static int rt_func_regs_estimate(const gpu_preset *p, const exec_kernel_info *in
 int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas) {
     int regs = rt_func_registers(c, f, from_ptxas);
     if (regs >= 0) return regs;
-    return rt_func_regs_estimate(c->preset, exec_kernel_get_info(f->kernel));
+    return rt_func_regs_estimate(rt_cur(c)->preset, exec_kernel_get_info(f->kernel));
 }
 
 static gpu_occ_kernel rt_occ_kernel(rt_context *c, rt_func *f) {
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
-    gpu_occ_kernel k = gpu_occ_kernel_default(c->preset, rt_func_regs_per_thread(c, f, NULL),
+    gpu_occ_kernel k = gpu_occ_kernel_default(rt_cur(c)->preset, rt_func_regs_per_thread(c, f, NULL),
                                               info->static_shared);
     k.max_dynamic_shared = rt_func_max_dynamic_shared(c, f);
     k.dynamic_shared_raised = f->max_dynamic_shared >= 0;
@@ -47,12 +47,12 @@ static gpu_occ_kernel rt_occ_kernel(rt_context *c, rt_func *f) {
 int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
                           size_t dynamic_shared) {
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
-    int regs = f->has_ptxas_regs ? f->ptxas_regs : rt_func_regs_estimate(c->preset, info);
-    gpu_occ_kernel k = gpu_occ_kernel_default(c->preset, regs, info->static_shared);
+    int regs = f->has_ptxas_regs ? f->ptxas_regs : rt_func_regs_estimate(rt_cur(c)->preset, info);
+    gpu_occ_kernel k = gpu_occ_kernel_default(rt_cur(c)->preset, regs, info->static_shared);
     k.max_dynamic_shared = rt_func_max_dynamic_shared(c, f);
     k.dynamic_shared_raised = f->max_dynamic_shared >= 0;
     k.carveout = f->carveout;
-    return gpu_occupancy_kernel(c->preset, &k, threads_per_block, dynamic_shared).blocks_per_sm;
+    return gpu_occupancy_kernel(rt_cur(c)->preset, &k, threads_per_block, dynamic_shared).blocks_per_sm;
 }
 
 /* Find and load the kernel func. Called with c->lock held. */
@@ -64,7 +64,7 @@ static cudaError_t rt_func_ready(rt_context *c, const void *func, rt_func **out)
 
 static int rt_max_threads(rt_context *c, rt_func *f) {
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
-    int max = gpu_max_threads_per_block(c->preset, rt_func_regs_per_thread(c, f, NULL));
+    int max = gpu_max_threads_per_block(rt_cur(c)->preset, rt_func_regs_per_thread(c, f, NULL));
     if (info->maxntid[0]) {
         int bound = (int)(info->maxntid[0] * (info->maxntid[1] ? info->maxntid[1] : 1) *
                           (info->maxntid[2] ? info->maxntid[2] : 1));
@@ -83,7 +83,7 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
     e = rt_func_ready(c, func, &f);
     if (e == cudaSuccess) {
         const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
-        const gpu_preset *p = c->preset;
+        const gpu_preset *p = rt_cur(c)->preset;
         memset(attr, 0, sizeof *attr);
         attr->sharedSizeBytes = info->static_shared;
         attr->constSizeBytes = f->mod->const_bytes;
@@ -117,7 +117,7 @@ RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute
         const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
         switch (attr) {
         case cudaFuncAttributeMaxDynamicSharedMemorySize: {
-            uint64_t optin = c->preset->shared_per_block_optin;
+            uint64_t optin = rt_cur(c)->preset->shared_per_block_optin;
             uint64_t most = info->static_shared < optin ? optin - info->static_shared : 0;
             if (value < 0 || (uint64_t)value > most)
                 e = cudaErrorInvalidValue;
@@ -211,13 +211,13 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
         gpu_occ_kernel k = rt_occ_kernel(c, f);
         /* The register limit on the block size applies, __launch_bounds__ does not: an
          * H100 answers 8 blocks of 256 threads for a kernel bounded to 128 (func_attrs.out). */
-        int most_threads = gpu_max_threads_per_block(c->preset, k.regs_per_thread);
+        int most_threads = gpu_max_threads_per_block(rt_cur(c)->preset, k.regs_per_thread);
         if (flags & ~(unsigned)cudaOccupancyDisableCachingOverride || blockSize <= 0)
             e = cudaErrorInvalidValue;
         else if (blockSize > most_threads || dynamicSMemSize > k.max_dynamic_shared)
             *numBlocks = 0; /* such a block could never launch */
         else
-            *numBlocks = gpu_occupancy_kernel(c->preset, &k, blockSize, dynamicSMemSize).blocks_per_sm;
+            *numBlocks = gpu_occupancy_kernel(rt_cur(c)->preset, &k, blockSize, dynamicSMemSize).blocks_per_sm;
     }
     pthread_mutex_unlock(&c->lock);
     return rt_record(e);
@@ -247,7 +247,7 @@ RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmem
         } else {
             gpu_occ_kernel k = rt_occ_kernel(c, f);
             size_t avail = 0;
-            if (!gpu_occupancy_available_dynamic_shared(c->preset, &k, blockSize, numBlocks, &avail))
+            if (!gpu_occupancy_available_dynamic_shared(rt_cur(c)->preset, &k, blockSize, numBlocks, &avail))
                 avail = 0;
             *dynamicSmemSize = avail;
         }

@@ -63,7 +63,7 @@ RT_API cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *
     h->assign_default = flags & cudaGraphCondAssignDefault;
     h->graph = g;
     pthread_mutex_lock(&c->lock);
-    bool ok = mem_table_add(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)&h->word,
+    bool ok = mem_table_add(c->mem, (uint64_t)(uintptr_t)&h->word,
                             sizeof h->word, MEM_KIND_INTERNAL, 0);
     pthread_mutex_unlock(&c->lock);
     if (!ok) {

@@ -553,7 +553,7 @@ RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemA
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     if (!value) return rt_record(cudaErrorInvalidValue);
     uint64_t v = 0;
     pthread_mutex_lock(&rt_graph_mem_lock);
@@ -574,7 +574,7 @@ RT_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemA
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     if (!value) return rt_record(cudaErrorInvalidValue);
     uint64_t v;
     memcpy(&v, value, sizeof v);
@@ -592,7 +592,7 @@ RT_API cudaError_t cudaDeviceGraphMemTrim(int device) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     pthread_mutex_lock(&rt_graph_mem_lock);
     rt_graph_mem_reserved = rt_graph_mem_used;
     pthread_mutex_unlock(&rt_graph_mem_lock);

@@ -22,7 +22,7 @@
 
 static cudaError_t rt_check_config(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
                                    size_t shared) {
-    const gpu_preset *p = c->preset;
+    const gpu_preset *p = rt_cur(c)->preset;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return cudaErrorInvalidValue;
@@ -59,9 +59,9 @@ static uint8_t *rt_build_params(const exec_kernel_info *info, void **args) {
  * blocks per SM on every SM (c->lock held, f resolved). */
 static cudaError_t rt_check_cooperative(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
                                         size_t shared) {
-    if (!c->preset->cooperative_launch) return cudaErrorNotSupported;
+    if (!rt_cur(c)->preset->cooperative_launch) return cudaErrorNotSupported;
     int per_sm = rt_func_blocks_per_sm(c, f, (int)(block.x * block.y * block.z), shared);
-    uint64_t fit = (uint64_t)(per_sm > 0 ? per_sm : 0) * (uint64_t)c->preset->multiprocessor_count;
+    uint64_t fit = (uint64_t)(per_sm > 0 ? per_sm : 0) * (uint64_t)rt_cur(c)->preset->multiprocessor_count;
     if ((uint64_t)grid.x * grid.y * grid.z > fit) return cudaErrorCooperativeLaunchTooLarge;
     return cudaSuccess;
 }
@@ -275,7 +275,16 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.block = op->u.kernel.block;
     L.dyn_shared = op->u.kernel.dyn_shared;
     L.params = op->u.kernel.params;
-    L.mem = gpu_device_mem(c->dev);
+    L.mem = c->mem;
+    /* the grid runs on its stream's device; with several, it reaches the others' memory
+     * only as their peer */
+    int dev = op->stream->device;
+    if (c->ndevs > 1) {
+        L.device = (uint32_t)dev + 1;
+        pthread_mutex_lock(&c->lock);
+        L.peers = c->devs[dev].peers | 1u << dev;
+        pthread_mutex_unlock(&c->lock);
+    }
     gpu_grid_opts opts = {
         .priority = op->stream->priority,
         .blocks_per_sm = op->u.kernel.blocks_per_sm,
@@ -285,14 +294,14 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     };
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
-    rt_devrt_prepare(c);
+    gpu_device *gpu = rt_devrt_prepare(c, dev);
     /* profiling and `vcuda check` watch the grid run (NULL unless asked for) */
     cudaStream_t handle = op->stream->kind == RT_STREAM_USER ? (cudaStream_t)op->stream : 0;
-    rt_prof_run *prof = rt_prof_begin(c, f, &L, handle, true);
+    rt_prof_run *prof = rt_prof_begin(c, f, &L, dev, handle, true);
     check_launch *ck = NULL;
     if (c->check && !L.observer)
         ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
-                                c->preset->major >= 7, op->u.kernel.check_site);
+                                c->devs[dev].preset->major >= 7, op->u.kernel.check_site);
     /* Under a profiler or checker grids run one at a time, as Nsight Compute and
      * compute-sanitizer serialise kernels (their reports stay in launch order). */
     bool serial = prof || ck;
@@ -306,7 +315,8 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     if (serial) pthread_mutex_lock(&c->tool_lock);
     rt_progress *progress = rt_progress_begin(f, (uint64_t)L.grid.x * L.grid.y * L.grid.z);
     opts.blocks_done = rt_progress_counter(progress);
-    exec_fault_kind k = gpu_run_grid_opts(c->dev, &L, &opts, &fault, &stats);
+    exec_fault_kind k = gpu ? gpu_run_grid_opts(gpu, &L, &opts, &fault, &stats)
+                           : EXEC_FAULT_TRAP; /* the device could not be made */
     rt_progress_end(progress);
     if (serial) pthread_mutex_unlock(&c->tool_lock);
     rt_prof_end(c, prof, &stats, k != EXEC_OK);
@@ -335,7 +345,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
         .blocks = (uint64_t)L.grid.x * L.grid.y * L.grid.z,
         .threads_per_block = L.block.x * L.block.y * L.block.z,
     };
-    op->vend = op->vstart + rt_timeline_cost_ms(c->preset, &cost);
+    op->vend = op->vstart + rt_timeline_cost_ms(c->devs[op->stream->device].preset, &cost);
 
     if (!out) return;
     if (check_failed) {

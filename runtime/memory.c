@@ -27,8 +27,15 @@
 
 static size_t rt_round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-static void *rt_alloc_bytes(size_t size) {
-    if (size >= RT_MMAP_MIN) {
+/* Device memory of a page or more comes in whole pages of its own (mmap), so that it can
+ * be shared with another process in place (ipc.c); smaller blocks, and other kinds below
+ * RT_MMAP_MIN, come from the heap (a mapping each would soon exhaust the process's). */
+static bool rt_in_pages(size_t size, mem_kind kind) {
+    return size >= RT_MMAP_MIN || (kind == MEM_KIND_DEVICE && size >= (size_t)sysconf(_SC_PAGESIZE));
+}
+
+static void *rt_alloc_bytes(size_t size, mem_kind kind) {
+    if (rt_in_pages(size, kind)) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
         void *p = mmap(NULL, rt_round_up(size, page), PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -41,20 +48,22 @@ static void *rt_alloc_bytes(size_t size) {
     return p;
 }
 
-static void rt_free_bytes(void *p, size_t size) {
-    if (size >= RT_MMAP_MIN)
+static void rt_free_bytes(void *p, size_t size, mem_kind kind) {
+    rt_ipc_forget(p); /* exported to other processes: its shared memory goes */
+    if (rt_in_pages(size, kind))
         munmap(p, rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)));
     else
         free(p);
 }
 
-static mem_table *rt_mem(rt_context *c) { return gpu_device_mem(c->dev); }
+static mem_table *rt_mem(rt_context *c) { return c->mem; }
 
-/* Device memory in use (what counts against the preset's global memory). */
+/* The current device's memory in use (what counts against its preset's global memory):
+ * its own allocations, and managed memory, which may migrate to any device. */
 static uint64_t rt_device_bytes_used(rt_context *c) {
     size_t n;
     uint64_t dev = 0, managed = 0;
-    mem_table_usage(rt_mem(c), MEM_KIND_DEVICE, &n, &dev);
+    mem_table_usage_dev(rt_mem(c), MEM_KIND_DEVICE, rt_cur_tag(c), &n, &dev);
     mem_table_usage(rt_mem(c), MEM_KIND_MANAGED, &n, &managed);
     return dev + managed;
 }
@@ -63,13 +72,14 @@ static uint64_t rt_device_bytes_used(rt_context *c) {
 cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags) {
     if (kind == MEM_KIND_DEVICE || kind == MEM_KIND_MANAGED) {
         uint64_t used = rt_device_bytes_used(c);
-        if (size > c->preset->total_global_mem || used > c->preset->total_global_mem - size)
+        if (size > rt_cur(c)->preset->total_global_mem || used > rt_cur(c)->preset->total_global_mem - size)
             return cudaErrorMemoryAllocation;
     }
-    void *p = rt_alloc_bytes(size);
+    void *p = rt_alloc_bytes(size, kind);
     if (!p) return cudaErrorMemoryAllocation;
-    if (!mem_table_add(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags)) {
-        rt_free_bytes(p, size);
+    if (!mem_table_add_dev(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags,
+                           rt_cur_tag(c))) {
+        rt_free_bytes(p, size, kind);
         return cudaErrorMemoryAllocation;
     }
     /* the memory of an array or a texture object is no allocation of the program's */
@@ -89,13 +99,14 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     mem_alloc a;
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
+    if (a.flags & RT_MEM_FLAG_IPC) return false; /* another process's: cudaIpcCloseMemHandle */
     bool object = (a.flags & EXEC_MEM_FLAG_OBJECT) != 0;
     if (object != ((kinds & RT_RELEASE_OBJECT) != 0)) return false;
     if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check && !object) check_on_free(c->check, a.base);
     if (a.kind == MEM_KIND_MANAGED) rt_memrange_forget(a.base);
-    if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size);
+    if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size, (mem_kind)a.kind);
     return true;
 }
 
@@ -108,10 +119,12 @@ struct rt_release_ctx {
     uint64_t *sizes;
     uint32_t *kinds;
     size_t n, cap;
+    uint32_t device;            /* only this device's (mem_alloc.device), or UINT32_MAX */
 };
 
 static void rt_collect(const mem_alloc *a, void *ctx) {
     struct rt_release_ctx *r = ctx;
+    if (r->device != UINT32_MAX && a->device != r->device) return;
     if (a->kind != MEM_KIND_DEVICE && a->kind != MEM_KIND_HOST && a->kind != MEM_KIND_MANAGED &&
         a->kind != MEM_KIND_REGISTERED)
         return;
@@ -123,25 +136,31 @@ static void rt_collect(const mem_alloc *a, void *ctx) {
     r->n++;
 }
 
-void rt_memory_release_all(rt_context *c, mem_table *t) {
-    (void)c;
+static void rt_release_matching(rt_context *c, mem_table *t, uint32_t device) {
     size_t count = 0;
     uint64_t bytes;
     mem_table_usage(t, 0, &count, &bytes);
     if (!count) return;
     struct rt_release_ctx r = {malloc(count * sizeof(uint64_t)), malloc(count * sizeof(uint64_t)),
-                               malloc(count * sizeof(uint32_t)), 0, count};
+                               malloc(count * sizeof(uint32_t)), 0, count, device};
     if (r.bases && r.sizes && r.kinds) {
         mem_table_each(t, rt_collect, &r);
         for (size_t i = 0; i < r.n; i++) {
             mem_table_remove(t, r.bases[i], NULL);
+            if (c->check && device != UINT32_MAX) check_on_free(c->check, r.bases[i]);
             if (r.kinds[i] != MEM_KIND_REGISTERED)
-                rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i]);
+                rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i], (mem_kind)r.kinds[i]);
         }
     }
     free(r.bases);
     free(r.sizes);
     free(r.kinds);
+}
+
+void rt_memory_release_all(rt_context *c, mem_table *t) { rt_release_matching(c, t, UINT32_MAX); }
+
+void rt_memory_release_device(rt_context *c, uint32_t tag) {
+    rt_release_matching(c, c->mem, tag);
 }
 
 /* ---- pointer checks ---- */
@@ -375,7 +394,7 @@ RT_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, s
         return cudaSuccess;
     }
     /* Rows start at the texture alignment (512 bytes on an H100: tests/cuda/probes). */
-    size_t align = (size_t)c->preset->texture_alignment;
+    size_t align = (size_t)rt_cur(c)->preset->texture_alignment;
     if (width > SIZE_MAX - align) return rt_record(cudaErrorMemoryAllocation);
     size_t p = rt_round_up(width, align);
     if (height > SIZE_MAX / p) return rt_record(cudaErrorMemoryAllocation);
@@ -388,7 +407,7 @@ RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    uint64_t t = c->preset->total_global_mem, used = rt_device_bytes_used(c);
+    uint64_t t = rt_cur(c)->preset->total_global_mem, used = rt_device_bytes_used(c);
     if (total) *total = (size_t)t;
     if (free_bytes) *free_bytes = (size_t)(used < t ? t - used : 0);
     return cudaSuccess;
@@ -410,7 +429,8 @@ RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attrib
         attributes->hostPointer = (void *)ptr;
         return cudaSuccess;
     }
-    attributes->device = 0;
+    /* the device current when it was made (module variables: the current one) */
+    attributes->device = a.device ? (int)a.device - 1 : rt_cur(c)->ordinal;
     attributes->devicePointer = (void *)ptr;
     switch (a.kind) {
     case MEM_KIND_HOST:
@@ -469,9 +489,16 @@ RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count
     return rt_memcpy_entry(dst, src, count, kind, rt_per_thread(stream), true);
 }
 
+/* Unified addressing makes a peer copy an ordinary device-to-device one; the devices
+ * named must exist. */
+static bool rt_peer_devices_ok(int dstDevice, int srcDevice) {
+    rt_context *c = rt_ctx();
+    return rt_dev_at(c, dstDevice) && rt_dev_at(c, srcDevice);
+}
+
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                                   size_t count) {
-    if (dstDevice != 0 || srcDevice != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_peer_devices_ok(dstDevice, srcDevice)) return rt_record(cudaErrorInvalidDevice);
     return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, 0, false);
 }
 
@@ -480,8 +507,8 @@ cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, 
                       bool async) {
     if (!rt_kind_valid(kind)) return cudaErrorInvalidMemcpyDirection;
     if (width == 0 || height == 0) return cudaSuccess;
-    if (width > dpitch || width > spitch || dpitch > c->preset->mem_pitch ||
-        spitch > c->preset->mem_pitch)
+    if (width > dpitch || width > spitch || dpitch > rt_cur(c)->preset->mem_pitch ||
+        spitch > rt_cur(c)->preset->mem_pitch)
         return cudaErrorInvalidPitchValue;
     size_t dspan = (height - 1) * dpitch + width, sspan = (height - 1) * spitch + width;
     cudaError_t e = rt_check_copy(c, dst, dspan, src, sspan, kind);
@@ -505,7 +532,7 @@ cudaError_t rt_copy2d(rt_context *c, void *dst, size_t dpitch, const void *src, 
 
 RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                        size_t count, cudaStream_t stream) {
-    if (dstDevice != 0 || srcDevice != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_peer_devices_ok(dstDevice, srcDevice)) return rt_record(cudaErrorInvalidDevice);
     return rt_memcpy_entry(dst, src, count, cudaMemcpyDeviceToDevice, stream, true);
 }
 

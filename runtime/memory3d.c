@@ -15,7 +15,7 @@ RT_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cud
     if (!pitchedDevPtr) return rt_record(cudaErrorInvalidValue);
     struct cudaPitchedPtr r = {NULL, 0, extent.width, extent.height};
     if (extent.width && extent.height && extent.depth) {
-        size_t align = (size_t)c->preset->texture_alignment; /* as cudaMallocPitch */
+        size_t align = (size_t)rt_cur(c)->preset->texture_alignment; /* as cudaMallocPitch */
         if (extent.width > SIZE_MAX - align) return rt_record(cudaErrorMemoryAllocation);
         r.pitch = (extent.width + align - 1) / align * align;
         if (extent.height > SIZE_MAX / r.pitch / extent.depth) return rt_record(cudaErrorMemoryAllocation);

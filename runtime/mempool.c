@@ -68,7 +68,7 @@ static rt_mempool *rt_pool_current; /* cudaDeviceSetMemPool; NULL: the default *
 
 static uint64_t rt_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-static mem_table *rt_pool_mem(rt_context *c) { return gpu_device_mem(c->dev); }
+static mem_table *rt_pool_mem(rt_context *c) { return c->mem; }
 
 static rt_mempool *rt_pool_new(const struct cudaMemPoolProps *props, bool is_default) {
     rt_mempool *p = calloc(1, sizeof *p);
@@ -143,7 +143,7 @@ static cudaError_t rt_pool_alloc(rt_context *c, rt_mempool *p, size_t size, void
         if ((off = rt_chunk_fit(ch, need, &at)) != UINT64_MAX) break;
     if (!ch) {
         uint64_t bytes = rt_up(need, RT_POOL_CHUNK);
-        if (bytes > c->preset->total_global_mem) return cudaErrorMemoryAllocation;
+        if (bytes > rt_cur(c)->preset->total_global_mem) return cudaErrorMemoryAllocation;
         ch = calloc(1, sizeof *ch);
         void *mem = ch ? mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
@@ -169,7 +169,9 @@ static cudaError_t rt_pool_alloc(rt_context *c, rt_mempool *p, size_t size, void
         ch->cap = cap;
     }
     uint64_t base = (uint64_t)(uintptr_t)(ch->base + off);
-    if (!mem_table_add(rt_pool_mem(c), base, size, MEM_KIND_DEVICE, RT_MEM_FLAG_POOL))
+    /* pools are device 0's: their allocations count against it (and only it may reach
+     * them without peer access) */
+    if (!mem_table_add_dev(rt_pool_mem(c), base, size, MEM_KIND_DEVICE, RT_MEM_FLAG_POOL, 1))
         return cudaErrorMemoryAllocation;
     memmove(&ch->r[at + 1], &ch->r[at], (ch->n - at) * sizeof *ch->r);
     ch->r[at] = (rt_pool_range){off, size, RT_RANGE_USED};
@@ -375,7 +377,7 @@ RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int devic
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!memPool) return rt_record(cudaErrorInvalidValue);
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     pthread_mutex_lock(&rt_pools_lock);
     *memPool = (cudaMemPool_t)rt_pool_get_default();
     pthread_mutex_unlock(&rt_pools_lock);
@@ -387,7 +389,7 @@ RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!memPool) return rt_record(cudaErrorInvalidValue);
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     pthread_mutex_lock(&rt_pools_lock);
     *memPool = (cudaMemPool_t)(rt_pool_current ? rt_pool_current : rt_pool_get_default());
     pthread_mutex_unlock(&rt_pools_lock);
@@ -398,7 +400,7 @@ RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (device != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     pthread_mutex_lock(&rt_pools_lock);
     rt_mempool *p = (rt_mempool *)memPool;
     if (!p || !rt_pool_known(p) || !rt_is_device0(&p->props.location)) e = cudaErrorInvalidValue;

@@ -114,7 +114,7 @@ static cudaError_t rt_range_attr(void *data, size_t size, enum cudaMemRangeAttri
 static cudaError_t rt_range_check(rt_context *c, const void *devPtr, size_t count, uint64_t *base) {
     mem_alloc a;
     if (!devPtr || !count ||
-        !mem_table_check(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)devPtr, count, &a) ||
+        !mem_table_check(c->mem, (uint64_t)(uintptr_t)devPtr, count, &a) ||
         a.kind != MEM_KIND_MANAGED)
         return cudaErrorInvalidValue;
     *base = a.base;

@@ -47,7 +47,7 @@ cudaError_t rt_module_load(rt_context *c, rt_module *m) {
     }
     gpu_device *d = rt_device(c);
     if (!d) return cudaErrorDevicesUnavailable;
-    const gpu_preset *p = c->preset;
+    const gpu_preset *p = rt_cur(c)->preset;
     char err[1024] = "";
     cudaError_t code;
     uint32_t arch = 0;
@@ -118,7 +118,7 @@ cudaError_t rt_module_load(rt_context *c, rt_module *m) {
 }
 
 void rt_modules_unload(rt_context *c) {
-    mem_table *t = c->dev ? gpu_device_mem(c->dev) : NULL;
+    mem_table *t = c->mem;
     for (rt_module *m = c->modules; m; m = m->next) {
         jit_job_free(m->jit); /* stops a compile still running: the program goes */
         m->jit = NULL;
@@ -180,6 +180,6 @@ cudaError_t rt_var_address(rt_context *c, rt_var *v, void **addr) {
 size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f) {
     if (f->max_dynamic_shared >= 0) return (size_t)f->max_dynamic_shared;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
-    size_t limit = c->preset->shared_per_block;
+    size_t limit = rt_cur(c)->preset->shared_per_block;
     return info->static_shared >= limit ? 0 : limit - info->static_shared;
 }

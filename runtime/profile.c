@@ -32,6 +32,7 @@ typedef struct rt_prof_record {
     bool regs_from_ptxas;
     uint32_t static_shared, dynamic_shared;
     int stream;                   /* as nvprof numbers streams: 7 is the default stream */
+    int device;                   /* the device it ran on */
     double start_s, duration_s;   /* on the virtual clock */
     uint64_t warp_insns;
     prof_counters counters;
@@ -64,6 +65,7 @@ struct rt_prof_run {
     prof_launch launch;
     bool regs_from_ptxas;
     int stream;
+    int device;
     bool timeline;                /* a grid the host launched: its counters go to the
                                    * timeline (trace.c) */
 };
@@ -99,9 +101,11 @@ bool rt_prof_enabled(void) {
     return rt_prof.on;
 }
 
-rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream,
-                           bool timeline) {
-    if (!rt_prof_enabled() || !c->preset) return NULL;
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, int dev,
+                           cudaStream_t stream, bool timeline) {
+    if (!rt_prof_enabled()) return NULL;
+    const gpu_preset *preset = c->devs[dev].preset;
+    if (!preset) return NULL;
     rt_prof_run *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
@@ -117,7 +121,8 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
     pthread_mutex_unlock(&c->lock);
     uint32_t grid[3] = {L->grid.x, L->grid.y, L->grid.z};
     uint32_t block[3] = {L->block.x, L->block.y, L->block.z};
-    prof_launch_init(&r->launch, c->preset, grid, block, (uint32_t)regs, info->static_shared,
+    r->device = dev;
+    prof_launch_init(&r->launch, preset, grid, block, (uint32_t)regs, info->static_shared,
                      L->dyn_shared, 0);
     r->session = prof_session_new(&r->launch, m, true, rt_prof.tables);
     if (!r->session) {
@@ -136,7 +141,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream
 
 double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 block,
                          uint32_t dyn_shared, uint64_t warp_instructions) {
-    if (!c->preset) return 0;
+    if (!rt_cur(c)->preset) return 0;
     pthread_mutex_lock(&c->lock);
     int regs = rt_func_regs_per_thread(c, f, NULL);
     pthread_mutex_unlock(&c->lock);
@@ -147,7 +152,7 @@ double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 bl
     in.regs_per_thread = regs;
     in.shared_per_block = exec_kernel_get_info(f->kernel)->static_shared + (size_t)dyn_shared;
     in.warp_instructions = warp_instructions;
-    return prof_estimate_kernel_ms(c->preset, &in);
+    return prof_estimate_kernel_ms(rt_cur(c)->preset, &in);
 }
 
 double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted) {
@@ -167,6 +172,7 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
     rec.static_shared = r->launch.static_shared;
     rec.dynamic_shared = r->launch.dynamic_shared;
     rec.stream = r->stream;
+    rec.device = r->device;
     rec.warp_insns = stats->warp_instructions;
     rec.faulted = faulted;
     if (getenv("VCUDA_PROF_DEBUG"))
@@ -292,6 +298,10 @@ static rt_prof_kernel *summarise(const rt_profiler *p, size_t *count, double *to
     return k;
 }
 
+/* What nvprof calls each device ("NVIDIA H100 80GB HBM3 (1)"), filled when reporting;
+ * every launch is reported with the device it ran on, in its context (1 + the device). */
+static char rt_prof_names[GPU_MAX_DEVICES][160];
+
 static void print_summary(const rt_profiler *p, FILE *o, const char *pre, const char *device) {
     size_t nk;
     double total;
@@ -365,7 +375,7 @@ static void print_summary(const rt_profiler *p, FILE *o, const char *pre, const 
     fprintf(o, "SSMem: static shared memory per block.  DSMem: dynamic shared memory per block.\n");
 }
 
-static void print_trace(const rt_profiler *p, FILE *o, const char *pre, const char *device) {
+static void print_trace(const rt_profiler *p, FILE *o, const char *pre) {
     if (p->csv) {
         fprintf(o, "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\","
                    "\"Block Y\",\"Block Z\",\"Registers Per Thread\",\"Static SMem\","
@@ -376,8 +386,8 @@ static void print_trace(const rt_profiler *p, FILE *o, const char *pre, const ch
             fprintf(o, "%f,%f,%u,%u,%u,%u,%u,%u,%d,%u,%u,", r->start_s * 1e6, r->duration_s * 1e6,
                     r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->regs,
                     r->static_shared, r->dynamic_shared);
-            csv_string(o, device);
-            fprintf(o, ",1,%d,", r->stream);
+            csv_string(o, rt_prof_names[r->device]);
+            fprintf(o, ",%d,%d,", 1 + r->device, r->stream);
             csv_string(o, r->kernel);
             fprintf(o, ",%zu\n", i + 1);
         }
@@ -397,7 +407,8 @@ static void print_trace(const rt_profiler *p, FILE *o, const char *pre, const ch
         fmt_bytes(ss, sizeof ss, r->static_shared);
         fmt_bytes(ds, sizeof ds, r->dynamic_shared);
         fprintf(o, "%10s  %9s  %16s  %16s  %6d  %8s  %8s  %26s  %7d  %6d  %s [%zu]\n", st, du, g, b,
-                r->regs, ss, ds, device, 1, r->stream, r->kernel, i + 1);
+                r->regs, ss, ds, rt_prof_names[r->device], 1 + r->device, r->stream, r->kernel,
+                i + 1);
     }
     fprintf(o, "\nRegs: Number of registers used per CUDA thread (%s).\n",
             p->n && !p->recs[0].regs_from_ptxas ? "estimated from the PTX" : "as ptxas assigns them");
@@ -406,8 +417,7 @@ static void print_trace(const rt_profiler *p, FILE *o, const char *pre, const ch
 }
 
 /* --print-gpu-trace with --metrics: one row per launch, one column per metric. */
-static void print_metric_trace(const rt_profiler *p, FILE *o, const char *pre,
-                               const char *device) {
+static void print_metric_trace(const rt_profiler *p, FILE *o, const char *pre) {
     const prof_selection *s = &p->sel;
     if (!p->csv) fprintf(o, "%sMetric result (one line per launch):\n", pre);
     fprintf(o, p->csv ? "\"Device\",\"Context\",\"Stream\",\"Kernel\",\"Correlation_ID\""
@@ -421,12 +431,13 @@ static void print_metric_trace(const rt_profiler *p, FILE *o, const char *pre,
     for (size_t i = 0; i < p->n; i++) {
         const rt_prof_record *r = &p->recs[i];
         if (p->csv) {
-            csv_string(o, device);
-            fprintf(o, ",1,%d,", r->stream);
+            csv_string(o, rt_prof_names[r->device]);
+            fprintf(o, ",%d,%d,", 1 + r->device, r->stream);
             csv_string(o, r->kernel);
             fprintf(o, ",%zu", i + 1);
         } else {
-            fprintf(o, "%-26s %7d %6d %6zu", device, 1, r->stream, i + 1);
+            fprintf(o, "%-26s %7d %6d %6zu", rt_prof_names[r->device], 1 + r->device, r->stream,
+                    i + 1);
         }
         for (size_t m = 0; m < s->count; m++) {
             const prof_metric *mt = s->metric[m];
@@ -457,22 +468,30 @@ void rt_prof_report(rt_context *c) {
         }
     }
     fflush(stdout);
-    char pre[32], device[160];
+    char pre[32], device[1024];
     snprintf(pre, sizeof pre, "==%d== ", (int)getpid());
-    snprintf(device, sizeof device, "%s (0)", c && c->preset ? c->preset->name : "none");
+    snprintf(device, sizeof device, "%s (0)", c && c->devs[0].preset ? c->devs[0].preset->name : "none");
+    for (int d = 0; c && d < c->ndevs; d++)
+        snprintf(rt_prof_names[d], sizeof rt_prof_names[d], "%s (%d)", c->devs[d].preset->name, d);
+    /* several devices: the summary names them all */
+    for (int d = 1; c && d < c->ndevs; d++) {
+        size_t len = strlen(device);
+        snprintf(device + len, sizeof device - len, "\", \"%s", rt_prof_names[d]);
+    }
     if (!p->csv)
         fprintf(o, "%sProfiling application: %s\n", pre, p->command ? p->command : "(unknown)");
     if (p->n == 0) {
         fprintf(o, "%sNo kernels were profiled.\n", pre);
     } else if (p->sel.count == 0) {
-        if (p->trace) print_trace(p, o, pre, device);
+        if (p->trace) print_trace(p, o, pre);
         else print_summary(p, o, pre, device);
     } else if (p->trace) {
-        print_metric_trace(p, o, pre, device);
+        print_metric_trace(p, o, pre);
     } else {
         prof_report *rep = prof_report_new(&p->sel);
         for (size_t i = 0; rep && i < p->n; i++)
-            prof_report_add(rep, device, p->recs[i].kernel, &p->recs[i].counters,
+            prof_report_add(rep, rt_prof_names[p->recs[i].device], p->recs[i].kernel,
+                            &p->recs[i].counters,
                             &p->recs[i].launch);
         if (rep) prof_report_print(rep, o, pre, p->csv);
         prof_report_free(rep);

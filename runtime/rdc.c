@@ -92,7 +92,7 @@ static bool rt_rdc_is_device_runtime(const char *ptx) {
 
 ptx_module *rt_rdc_link(rt_context *c, rt_module *m, uint32_t *arch, cudaError_t *code,
                         char *err, size_t errlen) {
-    const gpu_preset *p = c->preset;
+    const gpu_preset *p = rt_cur(c)->preset;
     int device_sm = p->major * 10 + p->minor;
     ptx_module **mods = calloc(m->nrdc_images + 1, sizeof *mods);
     if (!mods) {
@@ -159,7 +159,7 @@ cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, s
      * older, with -DCUDA_FORCE_CDP1_IF_SUPPORTED) is refused by devices of compute
      * capability 9.0 and later when the module is loaded, as the driver refuses the PTX. */
     int f = ptx_find_func(pm, "cudaDeviceSynchronize");
-    if (f >= 0 && pm->funcs[f].ninsns == 0 && c->preset->major >= 9) {
+    if (f >= 0 && pm->funcs[f].ninsns == 0 && rt_cur(c)->preset->major >= 9) {
         snprintf(err, errlen, "the device code calls cudaDeviceSynchronize (the legacy dynamic "
                  "parallelism model, CDP1), which devices of compute capability 9.0 and later "
                  "do not support");

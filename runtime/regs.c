@@ -237,7 +237,7 @@ static int rt_report_regs(const char *report, const char *name) {
  * Called with c->lock held. */
 static void rt_module_ptxas(rt_context *c, rt_module *m) {
     m->regs_checked = true;
-    const gpu_preset *p = c->preset;
+    const gpu_preset *p = rt_cur(c)->preset;
     char err[256];
     uint32_t arch = 0;
     cudaError_t code = cudaSuccess;

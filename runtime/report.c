@@ -52,7 +52,7 @@ void rt_report_print(rt_context *c) {
         if (f->stats.calls) order[i++] = f;
     if (order) qsort(order, n, sizeof *order, rt_by_time);
     fprintf(stderr, "\n==vcuda== kernel report (device %s, preset %s)\n",
-            c->preset ? c->preset->name : "none", c->preset ? c->preset->key : "none");
+            rt_cur(c)->preset ? rt_cur(c)->preset->name : "none", rt_cur(c)->preset ? rt_cur(c)->preset->key : "none");
     if (!n) {
         fprintf(stderr, "==vcuda== no kernel ran\n");
     } else {

@@ -187,6 +187,7 @@ enum rt_stream_kind {
 
 struct rt_stream {
     int kind;                   /* enum rt_stream_kind */
+    int device;                 /* the device current at its creation */
     unsigned flags;             /* cudaStreamNonBlocking or 0 */
     int priority;
     uint64_t id;
@@ -211,6 +212,9 @@ struct rt_stream {
 
 typedef struct rt_event {
     unsigned flags;
+    int device;                 /* the device current at its creation */
+    struct rt_ipc_event *ipc;   /* interprocess: state shared with other processes */
+    bool ipc_opened;            /* opened from another process's handle */
     unsigned refs;              /* the handle, and records not yet run */
     bool destroyed;
     rt_mark *mark;              /* the latest record, NULL when never recorded */
@@ -259,7 +263,7 @@ typedef struct rt_op {
             void *dst; size_t dpitch; const void *src; size_t spitch; size_t width, height;
             rt_copy_dir dir;
         } copy2d;
-        struct { rt_event *event; } event;
+        struct { rt_event *event; uint64_t ipc_seq; } event;
         struct { cudaHostFn_t fn; void *data; } host_fn;
         struct { cudaStreamCallback_t fn; void *data; cudaStream_t handle; } callback;
         /* run by the engine when the stream reaches it (engine_lock held), even after a
@@ -286,10 +290,26 @@ typedef struct rt_output {
 
 enum { RT_LIMIT_COUNT = 7 }; /* cudaLimitStackSize .. cudaLimitPersistingL2CacheSize */
 
+/* One device as the program numbers it. Devices share one allocation table (unified
+ * addressing: a pointer says which device made it, mem_alloc.device), the registered code
+ * and the stream engine; each has its own properties (preset), SMs and block scheduler
+ * (gpu), peers and default streams. */
+typedef struct rt_dev {
+    int ordinal;                   /* as the program numbers it */
+    int physical;                  /* its place in VCUDA_DEVICE's list (CUDA_VISIBLE_DEVICES
+                                    * may renumber): its PCI address and UUID */
+    const gpu_preset *preset;
+    gpu_device *gpu;               /* NULL until needed; remade after cudaDeviceReset */
+    uint32_t peers;                /* bit i: its kernels may reach device i's memory */
+    struct rt_stream *legacy;      /* its legacy default stream, made on first use
+                                    * (engine_lock) */
+} rt_dev;
+
 typedef struct rt_context {
     pthread_mutex_t lock;          /* guards everything below, except where noted */
-    const gpu_preset *preset;
-    gpu_device *dev;               /* NULL until needed; remade after cudaDeviceReset */
+    int ndevs;                     /* devices the program sees (0: none could be set up) */
+    rt_dev devs[GPU_MAX_DEVICES];
+    mem_table *mem;                /* every device's allocations */
     bool active;                   /* a primary context exists (false after a reset) */
     cudaError_t sticky;            /* device fault: every context call returns it */
     bool unusable;                 /* reset after a fault: cudaErrorDevicesUnavailable */
@@ -322,7 +342,6 @@ typedef struct rt_context {
     rt_ptrmap streams;             /* rt_stream* -> itself (live handles) */
     rt_ptrmap events;              /* rt_event* -> itself (live handles) */
     rt_stream *all_streams;        /* every stream object, handles gone or not */
-    rt_stream *legacy;             /* the legacy default stream, made on first use */
     uint64_t generation;           /* bumped by cudaDeviceReset: older per-thread streams
                                     * are gone */
     uint64_t next_order;
@@ -352,8 +371,9 @@ typedef struct rt_context {
     int jit_mode;                  /* VCUDA_JIT (jit/jit.h's jit_mode) */
     check_state *check;            /* the checker `vcuda check` asked for, or NULL */
     pthread_mutex_t tool_lock;     /* grids run one at a time under a profiler or checker */
-    gpu_device *devrt_dev;         /* the device the device runtime's limits went to ... */
-    uint64_t devrt_pending, devrt_sync_depth; /* ... and those limits (devrt.c) */
+    gpu_device *devrt_dev[GPU_MAX_DEVICES]; /* the devices the device runtime's limits went to ... */
+    uint64_t devrt_pending[GPU_MAX_DEVICES]; /* ... and those limits (devrt.c) */
+    uint64_t devrt_sync_depth[GPU_MAX_DEVICES];
 } rt_context;
 
 /* Per host thread. */
@@ -370,8 +390,12 @@ typedef struct rt_thread {
     int nconfigs;
     rt_call_config configs[RT_MAX_CALL_CONFIGS];
     bool in_host_fn;               /* this thread is running a host function or callback */
-    rt_stream *per_thread;         /* this thread's default stream, when made ... */
-    uint64_t per_thread_gen;       /* ... in this context generation */
+    rt_stream *per_thread[GPU_MAX_DEVICES]; /* this thread's default stream per device,
+                                             * when made ... */
+    uint64_t per_thread_gen[GPU_MAX_DEVICES]; /* ... in this context generation */
+    int device;                    /* the current device (cudaSetDevice) */
+    bool device_chosen;            /* set by cudaSetDevice (cudaSetValidDevices then
+                                    * leaves it) */
     enum cudaStreamCaptureMode capture_mode; /* cudaThreadExchangeStreamCaptureMode */
 } rt_thread;
 
@@ -386,13 +410,31 @@ cudaError_t rt_enter(rt_context *c);
 cudaError_t rt_enter_device(rt_context *c);
 /* Record e as the calling thread's last error when it is an error; returns e. */
 cudaError_t rt_record(cudaError_t e);
-/* The device, created on demand (NULL with a message on stderr if it cannot be). Called
- * with c->lock held. */
+/* The calling thread's current device, created on demand (NULL with a message on stderr
+ * if it cannot be). Called with c->lock held. */
 gpu_device *rt_device(rt_context *c);
+/* Device d's gpu, created on demand likewise (c->lock held). */
+gpu_device *rt_dev_gpu(rt_context *c, int d);
+/* The calling thread's current device (devs[0], with no preset, when there is none). */
+rt_dev *rt_cur(rt_context *c);
+/* 1 + the current device's ordinal: what allocations record (mem_alloc.device). */
+uint32_t rt_cur_tag(rt_context *c);
+/* Device ordinal d, or NULL when there is no such device. */
+rt_dev *rt_dev_at(rt_context *c, int d);
+/* The devices VCUDA_DEVICE and CUDA_VISIBLE_DEVICES give (devlist.c): fills c->devs,
+ * c->ndevs (0 with a message when VCUDA_DEVICE names no device) and c->mem. */
+void rt_devices_init(rt_context *c);
+/* A device's UUID and PCI device (slot) number (device.c): its preset's, told apart by its place in
+ * VCUDA_DEVICE's list. */
+void rt_dev_uuid(const rt_dev *v, cudaUUID_t *uuid);
+int rt_dev_pci_device(const rt_dev *v);
 /* Make the device fault sticky. */
 void rt_set_sticky(rt_context *c, cudaError_t e);
 /* Free every allocation and loaded module and forget the device (cudaDeviceReset). */
 void rt_context_reset(rt_context *c);
+/* cudaDeviceReset of one of several devices (c->lock held, its work completed): its
+ * allocations, streams, events and peers go; the other devices and the code stay. */
+void rt_context_reset_device(rt_context *c, int device);
 /* Release everything (tests, and the end of the process when leak checking). */
 void rt_context_shutdown(void);
 /* Milliseconds on a monotonic clock. */
@@ -444,7 +486,7 @@ cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, s
 
 /* Hand the device the dynamic-parallelism limits the program set and the runtime's
  * answers to device-side queries (before running a kernel). */
-void rt_devrt_prepare(rt_context *c);
+gpu_device *rt_devrt_prepare(rt_context *c, int d);
 
 
 /* ---- engine.c: running streams on the device side ----
@@ -513,9 +555,14 @@ double rt_host_grace_ms(void);
 /* Wait for every operation of every stream, write all output (cudaDeviceSynchronize).
  * Returns the sticky error after it. */
 cudaError_t rt_device_synchronize(rt_context *c);
+/* The same for one device's streams (device < 0: every device's). */
+cudaError_t rt_device_synchronize_dev(rt_context *c, int device);
 /* Drop everything a reset removes: streams, events, pending output (after
  * rt_device_synchronize; engine_lock not held). */
 void rt_engine_reset(rt_context *c);
+/* The streams, events and default stream of one device go (cudaDeviceReset with several
+ * devices; its work has completed). */
+void rt_engine_reset_device(rt_context *c, int device);
 /* Stop the engine's threads (process shutdown in tests). */
 void rt_engine_stop(rt_context *c);
 /* The calling thread is inside a host function (API calls that wait are refused). */
@@ -666,12 +713,31 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
 bool rt_release_object(rt_context *c, void *p);
 /* Free every allocation the runtime made (reset). */
 void rt_memory_release_all(rt_context *c, mem_table *t);
+/* Free the program's allocations made while device tag - 1 was current. */
+void rt_memory_release_device(rt_context *c, uint32_t tag);
 
 /* ---- mempool.c: stream-ordered allocation ---- */
 
 /* mem_alloc.flags of an allocation carved from a memory pool's reserved memory (apart from
  * the executor's EXEC_MEM_FLAG_DEVICE_HEAP and EXEC_MEM_FLAG_OBJECT bits). */
 #define RT_MEM_FLAG_POOL 0x10000000u
+/* mem_alloc.flags of another process's device memory opened with cudaIpcOpenMemHandle. */
+#define RT_MEM_FLAG_IPC 0x08000000u
+
+/* ---- ipc.c: sharing memory and events with other processes ---- */
+
+/* The allocation at p is being freed: if it was exported, its shared memory goes. */
+void rt_ipc_forget(void *p);
+/* An event made with cudaEventInterprocess gets its shared state (false: out of
+ * resources); an event going gives it back. */
+bool rt_ipc_event_init(rt_event *ev);
+void rt_ipc_event_free(rt_event *ev);
+/* A record of an interprocess event: its number when issued, its completion (engine). */
+uint64_t rt_ipc_event_recorded(rt_event *ev);
+void rt_ipc_event_done(rt_event *ev, uint64_t seq);
+/* Wait (host side) until the latest record of an event opened from another process, as
+ * issued when the call began, has completed; query: answer at once. */
+bool rt_ipc_event_wait(rt_event *ev, bool query);
 
 /* cudaFree of a pool allocation (the device is synchronised): give it back to its pool.
  * False when p is not the start of a pool allocation. */
@@ -708,11 +774,11 @@ int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas);
 /* ---- profile.c: `vcuda prof` inside the program ---- */
 
 typedef struct rt_prof_run rt_prof_run;
-/* Before a grid runs: when profiling is on, start recording it and put the observer into
- * L; returns NULL when profiling is off. timeline: a grid the host launched, whose
+/* Before a grid runs on device dev: when profiling is on, start recording it and put the
+ * observer into L; returns NULL when profiling is off. timeline: a grid the host launched, whose
  * counters go to the timeline when one is recorded (trace.c). */
-rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, cudaStream_t stream,
-                           bool timeline);
+rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, int dev,
+                           cudaStream_t stream, bool timeline);
 /* After the grid ran (stats from the scheduler): file the launch's counters and time.
  * Returns the grid's device time in milliseconds by the timing model (fed with what the
  * profiler saw), or -1 when r is NULL. */

@@ -147,7 +147,7 @@ static cudaError_t rt_stream_prop_get(cudaStream_t h, rt_stream_prop what, void 
         case RT_PROP_PRIORITY: *(int *)out = s->priority; break;
         case RT_PROP_FLAGS: *(unsigned *)out = s->flags; break;
         case RT_PROP_ID: *(unsigned long long *)out = user ? s->id : 0; break;
-        case RT_PROP_DEVICE: *(int *)out = 0; break;
+        case RT_PROP_DEVICE: *(int *)out = s->device; break;
         }
     }
     pthread_mutex_unlock(&c->engine_lock);
@@ -238,7 +238,7 @@ static cudaError_t rt_attach(cudaStream_t stream, void *devPtr, size_t length, u
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
         return rt_record(cudaErrorInvalidValue);
     mem_alloc a;
-    if (!mem_table_find(gpu_device_mem(c->dev), (uint64_t)(uintptr_t)devPtr, &a) ||
+    if (!mem_table_find(c->mem, (uint64_t)(uintptr_t)devPtr, &a) ||
         a.kind != MEM_KIND_MANAGED || length > a.base + a.size - (uint64_t)(uintptr_t)devPtr)
         return rt_record(cudaErrorInvalidValue);
     return rt_stream_valid(c, stream) ? cudaSuccess : rt_record(cudaErrorInvalidResourceHandle);

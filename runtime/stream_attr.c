@@ -33,7 +33,7 @@ static bool rt_stream_value_ok(rt_context *c, cudaLaunchAttributeID id,
     if (id == cudaLaunchAttributeAccessPolicyWindow) {
         const struct cudaAccessPolicyWindow *w = &v->accessPolicyWindow;
         if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f)) return false;
-        if (w->num_bytes > (size_t)c->preset->access_policy_max_window_size) return false;
+        if (w->num_bytes > (size_t)rt_cur(c)->preset->access_policy_max_window_size) return false;
         if (w->hitProp > cudaAccessPropertyPersisting || w->missProp > cudaAccessPropertyPersisting)
             return false;
     }

@@ -89,7 +89,7 @@ static cudaError_t rt_resource(rt_context *c, exec_texobj *x, const struct cudaR
         if (e) return e;
         /* an empty one is allowed: every fetch reads zero */
         size_t n = size / x->elem_size;
-        if (n > (size_t)c->preset->max_texture1d_linear) return cudaErrorInvalidValue;
+        if (n > (size_t)rt_cur(c)->preset->max_texture1d_linear) return cudaErrorInvalidValue;
         x->dims = 1;
         x->level[0] = (exec_tex_level){r->res.linear.devPtr, (uint32_t)n, 1, 1, size, size};
         x->res = EXEC_TEX_RES_LINEAR;
@@ -102,8 +102,8 @@ static cudaError_t rt_resource(rt_context *c, exec_texobj *x, const struct cudaR
         if (w == 0 || h == 0 || pitch == 0) return cudaErrorInvalidValue;
         cudaError_t e = rt_linear_source(c, x, r->res.pitch2D.devPtr, (h - 1) * pitch + 1, d);
         if (e) return e;
-        const int *lim = c->preset->max_texture2d_linear;
-        if (pitch % (size_t)c->preset->texture_pitch_alignment || pitch < w * x->elem_size ||
+        const int *lim = rt_cur(c)->preset->max_texture2d_linear;
+        if (pitch % (size_t)rt_cur(c)->preset->texture_pitch_alignment || pitch < w * x->elem_size ||
             w > (size_t)lim[0] || h > (size_t)lim[1] || pitch > (size_t)lim[2])
             return cudaErrorInvalidValue;
         x->store_size = (h - 1) * pitch + w * x->elem_size;
@@ -180,7 +180,7 @@ cudaError_t rt_texobj_create(rt_context *c, rt_texobj **out, const struct cudaRe
 
 rt_texobj *rt_texobj_get(rt_context *c, uint64_t handle, bool surface) {
     mem_alloc a;
-    if (!handle || !mem_table_find(gpu_device_mem(c->dev), handle, &a) || a.base != handle ||
+    if (!handle || !mem_table_find(c->mem, handle, &a) || a.base != handle ||
         !(a.flags & EXEC_MEM_FLAG_OBJECT) || a.size < sizeof(rt_texobj))
         return NULL;
     rt_texobj *t = (rt_texobj *)(uintptr_t)handle;

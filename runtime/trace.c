@@ -61,8 +61,8 @@ static const char rt_tr_default_metrics[] =
 
 void rt_trace_init(rt_context *c) {
     const char *path = getenv("VCUDA_PROF_TIMELINE");
-    if (!path || !*path || !c->preset) return;
-    rt_tr.tl = prof_timeline_new(c->preset);
+    if (!path || !*path || !rt_cur(c)->preset) return;
+    rt_tr.tl = prof_timeline_new(rt_cur(c)->preset);
     rt_tr.path = strdup(path);
     if (!rt_tr.tl || !rt_tr.path) return;
     char err[256];
@@ -90,32 +90,38 @@ void rt_trace_init(rt_context *c) {
 
 /* ---- the device's streams ---- */
 
-static int stream_track(const rt_stream *s) {
+/* With several devices each track says whose it is ("GPU 1: Stream 14"), and each
+ * device's legacy stream has a track of its own; one device keeps nvprof's names. */
+static int stream_track(const rt_context *c, const rt_stream *s) {
     char name[96];
     uint64_t key;
     int sort;
+    int n = 0;
+    if (c->ndevs > 1) n = snprintf(name, sizeof name, "GPU %d: ", s->device);
     switch (s->kind) {
     case RT_STREAM_LEGACY:
-        key = 0;
+        key = (uint64_t)s->device;
         sort = 0;
-        snprintf(name, sizeof name, "Stream 7 (legacy default stream)");
+        snprintf(name + n, sizeof name - (size_t)n, "Stream 7 (legacy default stream)");
         break;
     case RT_STREAM_USER: /* numbered as nvprof and --print-gpu-trace number them */
         key = s->id;
         sort = 12 + (int)s->id;
-        snprintf(name, sizeof name, "Stream %d", 12 + (int)s->id);
+        snprintf(name + n, sizeof name - (size_t)n, "Stream %d", 12 + (int)s->id);
         break;
     case RT_STREAM_PER_THREAD:
         key = (uint64_t)(uintptr_t)s | 1ull << 62;
         sort = 5000 + (int)rt_tr.tl->ntracks;
-        snprintf(name, sizeof name, "Per-thread default stream %zu", rt_tr.tl->ntracks);
+        snprintf(name + n, sizeof name - (size_t)n, "Per-thread default stream %zu",
+                 rt_tr.tl->ntracks);
         break;
     default:
         key = (uint64_t)(uintptr_t)s | 1ull << 63;
         sort = 10000 + (int)rt_tr.tl->ntracks;
-        snprintf(name, sizeof name, "Graph branch %zu", rt_tr.tl->ntracks);
+        snprintf(name + n, sizeof name - (size_t)n, "Graph branch %zu", rt_tr.tl->ntracks);
         break;
     }
+    sort += s->device * 100000; /* a device's tracks together, in device order */
     return prof_timeline_track(rt_tr.tl, key, false, sort, name);
 }
 
@@ -138,7 +144,7 @@ static void kernel_details(rt_context *c, prof_tl_event *e, const rt_op *op) {
     e->dynamic_shared = op->u.kernel.dyn_shared;
     if (!rt_tr_measured.valid || op->dropped) {
         if (f->kernel) e->static_shared = (uint32_t)exec_kernel_get_info(f->kernel)->static_shared;
-        gpu_occupancy occ = gpu_occupancy_calc(c->preset, (int)(b->x * b->y * b->z), 0,
+        gpu_occupancy occ = gpu_occupancy_calc(rt_cur(c)->preset, (int)(b->x * b->y * b->z), 0,
                                                (size_t)e->static_shared + e->dynamic_shared);
         e->occupancy = occ.occupancy;
         return;
@@ -170,7 +176,7 @@ void rt_trace_op(rt_context *c, const rt_op *op) {
         [RT_OP_HOST_FN] = PROF_TL_HOST_FN, [RT_OP_CALLBACK] = PROF_TL_HOST_FN,
         [RT_OP_WAIT] = PROF_TL_WAIT, [RT_OP_LOAD] = PROF_TL_LOAD};
     pthread_mutex_lock(&rt_tr.lock);
-    prof_tl_event *e = prof_timeline_add(rt_tr.tl, kinds[op->kind], stream_track(op->stream));
+    prof_tl_event *e = prof_timeline_add(rt_tr.tl, kinds[op->kind], stream_track(c, op->stream));
     if (e) {
         e->start_ms = op->vstart;
         e->end_ms = op->vend > op->vstart ? op->vend : op->vstart;

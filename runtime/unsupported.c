@@ -51,11 +51,6 @@ RT_UNSUPPORTED(cudaMemPoolImportFromShareableHandle, (cudaMemPool_t *memPool, vo
 RT_UNSUPPORTED(cudaMemPoolImportPointer, (void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData))
 RT_UNSUPPORTED(cudaDeviceGetHostAtomicCapabilities, (unsigned int *capabilities, const enum cudaAtomicOperation* operations, unsigned int count, int device))
 RT_UNSUPPORTED(cudaDeviceGetP2PAtomicCapabilities, (unsigned int *capabilities, const enum cudaAtomicOperation *operations, unsigned int count, int srcDevice, int dstDevice))
-RT_UNSUPPORTED(cudaIpcCloseMemHandle, (void *devPtr))
-RT_UNSUPPORTED(cudaIpcGetEventHandle, (cudaIpcEventHandle_t *handle, cudaEvent_t event))
-RT_UNSUPPORTED(cudaIpcGetMemHandle, (cudaIpcMemHandle_t *handle, void *devPtr))
-RT_UNSUPPORTED(cudaIpcOpenEventHandle, (cudaEvent_t *event, cudaIpcEventHandle_t handle))
-RT_UNSUPPORTED(cudaIpcOpenMemHandle, (void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags))
 
 /* ---- Interoperability with other APIs (graphics, external memory and semaphores, NvSci) ---- */
 RT_UNSUPPORTED(cudaDestroyExternalMemory, (cudaExternalMemory_t extMem))

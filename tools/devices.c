@@ -1,5 +1,6 @@
-/* tools/devices.c — `vcuda devices`: the emulated device, described line for line the
- * way the CUDA samples' deviceQuery (CUDA 13 version) describes a real one.
+/* tools/devices.c — `vcuda devices`: the emulated devices, described line for line the
+ * way the CUDA samples' deviceQuery (CUDA 13 version) describes real ones, with its peer
+ * access lines when there are several.
  *
  * The figures come from the CUDA API of the linked libvcuda (cudaGetDeviceProperties,
  * cudaDeviceGetAttribute, ...), the same path a user program takes, so this doubles as a
@@ -186,6 +187,20 @@ static int print_current(bool detected_line, int *driver, int *runtime) {
             return -1;
         print_device(&q, dev, *driver, *runtime);
     }
+    /* deviceQuery's peer section, for two devices or more */
+    for (int a = 0; count >= 2 && a < count; a++) {
+        for (int b = 0; b < count; b++) {
+            if (a == b) continue;
+            struct cudaDeviceProp pa, pb;
+            int can = 0;
+            if (cudaGetDeviceProperties(&pa, a) != cudaSuccess ||
+                cudaGetDeviceProperties(&pb, b) != cudaSuccess ||
+                cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess)
+                return -1;
+            printf("> Peer access from %s (GPU%d) -> %s (GPU%d) : %s\n", pa.name, a, pb.name, b,
+                   can ? "Yes" : "No");
+        }
+    }
     return count;
 }
 
@@ -197,9 +212,13 @@ int tool_devices(int argc, char **argv) {
         } else if (strcmp(argv[i], "--section") == 0) {
             section = true; /* internal: the device part only, for --all */
         } else if (strncmp(argv[i], "--device", 8) == 0) {
-            const char *v = argv[i][8] == '=' ? argv[i] + 9
-                            : argv[i][8] == 0 && i + 1 < argc ? argv[++i] : NULL;
-            if (!v || !gpu_preset_find(v)) {
+            /* --device or --devices, a preset or a list (h100,a100 / h100x2) */
+            size_t n = argv[i][8] == 's' ? 9 : 8;
+            const char *v = argv[i][n] == '=' ? argv[i] + n + 1
+                            : argv[i][n] == 0 && i + 1 < argc ? argv[++i] : NULL;
+            const gpu_preset *list[GPU_MAX_DEVICES];
+            char err[512];
+            if (!v || gpu_preset_list(v, list, GPU_MAX_DEVICES, err, sizeof err) == 0) {
                 fprintf(stderr, "vcuda devices: unknown device '%s'; valid names:", v ? v : "");
                 for (size_t k = 0; k < gpu_preset_count; k++)
                     fprintf(stderr, " %s", gpu_presets[k].key);

@@ -110,8 +110,11 @@ int tool_prof(int argc, char **argv) {
         } else if (strcmp(argv[i], "--query-metrics") == 0) {
             query_metrics();
             return 0;
-        } else if ((v = value_of(argc, argv, &i, "--device"))) {
-            if (!gpu_preset_find(v)) {
+        } else if ((v = value_of(argc, argv, &i, "--devices")) ||
+                   (v = value_of(argc, argv, &i, "--device"))) {
+            const gpu_preset *list[GPU_MAX_DEVICES];
+            char lerr[512];
+            if (gpu_preset_list(v, list, GPU_MAX_DEVICES, lerr, sizeof lerr) == 0) {
                 fprintf(stderr, "vcuda prof: unknown device '%s'; valid names:", v);
                 for (size_t k = 0; k < gpu_preset_count; k++)
                     fprintf(stderr, " %s", gpu_presets[k].key);

@@ -32,9 +32,10 @@ static void usage(FILE *f) {
             "                               (-v, --verbose: print the nvcc command)\n"
             "  run [options] ./app [args]   run a program, with a per-kernel report at exit\n"
             "        --device NAME          emulate this device (sets VCUDA_DEVICE)\n"
+            "        --devices LIST         several devices: h100,a100 or h100x2\n"
             "        --threads N            host threads running blocks (sets VCUDA_THREADS)\n"
-            "  devices [--all]              describe the emulated device (or every preset)\n"
-            "        --device NAME          describe this device\n"
+            "  devices [--all]              describe the emulated devices (or every preset)\n"
+            "        --device(s) LIST       describe these devices\n"
             "  prof [options] ./app [args]  profile: per-kernel time, configuration and\n"
             "                               metrics (see vcuda prof --help)\n"
             "  check [options] ./app [args] run a program under a checker (memcheck, racecheck,\n"
@@ -135,13 +136,16 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return NULL;
 }
 
+/* A preset or a list of them ("h100", "h100,a100", "h100x2"), as VCUDA_DEVICE takes it. */
 static bool check_device_name(const char *name) {
-    if (gpu_preset_find(name))
+    const gpu_preset *list[GPU_MAX_DEVICES];
+    char err[512];
+    if (gpu_preset_list(name, list, GPU_MAX_DEVICES, err, sizeof err) > 0)
         return true;
     fprintf(stderr, "vcuda: unknown device '%s'; valid names:", name);
     for (size_t i = 0; i < gpu_preset_count; i++)
         fprintf(stderr, " %s", gpu_presets[i].key);
-    fprintf(stderr, "\n");
+    fprintf(stderr, " (several: h100,a100 or h100x2)\n");
     return false;
 }
 
@@ -152,7 +156,8 @@ static int tool_run(int argc, char **argv) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
-        } else if ((v = option_value(argc, argv, &i, "--device"))) {
+        } else if ((v = option_value(argc, argv, &i, "--devices")) ||
+                   (v = option_value(argc, argv, &i, "--device"))) {
             if (!check_device_name(v))
                 return 2;
             setenv("VCUDA_DEVICE", v, 1);

@@ -13,10 +13,10 @@ static char *stderr_of_two_calls(cudaError_t *first, cudaError_t *second) {
     if (!tmp) return NULL;
     int saved = dup(2);
     dup2(fileno(tmp), 2);
-    cudaIpcMemHandle_t h;
+    struct cudaMemPoolPtrExportData data;
     int dummy;
-    *first = cudaIpcGetMemHandle(&h, &dummy);
-    *second = cudaIpcGetMemHandle(&h, &dummy);
+    *first = cudaMemPoolExportPointer(&data, &dummy);
+    *second = cudaMemPoolExportPointer(&data, &dummy);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -37,7 +37,7 @@ int main(void) {
     CHECK_ERR(cudaGetLastError(), cudaErrorNotSupported);
     CHECK_ERR(cudaGetLastError(), cudaSuccess); /* not sticky */
     if (text) {
-        const char *want = "vcuda: cudaIpcGetMemHandle is not supported";
+        const char *want = "vcuda: cudaMemPoolExportPointer is not supported";
         char *first = strstr(text, want);
         CHECK(first != NULL);
         CHECK(first && !strstr(first + 1, want)); /* said once */
