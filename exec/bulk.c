@@ -17,7 +17,8 @@
  *
  * A cluster is one block (exec/cluster.c), so shared::cluster addresses are the block's
  * own shared memory, and a multicast copy (.multicast::cluster, ctaMask) writes the one
- * block there is when its bit 0 is set.
+ * block there is when its bit 0 is set. A shared::cta -> shared::cluster copy is an illegal
+ * instruction, as on the H200 in a kernel launched without a cluster (vcuda launches none).
  *
  * Addresses and sizes must be multiples of 16 (the PTX ISA's rule): others fault as
  * misaligned, as they do on the H100.
@@ -120,6 +121,14 @@ static bool bulk_move(exec_wstate *w, const exec_insn *in, uint32_t lane, const 
 static void h_bulk(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     const bulk_desc *b = (const bulk_desc *)(uintptr_t)in->imm;
+    if (b->dst_sp == PTX_SPACE_SHARED && b->src_sp == PTX_SPACE_SHARED) {
+        /* the H200 refuses a shared::cta -> shared::cluster copy in a kernel not launched as
+         * a cluster (tests/cuda/conformance/bulk_copy); vcuda launches no explicit cluster */
+        exec_fault_at(hw, in, (uint32_t)__builtin_ctz(mask), EXEC_FAULT_ILLEGAL_INSTRUCTION,
+                      "cp.async.bulk shared::cta -> shared::cluster needs a kernel launched "
+                      "as a cluster");
+        return;
+    }
     EXEC_FOR_LANES(mask, lane) {
         uint64_t dst = EXEC_R(hw, b->dst, lane) + (uint64_t)b->dst_off;
         uint64_t src = EXEC_R(hw, b->src, lane) + (uint64_t)b->src_off;
