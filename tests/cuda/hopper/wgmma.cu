@@ -3,7 +3,10 @@
 // of 8 rows x 16 bytes), m64n64k16 f16 and bf16 into f32 and f16, two k-steps accumulating
 // (scale-d), a negated A (imm-scale-a = -1), and m64n64k8 tf32. Each D is printed as a hash
 // of its bits (the tensor cores' own rounding shows there) and compared with a double
-// reference within a tolerance.
+// reference within a tolerance. (On the H200 the f16-accumulator line reads FAIL: its
+// tolerance is relative to |D| + 1, and where terms up to 4096 cancel, f16 accumulation
+// is off by more; the line records the GPU's bits all the same.)
+// nvcc-flags: -gencode arch=compute_90a,code=sm_90a
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <cstdio>
