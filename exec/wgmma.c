@@ -19,8 +19,9 @@
  * stride byte offset >> 4 (32-45), swizzle mode (62-63). Without swizzle, a K-major operand
  * (tnsp 0) is made of core matrices of 8 rows x 16 bytes, rows 16 bytes apart: element
  * (row, k) is at start + (row/8)*SBO + (k/E)*LBO + (row%8)*16 + (k%E)*size, E = 16/size
- * (recorded on an H200: tests/cuda/hopper/wgmma.cu). Swizzled and transposed (MN-major)
- * layouts fault as unsupported.
+ * (recorded on an H200: tests/cuda/hopper/wgmma.cu). The swizzled layouts follow the PTX
+ * ISA's canonical ones (wg_elem; not yet compared with a GPU); transposed (MN-major)
+ * operands fault as unsupported.
  *
  * Numerics: each element of D is exec_mma_dot's, the tensor cores' arithmetic that
  * mma.sync measured (exec/mma_numerics.c); scale-d false starts from +0, imm-scale-a/b -1
@@ -44,13 +45,25 @@ typedef struct {
     uint32_t d[WG_MAX_N / 2];  /* their slots */
 } wg_desc;
 
-/* Reads element (row, k) of a K-major operand through descriptor desc; false after a fault. */
+/* Reads element (row, k) of a K-major operand through descriptor desc; false after a fault.
+ * Swizzle modes 1, 2, 3 (128, 64, 32 bytes): rows of the 8-row group are W bytes apart and
+ * hold K contiguously (LBO steps past each W bytes of K), and the 16-byte chunks are then
+ * permuted by the address bits as a tensor copy with that swizzle writes them
+ * (exec/bulk_tensor.c), so that tiles loaded that way multiply as they do on the GPU. */
 static bool wg_elem(exec_wstate *w, const exec_insn *in, uint64_t desc, unsigned row, unsigned k,
                     unsigned size, uint32_t *out) {
     uint64_t start = (desc & 0x3fff) << 4, lbo = ((desc >> 16) & 0x3fff) << 4,
              sbo = ((desc >> 32) & 0x3fff) << 4;
-    unsigned per = 16 / size;
-    uint64_t a = start + (row / 8) * sbo + (k / per) * lbo + (row % 8) * 16 + (k % per) * size;
+    unsigned mode = (unsigned)(desc >> 62);
+    uint64_t a;
+    if (mode == 0) {
+        unsigned per = 16 / size;
+        a = start + (row / 8) * sbo + (k / per) * lbo + (row % 8) * 16 + (k % per) * size;
+    } else {
+        unsigned width = 256u >> mode, kb = k * size;   /* 128, 64, 32 */
+        a = start + (row / 8) * sbo + (kb / width) * lbo + (row % 8) * width + kb % width;
+        a ^= ((a >> 7) & (width / 16 - 1)) << 4;
+    }
     const uint8_t *p = exec_mem_addr(w, in, 0, PTX_SPACE_SHARED, a, size, EXEC_ACC_READ);
     if (!p) return false;
     uint32_t v = 0;
@@ -67,10 +80,13 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     uint32_t sign = m->afmt == EXEC_MMA_TF32 ? 0x80000000u : 0x8000u;
     uint32_t lane0 = mask ? (uint32_t)__builtin_ctz(mask) : 0;
     uint64_t bdesc = EXEC_R(hw, m->b, lane0);
-    if ((bdesc >> 62) || ((in->flags & WG_A_DESC) && (EXEC_R(hw, m->a, lane0) >> 62)) ||
-        m->trans_a || m->trans_b) {
+    /* the matrix base offset (bits 49-51) places a swizzle pattern that does not start at
+     * its alignment: not supported, nor transposed (MN-major) operands */
+    uint64_t adesc = (in->flags & WG_A_DESC) ? EXEC_R(hw, m->a, lane0) : 0;
+    if (((bdesc | adesc) >> 49 & 7) || m->trans_a || m->trans_b) {
         exec_fault_at(hw, in, lane0, EXEC_FAULT_ILLEGAL_INSTRUCTION,
-                      "wgmma: swizzled or transposed shared-memory layouts are not supported");
+                      "wgmma: transposed operands and descriptors with a base offset are not "
+                      "supported");
         return;
     }
     static _Thread_local uint32_t A[16 * 16], B[WG_MAX_N * 16]; /* A row-major, B by column */
