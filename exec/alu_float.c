@@ -7,8 +7,18 @@
  * NaN results become the canonical NaN NVIDIA GPUs produce.
  *
  * .approx functions are computed exactly (in double) and rounded: that is within every
- * error bound the PTX ISA states for them (it cannot reproduce the hardware's own
- * approximation errors bit for bit).
+ * error bound the PTX ISA states for them, but not the hardware's own approximation errors
+ * bit for bit. What the exhaustive H200 tables of rcp.approx.ftz.f32 over [1, 2) show of
+ * how the special function unit computes (for whoever takes this further): 128 intervals
+ * (the top 7 fraction bits), in each a quadratic in the low 16 bits x, y = C0 + C1 x + C2 x^2
+ * in units of the result's ulp with x in [0, 1); least squares over each interval give C1
+ * an even integer (-129044, -127066, ... : 16 bits in units of 2 ulp), C2 an integer below
+ * 1024 (989, 966, ...: 10 bits) and C0 a multiple of 1/4 ulp (26 bits); the result then
+ * matches floor(C0 + C1 x + C2 x^2) for 97% of inputs, the others off by one ulp where the
+ * sum is within 0.1 ulp of an integer. No real quadratic matches all of an interval (the
+ * best misses by 0.2 ulp), so the datapath truncates partial products in a way not yet
+ * identified (neither truncating x before squaring, x^2, nor either product to a number
+ * of bits explains it).
  */
 #include <math.h>
 #include "alu_internal.h"

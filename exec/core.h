@@ -574,6 +574,10 @@ int exec_decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_texture(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cp_async_arrive(exec_decoder *d, const ptx_insn *pi, exec_insn *out,
                                 bool noinc);
+/* cp.async.bulk[.tensor|.prefetch], cp.reduce.async.bulk, their commit/wait (exec/bulk.c) */
+int exec_decode_bulk(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* Complete bytes of an mbarrier's transaction count (exec/mbarrier.c). */
+void exec_mbarrier_complete_tx(uint64_t *obj, uint64_t bytes);
 
 /* program.c: the function for a module function index. */
 const exec_func *exec_program_func(const exec_program *p, uint32_t index);

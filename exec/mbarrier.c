@@ -4,7 +4,9 @@
  * The object is 64 bits whose layout is private to vcuda (PTX treats it as opaque):
  *   bits  0-20  arrivals still pending in the current phase
  *   bits 21-41  arrivals expected in each phase (reloaded when a phase completes)
- *   bits 42-62  transaction bytes still pending (expect_tx / complete_tx)
+ *   bits 42-62  transaction bytes still pending (expect_tx / complete_tx), a 21-bit two's
+ *               complement count: a bulk copy may complete its bytes before the arrive that
+ *               expects them, leaving the count negative for a while, as the PTX ISA allows
  *   bit  63     phase parity
  * A phase completes when no arrivals and no transaction bytes are pending. The state an
  * arrive returns holds the phase it arrived in (bit 63) and the arrivals then pending.
@@ -39,7 +41,8 @@ enum mb_op {
 static uint64_t mb_arrive(uint64_t *obj, uint64_t count, uint64_t tx, bool drop,
                           bool no_complete) {
     uint64_t w = *obj;
-    uint64_t pending = MB_PENDING(w), expected = MB_EXPECTED(w), txp = MB_TX(w) + tx;
+    uint64_t pending = MB_PENDING(w), expected = MB_EXPECTED(w);
+    uint64_t txp = (MB_TX(w) + tx) & MB_COUNT_MAX;
     uint64_t phase = MB_PHASE(w);
     pending = pending > count ? pending - count : 0;
     if (drop) expected = expected > count ? expected - count : 0;
@@ -50,6 +53,13 @@ static uint64_t mb_arrive(uint64_t *obj, uint64_t count, uint64_t tx, bool drop,
     }
     *obj = MB_MAKE(pending, expected, txp, phase);
     return state;
+}
+
+void exec_mbarrier_complete_tx(uint64_t *obj, uint64_t bytes) {
+    uint64_t o = *obj, tx = (MB_TX(o) - bytes) & MB_COUNT_MAX;
+    uint64_t pending = MB_PENDING(o), phase = MB_PHASE(o);
+    if (tx == 0 && pending == 0) { phase ^= 1; pending = MB_EXPECTED(o); }
+    *obj = MB_MAKE(pending, MB_EXPECTED(o), tx, phase);
 }
 
 static void h_mbarrier(exec_warp *hw, const exec_insn *in, uint32_t mask) {
@@ -77,16 +87,11 @@ static void h_mbarrier(exec_warp *hw, const exec_insn *in, uint32_t mask) {
             break;
         case MB_EXPECT_TX: {
             uint64_t o = *obj;
-            *obj = MB_MAKE(MB_PENDING(o), MB_EXPECTED(o), MB_TX(o) + arg, MB_PHASE(o));
+            *obj = MB_MAKE(MB_PENDING(o), MB_EXPECTED(o), (MB_TX(o) + arg) & MB_COUNT_MAX,
+                           MB_PHASE(o));
             break;
         }
-        case MB_COMPLETE_TX: {
-            uint64_t o = *obj, tx = MB_TX(o) > arg ? MB_TX(o) - arg : 0;
-            uint64_t pending = MB_PENDING(o), phase = MB_PHASE(o);
-            if (tx == 0 && pending == 0) { phase ^= 1; pending = MB_EXPECTED(o); }
-            *obj = MB_MAKE(pending, MB_EXPECTED(o), tx, phase);
-            break;
-        }
+        case MB_COMPLETE_TX: exec_mbarrier_complete_tx(obj, arg); break;
         case MB_TEST_WAIT: case MB_TRY_WAIT: {
             uint64_t want = (in->flags & MB_PARITY) ? (arg & 1) : MB_PHASE(arg);
             bool complete = MB_PHASE(*obj) != want;

@@ -571,8 +571,9 @@ static void h_cp_async(exec_warp *hw, const exec_insn *in, uint32_t mask) {
 }
 
 static int dec_cp(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
-    if (!ptx_insn_has_mod(pi, PTX_MOD_async) || ptx_insn_has_mod(pi, PTX_MOD_bulk))
-        return exec_dec_error(d, pi, "only cp.async (not bulk copies) is supported"), -1;
+    if (ptx_insn_has_mod(pi, PTX_MOD_bulk)) return exec_decode_bulk(d, pi, out);
+    if (!ptx_insn_has_mod(pi, PTX_MOD_async) || ptx_insn_has_mod(pi, PTX_MOD_reduce))
+        return exec_dec_error(d, pi, "unsupported cp instruction"), -1;
     if (exec_dec_has_mod_named(pi, "mbarrier"))
         return exec_decode_cp_async_arrive(d, pi, out, exec_dec_has_mod_named(pi, "noinc"));
     if (ptx_insn_has_mod(pi, PTX_MOD_commit_group) || ptx_insn_has_mod(pi, PTX_MOD_wait_group) ||

@@ -413,6 +413,7 @@ static int decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_d
 int exec_decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (pi->op == PTX_OP_ldmatrix || pi->op == PTX_OP_stmatrix || pi->op == PTX_OP_movmatrix)
         return exec_decode_ldmatrix(d, pi, out);
+    if (pi->op == PTX_OP_wgmma) return exec_decode_wgmma(d, pi, out);
     if (pi->op != PTX_OP_wmma && pi->op != PTX_OP_mma) return 0;
     mma_desc *m = exec_dec_blob(d, sizeof *m);
     m->wmma = pi->op == PTX_OP_wmma;

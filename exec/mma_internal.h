@@ -58,5 +58,7 @@ uint64_t exec_mma_dot_f64(const uint64_t *a, const uint64_t *b, unsigned K, uint
 
 /* ldmatrix, stmatrix, movmatrix (exec/ldmatrix.c); exec_decode_mma hands them over. */
 int exec_decode_ldmatrix(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* wgmma (exec/wgmma.c); exec_decode_mma hands it over. */
+int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 
 #endif

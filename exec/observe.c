@@ -41,7 +41,8 @@ void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in
     case PTX_OP_atom: case PTX_OP_red: k = EXEC_OBS_K_ATOMIC; break;
     case PTX_OP_cp:
         /* the copy itself, not commit_group / wait_group / wait_all / mbarrier arrive */
-        if (ptx_insn_has_mod(pi, PTX_MOD_async) && !ptx_insn_has_mod(pi, PTX_MOD_commit_group) &&
+        if (ptx_insn_has_mod(pi, PTX_MOD_async) && !ptx_insn_has_mod(pi, PTX_MOD_bulk) &&
+            !ptx_insn_has_mod(pi, PTX_MOD_commit_group) &&
             !ptx_insn_has_mod(pi, PTX_MOD_wait_group) && !ptx_insn_has_mod(pi, PTX_MOD_wait_all) &&
             !exec_dec_has_mod_named(pi, "mbarrier"))
             k = EXEC_OBS_K_CP_ASYNC;

@@ -39,7 +39,7 @@ static void declare_scoped(ptx_parser *p, const char *name, uint8_t kind, int32_
 static void close_scope(ptx_parser *p) {
     while (p->nshadows > 0 && p->shadows[p->nshadows - 1].scope == p->depth) {
         ptx_shadow *s = &p->shadows[--p->nshadows];
-        ptx_name_entry *e = ptx_names_find(&p->scope, s->key, s->len);
+        ptx_name_entry *e = ptx_names_find(s->label ? &p->labels : &p->scope, s->key, s->len);
         if (e) {
             e->kind = s->kind;
             e->value = s->value;
@@ -113,7 +113,7 @@ static void parse_local_decl(ptx_parser *p, uint8_t space) {
 
 int32_t ptx_label_ref(ptx_parser *p, const char *s, uint32_t len, uint32_t line, uint32_t col) {
     ptx_name_entry *e = ptx_names_find(&p->labels, s, len);
-    if (e) return e->value;
+    if (e && e->kind) return e->value;
     ptx_func *f = ptx_cur_func(p);
     ptx_label *l = PTX_PUSH(p, f->labels, f->nlabels, p->labels_cap);
     l->insn = -1;
@@ -143,10 +143,31 @@ static void parse_label(ptx_parser *p) {
     ptx_token name = p->tok;
     ptx_next(p); /* name */
     ptx_next(p); /* ':' */
+    /* A label defined in a { } block is local to it (inline assembly such as a wait loop
+     * is often pasted several times into one function): it hides a label of the same name
+     * defined outside, and its name is free again once the block closes. */
+    if (p->depth > 1) {
+        ptx_name_entry *e = ptx_names_find(&p->labels, name.text, name.len);
+        ptx_shadow sh = {.key = NULL, .len = name.len, .scope = p->depth, .kind = 0, .value = -1,
+                         .depth = 0, .label = true};
+        if (e && e->kind && p->label_info[e->value].defined && e->depth < p->depth) {
+            sh.key = e->key;
+            sh.kind = e->kind;
+            sh.value = e->value;
+            sh.depth = e->depth;
+            e->kind = 0; /* the definition below makes a new label */
+        }
+        int32_t idx = ptx_label_ref(p, name.text, name.len, name.line, name.col);
+        if (!sh.key) sh.key = ptx_cur_func(p)->labels[idx].name;
+        ptx_shadow *s = PTX_PUSH(p, p->shadows, p->nshadows, p->shadows_cap);
+        p->nshadows++;
+        *s = sh;
+    }
     int32_t idx = ptx_label_ref(p, name.text, name.len, name.line, name.col);
     ptx_label_info *li = &p->label_info[idx];
     if (li->defined) ptx_fail_tok(p, &name, "duplicate label '%.*s'", (int)name.len, name.text);
     li->defined = true;
+    ptx_names_find(&p->labels, name.text, name.len)->depth = p->depth;
     ptx_func *f = ptx_cur_func(p);
     f->labels[idx].insn = (int32_t)f->ninsns;
     if (ptx_tok_is(&p->tok, ".branchtargets")) {

@@ -150,6 +150,7 @@ static void parse_address(ptx_parser *p, ptx_insn *in, ptx_operand *o) {
         ptx_fail_expected(p, "a register, symbol or number in address");
     }
     while (ptx_tok_punct(&p->tok, ',') && (in->op == PTX_OP_tex || in->op == PTX_OP_tld4 ||
+                                           in->op == PTX_OP_cp || in->op == PTX_OP_prefetch ||
                                            in->op == PTX_OP_suld || in->op == PTX_OP_sust)) {
         ptx_next(p);
         if (in->nopnds == PTX_MAX_OPNDS) ptx_fail_tok(p, &p->tok, "too many operands");

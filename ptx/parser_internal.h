@@ -38,6 +38,7 @@ typedef struct ptx_shadow {
     uint8_t kind;             /* the hidden binding (kind 0: the name was unbound) */
     int32_t value;
     uint32_t depth;
+    bool label;               /* a label (ptx_parser.labels), not a register or variable */
 } ptx_shadow;
 
 /* Parser-side facts about a label of the current function. */

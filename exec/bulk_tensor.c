@@ -1,0 +1,245 @@
+/* exec/bulk_tensor.c — the tensor memory accelerator's tiled copies:
+ *
+ *   cp.async.bulk.tensor.Nd.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes
+ *       {.multicast::cluster} [dst], [tmap, {c0, ..}], [mbar] {, ctaMask}{, policy}
+ *   cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tmap, {c0, ..}], [src]
+ *
+ * The tensor map (exec/tensormap.h, made by cuTensorMapEncodeTiled) describes a tensor of
+ * up to 5 dimensions in global memory and the box a copy moves. The box lies densely in
+ * shared memory, dimension 0 innermost; with ceil(box[i] / elementStrides[i]) elements along
+ * dimension i > 0. Elements outside the tensor (coordinates may be negative) are read as
+ * zero, or as a NaN for float types with CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+ * and are not written by a store. With a swizzle mode the 16-byte chunks of shared memory
+ * are permuted as the hardware does, by the bits of the shared address: chunk bits [4, 4+k)
+ * are XORed with bits [7, 7+k) (k = 1, 2, 3 for 32B, 64B, 128B).
+ *
+ * Like the other bulk copies (exec/bulk.c) the copy is made when the instruction executes.
+ * Im2col mode and tensor reductions are refused at load time, naming them.
+ */
+#include "core.h"
+#include "tensormap.h"
+
+#define BT_MBAR      (EXEC_F_HANDLER << 8)
+#define BT_MULTICAST (EXEC_F_HANDLER << 9)
+#define BT_STORE     (EXEC_F_HANDLER << 10)  /* shared -> global */
+
+typedef struct {
+    uint32_t smem, tmap, mbar, ctamask;       /* slots */
+    int64_t smem_off, tmap_off, mbar_off;
+    uint32_t coord[EXEC_TMAP_MAX_RANK];       /* slots of the s32 coordinates */
+    unsigned rank;
+} bt_desc;
+
+/* Copies the tensor map at generic (or kernel parameter) address a into *t; false after a
+ * fault. (The map is read bytewise: vcuda's copy of a kernel's parameters is not 64-byte
+ * aligned on the host, though the parameter's offset in it is.) */
+static bool bt_tmap(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t a,
+                    exec_tmap *t) {
+    ptx_space sp = a >= EXEC_KPARAM_BASE && a - EXEC_KPARAM_BASE < w->h.block->k->info.param_size
+                       ? PTX_SPACE_PARAM : PTX_SPACE_GENERIC;
+    const uint8_t *p = exec_mem_addr(w, in, lane, sp, a, 1, EXEC_ACC_READ);
+    if (!p || !exec_mem_addr(w, in, lane, sp, a + sizeof *t - 1, 1, EXEC_ACC_READ)) return false;
+    memcpy(t, p, sizeof *t);
+    uint64_t pb = (uint64_t)(uintptr_t)w->h.block->L->params, psize = w->h.block->k->info.param_size;
+    uint64_t rel = sp == PTX_SPACE_PARAM ? a - EXEC_KPARAM_BASE
+                   : pb && a >= pb && a - pb < psize ? a - pb : a; /* params: by offset */
+    if (rel & 63) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_MISALIGNED,
+                      "cp.async.bulk.tensor: a tensor map is 64-byte aligned");
+        return false;
+    }
+    if (t->magic != EXEC_TMAP_MAGIC) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS,
+                      "cp.async.bulk.tensor: the operand is no tensor map made by "
+                      "cuTensorMapEncodeTiled");
+        return false;
+    }
+    if (t->interleave != 0 || t->swizzle > 3) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS,
+                      "cp.async.bulk.tensor: interleaved layouts and the 128B_ATOM swizzle "
+                      "modes are not supported");
+        return false;
+    }
+    return true;
+}
+
+/* Shared byte address of the 16-byte chunk at a under the map's swizzle. */
+static inline uint64_t bt_swizzle(uint64_t a, unsigned swizzle) {
+    if (!swizzle) return a;
+    uint64_t k = (1u << swizzle) - 1; /* 1, 3 or 7 */
+    return a ^ (((a >> 7) & k) << 4);
+}
+
+/* The value an out-of-bounds element reads as: zero, or with the NaN fill the half-word
+ * 0x7ff7 repeated (an f32 element reads 0x7ff77ff7 on the H200: tests/cuda/conformance/
+ * bulk_copy; f16/bf16 and f64 elements get the same bytes, NaNs in their formats too). */
+static void bt_fill(uint8_t *p, const exec_tmap *t) {
+    for (unsigned i = 0; i < t->elem_size; i += 2) {
+        p[i] = t->oob_nan ? 0xf7 : 0;
+        p[i + 1] = t->oob_nan ? 0x7f : 0;
+    }
+}
+
+static bool bt_copy(exec_wstate *w, const exec_insn *in, uint32_t lane, const exec_tmap *t,
+                    const int32_t *c, uint64_t smem, bool store, uint64_t *bytes) {
+    unsigned r = t->rank, es = t->elem_size;
+    uint32_t n[EXEC_TMAP_MAX_RANK] = { 1, 1, 1, 1, 1 };
+    uint64_t rows = 1;
+    for (unsigned i = 0; i < r; i++) {
+        n[i] = i == 0 ? t->box[0] : (t->box[i] + t->estride[i] - 1) / t->estride[i];
+        if (i) rows *= n[i];
+    }
+    uint64_t row_bytes = (uint64_t)n[0] * es;
+    *bytes = row_bytes * rows;
+    if (smem & 15) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_MISALIGNED,
+                      "cp.async.bulk.tensor: the shared memory address must be 16-byte aligned");
+        return false;
+    }
+    /* the whole box must lie in the block's shared memory */
+    uint8_t *sbase = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, smem, 16,
+                                   store ? EXEC_ACC_READ : EXEC_ACC_WRITE);
+    if (!sbase || !exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, smem + *bytes - 16, 16,
+                                 store ? EXEC_ACC_READ : EXEC_ACC_WRITE))
+        return false;
+    sbase -= smem; /* host address of shared offset 0 */
+    uint8_t row[256 * 8];
+    for (uint64_t ri = 0; ri < rows; ri++) {
+        /* coordinates of this row's first element */
+        int64_t g[EXEC_TMAP_MAX_RANK] = { c[0], 0, 0, 0, 0 };
+        uint64_t rest = ri;
+        bool row_in = true;
+        uint64_t gaddr = t->gaddr;
+        for (unsigned i = 1; i < r; i++) {
+            g[i] = (int64_t)c[i] + (int64_t)(rest % n[i]) * t->estride[i];
+            rest /= n[i];
+            if (g[i] < 0 || (uint64_t)g[i] >= t->gdim[i]) row_in = false;
+            else gaddr += (uint64_t)g[i] * t->gstride[i - 1];
+        }
+        /* the in-bounds elements of the row: [lo, hi) */
+        int64_t lo = g[0] < 0 ? -g[0] : 0, hi = (int64_t)n[0];
+        if ((int64_t)t->gdim[0] - g[0] < hi) hi = (int64_t)t->gdim[0] - g[0];
+        if (!row_in || hi < lo) hi = lo;
+        uint8_t *gp = NULL;
+        if (hi > lo) {
+            uint64_t first = gaddr + (uint64_t)(g[0] + lo) * es, len = (uint64_t)(hi - lo) * es;
+            int acc = store ? EXEC_ACC_WRITE : EXEC_ACC_READ;
+            gp = exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, first, 1, acc);
+            if (!gp || !exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, first + len - 1, 1, acc))
+                return false;
+        }
+        uint64_t soff = smem + ri * row_bytes;
+        if (!store) {
+            for (int64_t e = 0; e < lo; e++) bt_fill(row + e * es, t);
+            if (hi > lo) memcpy(row + lo * es, gp, (size_t)(hi - lo) * es);
+            for (int64_t e = hi > lo ? hi : lo; e < (int64_t)n[0]; e++) bt_fill(row + e * es, t);
+            for (uint64_t o = 0; o < row_bytes; o += 16)
+                memcpy(sbase + bt_swizzle(soff + o, t->swizzle), row + o, 16);
+        } else {
+            for (uint64_t o = 0; o < row_bytes; o += 16)
+                memcpy(row + o, sbase + bt_swizzle(soff + o, t->swizzle), 16);
+            if (hi > lo) memcpy(gp, row + lo * es, (size_t)(hi - lo) * es);
+        }
+    }
+    return true;
+}
+
+static void h_bulk_tensor(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const bt_desc *b = (const bt_desc *)(uintptr_t)in->imm;
+    bool store = in->flags & BT_STORE;
+    EXEC_FOR_LANES(mask, lane) {
+        exec_tmap tm;
+        if (!bt_tmap(w, in, lane, EXEC_R(hw, b->tmap, lane) + (uint64_t)b->tmap_off, &tm)) return;
+        const exec_tmap *t = &tm;
+        if (t->rank != b->rank) {
+            exec_fault_at(hw, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS,
+                          "cp.async.bulk.tensor: the instruction's dimension is not the "
+                          "tensor map's rank");
+            return;
+        }
+        int32_t c[EXEC_TMAP_MAX_RANK] = { 0 };
+        for (unsigned i = 0; i < b->rank; i++) c[i] = (int32_t)EXEC_R(hw, b->coord[i], lane);
+        uint64_t smem = EXEC_R(hw, b->smem, lane) + (uint64_t)b->smem_off, bytes = 0;
+        bool write = !(in->flags & BT_MULTICAST) || (EXEC_R(hw, b->ctamask, lane) & 1u);
+        if (write && !bt_copy(w, in, lane, t, c, smem, store, &bytes)) return;
+        if (in->flags & BT_MBAR) {
+            uint64_t a = EXEC_R(hw, b->mbar, lane) + (uint64_t)b->mbar_off;
+            uint64_t *obj = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, a, 8, EXEC_ACC_ATOMIC);
+            if (!obj) return;
+            if (write) exec_mbarrier_complete_tx(obj, bytes);
+        }
+    }
+}
+
+static bool bt_addr(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, ptx_space sp,
+                    uint32_t *slot, int64_t *off) {
+    exec_insn t;
+    memset(&t, 0, sizeof t);
+    if (!exec_dec_address(d, pi, o, sp, &t)) return false;
+    *slot = t.a[0];
+    *off = t.imm;
+    return true;
+}
+
+int exec_decode_bulk_tensor(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    if (ptx_insn_has_mod(pi, PTX_MOD_reduce))
+        return exec_dec_error(d, pi, "cp.reduce.async.bulk.tensor is not supported"), -1;
+    if (ptx_insn_has_mod(pi, PTX_MOD_im2col))
+        return exec_dec_error(d, pi, "cp.async.bulk.tensor .im2col mode is not supported"), -1;
+    static const ptx_mod dims[] = { PTX_MOD_dim_1d, PTX_MOD_dim_2d, PTX_MOD_dim_3d,
+                                    PTX_MOD_dim_4d, PTX_MOD_dim_5d };
+    unsigned rank = 0;
+    for (unsigned i = 0; i < 5; i++)
+        if (ptx_insn_has_mod(pi, dims[i])) rank = i + 1;
+    if (!rank) return exec_dec_error(d, pi, "cp.async.bulk.tensor needs .1d to .5d"), -1;
+    ptx_space first = PTX_SPACE_GENERIC;
+    for (unsigned i = 0; i < pi->nmods && first == PTX_SPACE_GENERIC; i++) {
+        if (pi->mods[i] == PTX_MOD_global) first = PTX_SPACE_GLOBAL;
+        else if (pi->mods[i] == PTX_MOD_shared || pi->mods[i] == PTX_MOD_shared_cta ||
+                 pi->mods[i] == PTX_MOD_shared_cluster)
+            first = PTX_SPACE_SHARED;
+    }
+    bool store = first == PTX_SPACE_GLOBAL;
+    bool mbar = ptx_insn_has_mod(pi, PTX_MOD_complete_tx_bytes);
+    if (store ? !ptx_insn_has_mod(pi, PTX_MOD_bulk_group) : !mbar)
+        return exec_dec_error(d, pi, "cp.async.bulk.tensor: %s",
+                              store ? "a store completes in a bulk group (.bulk_group)"
+                                    : "a load completes on an mbarrier "
+                                      "(.mbarrier::complete_tx::bytes)"), -1;
+    bt_desc *b = exec_dec_blob(d, sizeof *b);
+    b->rank = rank;
+    unsigned k = 0;
+    if (!store) {
+        if (pi->nopnds < 4) return exec_dec_error(d, pi, "cp.async.bulk.tensor takes [dst], "
+                                                         "[tmap, {coords}], [mbar]"), -1;
+        if (!bt_addr(d, pi, &pi->opnd[0], PTX_SPACE_SHARED, &b->smem, &b->smem_off)) return -1;
+        k = 1;
+    } else if (pi->nopnds < 3) {
+        return exec_dec_error(d, pi, "cp.async.bulk.tensor takes [tmap, {coords}], [src]"), -1;
+    }
+    if (!bt_addr(d, pi, &pi->opnd[k], PTX_SPACE_GENERIC, &b->tmap, &b->tmap_off)) return -1;
+    const ptx_operand *cv = &pi->opnd[k + 1];
+    if (cv->kind != PTX_OPND_VEC || cv->vec_n != rank)
+        return exec_dec_error(d, pi, "cp.async.bulk.tensor needs %u coordinates", rank), -1;
+    for (unsigned i = 0; i < rank; i++)
+        if (!exec_dec_src(d, pi, exec_dec_vec_elem(d, cv, i), PTX_T_s32, &b->coord[i])) return -1;
+    k += 2;
+    if (store) {
+        if (!bt_addr(d, pi, &pi->opnd[k], PTX_SPACE_SHARED, &b->smem, &b->smem_off)) return -1;
+        out->flags |= BT_STORE;
+    } else {
+        if (!bt_addr(d, pi, &pi->opnd[k], PTX_SPACE_SHARED, &b->mbar, &b->mbar_off)) return -1;
+        out->flags |= BT_MBAR;
+        k++;
+        if (ptx_insn_has_mod(pi, PTX_MOD_multicast_cluster)) {
+            if (k >= pi->nopnds || !exec_dec_src(d, pi, &pi->opnd[k], PTX_T_u16, &b->ctamask))
+                return exec_dec_error(d, pi, "multicast copy without its ctaMask"), -1;
+            out->flags |= BT_MULTICAST;
+        }
+    }
+    out->imm = (int64_t)(uintptr_t)b;
+    out->space = PTX_SPACE_SHARED;
+    out->fn = h_bulk_tensor;
+    return 1;
+}
