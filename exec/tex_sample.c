@@ -303,21 +303,23 @@ static void filter_level(const exec_texobj *t, const exec_tex_level *lv, const u
             address(base[k] + 1, size[k], modes[k], &hi) && lo == hi)
             w[k] = 0;
     }
-    /* The corners' weights, in 256ths: one axis splits the budget between its two
-     * texels, each part is split again along the next axis, the upper texel getting its
-     * share rounded and the lower one the rest, so the weights always sum to the budget
-     * (an H200's (texel + border) / 2 results show the rounding). The axes split in the
-     * order y, x (2D and 1D) or z, x, y (3D): what matches the H200 (texture_linear). */
-    unsigned cw[8], cm[8]; /* weight and upper-side axes (bit k: axis k) of each corner */
+    /* The corners' weights, in 256ths of the budget: the budget is split along z (3D),
+     * then x, then y, each part's upper share rounded to nearest; a tie rounds up except
+     * in the last split (y) of a lower-x part, where it rounds down, so that the y
+     * weights of the two columns sum to the y weight. */
+    unsigned cw[8], cm[8];
     cw[0] = budget;
     cm[0] = 0;
     unsigned ncorner = 1;
-    static const unsigned order2[2] = {1, 0}, order3[3] = {2, 0, 1};
+    static const unsigned order2[2] = {0, 1}, order3[3] = {2, 0, 1};
     const unsigned *order = dims == 3 ? order3 : order2;
     for (unsigned j = 0; j < dims; j++) {
         unsigned k = order[j];
+        bool last = j + 1 == dims;
         for (unsigned n = ncorner; n-- > 0;) {
-            unsigned hi = (cw[n] * w[k] + 128) >> 8;
+            unsigned prod = cw[n] * w[k], hi = prod >> 8, rem = prod & 255u;
+            bool tie_up = !last || (cm[n] & 1u);
+            if (rem > 128 || (rem == 128 && tie_up)) hi++;
             cw[2 * n + 1] = hi;
             cm[2 * n + 1] = cm[n] | 1u << k;
             cw[2 * n] = cw[n] - hi;
