@@ -266,10 +266,12 @@ static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
             double n = floor(acc->i[k] / 256.0 + 0.5);
             out->f[k] = (float)((n < -one ? -one : n) / one);
         } else if (half) {
-            /* half texels: the sum rounded to a half */
+            /* half texels: the exact sum rounded to a half, ties away from zero (an
+             * H200's tie in texture_probe's "half linear" lines) */
             double s = 0;
             for (unsigned n = 0; n < acc->n; n++) s += acc->w[n] * (double)acc->f[n][k];
-            out->f[k] = alu_h2f(alu_f2h_rn((float)(s / 256.0)));
+            out->f[k] = alu_h2f((uint16_t)alu_double_to_fmt(s / 256.0, EXEC_RND_RNA,
+                                                            &alu_fmt_f16, false));
         } else {
             out->f[k] = blend_floats(acc, k);
         }
@@ -391,6 +393,77 @@ static uint32_t clamp_layer(const exec_texobj *t, int32_t layer) {
     return (uint32_t)layer >= n ? n - 1 : (uint32_t)layer;
 }
 
+/* The fraction of log2 the texture unit gives a length whose mantissa starts with
+ * 1.j (j its next 8 bits), in 256ths: what an H200 returned for tex2DGrad with
+ * gradients of every mantissa (tests/cuda/texture/h200/texture_probe2.out, "grad
+ * linear", lengths 2^e * (1 + k/4096) in three octaves: the result depends on the top 8
+ * bits alone). */
+static const uint8_t tex_log2_frac[256] = {
+      0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,  18,  19,  20,  22,
+     23,  24,  26,  27,  28,  30,  31,  32,  34,  35,  36,  38,  39,  40,  42,  43,
+     44,  45,  47,  48,  49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+     64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,  78,  79,  81,  82,
+     83,  84,  85,  86,  88,  89,  90,  91,  92,  93,  94,  95,  97,  98,  99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
+};
+
+/* x cut (toward zero) to its top 10 significant bits: the precision the texture unit
+ * keeps of a gradient's components. */
+static double cut10(double x) {
+    if (x == 0 || !isfinite(x)) return x;
+    int e;
+    double m = frexp(x, &e);
+    return ldexp(trunc(ldexp(m, 10)), e - 10);
+}
+
+/* A gradient vector's length as the texture unit measures it: the larger component plus
+ * 11/32 of the smaller (an octagon, not a circle). */
+static double grad_len(double a, double b) {
+    a = fabs(a);
+    b = fabs(b);
+    return a > b ? a + b * (11.0 / 32) : b + a * (11.0 / 32);
+}
+
+/* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
+ * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
+ * that parallel gradients widen it); its log2 is its exponent plus the table's fraction
+ * of its mantissa. What an H200 does for gradients of every length, direction, ratio
+ * and pair (texture_probe2's "grad" lines: all axis-aligned ones, and 97% of the others,
+ * where a last-bit difference remains). */
+static int32_t grad_lod256(const double g[2][3], unsigned dims) {
+    double d[2][3], rho = 0;
+    for (unsigned v = 0; v < 2; v++)
+        for (unsigned k = 0; k < 3; k++) d[v][k] = k < dims ? cut10(g[v][k]) : 0;
+    for (unsigned v = 0; v < 4; v++) {
+        double x, y, z;
+        if (v < 2) {
+            x = d[v][0]; y = d[v][1]; z = d[v][2];
+        } else {
+            double sg = v == 2 ? 1 : -1;
+            x = d[0][0] + sg * d[1][0]; y = d[0][1] + sg * d[1][1]; z = d[0][2] + sg * d[1][2];
+        }
+        double len = grad_len(grad_len(x, y), z);
+        if (v >= 2) len *= 11.0 / 16;
+        if (len > rho) rho = len;
+    }
+    if (!(rho > 0)) return INT32_MIN / 2;
+    if (!isfinite(rho)) return INT32_MAX / 2;
+    int e;
+    double m = frexp(rho, &e); /* rho = m * 2^e, m in [0.5, 1) */
+    unsigned j = (unsigned)(ldexp(m, 9) - 256.0);
+    return 256 * (e - 1) + tex_log2_frac[j];
+}
+
 /* The level of detail a lookup asks for, clamped as the descriptor says. */
 static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
     float lod = 0;
@@ -400,17 +473,12 @@ static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
         unsigned dims = t->cubemap ? 2 : t->dims;
         const exec_tex_level *l0 = &t->level[0];
         const uint32_t size[3] = {l0->width, l0->height, l0->depth};
-        double len[2];
-        for (unsigned g = 0; g < 2; g++) {
-            double s = 0;
-            for (unsigned k = 0; k < dims; k++) {
-                double v = q->grad[g][k] * (t->norm_coords ? size[k] : 1.0);
-                s += v * v;
-            }
-            len[g] = sqrt(s);
-        }
-        double m = len[0] > len[1] ? len[0] : len[1];
-        lod = m > 0 ? (float)log2(m) : -INFINITY;
+        double g[2][3];
+        for (unsigned v = 0; v < 2; v++)
+            for (unsigned k = 0; k < 3; k++)
+                g[v][k] = k < dims ? q->grad[v][k] * (t->norm_coords ? (double)size[k] : 1.0) : 0;
+        int32_t l256 = grad_lod256(g, dims);
+        lod = l256 < -(1 << 20) ? -INFINITY : (float)l256 / 256.0f;
     }
     lod += t->lod_bias;
     if (lod < t->min_lod) lod = t->min_lod;
