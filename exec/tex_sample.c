@@ -305,10 +305,12 @@ static void filter_level(const exec_texobj *t, const exec_tex_level *lv, const u
             address(base[k] + 1, size[k], modes[k], &hi) && lo == hi)
             w[k] = 0;
     }
-    /* The corners' weights, in 256ths of the budget: the budget is split along z (3D),
-     * then x, then y, each part's upper share rounded to nearest; a tie rounds up except
-     * in the last split (y) of a lower-x part, where it rounds down, so that the y
-     * weights of the two columns sum to the y weight. */
+    /* The corners' weights, in 256ths of the budget (256, or a mipmap level's share):
+     * the budget is split along z (3D), then x, then y, each part's upper share rounded
+     * to nearest. A tie rounds up, except in the z split and in the y split of a
+     * lower-x part, where it rounds down (so that the y weights of the two columns sum
+     * to the y weight). What an H200 does: texture_linear's 2D and 3D lookups,
+     * texture_probe's rotated image, texture_corners' ties and trilinear lookups. */
     unsigned cw[8], cm[8];
     cw[0] = budget;
     cm[0] = 0;
@@ -320,7 +322,7 @@ static void filter_level(const exec_texobj *t, const exec_tex_level *lv, const u
         bool last = j + 1 == dims;
         for (unsigned n = ncorner; n-- > 0;) {
             unsigned prod = cw[n] * w[k], hi = prod >> 8, rem = prod & 255u;
-            bool tie_up = !last || (cm[n] & 1u);
+            bool tie_up = k == 2 ? false : !last || (cm[n] & 1u);
             if (rem > 128 || (rem == 128 && tie_up)) hi++;
             cw[2 * n + 1] = hi;
             cm[2 * n + 1] = cm[n] | 1u << k;
