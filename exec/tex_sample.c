@@ -5,11 +5,13 @@
  *
  * Linear filtering follows the hardware, not an exact lerp: normalized coordinates are
  * cut to 21 fractional bits, a coordinate's fraction becomes a weight with 8 fractional
- * bits, the corners share the weights axis by axis in 256ths, and texels are blended by
- * format: 8- and 16-bit normalized ones as 16-bit fractions, halves rounded to a half,
- * floats as fixed point under the largest texel (CUDA Programming Guide, "Linear
- * Filtering"; what an H200 returned: tests/cuda/texture/expected/texture_linear.out and
- * tests/cuda/texture/h200/texture_probe.out).
+ * bits (rounded to nearest), the corners share the weights axis by axis in 256ths with
+ * the hardware's tie rule, and texels are blended by format: 8- and 16-bit normalized
+ * ones as 16-bit fractions, halves exactly then rounded to a half, floats as fixed point
+ * under the largest texel (CUDA Programming Guide, "Linear Filtering"). The level of
+ * detail from gradients uses the hardware's footprint and log2 table. All of it is what
+ * an H200 returned: tests/cuda/texture/expected/ and tests/cuda/texture/h200/ (README.md
+ * there sums the rules up).
  */
 #include "tex_internal.h"
 #include "alu_internal.h" /* alu_h2f */
