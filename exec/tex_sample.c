@@ -23,6 +23,7 @@
 typedef struct tex_val {
     float f[4];
     uint32_t u[4];
+    bool border;         /* the border colour: u holds 16-bit fractions, not texels */
 } tex_val;
 
 /* One channel of a texel as a float (normalized read or float format). */
@@ -81,6 +82,7 @@ static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t 
                        uint32_t s, tex_val *v) {
     const uint8_t *p = lv->base + s * lv->slice + y * lv->pitch + (uint64_t)x * t->elem_size;
     bool ints = exec_tex_returns_int(t);
+    v->border = false;
     for (unsigned k = 0; k < 4; k++) {
         if (k < t->nchan) {
             const uint8_t *c = p + k * t->chan_bytes;
@@ -96,6 +98,7 @@ static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t 
 /* Outside the texture in border mode: the border colour's channels that the format has
  * (an integer texture's border reads as 0). */
 static void border_texel(const exec_texobj *t, tex_val *v) {
+    v->border = true;
     for (unsigned k = 0; k < 4; k++) {
         v->f[k] = k < t->nchan ? t->border[k] : 0.0f;
         v->u[k] = 0;
@@ -107,17 +110,19 @@ static void border_texel(const exec_texobj *t, tex_val *v) {
     }
 }
 
-/* An 8-bit normalized texel widened to the 16-bit fraction the filter works on, by
- * repeating its bits: unsigned t -> t * 257 (of 65535), signed -> sign and 7-bit
- * magnitude m -> m * 258 + m / 64 (of 32767), and -128 -> -33025, below -1 until the
- * result is clamped (what fits the H200's blends of -128 with its neighbours). */
-static int32_t widen8(const exec_texobj *t, uint32_t raw) {
-    if (t->chan_kind != EXEC_TEX_SIGNED) return (int32_t)(raw * 257u);
-    int32_t v = (int32_t)raw;
-    if (v == -128) return -33025;
-    int32_t m = v < 0 ? -v : v;
-    int32_t w = m * 258 + (m >> 6);
-    return v < 0 ? -w : w;
+/* Signed 8-bit normalized texels are blended as they are: the sum P of texel x weight
+ * (weights in 256ths, so P is in 256ths of 1/127) becomes a 16-bit fraction (of 32767)
+ * as P * (1 + 2^-7 + 2^-15) would, the last term taken from P's bits above the 12th and
+ * the sum rounded by shifts (floor): what an H200 returned for every texel at every
+ * weight (texture_probe2's "s8 rows" lines, 327680 of 327680). -128 counts as -128; the
+ * result is clamped to -1. */
+static int32_t s8_fraction(int64_t p) {
+    int64_t n = p + ((p + ((p >> 12) << 4) + 64) >> 7);
+    return n < -32767 ? -32767 : (int32_t)n;
+}
+
+static bool s8_filter(const exec_texobj *t) {
+    return t->chan_kind == EXEC_TEX_SIGNED && t->chan_bytes == 1;
 }
 
 /* Map texel index i of a row of n texels by the address mode; false: outside (border). */
@@ -203,17 +208,25 @@ static bool narrow_filter(const exec_texobj *t) {
     return t->read_normalized && t->chan_bytes <= 2;
 }
 
-/* A 16-bit fraction of a normalized texel: 8-bit ones widened, signed -32768 as -32767. */
-static int32_t fraction16(const exec_texobj *t, uint32_t raw) {
-    if (t->chan_bytes == 1) return widen8(t, raw);
-    int32_t v = (int32_t)raw;
-    return t->chan_kind == EXEC_TEX_SIGNED && v < -32767 ? -32767 : v;
+/* What a normalized texel adds to the blend: unsigned 8-bit t as the 16-bit fraction
+ * t * 257 (of 65535), 16-bit ones as they are (signed -32768 as -32767), signed 8-bit
+ * ones as 256 times the texel (s8_fraction); the border colour as its 16-bit fraction
+ * (for signed 8-bit textures: 256 x 127 times the colour). */
+static int32_t fraction16(const exec_texobj *t, const tex_val *v, unsigned k) {
+    uint32_t raw = v->u[k];
+    if (v->border) {
+        if (s8_filter(t)) return (int32_t)floor(t->border[k] * 127.0 * 256.0 + 0.5);
+        return (int32_t)raw;
+    }
+    if (t->chan_bytes == 1) return s8_filter(t) ? (int32_t)raw * 256 : (int32_t)(raw * 257u);
+    int32_t s = (int32_t)raw;
+    return t->chan_kind == EXEC_TEX_SIGNED && s < -32767 ? -32767 : s;
 }
 
 static void accumulate(const exec_texobj *t, const tex_val *v, unsigned weight, tex_acc *acc) {
     if (narrow_filter(t)) {
         for (unsigned k = 0; k < 4; k++)
-            acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v->u[k]) : 0);
+            acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v, k) : 0);
     } else if (acc->n < TEX_MAX_TERMS) {
         acc->w[acc->n] = weight;
         memcpy(acc->f[acc->n], v->f, sizeof v->f);
@@ -264,7 +277,12 @@ static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
     bool half = t->chan_kind == EXEC_TEX_FLOAT && t->chan_bytes == 2;
     double one = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
     for (unsigned k = 0; k < 4; k++) {
-        if (narrow) {
+        if (narrow && s8_filter(t)) {
+            /* acc is in 65536ths of 1/127: P in 256ths, rounded (only a border colour
+             * leaves a remainder) */
+            int64_t p = (acc->i[k] + 128) >> 8;
+            out->f[k] = (float)(s8_fraction(p) / 32767.0);
+        } else if (narrow) {
             double n = floor(acc->i[k] / 256.0 + 0.5);
             out->f[k] = (float)((n < -one ? -one : n) / one);
         } else if (half) {
