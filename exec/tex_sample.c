@@ -5,11 +5,13 @@
  *
  * Linear filtering follows the hardware, not an exact lerp: normalized coordinates are
  * cut to 21 fractional bits, a coordinate's fraction becomes a weight with 8 fractional
- * bits, the corners share the weights axis by axis in 256ths, and texels are blended by
- * format: 8- and 16-bit normalized ones as 16-bit fractions, halves rounded to a half,
- * floats as fixed point under the largest texel (CUDA Programming Guide, "Linear
- * Filtering"; what an H200 returned: tests/cuda/texture/expected/texture_linear.out and
- * tests/cuda/texture/h200/texture_probe.out).
+ * bits (rounded to nearest), the corners share the weights axis by axis in 256ths with
+ * the hardware's tie rule, and texels are blended by format: 8- and 16-bit normalized
+ * ones as 16-bit fractions, halves exactly then rounded to a half, floats as fixed point
+ * under the largest texel (CUDA Programming Guide, "Linear Filtering"). The level of
+ * detail from gradients uses the hardware's footprint and log2 table. All of it is what
+ * an H200 returned: tests/cuda/texture/expected/ and tests/cuda/texture/h200/ (README.md
+ * there sums the rules up).
  */
 #include "tex_internal.h"
 #include "alu_internal.h" /* alu_h2f */
@@ -21,6 +23,7 @@
 typedef struct tex_val {
     float f[4];
     uint32_t u[4];
+    bool border;         /* the border colour: u holds 16-bit fractions, not texels */
 } tex_val;
 
 /* One channel of a texel as a float (normalized read or float format). */
@@ -79,6 +82,7 @@ static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t 
                        uint32_t s, tex_val *v) {
     const uint8_t *p = lv->base + s * lv->slice + y * lv->pitch + (uint64_t)x * t->elem_size;
     bool ints = exec_tex_returns_int(t);
+    v->border = false;
     for (unsigned k = 0; k < 4; k++) {
         if (k < t->nchan) {
             const uint8_t *c = p + k * t->chan_bytes;
@@ -94,6 +98,7 @@ static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t 
 /* Outside the texture in border mode: the border colour's channels that the format has
  * (an integer texture's border reads as 0). */
 static void border_texel(const exec_texobj *t, tex_val *v) {
+    v->border = true;
     for (unsigned k = 0; k < 4; k++) {
         v->f[k] = k < t->nchan ? t->border[k] : 0.0f;
         v->u[k] = 0;
@@ -105,17 +110,19 @@ static void border_texel(const exec_texobj *t, tex_val *v) {
     }
 }
 
-/* An 8-bit normalized texel widened to the 16-bit fraction the filter works on, by
- * repeating its bits: unsigned t -> t * 257 (of 65535), signed -> sign and 7-bit
- * magnitude m -> m * 258 + m / 64 (of 32767), and -128 -> -33025, below -1 until the
- * result is clamped (what fits the H200's blends of -128 with its neighbours). */
-static int32_t widen8(const exec_texobj *t, uint32_t raw) {
-    if (t->chan_kind != EXEC_TEX_SIGNED) return (int32_t)(raw * 257u);
-    int32_t v = (int32_t)raw;
-    if (v == -128) return -33025;
-    int32_t m = v < 0 ? -v : v;
-    int32_t w = m * 258 + (m >> 6);
-    return v < 0 ? -w : w;
+/* Signed 8-bit normalized texels are blended as they are: the sum P of texel x weight
+ * (weights in 256ths, so P is in 256ths of 1/127) becomes a 16-bit fraction (of 32767)
+ * as P * (1 + 2^-7 + 2^-15) would, the last term taken from P's bits above the 12th and
+ * the sum rounded by shifts (floor): what an H200 returned for every texel at every
+ * weight (texture_probe2's "s8 rows" lines, 327680 of 327680). -128 counts as -128; the
+ * result is clamped to -1. */
+static int32_t s8_fraction(int64_t p) {
+    int64_t n = p + ((p + ((p >> 12) << 4) + 64) >> 7);
+    return n < -32767 ? -32767 : (int32_t)n;
+}
+
+static bool s8_filter(const exec_texobj *t) {
+    return t->chan_kind == EXEC_TEX_SIGNED && t->chan_bytes == 1;
 }
 
 /* Map texel index i of a row of n texels by the address mode; false: outside (border). */
@@ -201,17 +208,25 @@ static bool narrow_filter(const exec_texobj *t) {
     return t->read_normalized && t->chan_bytes <= 2;
 }
 
-/* A 16-bit fraction of a normalized texel: 8-bit ones widened, signed -32768 as -32767. */
-static int32_t fraction16(const exec_texobj *t, uint32_t raw) {
-    if (t->chan_bytes == 1) return widen8(t, raw);
-    int32_t v = (int32_t)raw;
-    return t->chan_kind == EXEC_TEX_SIGNED && v < -32767 ? -32767 : v;
+/* What a normalized texel adds to the blend: unsigned 8-bit t as the 16-bit fraction
+ * t * 257 (of 65535), 16-bit ones as they are (signed -32768 as -32767), signed 8-bit
+ * ones as 256 times the texel (s8_fraction); the border colour as its 16-bit fraction
+ * (for signed 8-bit textures: 256 x 127 times the colour). */
+static int32_t fraction16(const exec_texobj *t, const tex_val *v, unsigned k) {
+    uint32_t raw = v->u[k];
+    if (v->border) {
+        if (s8_filter(t)) return (int32_t)floor(t->border[k] * 127.0 * 256.0 + 0.5);
+        return (int32_t)raw;
+    }
+    if (t->chan_bytes == 1) return s8_filter(t) ? (int32_t)raw * 256 : (int32_t)(raw * 257u);
+    int32_t s = (int32_t)raw;
+    return t->chan_kind == EXEC_TEX_SIGNED && s < -32767 ? -32767 : s;
 }
 
 static void accumulate(const exec_texobj *t, const tex_val *v, unsigned weight, tex_acc *acc) {
     if (narrow_filter(t)) {
         for (unsigned k = 0; k < 4; k++)
-            acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v->u[k]) : 0);
+            acc->i[k] += (int64_t)weight * (k < t->nchan ? fraction16(t, v, k) : 0);
     } else if (acc->n < TEX_MAX_TERMS) {
         acc->w[acc->n] = weight;
         memcpy(acc->f[acc->n], v->f, sizeof v->f);
@@ -262,14 +277,21 @@ static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
     bool half = t->chan_kind == EXEC_TEX_FLOAT && t->chan_bytes == 2;
     double one = t->chan_kind == EXEC_TEX_SIGNED ? 32767.0 : 65535.0;
     for (unsigned k = 0; k < 4; k++) {
-        if (narrow) {
+        if (narrow && s8_filter(t)) {
+            /* acc is in 65536ths of 1/127: P in 256ths, rounded (only a border colour
+             * leaves a remainder) */
+            int64_t p = (acc->i[k] + 128) >> 8;
+            out->f[k] = (float)(s8_fraction(p) / 32767.0);
+        } else if (narrow) {
             double n = floor(acc->i[k] / 256.0 + 0.5);
             out->f[k] = (float)((n < -one ? -one : n) / one);
         } else if (half) {
-            /* half texels: the sum rounded to a half */
+            /* half texels: the exact sum rounded to a half, ties away from zero (an
+             * H200's tie in texture_probe's "half linear" lines) */
             double s = 0;
             for (unsigned n = 0; n < acc->n; n++) s += acc->w[n] * (double)acc->f[n][k];
-            out->f[k] = alu_h2f(alu_f2h_rn((float)(s / 256.0)));
+            out->f[k] = alu_h2f((uint16_t)alu_double_to_fmt(s / 256.0, EXEC_RND_RNA,
+                                                            &alu_fmt_f16, false));
         } else {
             out->f[k] = blend_floats(acc, k);
         }
@@ -303,21 +325,25 @@ static void filter_level(const exec_texobj *t, const exec_tex_level *lv, const u
             address(base[k] + 1, size[k], modes[k], &hi) && lo == hi)
             w[k] = 0;
     }
-    /* The corners' weights, in 256ths: one axis splits the budget between its two
-     * texels, each part is split again along the next axis, the upper texel getting its
-     * share rounded and the lower one the rest, so the weights always sum to the budget
-     * (an H200's (texel + border) / 2 results show the rounding). The axes split in the
-     * order y, x (2D and 1D) or z, x, y (3D): what matches the H200 (texture_linear). */
-    unsigned cw[8], cm[8]; /* weight and upper-side axes (bit k: axis k) of each corner */
+    /* The corners' weights, in 256ths of the budget (256, or a mipmap level's share):
+     * the budget is split along z (3D), then x, then y, each part's upper share rounded
+     * to nearest. A tie rounds up, except in the z split and in the y split of a
+     * lower-x part, where it rounds down (so that the y weights of the two columns sum
+     * to the y weight). What an H200 does: texture_linear's 2D and 3D lookups,
+     * texture_probe's rotated image, texture_corners' ties and trilinear lookups. */
+    unsigned cw[8], cm[8];
     cw[0] = budget;
     cm[0] = 0;
     unsigned ncorner = 1;
-    static const unsigned order2[2] = {1, 0}, order3[3] = {2, 0, 1};
+    static const unsigned order2[2] = {0, 1}, order3[3] = {2, 0, 1};
     const unsigned *order = dims == 3 ? order3 : order2;
     for (unsigned j = 0; j < dims; j++) {
         unsigned k = order[j];
+        bool last = j + 1 == dims;
         for (unsigned n = ncorner; n-- > 0;) {
-            unsigned hi = (cw[n] * w[k] + 128) >> 8;
+            unsigned prod = cw[n] * w[k], hi = prod >> 8, rem = prod & 255u;
+            bool tie_up = k == 2 ? false : !last || (cm[n] & 1u);
+            if (rem > 128 || (rem == 128 && tie_up)) hi++;
             cw[2 * n + 1] = hi;
             cm[2 * n + 1] = cm[n] | 1u << k;
             cw[2 * n] = cw[n] - hi;
@@ -389,6 +415,77 @@ static uint32_t clamp_layer(const exec_texobj *t, int32_t layer) {
     return (uint32_t)layer >= n ? n - 1 : (uint32_t)layer;
 }
 
+/* The fraction of log2 the texture unit gives a length whose mantissa starts with
+ * 1.j (j its next 8 bits), in 256ths: what an H200 returned for tex2DGrad with
+ * gradients of every mantissa (tests/cuda/texture/h200/texture_probe2.out, "grad
+ * linear", lengths 2^e * (1 + k/4096) in three octaves: the result depends on the top 8
+ * bits alone). */
+static const uint8_t tex_log2_frac[256] = {
+      0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,  18,  19,  20,  22,
+     23,  24,  26,  27,  28,  30,  31,  32,  34,  35,  36,  38,  39,  40,  42,  43,
+     44,  45,  47,  48,  49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+     64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,  78,  79,  81,  82,
+     83,  84,  85,  86,  88,  89,  90,  91,  92,  93,  94,  95,  97,  98,  99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
+};
+
+/* x cut (toward zero) to its top 10 significant bits: the precision the texture unit
+ * keeps of a gradient's components. */
+static double cut10(double x) {
+    if (x == 0 || !isfinite(x)) return x;
+    int e;
+    double m = frexp(x, &e);
+    return ldexp(trunc(ldexp(m, 10)), e - 10);
+}
+
+/* A gradient vector's length as the texture unit measures it: the larger component plus
+ * 11/32 of the smaller (an octagon, not a circle). */
+static double grad_len(double a, double b) {
+    a = fabs(a);
+    b = fabs(b);
+    return a > b ? a + b * (11.0 / 32) : b + a * (11.0 / 32);
+}
+
+/* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
+ * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
+ * that parallel gradients widen it); its log2 is its exponent plus the table's fraction
+ * of its mantissa. What an H200 does for gradients of every length, direction, ratio
+ * and pair (texture_probe2's "grad" lines: all axis-aligned ones, and 97% of the others,
+ * where a last-bit difference remains). */
+static int32_t grad_lod256(const double g[2][3], unsigned dims) {
+    double d[2][3], rho = 0;
+    for (unsigned v = 0; v < 2; v++)
+        for (unsigned k = 0; k < 3; k++) d[v][k] = k < dims ? cut10(g[v][k]) : 0;
+    for (unsigned v = 0; v < 4; v++) {
+        double x, y, z;
+        if (v < 2) {
+            x = d[v][0]; y = d[v][1]; z = d[v][2];
+        } else {
+            double sg = v == 2 ? 1 : -1;
+            x = d[0][0] + sg * d[1][0]; y = d[0][1] + sg * d[1][1]; z = d[0][2] + sg * d[1][2];
+        }
+        double len = grad_len(grad_len(x, y), z);
+        if (v >= 2) len *= 11.0 / 16;
+        if (len > rho) rho = len;
+    }
+    if (!(rho > 0)) return INT32_MIN / 2;
+    if (!isfinite(rho)) return INT32_MAX / 2;
+    int e;
+    double m = frexp(rho, &e); /* rho = m * 2^e, m in [0.5, 1) */
+    unsigned j = (unsigned)(ldexp(m, 9) - 256.0);
+    return 256 * (e - 1) + tex_log2_frac[j];
+}
+
 /* The level of detail a lookup asks for, clamped as the descriptor says. */
 static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
     float lod = 0;
@@ -398,17 +495,12 @@ static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
         unsigned dims = t->cubemap ? 2 : t->dims;
         const exec_tex_level *l0 = &t->level[0];
         const uint32_t size[3] = {l0->width, l0->height, l0->depth};
-        double len[2];
-        for (unsigned g = 0; g < 2; g++) {
-            double s = 0;
-            for (unsigned k = 0; k < dims; k++) {
-                double v = q->grad[g][k] * (t->norm_coords ? size[k] : 1.0);
-                s += v * v;
-            }
-            len[g] = sqrt(s);
-        }
-        double m = len[0] > len[1] ? len[0] : len[1];
-        lod = m > 0 ? (float)log2(m) : -INFINITY;
+        double g[2][3];
+        for (unsigned v = 0; v < 2; v++)
+            for (unsigned k = 0; k < 3; k++)
+                g[v][k] = k < dims ? q->grad[v][k] * (t->norm_coords ? (double)size[k] : 1.0) : 0;
+        int32_t l256 = grad_lod256(g, dims);
+        lod = l256 < -(1 << 20) ? -INFINITY : (float)l256 / 256.0f;
     }
     lod += t->lod_bias;
     if (lod < t->min_lod) lod = t->min_lod;
