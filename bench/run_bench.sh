@@ -26,7 +26,7 @@ done
 run() {
   local threads=$1; shift
   VCUDA_REPORT=1 VCUDA_THREADS=$threads "$@" 2>&1 >/dev/null |
-    awk '$1 == "==vcuda==" && $2 ~ /^[0-9.]+%$/ && NF >= 8 {
+    awk '$1 == "vcuda:" && $2 ~ /^[0-9.]+%$/ && NF >= 8 {
            name = $8; for (i = 9; i <= NF; i++) name = name " " $i;
            sub(/\(.*/, "", name); sub(/^void /, "", name);
            printf "%s\t%s\t%s\t%s\n", name, $7, $3, $4 }'

@@ -35,7 +35,7 @@ static void host_frames(void *const *frames, int from, int k, char *out, size_t 
         /* pc - 1: the return address may already be past the calling function's end */
         if (!check_host_symbol(di.dli_fname, (uintptr_t)di.dli_fbase, (uintptr_t)frames[i] - 1,
                                fn, sizeof fn) && di.dli_sname)
-            check_demangle(di.dli_sname, fn, sizeof fn);
+            ptx_demangle_into(di.dli_sname, PTX_DEMANGLE_SANITIZER, fn, sizeof fn);
         int w = snprintf(out + len, n - len, "%s%s%s[0x%" PRIxPTR "] in %s", len ? "\n" : "", fn,
                          fn[0] ? " " : "", off, mod);
         if (w < 0 || (size_t)w >= n - len) break;

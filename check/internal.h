@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "../exec/observe.h"
+#include "../ptx/demangle.h"
 
 #define CHECK_PREFIX "========= "
 #define CHECK_DEFAULT_PRINT_LIMIT 100u
@@ -89,9 +90,6 @@ void check_line(check_buf *b, const char *fmt, ...) __attribute__((format(printf
 void check_buf_free(check_buf *b);
 /* 1234567 -> "1,234,567" (compute-sanitizer's spelling of sizes). */
 const char *check_commas(uint64_t v, char buf[32]);
-/* The demangled name of a kernel or device function as compute-sanitizer prints it
- * ("fill(int *, unsigned long)"), or the name itself when it is not mangled. */
-void check_demangle(const char *mangled, char *out, size_t n);
 
 /* ---- one launch (launch.c) ---- */
 

@@ -212,7 +212,7 @@ check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_modu
     cl->st = st;
     cl->L = L;
     cl->module = module;
-    check_demangle(kernel_name, cl->kernel, sizeof cl->kernel);
+    ptx_demangle_into(kernel_name, PTX_DEMANGLE_SANITIZER, cl->kernel, sizeof cl->kernel);
     cl->its = independent_threads;
     if (launch_site) snprintf(cl->launch_site, sizeof cl->launch_site, "%s", launch_site);
     const exec_kernel_info *info = exec_kernel_get_info(L->kernel);

@@ -87,7 +87,7 @@ void check_where(char *out, size_t n, const check_launch *cl, const ptx_insn *in
             }
         }
     char func[512];
-    if (fname) check_demangle(fname, func, sizeof func);
+    if (fname) ptx_demangle_into(fname, PTX_DEMANGLE_SANITIZER, func, sizeof func);
     else snprintf(func, sizeof func, "%s", cl->kernel);
     if (!insn) {
         snprintf(out, n, "%s", func);

@@ -107,7 +107,7 @@ bool check_host_symbol(const char *module_path, uintptr_t load_base, uintptr_t p
     if (lo) {
         const sym_entry *s = &symtab_cache.syms[lo - 1];
         if (a - s->addr < (s->size ? s->size : 1)) {
-            check_demangle(s->name, out, n);
+            ptx_demangle_into(s->name, PTX_DEMANGLE_SANITIZER, out, n);
             found = true;
         }
     }

@@ -742,9 +742,20 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
         return b->fault_kind;
     }
+    /* a grid of blocks that each end at once still ends at its deadline */
+    if (L->deadline_ns && exec_block_past_deadline(L)) {
+        exec_fault_block(b, EXEC_FAULT_TIMEOUT,
+                         "the kernel ran longer than VCUDA_KERNEL_TIMEOUT allows");
+        return b->fault_kind;
+    }
 
     b->shared_size = L->dyn_shared ? k->dyn_base + L->dyn_shared : k->info.static_shared;
     b->local_stride = k->info.local_per_thread;
+    /* recursion goes as deep as cudaLimitStackSize lets it (a GPU's stack overflow) */
+    if (k->info.recursive && L->stack_limit)
+        b->local_stride = k->info.local_one_pass > L->stack_limit
+                              ? k->info.local_one_pass
+                              : (L->stack_limit + 15u) & ~15u;
     if (!reserve(&wk->shared, &wk->shared_cap, b->shared_size + 1) ||
         !reserve(&wk->local, &wk->local_cap, (size_t)b->nthreads * b->local_stride + 1)) {
         exec_fault_block(b, EXEC_FAULT_ILLEGAL_ADDRESS,

@@ -377,33 +377,21 @@ static void assert_fail(exec_wstate *w, const exec_insn *in, const exec_callsite
 
 static void device_malloc(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
                           uint32_t mask) {
-    mem_table *mem = w->h.block->L->mem;
     EXEC_FOR_LANES(mask, lane) {
         uint64_t size = arg_u64(w, cs, lane, 0);
-        void *p = NULL;
-        if (size && size < (1ull << 40)) {
-            p = aligned_alloc(16, (size + 15) & ~15ull);
-            if (p && !mem_table_add(mem, (uint64_t)(uintptr_t)p, size, MEM_KIND_DEVICE,
-                                    EXEC_MEM_FLAG_DEVICE_HEAP)) {
-                free(p);
-                p = NULL;
-            }
-        }
-        set_ret(w, cs, lane, (uint64_t)(uintptr_t)p);
-        exec_observe_heap(w, in, EXEC_OBS_MALLOC, lane, (uint64_t)(uintptr_t)p, size);
+        uint64_t p = exec_heap_malloc(w->h.block->L, size); /* 0 (NULL): the heap is full */
+        set_ret(w, cs, lane, p);
+        exec_observe_heap(w, in, EXEC_OBS_MALLOC, lane, p, size);
     }
 }
 
 static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite *cs,
                         uint32_t mask) {
-    mem_table *mem = w->h.block->L->mem;
     EXEC_FOR_LANES(mask, lane) {
         uint64_t ptr = arg_u64(w, cs, lane, 0);
         if (!ptr) continue;
         exec_observe_heap(w, in, EXEC_OBS_FREE, lane, ptr, 0);
-        mem_alloc al;
-        if (!mem_table_find(mem, ptr, &al) || al.base != ptr ||
-            !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP)) {
+        if (!exec_heap_free(w->h.block->L, ptr)) {
             char detail[120];
             snprintf(detail, sizeof detail,
                      "free of 0x%llx, which was not returned by device malloc",
@@ -411,8 +399,6 @@ static void device_free(exec_wstate *w, const exec_insn *in, const exec_callsite
             exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, detail);
             return;
         }
-        /* device-heap blocks are never in the blocks' range caches: nothing to forget */
-        if (mem_table_remove(mem, ptr, &al)) free((void *)(uintptr_t)ptr);
     }
 }
 

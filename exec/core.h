@@ -442,6 +442,11 @@ static inline bool exec_block_aborted(const struct exec_block *b) {
     return b->L->abort && *b->L->abort;
 }
 
+/* A block of the device heap (L->heap bounds it) entered in the allocation table, or 0
+ * when the heap has no room; and its free: false when ptr is no heap block. */
+uint64_t exec_heap_malloc(const exec_launch *L, uint64_t size);
+bool exec_heap_free(const exec_launch *L, uint64_t ptr);
+
 /* ---- memory.c: address resolution, shared with control.c and printf.c ---- */
 enum { EXEC_ACC_READ, EXEC_ACC_WRITE, EXEC_ACC_ATOMIC };
 /* Host pointer for size bytes at address addr of space sp (PTX_SPACE_GENERIC: decided by

@@ -480,27 +480,15 @@ static void call_lane(exec_wstate *w, const exec_insn *in, const exec_callsite *
         /* the device heap, as device-side malloc */
         uint64_t size = arg_u64(w, cs, lane, 1), addr = 0;
         if (size) {
-            void *p = size < (1ull << 40) ? aligned_alloc(16, (size + 15) & ~15ull) : NULL;
-            if (p && !mem_table_add(b->L->mem, (uint64_t)(uintptr_t)p, size, MEM_KIND_DEVICE,
-                                    EXEC_MEM_FLAG_DEVICE_HEAP)) {
-                free(p);
-                p = NULL;
-            }
-            if (!p) e = EXEC_DEVRT_MEMORY_ALLOCATION;
-            addr = (uint64_t)(uintptr_t)p;
+            addr = exec_heap_malloc(b->L, size);
+            if (!addr) e = EXEC_DEVRT_MEMORY_ALLOCATION;
         }
         if (!store(w, in, lane, arg_u64(w, cs, lane, 0), &addr, 8)) return;
         break;
     }
     case DRT_FREE: {
         uint64_t ptr = arg_u64(w, cs, lane, 0);
-        mem_alloc al;
-        if (!ptr) break;
-        if (!mem_table_find(b->L->mem, ptr, &al) || al.base != ptr ||
-            !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP))
-            e = EXEC_DEVRT_INVALID_VALUE;
-        else if (mem_table_remove(b->L->mem, ptr, &al))
-            free((void *)(uintptr_t)ptr);
+        if (ptr && !exec_heap_free(b->L, ptr)) e = EXEC_DEVRT_INVALID_VALUE;
         break;
     }
     case DRT_MEMCPY_ASYNC: case DRT_MEMCPY_ASYNC_PTSZ:

@@ -46,6 +46,9 @@ typedef struct exec_kernel_info {
                                      * has dyn_shared_base + dynamic bytes when a launch
                                      * asks for any, static_shared otherwise */
     uint32_t local_per_thread;      /* bytes of .local (stack frames included) */
+    uint32_t local_one_pass;        /* of which one pass through the calls needs (all of it
+                                     * unless recursive) */
+    bool recursive;                 /* the call graph has a cycle: the stack is a limit */
     uint32_t regs_per_thread;       /* estimate from the PTX (ptxas may say otherwise) */
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
     uint32_t ptx_version;           /* major*10 + minor */
@@ -54,6 +57,13 @@ typedef struct exec_kernel_info {
 } exec_kernel_info;
 
 const exec_kernel_info *exec_kernel_get_info(const exec_kernel *k);
+
+/* The device heap that malloc in kernels (and the legacy device-side cudaMalloc) draws
+ * on: cudaLimitMallocHeapSize bytes, owned by the device. */
+typedef struct exec_heap {
+    _Atomic uint64_t used;          /* bytes of live blocks, each rounded up to 16 */
+    uint64_t limit;
+} exec_heap;
 
 /* ---- running ---- */
 
@@ -108,6 +118,11 @@ typedef struct exec_launch {
     volatile int *abort;            /* set non-zero to make running blocks stop early */
     uint64_t deadline_ns;           /* CLOCK_MONOTONIC time past which a block still running
                                      * stops with EXEC_FAULT_TIMEOUT; 0: none */
+    exec_heap *heap;                /* the device heap; NULL: bounded by the host alone */
+    uint32_t stack_limit;           /* cudaLimitStackSize: bytes of stack per thread for a
+                                     * kernel with recursive calls (at least what one pass
+                                     * through its calls needs); 0: that pass and
+                                     * EXEC_RECURSION_STACK_BYTES more */
     bool warp_barriers;             /* before sm_70: a barrier waits for whole warps, and a
                                      * warp never runs a diverged path while part of it
                                      * waits at a barrier (exec/block.c) */

@@ -12,7 +12,9 @@
 #include "core.h"
 #include "native.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *space_name(ptx_space s) {
     switch (s) {
@@ -135,6 +137,43 @@ static void *param_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, uint
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, PTX_SPACE_PARAM, a, size,
                          access, "outside the kernel's parameters");
     return (void *)(b->L->params + off);
+}
+
+/* ---- the device heap ---- */
+
+uint64_t exec_heap_malloc(const exec_launch *L, uint64_t size) {
+    if (!size || size >= (1ull << 40)) return 0;
+    uint64_t rounded = (size + 15) & ~15ull;
+    exec_heap *h = L->heap;
+    if (h) {
+        /* reserve first: two lanes racing for the last bytes cannot both get them */
+        uint64_t used = atomic_fetch_add(&h->used, rounded);
+        if (used + rounded > h->limit) {
+            atomic_fetch_sub(&h->used, rounded);
+            return 0;
+        }
+    }
+    void *p = aligned_alloc(16, rounded);
+    if (p && !mem_table_add(L->mem, (uint64_t)(uintptr_t)p, size, MEM_KIND_DEVICE,
+                            EXEC_MEM_FLAG_DEVICE_HEAP)) {
+        free(p);
+        p = NULL;
+    }
+    if (!p && h) atomic_fetch_sub(&h->used, rounded);
+    return (uint64_t)(uintptr_t)p;
+}
+
+bool exec_heap_free(const exec_launch *L, uint64_t ptr) {
+    mem_alloc al;
+    if (!mem_table_find(L->mem, ptr, &al) || al.base != ptr ||
+        !(al.flags & EXEC_MEM_FLAG_DEVICE_HEAP))
+        return false;
+    /* device-heap blocks are never in the blocks' range caches: nothing to forget */
+    if (mem_table_remove(L->mem, ptr, &al)) {
+        free((void *)(uintptr_t)ptr);
+        if (L->heap) atomic_fetch_sub(&L->heap->used, (al.size + 15) & ~15ull);
+    }
+    return true;
 }
 
 void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_space sp,

@@ -252,6 +252,8 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
     info->dyn_shared_base = k->dyn_base;
 
     uint32_t stack = wk.stack_bytes[f->index];
+    info->local_one_pass = (uint32_t)align_up(stack, 16);
+    info->recursive = wk.recursive;
     if (wk.recursive) stack += EXEC_RECURSION_STACK_BYTES;
     info->local_per_thread = (uint32_t)align_up(stack, 16);
 

@@ -71,6 +71,8 @@ gpu_device *gpu_device_new_shared(const gpu_preset *p, unsigned nworkers, mem_ta
         d->grid_workspace = gpu_grid_workspace_new(d);
     d->nlanes = nworkers ? nworkers : default_thread_count();
     d->kernel_timeout_ns = kernel_timeout_ns();
+    d->stack_limit = (uint32_t)p->limit_stack_size;
+    d->heap.limit = p->limit_malloc_heap_size;
     if (d->nlanes > GPU_MAX_THREADS)
         d->nlanes = GPU_MAX_THREADS;
     d->lanes = calloc(d->nlanes, sizeof *d->lanes);
@@ -144,6 +146,15 @@ void gpu_device_set_print(gpu_device *d, gpu_print_fn fn, void *ctx) {
     d->print = fn ? fn : print_to_stdout;
     d->print_ctx = fn ? ctx : NULL;
     pthread_mutex_unlock(&d->print_lock);
+}
+
+void gpu_device_set_stack_limit(gpu_device *d, uint64_t bytes) {
+    d->stack_limit = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
+}
+
+void gpu_device_heap_reset(gpu_device *d, uint64_t bytes) {
+    d->heap.limit = bytes;
+    d->heap.used = 0;
 }
 
 void gpu_device_emit(gpu_device *d, const char *data, size_t len) {

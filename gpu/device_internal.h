@@ -49,6 +49,8 @@ struct gpu_device {
     bool owns_mem;                /* false: the table is shared with other devices */
     unsigned nlanes;              /* lanes one grid may use, the caller's included */
     uint64_t kernel_timeout_ns;   /* VCUDA_KERNEL_TIMEOUT: how long a grid may run; 0: ever */
+    exec_heap heap;               /* the device heap (cudaLimitMallocHeapSize) */
+    _Atomic uint32_t stack_limit; /* cudaLimitStackSize: per-thread stack of recursive kernels */
 
     gpu_print_fn print;
     void *print_ctx;

@@ -198,6 +198,12 @@ mem_table *gpu_device_mem(gpu_device *d);
 /* Where device printf output goes (default: the host's stdout, flushed per grid). */
 typedef void (*gpu_print_fn)(const char *data, size_t len, void *ctx);
 void gpu_device_set_print(gpu_device *d, gpu_print_fn fn, void *ctx);
+/* cudaLimitStackSize: the bytes of stack each thread of a kernel with recursive calls has
+ * (the driver gives a kernel whose calls it can bound what they need, whatever the limit). */
+void gpu_device_set_stack_limit(gpu_device *d, uint64_t bytes);
+/* The device heap, empty, of bytes (cudaLimitMallocHeapSize: set only before kernels use
+ * the heap, and at a reset, which frees its blocks). */
+void gpu_device_heap_reset(gpu_device *d, uint64_t bytes);
 
 /* Run a whole grid and return when every block has finished or one faulted.
  * L->num_sms, L->clock_khz and L->grid_id are filled in here; each host thread runs blocks

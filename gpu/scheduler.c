@@ -649,6 +649,8 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
     L->grid_id = atomic_fetch_add(&d->next_grid_id, 1);
     L->deadline_ns = d->kernel_timeout_ns
         ? (uint64_t)(start * 1e9) + d->kernel_timeout_ns : 0;
+    L->stack_limit = d->stack_limit;
+    L->heap = &d->heap;
 
     bool nested = running_device == d;
     gpu_grid g;

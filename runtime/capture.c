@@ -158,6 +158,21 @@ cudaError_t rt_capture_op(rt_context *c, rt_stream *s, rt_op *op) {
     return cudaSuccess;
 }
 
+/* A memory alloc or free node for cudaMallocAsync or cudaFreeAsync in capturing stream s
+ * (mempool.c fills in its parameters), after the stream's last work. Engine lock held. */
+cudaError_t rt_capture_mem_node(rt_stream *s, enum cudaGraphNodeType type, rt_graph_node **out) {
+    rt_capture *k = s->capture;
+    if (k->invalid) return cudaErrorStreamCaptureInvalidated;
+    rt_op *op = rt_op_new(RT_OP_WAIT); /* as cudaGraphAddMemAllocNode's: nothing to run */
+    if (!op) return cudaErrorMemoryAllocation;
+    rt_graph_node *n = rt_graph_add(k->graph, type, op, s->cap_deps, s->ncap_deps);
+    if (!n) return cudaErrorMemoryAllocation;
+    if (!deps_set(&s->cap_deps, &s->ncap_deps, &s->cap_deps_cap, &n, 1))
+        return cudaErrorMemoryAllocation;
+    *out = n;
+    return cudaSuccess;
+}
+
 cudaError_t rt_capture_event_record(rt_context *c, rt_stream *s, rt_event *ev) {
     (void)c;
     if (s->capture->invalid) return cudaErrorStreamCaptureInvalidated;

@@ -184,7 +184,7 @@ cudaError_t rt_error_from_fault(exec_fault_kind kind) {
     case EXEC_FAULT_TRAP: return cudaErrorLaunchFailure;
     case EXEC_FAULT_ASSERT: return cudaErrorAssert;
     case EXEC_FAULT_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
-    case EXEC_FAULT_STACK_OVERFLOW: return cudaErrorLaunchFailure;
+    case EXEC_FAULT_STACK_OVERFLOW: return cudaErrorIllegalAddress; /* as an H100 says */
     case EXEC_FAULT_INVALID_PC: return cudaErrorInvalidPc;
     case EXEC_FAULT_ABORTED: return cudaErrorLaunchFailure;
     case EXEC_FAULT_TIMEOUT: return cudaErrorLaunchTimeout;

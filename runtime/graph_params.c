@@ -325,7 +325,7 @@ static void rt_dot_graph(FILE *f, const rt_graph *g, const char *prefix, unsigne
         fprintf(f, "  \"%s%zu\" [shape=box, label=\"%zu: %s", prefix, i, i, rt_type_name(n->type));
         if (n->type == cudaGraphNodeTypeKernel && n->op->kind == RT_OP_KERNEL) {
             const rt_op *op = n->op;
-            char *pretty = rt_demangle(op->u.kernel.func->name);
+            char *pretty = ptx_demangle(op->u.kernel.func->name, PTX_DEMANGLE_GNU);
             fprintf(f, "\\n%s\\n<<<(%u,%u,%u), (%u,%u,%u), %u>>>",
                     pretty ? pretty : op->u.kernel.func->name, op->u.kernel.grid.x,
                     op->u.kernel.grid.y, op->u.kernel.grid.z, op->u.kernel.block.x,

@@ -110,9 +110,15 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     return true;
 }
 
+bool rt_release_device(rt_context *c, void *p) {
+    return rt_release(c, p, 1u << MEM_KIND_DEVICE);
+}
+
 bool rt_release_object(rt_context *c, void *p) {
     return rt_release(c, p, 1u << MEM_KIND_DEVICE | RT_RELEASE_OBJECT);
 }
+
+#define RT_KIND_HEAP 0x100u /* with the kind in rt_release_ctx.kinds: a device-heap block */
 
 struct rt_release_ctx {
     uint64_t *bases;
@@ -132,7 +138,8 @@ static void rt_collect(const mem_alloc *a, void *ctx) {
     if (r->n == r->cap) return; /* counted beforehand; never happens */
     r->bases[r->n] = a->base;
     r->sizes[r->n] = a->size;
-    r->kinds[r->n] = a->kind;
+    /* (device-heap blocks come from aligned_alloc, whatever their size) */
+    r->kinds[r->n] = a->kind | (a->flags & EXEC_MEM_FLAG_DEVICE_HEAP ? RT_KIND_HEAP : 0);
     r->n++;
 }
 
@@ -148,7 +155,9 @@ static void rt_release_matching(rt_context *c, mem_table *t, uint32_t device) {
         for (size_t i = 0; i < r.n; i++) {
             mem_table_remove(t, r.bases[i], NULL);
             if (c->check && device != UINT32_MAX) check_on_free(c->check, r.bases[i]);
-            if (r.kinds[i] != MEM_KIND_REGISTERED)
+            if (r.kinds[i] & RT_KIND_HEAP)
+                free((void *)(uintptr_t)r.bases[i]);
+            else if (r.kinds[i] != MEM_KIND_REGISTERED)
                 rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i], (mem_kind)r.kinds[i]);
         }
     }

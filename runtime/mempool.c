@@ -15,8 +15,8 @@
  * cudaMemPoolTrimTo gives them back down to what it is asked to keep. Reused memory is
  * not zeroed again, as on a GPU.
  *
- * Not yet: stream-ordered allocation inside a stream capture (it would make memory
- * nodes); it is refused by name. One lock guards every pool. It is taken with the engine's lock held (the free in
+ * Inside a stream capture, cudaMallocAsync and cudaFreeAsync become the captured graph's
+ * memory alloc and free nodes, as in CUDA. One lock guards every pool. It is taken with the engine's lock held (the free in
  * stream order), so nothing here issues work or waits while holding it.
  */
 #include "rt.h"
@@ -267,17 +267,62 @@ void rt_pools_reset(rt_context *c) {
 
 /* ---- allocation and free in stream order ---- */
 
-/* Stream-ordered allocation in a capturing stream would become memory nodes: not done
- * yet, so it is refused by name and breaks the capture (as an unsupported call does). */
-static bool rt_pool_refuse_capture(rt_context *c, cudaStream_t h, const char *fn) {
+/* Is stream h capturing? (Looked at again under the lock when the node is added.) */
+static bool rt_pool_capturing(rt_context *c, cudaStream_t h) {
     pthread_mutex_lock(&c->engine_lock);
     rt_stream *s = rt_stream_lookup(c, h);
     bool capturing = s && s->capture;
-    if (capturing) s->capture->invalid = true;
     pthread_mutex_unlock(&c->engine_lock);
-    if (capturing)
-        fprintf(stderr, "vcuda: %s in a capturing stream (memory nodes) is not supported\n", fn);
     return capturing;
+}
+
+/* cudaMallocAsync in a capturing stream: a memory alloc node of the captured graph, as
+ * cudaGraphAddMemAllocNode makes (graph_nodes.c): its memory is the graph's, with its
+ * address fixed now, and the pool's statistics do not change. */
+static cudaError_t rt_pool_capture_alloc(rt_context *c, cudaStream_t h, rt_mempool *pool,
+                                         size_t size, void **ptr) {
+    struct cudaMemPoolProps props;
+    pthread_mutex_lock(&rt_pools_lock);
+    if (!pool) pool = rt_pool_current ? rt_pool_current : rt_pool_get_default();
+    bool known = pool && rt_pool_known(pool);
+    if (known) props = pool->props;
+    pthread_mutex_unlock(&rt_pools_lock);
+    if (!known) return pool ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
+    if (size == 0) return cudaErrorInvalidValue; /* an alloc node of no bytes */
+    void *p = NULL;
+    cudaError_t e = rt_allocate(c, &p, size, MEM_KIND_DEVICE, 0);
+    if (e) return e;
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *s = rt_stream_lookup(c, h);
+    rt_graph_node *n = NULL;
+    e = s && s->capture ? rt_capture_mem_node(s, cudaGraphNodeTypeMemAlloc, &n)
+                        : cudaErrorStreamCaptureInvalidated; /* ended meanwhile */
+    if (!e) {
+        n->x.alloc.dptr = p;
+        n->x.alloc.bytesize = size;
+        n->x.alloc.props = props;
+    }
+    pthread_mutex_unlock(&c->engine_lock);
+    if (e) {
+        rt_release_device(c, p);
+        return e;
+    }
+    *ptr = p;
+    return cudaSuccess;
+}
+
+/* cudaFreeAsync in a capturing stream: a memory free node (the memory stays until the
+ * graph runs it, as cudaGraphAddMemFreeNode's). */
+static cudaError_t rt_pool_capture_free(rt_context *c, cudaStream_t h, void *ptr) {
+    if (!rt_device_range_ok(c, ptr, 1)) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *s = rt_stream_lookup(c, h);
+    rt_graph_node *n = NULL;
+    cudaError_t e = s && s->capture ? rt_capture_mem_node(s, cudaGraphNodeTypeMemFree, &n)
+                                    : cudaErrorStreamCaptureInvalidated;
+    if (!e) n->x.free_ptr = ptr;
+    pthread_mutex_unlock(&c->engine_lock);
+    return e;
 }
 
 static cudaError_t rt_malloc_from(void **ptr, size_t size, rt_mempool *pool, cudaStream_t s) {
@@ -286,8 +331,7 @@ static cudaError_t rt_malloc_from(void **ptr, size_t size, rt_mempool *pool, cud
     if (e) return e;
     if (!ptr) return rt_record(cudaErrorInvalidValue);
     if (!rt_stream_valid(c, s)) return rt_record(cudaErrorInvalidResourceHandle);
-    if (rt_pool_refuse_capture(c, s, "cudaMallocAsync"))
-        return rt_record(cudaErrorStreamCaptureUnsupported);
+    if (rt_pool_capturing(c, s)) return rt_record(rt_pool_capture_alloc(c, s, pool, size, ptr));
     pthread_mutex_lock(&rt_pools_lock);
     if (!pool) pool = rt_pool_current ? rt_pool_current : rt_pool_get_default();
     if (!pool || !rt_pool_known(pool)) {
@@ -326,8 +370,7 @@ static cudaError_t rt_free_async(void *devPtr, cudaStream_t s) {
     if (e) return e;
     if (!rt_stream_valid(c, s)) return rt_record(cudaErrorInvalidResourceHandle);
     if (!devPtr) return cudaSuccess;
-    if (rt_pool_refuse_capture(c, s, "cudaFreeAsync"))
-        return rt_record(cudaErrorStreamCaptureUnsupported);
+    if (rt_pool_capturing(c, s)) return rt_record(rt_pool_capture_free(c, s, devPtr));
     pthread_mutex_lock(&rt_pools_lock);
     rt_mempool *p;
     rt_pool_chunk *ch;

@@ -90,7 +90,7 @@ static void rt_prof_configure(void) {
     if (metrics && *metrics) {
         char err[256];
         if (!prof_selection_parse(&p->sel, metrics, err, sizeof err)) {
-            fprintf(stderr, "==%d== Error: %s\n", (int)getpid(), err);
+            fprintf(stderr, "vcuda: %s\n", err);
             exit(1);
         }
     }
@@ -176,12 +176,12 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
     rec.warp_insns = stats->warp_instructions;
     rec.faulted = faulted;
     if (getenv("VCUDA_PROF_DEBUG"))
-        fprintf(stderr, "prof-debug %s: %.0f cycles (makespan %.0f, dram %.0f, l2 %.0f); block: "
+        fprintf(stderr, "vcuda: prof-debug %s: %.0f cycles (makespan %.0f, dram %.0f, l2 %.0f); block: "
                 "critical %.0f, issue %.0f, scheduled %.0f; %d blocks/SM, %.2f waves, %s\n",
                 r->func->name, rec.est.cycles, rec.est.makespan_cycles, rec.est.dram_cycles,
                 rec.est.l2_cycles, rec.est.block_critical, rec.est.block_issue,
                 rec.est.block_cycles, rec.est.blocks_per_sm, rec.est.waves, rec.est.limiter);
-    char *pretty = rt_demangle(r->func->name);
+    char *pretty = ptx_demangle(r->func->name, PTX_DEMANGLE_GNU);
     rec.kernel = pretty ? pretty : strdup(r->func->name);
     if (r->timeline) rt_trace_kernel_measured(&rec.counters, &rec.launch);
     r->L->observer = NULL;
@@ -463,7 +463,7 @@ void rt_prof_report(rt_context *c) {
     if (p->log_path) {
         o = fopen(p->log_path, "w");
         if (!o) {
-            fprintf(stderr, "==%d== Error: cannot write %s\n", (int)getpid(), p->log_path);
+            fprintf(stderr, "vcuda: cannot write %s\n", p->log_path);
             o = stderr;
         }
     }

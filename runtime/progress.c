@@ -92,7 +92,7 @@ static void refresh(void) {
     }
     if (!oldest->pretty) {
         oldest->pretty = !oldest->func ? strdup("graph")
-                                       : rt_demangle(oldest->func->name);
+                                       : ptx_demangle(oldest->func->name, PTX_DEMANGLE_GNU);
         if (!oldest->pretty && oldest->func) oldest->pretty = strdup(oldest->func->name);
         if (!oldest->pretty) return;
     }

@@ -5,26 +5,9 @@
  */
 #include "rt.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef char *(*rt_demangle_fn)(const char *, char *, size_t *, int *);
-
-/* The C++ name of a kernel when the program carries the C++ runtime (nvcc programs do),
- * else the PTX name as it is. Returns a malloc'd string or NULL. */
-char *rt_demangle(const char *name) {
-    rt_demangle_fn fn = (rt_demangle_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    if (!fn || strncmp(name, "_Z", 2) != 0) return NULL;
-    int status = 0;
-    char *out = fn(name, NULL, NULL, &status);
-    if (status != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
 
 static void rt_dim(char *buf, size_t n, exec_dim3 d) {
     if (d.y == 1 && d.z == 1)
@@ -51,30 +34,31 @@ void rt_report_print(rt_context *c) {
     for (rt_func *f = c->funcs; f && order; f = f->next)
         if (f->stats.calls) order[i++] = f;
     if (order) qsort(order, n, sizeof *order, rt_by_time);
-    fprintf(stderr, "\n==vcuda== kernel report (device %s, preset %s)\n",
-            rt_cur(c)->preset ? rt_cur(c)->preset->name : "none", rt_cur(c)->preset ? rt_cur(c)->preset->key : "none");
+    fprintf(stderr, "vcuda: kernel report (device %s, preset %s)\n",
+            rt_cur(c)->preset ? rt_cur(c)->preset->name : "none",
+            rt_cur(c)->preset ? rt_cur(c)->preset->key : "none");
     if (!n) {
-        fprintf(stderr, "==vcuda== no kernel ran\n");
+        fprintf(stderr, "vcuda: no kernel ran\n");
     } else {
         double total_ms = 0;
         for (i = 0; order && i < n; i++) total_ms += order[i]->stats.host_seconds * 1e3;
-        fprintf(stderr, "==vcuda== %6s %12s %8s %14s %14s %16s  %s\n", "time%", "host ms", "calls",
+        fprintf(stderr, "vcuda: %6s %12s %8s %14s %14s %16s  %s\n", "time%", "host ms", "calls",
                 "grid", "block", "warp insns", "kernel");
         for (i = 0; order && i < n; i++) {
             rt_func *f = order[i];
             char grid[48], block[48];
             rt_dim(grid, sizeof grid, f->stats.last_grid);
             rt_dim(block, sizeof block, f->stats.last_block);
-            char *pretty = rt_demangle(f->name);
+            char *pretty = ptx_demangle(f->name, PTX_DEMANGLE_GNU);
             double ms = f->stats.host_seconds * 1e3;
-            fprintf(stderr, "==vcuda== %5.1f%% %12.3f %8llu %14s %14s %16llu  %s%s\n",
+            fprintf(stderr, "vcuda: %5.1f%% %12.3f %8llu %14s %14s %16llu  %s%s\n",
                     total_ms > 0 ? 100.0 * ms / total_ms : 0.0, ms,
                     (unsigned long long)f->stats.calls, grid, block,
                     (unsigned long long)f->stats.warp_insns, pretty ? pretty : f->name,
                     f->stats.faults ? "  (faulted)" : "");
             free(pretty);
         }
-        fprintf(stderr, "==vcuda== total host time in kernels: %.3f ms (grid and block: the "
+        fprintf(stderr, "vcuda: total host time in kernels: %.3f ms (grid and block: the "
                         "last launch's)\n",
                 total_ms);
         /* the compiled tier: which launches ran interpreted, and why */
@@ -93,8 +77,8 @@ void rt_report_print(rt_context *c) {
                          : st->interp_why == RT_INTERP_OBSERVED ? "profiled or checked"
                                                                 : job);
             }
-            char *pretty = rt_demangle(f->name);
-            fprintf(stderr, "==vcuda== tier: %s: %s\n", pretty ? pretty : f->name, why);
+            char *pretty = ptx_demangle(f->name, PTX_DEMANGLE_GNU);
+            fprintf(stderr, "vcuda: tier: %s: %s\n", pretty ? pretty : f->name, why);
             free(pretty);
         }
     }

@@ -25,6 +25,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../gpu/gpu.h"
+#include "../ptx/demangle.h"
 #include "../check/check.h"
 
 /* Marks a function of CUDA's ABI: the library is built with hidden visibility. */
@@ -649,6 +650,9 @@ cudaError_t rt_capture_check(rt_context *c, rt_stream *s, bool waits);
 cudaError_t rt_capture_op(rt_context *c, rt_stream *s, rt_op *op);
 /* cudaEventRecord on a capturing stream, and cudaStreamWaitEvent where the event was
  * recorded in a capture or the stream captures (engine_lock held). */
+/* cudaMallocAsync / cudaFreeAsync in capturing stream s: a memory node after its last
+ * work, in *out (engine lock held). */
+cudaError_t rt_capture_mem_node(rt_stream *s, enum cudaGraphNodeType type, rt_graph_node **out);
 cudaError_t rt_capture_event_record(rt_context *c, rt_stream *s, rt_event *ev);
 cudaError_t rt_capture_wait_event(rt_context *c, rt_stream *s, rt_event *ev);
 /* An event recorded outside a capture no longer stands for captured nodes. */
@@ -708,6 +712,8 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
                      size_t height, cudaStream_t stream, bool async);
 /* Allocate size zeroed bytes of a kind and enter them in the allocation table. */
 cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags);
+/* Give back device memory of rt_allocate's at once (no waiting): a failed step after it. */
+bool rt_release_device(rt_context *c, void *p);
 /* Give back the memory of a runtime object (an array, a texture or surface object:
  * allocated with EXEC_MEM_FLAG_OBJECT) that starts at p; false when there is none. */
 bool rt_release_object(rt_context *c, void *p);
@@ -758,8 +764,6 @@ void rt_memrange_forget(uint64_t base);
 /* ---- report.c ---- */
 
 void rt_report_print(rt_context *c);
-/* The C++ name of a kernel when the program carries the C++ runtime, else NULL (malloc'd). */
-char *rt_demangle(const char *name);
 
 /* ---- regs.c ---- */
 

@@ -36,6 +36,10 @@ static void rt_limits_default(rt_context *c) {
     c->heap_in_use = false;
     if (!p) return;
     c->limits[cudaLimitStackSize] = p->limit_stack_size;
+    if (c->dev) {
+        gpu_device_set_stack_limit(c->dev, p->limit_stack_size);
+        gpu_device_heap_reset(c->dev, p->limit_malloc_heap_size); /* its blocks are gone */
+    }
     c->limits[cudaLimitPrintfFifoSize] = p->limit_printf_fifo_size;
     c->limits[cudaLimitMallocHeapSize] = p->limit_malloc_heap_size;
     c->limits[cudaLimitDevRuntimeSyncDepth] = p->limit_dev_runtime_sync_depth;

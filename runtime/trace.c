@@ -136,7 +136,7 @@ static const char *copy_kind(rt_copy_dir d) {
 
 static void kernel_details(rt_context *c, prof_tl_event *e, const rt_op *op) {
     rt_func *f = op->u.kernel.func;
-    char *pretty = rt_demangle(f->name);
+    char *pretty = ptx_demangle(f->name, PTX_DEMANGLE_GNU);
     e->name = pretty ? pretty : strdup(f->name);
     const exec_dim3 *g = &op->u.kernel.grid, *b = &op->u.kernel.block;
     e->grid[0] = g->x, e->grid[1] = g->y, e->grid[2] = g->z;
@@ -320,6 +320,6 @@ void rt_trace_write(rt_context *c) {
                  : prof_timeline_write_json(rt_tr.tl, f);
         ok = fclose(f) == 0 && ok;
     }
-    if (!ok) fprintf(stderr, "==%d== Error: cannot write the timeline to %s\n", (int)getpid(), rt_tr.path);
+    if (!ok) fprintf(stderr, "vcuda: cannot write the timeline to %s\n", rt_tr.path);
     pthread_mutex_unlock(&rt_tr.lock);
 }

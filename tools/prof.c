@@ -146,14 +146,13 @@ int tool_prof(int argc, char **argv) {
         prof_selection sel;
         char err[256];
         if (!prof_selection_parse(&sel, metrics, err, sizeof err)) {
-            fprintf(stderr, "==%d== Error: %s (see vcuda prof --query-metrics)\n", (int)getpid(),
-                    err);
+            fprintf(stderr, "vcuda: %s (see vcuda prof --query-metrics)\n", err);
             return 1;
         }
         char perr[256] = "";
         const gpu_preset *p = gpu_preset_from_env(perr, sizeof perr);
         if (p && !prof_selection_check(&sel, p, err, sizeof err)) {
-            fprintf(stderr, "==%d== Error: %s\n", (int)getpid(), err);
+            fprintf(stderr, "vcuda: %s\n", err);
             return 1;
         }
         setenv("VCUDA_PROF_METRICS", metrics, 1);

@@ -207,10 +207,10 @@ class Runner:
 
     def read_report(self, text):
         """Warp-instructions per kernel from VCUDA_REPORT's table (runtime/report.c):
-        '==vcuda== <time%> <host ms> <calls> <grid> <block> <warp insns> <kernel(args)>'."""
+        'vcuda: <time%> <host ms> <calls> <grid> <block> <warp insns> <kernel(args)>'."""
         for line in text.splitlines():
             f = line.split()
-            if len(f) < 8 or f[0] != "==vcuda==" or not f[1].endswith("%") or not f[6].isdigit():
+            if len(f) < 8 or f[0] != "vcuda:" or not f[1].endswith("%") or not f[6].isdigit():
                 continue
             name = " ".join(f[7:])
             name = name[5:] if name.startswith("void ") else name

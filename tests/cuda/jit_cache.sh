@@ -28,11 +28,11 @@ if [ "$after" != "$entries" ]; then
     echo "the second run compiled again ($entries entries, then $after)"
     fail=1
 fi
-tiers=$(grep -c '^==vcuda== tier: ' "$tmp/second.err")
-compiled=$(grep -c '^==vcuda== tier: .*: compiled$' "$tmp/second.err")
+tiers=$(grep -c '^vcuda: tier: ' "$tmp/second.err")
+compiled=$(grep -c '^vcuda: tier: .*: compiled$' "$tmp/second.err")
 if [ "$tiers" -lt 1 ] || [ "$tiers" != "$compiled" ]; then
     echo "second run: not every kernel ran compiled:"
-    grep '^==vcuda== tier: ' "$tmp/second.err"
+    grep '^vcuda: tier: ' "$tmp/second.err"
     fail=1
 fi
 for run in first second; do

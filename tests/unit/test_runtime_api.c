@@ -605,7 +605,7 @@ static void test_errors(void) {
     CHECK(rt_error_from_fault(EXEC_FAULT_MISALIGNED) == cudaErrorMisalignedAddress);
     CHECK(rt_error_from_fault(EXEC_FAULT_ASSERT) == cudaErrorAssert);
     CHECK(rt_error_from_fault(EXEC_FAULT_TRAP) == cudaErrorLaunchFailure);
-    CHECK(rt_error_from_fault(EXEC_FAULT_STACK_OVERFLOW) == cudaErrorLaunchFailure);
+    CHECK(rt_error_from_fault(EXEC_FAULT_STACK_OVERFLOW) == cudaErrorIllegalAddress);
     CHECK(rt_error_from_fault(EXEC_FAULT_ILLEGAL_INSTRUCTION) == cudaErrorIllegalInstruction);
 }
 
