@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""bench/timing/compare.py — the timing model against the H100, on the timing suite.
+
+usage: bench/timing/compare.py [--build DIR] [--reuse] [--half tune|validation|all]
+                               [--check] [--list]
+
+Builds bench/timing/suite.cu and suite_dp.cu with `vcuda cc`, runs both under
+`vcuda prof --csv --print-gpu-trace` on the h100 preset (the estimates go to
+DIR/timing-suite/), and compares each launch's estimated duration with the
+gpu__time_duration.sum Nsight Compute measured (bench/timing/data/h100.csv, recorded by
+run_gpu.sh on an H100 80GB HBM3, see bench/timing/README.md). --reuse takes the estimates
+of the last run instead of running again.
+
+The split: within each class, the distinct cases in name order alternate between the
+tuning half (even positions) and the validation half (odd positions); every launch of a case
+goes with it. The model's constants were tuned looking at the tuning half only;
+bench/RESULTS.md reports the validation half. bench/timing/data/split.txt records it.
+
+A device-launching parent is compared with its own row: on the GPU its time includes its
+children's (a parent grid ends when they have), and `vcuda prof` reports it so too.
+
+Prints per class: launches, median and mean |error|, median signed error, within 25%; then
+the totals. With --list, one line per launch. With --check, the exit status is 1 when the
+validation half's median |error| exceeds 10% or a class's median |error| exceeds 25%.
+"""
+import csv, os, statistics, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def arg(name, default=None):
+    a = sys.argv[1:]
+    return a[a.index(name) + 1] if name in a and a.index(name) + 1 < len(a) else default
+
+
+BUILD = os.path.abspath(arg("--build", os.path.join(ROOT, "build")))
+HALF = arg("--half", "validation")
+WORK = os.path.join(BUILD, "timing-suite")
+PROGRAMS = {"suite": ("suite.cu", []), "dp": ("suite_dp.cu", ["-rdc=true"])}
+HOST_KERNELS_DP = ("k_parent_",)  # the dp program's host-launched kernels
+
+
+def measured():
+    with open(os.path.join(HERE, "data", "h100.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def run_vcuda(prog):
+    src, flags = PROGRAMS[prog]
+    exe = os.path.join(WORK, prog)
+    vcuda = os.path.join(BUILD, "bin", "vcuda")
+    log = os.path.join(WORK, prog + ".csv")
+    if "--reuse" not in sys.argv or not os.path.exists(log):
+        os.makedirs(WORK, exist_ok=True)
+        cmd = [vcuda, "cc", "-O2", "-arch=sm_90"] + flags + ["-o", exe, os.path.join(HERE, src)]
+        if flags:
+            cmd.append("-lcudadevrt")
+        subprocess.run(cmd, check=True)
+        env = dict(os.environ, VCUDA_DEVICE="h100")
+        with open(os.path.join(WORK, prog + ".out"), "w") as out:
+            subprocess.run([vcuda, "prof", "--csv", "--print-gpu-trace", "--log-file", log,
+                            exe, "2"], env=env, stdout=out, check=True)
+    with open(log) as f:
+        rows = list(csv.reader(f))
+    h = rows[0]
+    di, ni = h.index("Duration"), h.index("Name")
+    est = []
+    for r in rows[2:]:
+        name = r[ni]
+        if prog == "dp" and not name.startswith(HOST_KERNELS_DP):
+            continue  # a child grid: in its parent's time
+        est.append((name, float(r[di]) * 1e3))  # ns
+    return est
+
+
+def split(rows):
+    """case -> 'tune' or 'validation'."""
+    by_class = {}
+    for r in rows:
+        by_class.setdefault(r["class"], set()).add(r["case"])
+    half = {}
+    for cls, cases in by_class.items():
+        for i, c in enumerate(sorted(cases)):
+            half[(cls, c)] = "tune" if i % 2 == 0 else "validation"
+    return half
+
+
+def main():
+    rows = measured()
+    half = split(rows)
+    with open(os.path.join(HERE, "data", "split.txt"), "w") as f:
+        for (cls, c), h in sorted(half.items()):
+            f.write(f"{h} {cls} {c}\n")
+    est = {p: run_vcuda(p) for p in PROGRAMS}
+    results = []
+    for r in rows:
+        e = est[r["program"]]
+        i = int(r["launch"])
+        if i >= len(e):
+            print(f"{r['program']} launch {i}: no estimate")
+            continue
+        m = float(r["gpu__time_duration.sum"])
+        results.append((r["class"], r["case"], half[(r["class"], r["case"])], m, e[i][1]))
+    sel = [x for x in results if HALF == "all" or x[2] == HALF]
+    if "--list" in sys.argv:
+        for cls, case, h, m, e in sel:
+            print(f"{cls:15s} {case:32s} {h:10s} {m / 1e3:10.2f} {e / 1e3:10.2f} {100 * (e - m) / m:+7.0f}%")
+    classes = sorted({x[0] for x in sel})
+    print(f"{'class':15s} {'launches':>8s} {'median|err|':>11s} {'mean|err|':>9s} {'median err':>10s} {'<=25%':>6s}")
+    worst = 0
+    for cls in classes + ["ALL"]:
+        errs = [(e - m) / m for c, _, _, m, e in sel if c == cls or cls == "ALL"]
+        a = [abs(x) for x in errs]
+        med = statistics.median(a)
+        if cls != "ALL":
+            worst = max(worst, med)
+        print(f"{cls:15s} {len(errs):8d} {100 * med:10.1f}% {100 * statistics.mean(a):8.1f}% "
+              f"{100 * statistics.median(errs):+9.1f}% {sum(1 for x in a if x <= 0.25):6d}")
+    total = statistics.median([abs(e - m) / m for _, _, _, m, e in sel])
+    print(f"\n{HALF} half: {len(sel)} launches, median |error| {100 * total:.1f}%, "
+          f"worst class median |error| {100 * worst:.1f}%")
+    if "--check" in sys.argv and (total > 0.10 or worst > 0.25):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
