@@ -74,6 +74,22 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.printf_record_cycles = 100;
     m.printf_launch_s = 34e-6;
     m.dram_efficiency = 0.8;
+    /* measured on an H100 with bench/timing/suite.cu (the tuning half of its cases) */
+    m.sfu_cycles = 9.0;
+    m.fp64_cycles = 2.4;
+    m.const_addr_cycles = 2.0;
+    m.const_line_cycles = 2.5;
+    m.atom_addr_s = 0.73e-9;
+    m.atom_float_factor = 2.4;
+    m.atom_line_s = 2.4e-9;
+    m.atom_tx_s = 10e-9;
+    m.atom_units = 180;
+    m.sys_read_bytes_per_s = 30e9;
+    m.sys_write_bytes_per_s = 52e9;
+    m.lat_sys = 2000;
+    m.lat_texture = 900;
+    m.dp_first_s = 34.7e-6;
+    m.dp_exponent = 0.53;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
         m.schedulers = 4;
         m.lat_alu = 4;
@@ -122,19 +138,27 @@ static prof_block_cost typical_block(const prof_sm_model *m, const prof_kernel_i
     return b;
 }
 
+/* What can bound a block on its SM (block_cycles), in this order. */
+enum { LIMITS = 7 };
+static const char *const limit_names[LIMITS] = {"latency", "issue", "shared memory", "L1",
+                                                "SFU", "FP64", "constant cache"};
+
 /* A block's time on an SM it shares with k blocks (itself included). miss_extra: what
  * each round trip past L1 costs beyond L2's latency (DRAM's share of the misses). */
 static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, double k,
                            double miss_extra, int *limit)
 {
-    double t[4] = {
+    double t[LIMITS] = {
         (double)b->critical_cycles + miss_extra * (double)b->miss_rounds,
         k * (double)b->issue_cycles / m->schedulers,
         k * (double)b->shared_wavefronts / m->shared_wavefronts_per_cycle,
         k * (double)b->l1_sectors / m->l1_sectors_per_cycle,
+        k * (double)b->sfu_insts * m->sfu_cycles / m->schedulers,
+        k * (double)b->fp64_insts * m->fp64_cycles / m->schedulers,
+        k * (double)b->const_cycles,
     };
     int best = 0;
-    for (int i = 1; i < 4; i++)
+    for (int i = 1; i < LIMITS; i++)
         if (t[i] > t[best])
             best = i;
     *limit = best;
@@ -186,6 +210,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     if (in->blocks == 0 || wpb == 0) {
         e.seconds = m.launch_overhead_s;
         e.limiter = "launch";
+        e.uncertainty = prof_limiter_uncertainty(e.limiter);
         return e;
     }
 
@@ -205,6 +230,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         free(sm_dispatch);
         e.seconds = m.launch_overhead_s;
         e.limiter = "launch";
+        e.uncertainty = prof_limiter_uncertainty(e.limiter);
         return e;
     }
     for (size_t i = 0; i < nslots; i++) {
@@ -222,7 +248,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double miss_extra = from_dram * ((double)m.lat_dram - (double)m.lat_l2);
     uint64_t wave = (uint64_t)per_sm * (uint64_t)m.sms;
     uint64_t last_wave_start = in->blocks % wave ? in->blocks / wave * wave : in->blocks;
-    int limit_count[4] = {0};
+    int limit_count[LIMITS] = {0};
     double printf_records = 0;
     double resident_warp_cycles = 0, makespan = 0;
     for (uint64_t b = 0; b < in->blocks; b++) {
@@ -271,9 +297,8 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     free(sm_last);
     free(sm_dispatch);
 
-    static const char *const limit_names[4] = {"latency", "issue", "shared memory", "L1"};
     int most = 0;
-    for (int i = 1; i < 4; i++)
+    for (int i = 1; i < LIMITS; i++)
         if (limit_count[i] > limit_count[most])
             most = i;
     e.limiter = limit_names[most];
@@ -294,6 +319,30 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         cycles = l2;
         e.limiter = "L2 bandwidth";
     }
+    /* global atomics in L2: the busiest address's ops one after another, and the
+     * transactions over the lines in service at once */
+    double atom_s = in->atomic_hot * m.atom_addr_s;
+    if (in->atomic_tx && in->atomic_lines) {
+        uint64_t lines = in->atomic_lines < (uint64_t)m.atom_units ? in->atomic_lines
+                                                                    : (uint64_t)m.atom_units;
+        double tx = (double)in->atomic_tx / (double)lines *
+                    (in->atomic_lines == 1 ? m.atom_line_s : m.atom_tx_s);
+        if (tx > atom_s)
+            atom_s = tx;
+    }
+    e.atomic_cycles = atom_s * m.clock_hz;
+    if (e.atomic_cycles > cycles) {
+        cycles = e.atomic_cycles;
+        e.limiter = "atomics";
+    }
+    /* host-mapped memory over the host link (reads and writes in both directions at once) */
+    double sys_r = (double)in->sys_read_bytes / m.sys_read_bytes_per_s;
+    double sys_w = (double)in->sys_write_bytes / m.sys_write_bytes_per_s;
+    e.sys_cycles = (sys_r > sys_w ? sys_r : sys_w) * m.clock_hz;
+    if (e.sys_cycles > cycles) {
+        cycles = e.sys_cycles;
+        e.limiter = "host memory";
+    }
     /* device printf: records go into one buffer, one after another */
     if (printf_records * m.printf_record_cycles > cycles) {
         cycles = printf_records * m.printf_record_cycles;
@@ -308,7 +357,35 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double overhead = m.launch_overhead_s + (printf_records > 0 ? m.printf_launch_s : 0);
     e.cycles = cycles + overhead * m.clock_hz;
     e.seconds = e.cycles / m.clock_hz;
+    e.uncertainty = prof_limiter_uncertainty(e.limiter);
     return e;
+}
+
+double prof_limiter_uncertainty(const char *limiter)
+{
+    /* median |error| of the estimates bound by each limiter, over the tuning half of
+     * bench/timing/suite.cu on an H100 (bench/timing/compare.py --by-limiter) */
+    static const struct {
+        const char *limiter;
+        double err;
+    } table[] = {
+        {"latency", 0.10}, {"issue", 0.10}, {"shared memory", 0.05}, {"L1", 0.15},
+        {"SFU", 0.15}, {"FP64", 0.15}, {"constant cache", 0.10}, {"L2 bandwidth", 0.25},
+        {"DRAM bandwidth", 0.15}, {"atomics", 0.30}, {"host memory", 0.30}, {"printf", 0.25},
+        {"launch", 0.10}, {"device launches", 0.20},
+    };
+    for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].limiter, limiter) == 0)
+            return table[i].err;
+    return 0.25;
+}
+
+double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s)
+{
+    if (n == 0)
+        return 0;
+    prof_sm_model m = prof_sm_model_for(p);
+    return m.dp_first_s * pow((double)n, m.dp_exponent) + (child_s > 0 ? child_s : 0);
 }
 
 double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in)
