@@ -186,6 +186,7 @@ struct prof_session {
     uint64_t atomic_tx;
     uint64_t sys_read, sys_write;
     uint64_t l1_lookups, l1_hits, dram_read_bytes;
+    uint64_t l1_mask;          /* the L1 sectors left beside the shared-memory carveout */
     uint64_t (*host)[2];       /* host-mapped ranges [begin, end), sorted */
     size_t nhost;
 };
@@ -1065,8 +1066,12 @@ static bool is_host(const prof_session *s, uint64_t addr)
  * launch's misses when the grid is estimated (first touches happen in whichever block
  * runs first here, not where they happen on the GPU). */
 static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc,
-                              const uint64_t *sect, uint32_t n, bool *missed)
+                              const uint64_t *sect, uint32_t n, uint32_t bytes, bool *missed)
 {
+    /* a store that fills at most half of each sector it touches: L2 merges it into the
+     * sector's bytes, a second pass over the sector (an H100's scattered 4-byte stores
+     * take L2 about twice as long as whole sectors) */
+    bool partial = acc == EXEC_OBS_STORE && n && 2 * bytes <= 32u * n;
     const prof_sm_model *m = &w->s->model;
     uint32_t lat = m->lat_l1;
     w->cur.l1_sectors += n;
@@ -1083,7 +1088,7 @@ static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc
     for (uint32_t i = 0; i < n; i++) {
         /* each SM has its own L1: a line another SM's block brought in does not hit */
         uint64_t tag = sect[i] * 1024 + smid % 1024 + 1;
-        uint64_t *line = &w->l1[(sect[i] + (sect[i] >> 7) * 0x9e3779b1ull) & (L1_SECTORS - 1)];
+        uint64_t *line = &w->l1[(sect[i] + (sect[i] >> 7) * 0x9e3779b1ull) & w->s->l1_mask];
         uint64_t fresh = 32 * first_touches(w, sect[i], sect[i]);
         w->dram_bytes += fresh;
         if (acc != EXEC_OBS_STORE)
@@ -1092,7 +1097,7 @@ static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc
         w->l1_hits += *line == tag;
         if (acc == EXEC_OBS_LOAD && *line == tag && !(w->last && w->last->bypass_l1))
             continue;  /* L1 hit */
-        w->l2_bytes += 32;
+        w->l2_bytes += partial ? 64 : 32;
         if (acc == EXEC_OBS_LOAD) {
             *line = tag;  /* loads allocate; stores write through and keep the line */
             *missed = true;
@@ -1352,7 +1357,8 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         } else {
             n = sectors_of(addr, mask, size, sect);
         }
-        lat = global_timing(w, site->smid, acc, sect, n, &missed);
+        lat = global_timing(w, site->smid, acc, sect, n,
+                            (uint32_t)__builtin_popcount(mask) * size, &missed);
         /* __syncthreads makes the block's global writes visible to the block: with a
          * write-through L1 a barrier waits until L2 has taken them */
         if (acc != EXEC_OBS_LOAD && w->pending_warp) {
@@ -1399,6 +1405,30 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
 
 /* ---- the session ---- */
 
+/* L1 and shared memory are one array per SM: the driver gives shared memory the smallest
+ * carveout that holds the resident blocks' shared memory, and L1 keeps the rest (on an
+ * H100, 256 KiB in all). The sectors L1 keeps, as a power of two (at least 512). */
+static uint64_t l1_sectors_left(const prof_launch *L)
+{
+    const gpu_preset *p = L->preset;
+    uint64_t per_block = (uint64_t)L->static_shared + L->dynamic_shared;
+    if (!p || p->shared_carveout_count <= 0 || per_block == 0)
+        return L1_SECTORS;
+    int blocks = L->occupancy.blocks_per_sm > 0 ? L->occupancy.blocks_per_sm : 1;
+    uint64_t used = (per_block + p->reserved_shared_per_block) * (uint64_t)blocks;
+    uint64_t carveout = (uint64_t)p->shared_carveout_kb[p->shared_carveout_count - 1] * 1024;
+    for (int i = 0; i < p->shared_carveout_count; i++)
+        if ((uint64_t)p->shared_carveout_kb[i] * 1024 >= used) {
+            carveout = (uint64_t)p->shared_carveout_kb[i] * 1024;
+            break;
+        }
+    uint64_t total = (uint64_t)L1_SECTORS * 32;
+    uint64_t left = total > carveout ? (total - carveout) / 32 : 0, n = L1_SECTORS;
+    while (n > 512 && n > left)
+        n >>= 1;
+    return n;
+}
+
 prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool timing,
                                prof_table_pool *pool)
 {
@@ -1417,6 +1447,7 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
      * stride (and the last), the others taking the cost of the timed block before them:
      * the blocks of one grid mostly do the same work, and replaying costs time. The
      * counters always see every block. */
+    s->l1_mask = l1_sectors_left(L) - 1;
     s->sample_stride = s->nblocks > PROF_TIMED_BLOCKS ? (s->nblocks + PROF_TIMED_BLOCKS - 1) /
                                                             PROF_TIMED_BLOCKS : 1;
     if (s->timing) {
@@ -1524,14 +1555,16 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
     atom_count *by_addr = atomic_load(&s->atom_addr), *by_line = atomic_load(&s->atom_line);
     if (by_addr && by_line) {
         uint32_t hot = 0;
-        uint64_t lines = 0;
+        uint64_t lines = 0, ops = 0;
         for (uint32_t i = 0; i < ATOM_BUCKETS; i++) {
             uint32_t a = atomic_load_explicit(&by_addr[i], memory_order_relaxed);
             if (a > hot)
                 hot = a;
+            ops += a;
             lines += atomic_load_explicit(&by_line[i], memory_order_relaxed) != 0;
         }
         in.atomic_hot = hot / 5.0;
+        in.atomic_ops = (double)ops / 5.0;
         in.atomic_lines = lines;
         in.atomic_tx = s->atomic_tx;
     }

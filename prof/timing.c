@@ -35,11 +35,28 @@
  * block made from the instruction count alone: its warps issue their share of the
  * instructions with half the arithmetic latency exposed, and wait once for DRAM.
  *
- * Not modelled: instruction cache misses, DRAM page and bank effects, the L2's partition
- * and atomic units (atomics to one address serialise on hardware), clock boost, and the
- * exact SASS a PTX instruction becomes (counts are PTX instructions, with a few expansions
- * weighted). bench/RESULTS.md ("Timing model") gives the error against measured H100
- * kernel times.
+ * 4. Narrower units, measured with bench/timing/suite.cu on an H100 (its tuning half):
+ *    the SFU (a warp-instruction holds a sub-partition's MUFU for ~9 cycles, also on the
+ *    warp's own path), the FP64 pipe (~2.4 cycles), the constant cache (a warp's load
+ *    waits ~2 cycles for each further distinct address and ~2.5 for each further line:
+ *    divergent __constant__ and kernel-parameter indexing); a division's SASS sequence is
+ *    a dependent chain (its latency grows with its length); texture fetches take one
+ *    typical latency (their addresses are not followed).
+ * 5. Grid-wide limits beside the schedule: global atomics in L2 (ops on one address one
+ *    after another, transactions per 128-byte line, and all of L2's transactions and ops),
+ *    host-mapped memory over the host link (reads ~30 GB/s, writes ~52 GB/s, both at once),
+ *    and, added by the runtime, the device runtime's launches of child grids (~35 us the
+ *    first, n launches ~35 us x n^0.53).
+ * Each estimate names the limit that bound it and the median |error| of the suite's
+ * estimates so bound (prof_limiter_uncertainty).
+ *
+ * Not modelled: instruction cache misses, DRAM page and bank effects, L2 capacity (a
+ * launch's data is read from DRAM once, however large), the retries of compare-and-swap
+ * loops under contention, managed memory's page faults (under Nsight Compute, which
+ * replays a kernel over the same memory, the suite's managed kernels ran as fast as on
+ * device memory, host-written pages included), clock boost, and the exact SASS a PTX instruction becomes (counts are
+ * PTX instructions, with a few expansions weighted). bench/RESULTS.md ("Timing model")
+ * gives the error against measured H100 kernel times.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -57,7 +74,9 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     if (dram_bytes_per_s <= 0)
         dram_bytes_per_s = 100e9;
     m.dram_bytes_per_cycle = dram_bytes_per_s / m.clock_hz;
-    m.l2_bytes_per_cycle = 2.5 * m.dram_bytes_per_cycle;
+    /* L2 serves about 80 sectors a cycle on an H100 (scattered sectors, measured with
+     * bench/timing/suite.cu), 1.5 times what DRAM streams */
+    m.l2_bytes_per_cycle = 1.5 * m.dram_bytes_per_cycle;
     m.lat_shared = 30;
     m.lat_l1 = 35;
     m.l1_line_cycles = 8;
@@ -82,8 +101,9 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.atom_addr_s = 0.73e-9;
     m.atom_float_factor = 2.4;
     m.atom_line_s = 2.4e-9;
-    m.atom_tx_s = 10e-9;
-    m.atom_units = 180;
+    m.atom_tx_s = 9.4e-9;
+    m.atom_tx_all_s = 14e-12;
+    m.atom_op_all_s = 2e-12;
     m.sys_read_bytes_per_s = 30e9;
     m.sys_write_bytes_per_s = 52e9;
     m.lat_sys = 2000;
@@ -323,12 +343,13 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
      * transactions over the lines in service at once */
     double atom_s = in->atomic_hot * m.atom_addr_s;
     if (in->atomic_tx && in->atomic_lines) {
-        uint64_t lines = in->atomic_lines < (uint64_t)m.atom_units ? in->atomic_lines
-                                                                    : (uint64_t)m.atom_units;
-        double tx = (double)in->atomic_tx / (double)lines *
-                    (in->atomic_lines == 1 ? m.atom_line_s : m.atom_tx_s);
-        if (tx > atom_s)
-            atom_s = tx;
+        double line = (double)in->atomic_tx / (double)in->atomic_lines *
+                      (in->atomic_lines == 1 ? m.atom_line_s : m.atom_tx_s);
+        double all = (double)in->atomic_tx * m.atom_tx_all_s + in->atomic_ops * m.atom_op_all_s;
+        if (line > atom_s)
+            atom_s = line;
+        if (all > atom_s)
+            atom_s = all;
     }
     e.atomic_cycles = atom_s * m.clock_hz;
     if (e.atomic_cycles > cycles) {

@@ -13,7 +13,11 @@
  *     its share of those throughputs: resident warps hide latency up to that point;
  *   - blocks are handed to SMs in order as slots free (the last, partial wave is the tail
  *     effect), and the grid takes the longest SM plus the launch overhead, or the time its
- *     DRAM and L2 traffic needs at the preset's bandwidth if that is longer.
+ *     DRAM and L2 traffic needs at the preset's bandwidth if that is longer;
+ *   - narrower units share the SM too (the SFU, the FP64 pipe, the constant cache), and
+ *     grid-wide limits may be longer still: global atomics in L2, host-mapped memory over
+ *     the host link, printf, device-side launches (the runtime adds those).
+ * The estimate says which bound it (limiter) and how sure it is (uncertainty).
  */
 #ifndef VCUDA_PROF_TIMING_H
 #define VCUDA_PROF_TIMING_H
@@ -59,10 +63,10 @@ typedef struct prof_sm_model {
     /* global atomics, done in L2: ops on one address are serialised (one int add takes
      * atom_addr_s; a float add atom_float_factor times that); each warp-instruction is one
      * transaction per 128-byte line it touches, served atom_line_s apart when every one
-     * goes to one line (back to back), atom_tx_s apart per line otherwise, with at most
-     * atom_units lines in service at once */
+     * goes to one line (back to back), atom_tx_s apart on each line otherwise; all lines
+     * together take a transaction every atom_tx_all_s and an op every atom_op_all_s */
     double atom_addr_s, atom_float_factor, atom_line_s, atom_tx_s;
-    int atom_units;
+    double atom_tx_all_s, atom_op_all_s;
     /* host memory mapped into the device (zero-copy): reached over the host link */
     double sys_read_bytes_per_s, sys_write_bytes_per_s;
     uint32_t lat_sys;               /* a load from host memory */
@@ -104,7 +108,7 @@ typedef struct prof_kernel_input {
     uint64_t dram_bytes;         /* bytes first touched in the launch (read or written) */
     /* global atomics: the busiest address's ops (weighted: an int op 1, a float op
      * atom_float_factor), transactions (warp-instruction x lines), distinct lines */
-    double atomic_hot;
+    double atomic_hot, atomic_ops;   /* (atomic_ops: all of them, weighted alike) */
     uint64_t atomic_tx, atomic_lines;
     /* bytes read from and written to host-mapped memory */
     uint64_t sys_read_bytes, sys_write_bytes;

@@ -2,7 +2,7 @@
 """bench/timing/compare.py — the timing model against the H100, on the timing suite.
 
 usage: bench/timing/compare.py [--build DIR] [--reuse] [--half tune|validation|all]
-                               [--check] [--list]
+                               [--check] [--list] [--by-limiter]
 
 Builds bench/timing/suite.cu and suite_dp.cu with `vcuda cc`, runs both under
 `vcuda prof --csv --print-gpu-trace` on the h100 preset (the estimates go to
@@ -20,7 +20,8 @@ A device-launching parent is compared with its own row: on the GPU its time incl
 children's (a parent grid ends when they have), and `vcuda prof` reports it so too.
 
 Prints per class: launches, median and mean |error|, median signed error, within 25%; then
-the totals. With --list, one line per launch. With --check, the exit status is 1 when the
+the totals. With --list, one line per launch (and the limiter vcuda named); with
+--by-limiter, the median |error| of the launches each limiter bound. With --check, the exit status is 1 when the
 validation half's median |error| exceeds 10% or a class's median |error| exceeds 25%.
 """
 import csv, os, statistics, subprocess, sys
@@ -68,12 +69,13 @@ def run_vcuda(prog):
         rows = list(csv.reader(f))
     h = rows[0]
     di, ni = h.index("Duration"), h.index("Name")
+    li = h.index("Limiter") if "Limiter" in h else None
     est = []
     for r in rows[2:]:
         name = r[ni]
         if prog == "dp" and not name.startswith(HOST_KERNELS_DP):
             continue  # a child grid: in its parent's time
-        est.append((name, float(r[di]) * 1e3))  # ns
+        est.append((name, float(r[di]) * 1e3, r[li] if li is not None else ""))  # ns
     return est
 
 
@@ -104,25 +106,32 @@ def main():
             print(f"{r['program']} launch {i}: no estimate")
             continue
         m = float(r["gpu__time_duration.sum"])
-        results.append((r["class"], r["case"], half[(r["class"], r["case"])], m, e[i][1]))
+        results.append((r["class"], r["case"], half[(r["class"], r["case"])], m, e[i][1], e[i][2]))
     sel = [x for x in results if HALF == "all" or x[2] == HALF]
     if "--list" in sys.argv:
-        for cls, case, h, m, e in sel:
-            print(f"{cls:15s} {case:32s} {h:10s} {m / 1e3:10.2f} {e / 1e3:10.2f} {100 * (e - m) / m:+7.0f}%")
+        for cls, case, h, m, e, lim in sel:
+            print(f"{cls:15s} {case:32s} {h:10s} {m / 1e3:10.2f} {e / 1e3:10.2f} "
+                  f"{100 * (e - m) / m:+7.0f}%  {lim}")
     classes = sorted({x[0] for x in sel})
     print(f"{'class':15s} {'launches':>8s} {'median|err|':>11s} {'mean|err|':>9s} {'median err':>10s} {'<=25%':>6s}")
     worst = 0
     for cls in classes + ["ALL"]:
-        errs = [(e - m) / m for c, _, _, m, e in sel if c == cls or cls == "ALL"]
+        errs = [(e - m) / m for c, _, _, m, e, _ in sel if c == cls or cls == "ALL"]
         a = [abs(x) for x in errs]
         med = statistics.median(a)
         if cls != "ALL":
             worst = max(worst, med)
         print(f"{cls:15s} {len(errs):8d} {100 * med:10.1f}% {100 * statistics.mean(a):8.1f}% "
               f"{100 * statistics.median(errs):+9.1f}% {sum(1 for x in a if x <= 0.25):6d}")
-    total = statistics.median([abs(e - m) / m for _, _, _, m, e in sel])
+    total = statistics.median([abs(e - m) / m for _, _, _, m, e, _ in sel])
     print(f"\n{HALF} half: {len(sel)} launches, median |error| {100 * total:.1f}%, "
           f"worst class median |error| {100 * worst:.1f}%")
+    if "--by-limiter" in sys.argv:
+        # how far off the estimates bound by each limiter are: prof/timing.c's uncertainty
+        print(f"\n{'limiter':16s} {'launches':>8s} {'median|err|':>11s}")
+        for lim in sorted({x[5] for x in sel}):
+            a = [abs(e - m) / m for _, _, _, m, e, l in sel if l == lim]
+            print(f"{lim:16s} {len(a):8d} {100 * statistics.median(a):10.1f}%")
     if "--check" in sys.argv and (total > 0.10 or worst > 0.25):
         return 1
     return 0
