@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/timing/compare.py — the timing model against the H100, on the timing suite.
 
-usage: bench/timing/compare.py [--build DIR] [--reuse] [--half tune|validation|all]
+usage: bench/timing/compare.py [--build DIR] [--reuse | --estimates DIR]
+                               [--half tune|validation|all]
                                [--check] [--list] [--by-limiter]
 
 Builds bench/timing/suite.cu and suite_dp.cu with `vcuda cc`, runs both under
@@ -9,7 +10,8 @@ Builds bench/timing/suite.cu and suite_dp.cu with `vcuda cc`, runs both under
 DIR/timing-suite/), and compares each launch's estimated duration with the
 gpu__time_duration.sum Nsight Compute measured (bench/timing/data/h100.csv, recorded by
 run_gpu.sh on an H100 80GB HBM3, see bench/timing/README.md). --reuse takes the estimates
-of the last run instead of running again.
+of the last run instead of running again; --estimates DIR takes them from DIR (suite.csv,
+dp.csv: bench/timing/data/estimates/ holds those bench/RESULTS.md reports).
 
 The split: within each class, the distinct cases in name order alternate between the
 tuning half (even positions) and the validation half (odd positions); every launch of a case
@@ -37,7 +39,8 @@ def arg(name, default=None):
 
 BUILD = os.path.abspath(arg("--build", os.path.join(ROOT, "build")))
 HALF = arg("--half", "validation")
-WORK = os.path.join(BUILD, "timing-suite")
+WORK = os.path.abspath(arg("--estimates", os.path.join(BUILD, "timing-suite")))
+REUSE = "--reuse" in sys.argv or "--estimates" in sys.argv
 PROGRAMS = {"suite": ("suite.cu", []), "dp": ("suite_dp.cu", ["-rdc=true"])}
 HOST_KERNELS_DP = ("k_parent_",)  # the dp program's host-launched kernels
 # The GPU ran each case twice (run_gpu.sh); the model's estimate of a case does not change
@@ -55,7 +58,7 @@ def run_vcuda(prog):
     exe = os.path.join(WORK, prog)
     vcuda = os.path.join(BUILD, "bin", "vcuda")
     log = os.path.join(WORK, prog + ".csv")
-    if "--reuse" not in sys.argv or not os.path.exists(log):
+    if not REUSE or not os.path.exists(log):
         os.makedirs(WORK, exist_ok=True)
         cmd = [vcuda, "cc", "-O2", "-arch=sm_90"] + flags + ["-o", exe, os.path.join(HERE, src)]
         if flags:
