@@ -830,6 +830,7 @@ static void on_block_end(const exec_site *site)
         w->cur.shared_wavefronts = (uint64_t)((double)w->cur.shared_wavefronts * pace);
         w->cur.l1_sectors = (uint64_t)((double)w->cur.l1_sectors * pace);
         w->cur.printf_records = (uint32_t)((double)w->cur.printf_records * pace);
+        w->cur.printf_warps = (uint64_t)((double)w->cur.printf_warps * pace);
         w->cur.sfu_insts = (uint64_t)((double)w->cur.sfu_insts * pace);
         w->cur.fp64_insts = (uint64_t)((double)w->cur.fp64_insts * pace);
         w->cur.const_cycles = (uint64_t)((double)w->cur.const_cycles * pace);
@@ -846,6 +847,7 @@ static void on_block_end(const exec_site *site)
     s->block_sum.l1_sectors += w->cur.l1_sectors;
     s->block_sum.miss_rounds += w->cur.miss_rounds;
     s->block_sum.printf_records += w->cur.printf_records;
+    s->block_sum.printf_warps += w->cur.printf_warps;
     s->block_sum.sfu_insts += w->cur.sfu_insts;
     s->block_sum.fp64_insts += w->cur.fp64_insts;
     s->block_sum.const_cycles += w->cur.const_cycles;
@@ -937,6 +939,8 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     w->pending_issue = t;
     if (ii->lat == LAT_PRINTF && exec_mask)
         w->cur.printf_records += (uint32_t)__builtin_popcount(exec_mask);
+    if (ii->lat == LAT_PRINTF && exec_mask)
+        w->cur.printf_warps++;
 }
 
 static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
@@ -1536,6 +1540,8 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
         avg.sfu_insts /= s->blocks_seen;
         avg.fp64_insts /= s->blocks_seen;
         avg.const_cycles /= s->blocks_seen;
+        avg.printf_records /= s->blocks_seen;
+        avg.printf_warps /= s->blocks_seen;
         in.every_block = &avg;
     }
     /* L2 traffic was followed in the timed blocks only: scaled to all sectors counted */

@@ -51,6 +51,7 @@ typedef struct prof_sm_model {
     uint32_t block_dispatch_cycles; /* an SM takes a new block at most this often */
     uint32_t printf_cycles;         /* one device printf call, on the calling warp */
     uint32_t printf_record_cycles;  /* each printf record: written one after another */
+    uint32_t printf_warp_cycles;    /* each warp's printf call: taken one after another */
     double printf_launch_s;         /* a grid that printed: the buffer's hand-over */
     double dram_efficiency;         /* share of the peak bandwidth streaming achieves */
     /* pipes narrower than a warp (per SM sub-partition: a warp-instruction holds it this
@@ -88,6 +89,7 @@ typedef struct prof_block_cost {
     uint64_t miss_rounds;       /* on the critical path: sequential waits for data from past
                                  * L1, each charged L2's latency in critical_cycles */
     uint64_t printf_records;    /* device printf calls (one per lane) */
+    uint64_t printf_warps;      /* warp-instructions that called printf */
     uint64_t sfu_insts;         /* warp-instructions through the SFU (one MUFU each) */
     uint64_t fp64_insts;        /* warp-instructions through the FP64 pipe (SASS-sized) */
     uint64_t const_cycles;      /* the constant cache's extra cycles for divergent loads */

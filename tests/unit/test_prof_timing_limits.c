@@ -1,6 +1,6 @@
 /* test_prof_timing_limits — the timing model's narrower limits (prof/timing.c): the SFU
  * and FP64 pipes, the constant cache, global atomics in L2 (one busy address, one line,
- * many lines), host-mapped memory over the host link, device-side launches, and the
+ * many lines), host-mapped memory over the host link, printf, device-side launches, and the
  * uncertainty each estimate carries for its limiter. */
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +97,17 @@ int main(void)
     EXPECT_NEAR(erw.sys_cycles, er.sys_cycles, 1);  /* the slower direction: reads */
     EXPECT_NEAR(erw.cycles, er.cycles, 1);
     EXPECT_EQ(er.cycles > overhead + er.sys_cycles - 1, 1);
+
+    /* printf: each printing warp takes its turn at the buffer, and the grid pays the
+     * buffer's hand-over once */
+    prof_block_cost pr = small;
+    pr.printf_warps = 1;
+    pr.printf_records = 1;  /* one lane of the warp printed */
+    prof_time_estimate ep = run(pr, none);
+    EXPECT_STR(ep.limiter, "printf");
+    int blocks = h100->multiprocessor_count * 8;
+    EXPECT_NEAR(ep.seconds, blocks * m.printf_warp_cycles / m.clock_hz + m.launch_overhead_s +
+                                m.printf_launch_s, 1e-9);
 
     /* device-side launches: none cost nothing; the first costs dp_first_s; more cost more,
      * less than in proportion (they overlap); a long child adds its own time */
