@@ -26,9 +26,9 @@
  *    wave round-robin over the SMs), so a last partial wave leaves SMs idle: the tail
  *    effect. The grid lasts until its last block ends, or as long as its DRAM and L2
  *    traffic takes at the preset's bandwidth if that is longer, plus a launch overhead
- *    (measured: ~2.3 us for an empty grid on the H100 under Nsight Compute; ~26 us more
- *    for a grid that calls printf, the printf buffer's hand-over, and ~1.6 us for each
- *    warp that calls it, one after another).
+ *    (measured: ~2.3 us for an empty grid on the H100 under Nsight Compute; ~27 us more
+ *    for a grid that calls printf, the printf buffer's hand-over, and ~1 us for each
+ *    line and ~0.6 us for each warp that prints, one after another).
  * Achieved occupancy is the resident warps averaged over each SM's active time, from the
  * same schedule.
  *
@@ -91,9 +91,9 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.launch_overhead_s = 2.2e-6;
     m.block_dispatch_cycles = 100;
     m.printf_cycles = 500;
-    m.printf_record_cycles = 100;
-    m.printf_launch_s = 26e-6;
-    m.printf_warp_cycles = 3150;
+    m.printf_record_cycles = 1920;
+    m.printf_launch_s = 26.6e-6;
+    m.printf_warp_cycles = 1230;
     m.dram_efficiency = 0.8;
     /* measured on an H100 with bench/timing/suite.cu (the tuning half of its cases) */
     m.sfu_cycles = 9.0;
@@ -368,14 +368,13 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         e.limiter = "host memory";
     }
     /* device printf: records go into one buffer, one after another */
-    /* ... and each warp's call takes its turn at the buffer (an H100: one printing warp
-     * 30 us, 16 warps of as many blocks 54 us, bench/timing/suite.cu) */
-    if (printf_warps * m.printf_warp_cycles > cycles) {
-        cycles = printf_warps * m.printf_warp_cycles;
-        e.limiter = "printf";
-    }
-    if (printf_records * m.printf_record_cycles > cycles) {
-        cycles = printf_records * m.printf_record_cycles;
+    /* ... and each warp's call takes its turn at the buffer (an H100: one warp printing
+     * one line 30 us, eight lines 37 us, 16 warps of as many blocks one line each 54 us:
+     * bench/timing/suite.cu and examples/checkThreadIndex.cu) */
+    double printf_cycles = printf_records * m.printf_record_cycles +
+                           printf_warps * m.printf_warp_cycles;
+    if (printf_cycles > cycles) {
+        cycles = printf_cycles;
         e.limiter = "printf";
     }
     /* residency: stretched evenly when bandwidth, not the schedule, sets the length */
@@ -383,7 +382,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     e.sm_elapsed_cycles = (uint64_t)llround(cycles * m.sms);
     e.sm_active_cycles = (uint64_t)llround(active * stretch);
     e.warps_active_cycles = (uint64_t)llround(resident_warp_cycles * stretch);
-    /* a grid that printed: the H100 takes ~26 us more, however few lines it printed
+    /* a grid that printed: the H100 takes ~27 us more, however few lines it printed
      * (beside each printing warp's turn at the buffer, above) */
     double overhead = m.launch_overhead_s + (printf_records > 0 ? m.printf_launch_s : 0);
     e.cycles = cycles + overhead * m.clock_hz;

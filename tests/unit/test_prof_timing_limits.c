@@ -106,8 +106,8 @@ int main(void)
     prof_time_estimate ep = run(pr, none);
     EXPECT_STR(ep.limiter, "printf");
     int blocks = h100->multiprocessor_count * 8;
-    EXPECT_NEAR(ep.seconds, blocks * m.printf_warp_cycles / m.clock_hz + m.launch_overhead_s +
-                                m.printf_launch_s, 1e-9);
+    EXPECT_NEAR(ep.seconds, blocks * (m.printf_warp_cycles + m.printf_record_cycles) / m.clock_hz +
+                                m.launch_overhead_s + m.printf_launch_s, 1e-9);
 
     /* device-side launches: none cost nothing; the first costs dp_first_s; more cost more,
      * less than in proportion (they overlap); a long child adds its own time */
