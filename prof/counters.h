@@ -93,6 +93,11 @@ typedef struct prof_counters {
     uint64_t sm_elapsed_cycles;      /* cycles summed over SMs, idle ones included */
     uint64_t sm_active_cycles;       /* cycles summed over SMs that held at least one warp */
     uint64_t warps_active_cycles;    /* resident warps x cycles, summed over SMs */
+
+    /* caches, as the timing model saw them (its replayed blocks for L1; the launch's
+     * traffic past L1 against what DRAM had to supply for L2) */
+    uint64_t l1_sector_lookups, l1_sector_hits;
+    uint64_t l2_sector_lookups, l2_sector_hits;
 } prof_counters;
 
 void prof_counters_clear(prof_counters *c);

@@ -57,6 +57,18 @@ static double sm_efficiency(const prof_counters *c, const prof_launch *L)
     return c->sm_elapsed_cycles ? pct(c->sm_active_cycles, c->sm_elapsed_cycles) : NAN;
 }
 
+/* ---- caches (the timing model's) ---- */
+static double l1_hit_rate(const prof_counters *c, const prof_launch *L)
+{
+    (void)L;
+    return c->l1_sector_lookups ? pct(c->l1_sector_hits, c->l1_sector_lookups) : NAN;
+}
+static double l2_hit_rate(const prof_counters *c, const prof_launch *L)
+{
+    (void)L;
+    return c->l2_sector_lookups ? pct(c->l2_sector_hits, c->l2_sector_lookups) : NAN;
+}
+
 /* ---- instructions and branches ---- */
 static double branch_efficiency(const prof_counters *c, const prof_launch *L)
 {
@@ -298,6 +310,10 @@ const prof_metric prof_metrics[] = {
     {"sm_efficiency", "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", 1, P, "%", 0,
      "Multiprocessor Activity", sm_efficiency},
     {"branch_efficiency", NULL, 1, P, "%", 0, "Branch Efficiency", branch_efficiency},
+    {"tex_cache_hit_rate", "l1tex__t_sector_hit_rate.pct", 1, P, "%", 0,
+     "Unified Cache Hit Rate", l1_hit_rate},
+    {"l2_tex_hit_rate", "lts__t_sector_hit_rate.pct", 1, P, "%", 0, "L2 Cache Hit Rate",
+     l2_hit_rate},
     {NULL, "smsp__sass_average_branch_targets_threads_uniform.pct", 1, P, "%", 0,
      "Branch Efficiency (0 without branches)", branch_targets_uniform_pct},
     {"warp_execution_efficiency", "smsp__thread_inst_executed_per_inst_executed.pct", 1, P, "%",

@@ -46,10 +46,14 @@
                                   * (128-byte lines, 32 banks of up to 8 bytes) */
 #define MEMO_RUNS 8u             /* runs of consecutive sectors a pattern keeps */
 #define MEMO_NO_RUNS 0xffu       /* more than that: the lanes are walked */
+#define ATOM_BUCKETS 65536u      /* global atomics: ops per address and transactions per
+                                  * line, counted in hashed buckets (a collision only makes
+                                  * an address look busier) */
 
 /* ---- what an instruction means to the profiler (worked out once) ---- */
 
-enum lat_kind { LAT_ALU, LAT_FP64, LAT_SFU, LAT_SHUFFLE, LAT_MEMORY, LAT_NONE, LAT_PRINTF };
+enum lat_kind { LAT_ALU, LAT_FP64, LAT_SFU, LAT_SHUFFLE, LAT_MEMORY, LAT_NONE, LAT_PRINTF,
+                LAT_TEXTURE };
 
 typedef struct insn_info {
     const ptx_insn *key;
@@ -111,11 +115,14 @@ typedef struct warp_clock {
     uint64_t last_miss_ready;  /* when the latest counted such wait ended */
     uint64_t events;           /* instructions timed one by one in this block */
     uint64_t issued;           /* instructions issued in this block (warp_end) */
+    uint64_t sfu_free;         /* when the SFU takes this warp's next instruction */
     struct {
         uint64_t ready;        /* when the register's value is ready */
         uint64_t miss_issue;   /* for a value loaded past L1: when its load issued, else 0 */
     } reg[SCOREBOARD];         /* side by side: an instruction reads both of a register */
 } warp_clock;
+
+typedef _Atomic uint32_t atom_count;
 
 typedef struct prof_worker {
     prof_session *s;
@@ -146,6 +153,10 @@ typedef struct prof_worker {
     warp_clock *pending_warp;
     uint64_t pending_issue;
     uint64_t l2_bytes, dram_bytes;
+    uint64_t atomic_tx;        /* global atomic transactions (all blocks) */
+    uint64_t sys_read, sys_write; /* host-mapped bytes (replayed blocks) */
+    uint64_t l1_lookups, l1_hits; /* sectors (replayed blocks) */
+    uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
     prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
     struct prof_worker *next;
 } prof_worker;
@@ -168,6 +179,16 @@ struct prof_session {
     uint64_t sample_stride;    /* every this many blocks (in linear order) one is timed */
     prof_touched *touched;     /* the sectors the launch touched (timing only) */
     prof_table_pool *pool;     /* where workers take and leave their tables; NULL: none */
+    /* global atomics: weighted ops per address, transactions per line (ATOM_BUCKETS
+     * each, made on the first atomic) */
+    _Atomic(atom_count *) atom_addr;
+    _Atomic(atom_count *) atom_line;
+    uint64_t atomic_tx;
+    uint64_t sys_read, sys_write;
+    uint64_t l1_lookups, l1_hits, dram_read_bytes;
+    uint64_t l1_mask;          /* the L1 sectors left beside the shared-memory carveout */
+    uint64_t (*host)[2];       /* host-mapped ranges [begin, end), sorted */
+    size_t nhost;
 };
 
 /* ---- instruction analysis ---- */
@@ -321,6 +342,7 @@ static uint32_t latency_of(const prof_sm_model *m, unsigned kind)
     case LAT_MEMORY: return m->lat_l1;  /* until the memory event says more */
     case LAT_NONE: return 0;
     case LAT_PRINTF: return m->printf_cycles;
+    case LAT_TEXTURE: return m->lat_texture;
     default: return m->lat_alu;
     }
 }
@@ -363,6 +385,11 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
         break;
     case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux:
         ii->lat = LAT_SHUFFLE;
+        break;
+    case PTX_OP_tex: case PTX_OP_tld4: case PTX_OP_suld:
+        /* the texture path: its addresses are not followed, so one typical latency (the
+         * texture pipeline, then L2 or DRAM) */
+        ii->lat = LAT_TEXTURE;
         break;
     case PTX_OP_sqrt: case PTX_OP_rsqrt: case PTX_OP_rcp: case PTX_OP_sin: case PTX_OP_cos:
     case PTX_OP_lg2: case PTX_OP_ex2: case PTX_OP_tanh:
@@ -426,6 +453,9 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
         operand_regs(f, &pi->opnd[k], ii->src, &ii->nsrc, 8);
     add_reg(ii->src, &ii->nsrc, 8, pi->guard);
     ii->latency = latency_of(&s->model, ii->lat);
+    /* a division or IEEE root is a dependent sequence after its MUFU estimate */
+    if (ii->lat == LAT_SFU && ii->sass > 1)
+        ii->latency += (uint32_t)(ii->sass - 1) * s->model.lat_alu;
 }
 
 /* Make f's arrays the current ones (allocating them on first use). False when pi belongs
@@ -688,6 +718,12 @@ static void end_worker(void *ctx, void *state)
     prof_counters_add(&s->total, &w->rec.c);
     s->l2_bytes += w->l2_bytes;
     s->dram_bytes += w->dram_bytes;
+    s->atomic_tx += w->atomic_tx;
+    s->sys_read += w->sys_read;
+    s->sys_write += w->sys_write;
+    s->l1_lookups += w->l1_lookups;
+    s->l1_hits += w->l1_hits;
+    s->dram_read_bytes += w->dram_read_bytes;
     pthread_mutex_unlock(&s->lock);
     for (uint32_t i = 0; s->module && i < s->module->nfuncs; i++) {
         free(w->infos[i]);
@@ -733,6 +769,7 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
         w->warps[i].at_barrier = false;
         w->warps[i].events = 0;
         w->warps[i].issued = 0;
+        w->warps[i].sfu_free = 0;
     }
     for (uint32_t g = 0; g < w->release_used; g++)
         w->release[g] = 0;
@@ -793,6 +830,10 @@ static void on_block_end(const exec_site *site)
         w->cur.shared_wavefronts = (uint64_t)((double)w->cur.shared_wavefronts * pace);
         w->cur.l1_sectors = (uint64_t)((double)w->cur.l1_sectors * pace);
         w->cur.printf_records = (uint32_t)((double)w->cur.printf_records * pace);
+        w->cur.printf_warps = (uint64_t)((double)w->cur.printf_warps * pace);
+        w->cur.sfu_insts = (uint64_t)((double)w->cur.sfu_insts * pace);
+        w->cur.fp64_insts = (uint64_t)((double)w->cur.fp64_insts * pace);
+        w->cur.const_cycles = (uint64_t)((double)w->cur.const_cycles * pace);
     }
     const exec_launch *L = site->launch;
     uint64_t linear = site->ctaid.x +
@@ -806,6 +847,10 @@ static void on_block_end(const exec_site *site)
     s->block_sum.l1_sectors += w->cur.l1_sectors;
     s->block_sum.miss_rounds += w->cur.miss_rounds;
     s->block_sum.printf_records += w->cur.printf_records;
+    s->block_sum.printf_warps += w->cur.printf_warps;
+    s->block_sum.sfu_insts += w->cur.sfu_insts;
+    s->block_sum.fp64_insts += w->cur.fp64_insts;
+    s->block_sum.const_cycles += w->cur.const_cycles;
     s->replayed_sectors += replayed_sectors;
     s->blocks_seen++;
     pthread_mutex_unlock(&s->lock);
@@ -850,6 +895,15 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
             miss_issue = wc->reg[r].miss_issue;
         }
     }
+    if (ii->lat == LAT_SFU) {
+        /* the SFU takes a warp-instruction every sfu_cycles: a warp of them waits for it */
+        if (wc->sfu_free > t)
+            t = wc->sfu_free;
+        wc->sfu_free = t + (uint64_t)s->model.sfu_cycles;
+        w->cur.sfu_insts++;
+    }
+    if (ii->cls == PROF_CLASS_FP64)
+        w->cur.fp64_insts += ii->sass;
     if (ii->is_load && wc->store_start[ii->mem_space] >= t)
         t = wc->store_start[ii->mem_space] + 1;
     if (ii->is_store && t > wc->store_start[ii->mem_space])
@@ -885,6 +939,8 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     w->pending_issue = t;
     if (ii->lat == LAT_PRINTF && exec_mask)
         w->cur.printf_records += (uint32_t)__builtin_popcount(exec_mask);
+    if (ii->lat == LAT_PRINTF && exec_mask)
+        w->cur.printf_warps++;
 }
 
 static void on_branch(const exec_site *site, uint32_t active, uint32_t taken)
@@ -992,26 +1048,60 @@ static uint32_t sectors_of(const uint64_t addr[32], uint32_t mask, uint32_t size
     return n;
 }
 
+/* Is addr in host memory mapped into the device (zero-copy)? */
+static bool is_host(const prof_session *s, uint64_t addr)
+{
+    size_t lo = 0, hi = s->nhost;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (addr < s->host[mid][0])
+            hi = mid;
+        else if (addr >= s->host[mid][1])
+            lo = mid + 1;
+        else
+            return true;
+    }
+    return false;
+}
+
 /* The timing side of a global or local access: L1, and first touch in the launch (what
  * DRAM must supply). Returns the latency of a load; *missed: some sector came from past
  * L1. A miss is charged L2's latency here; the share that DRAM adds is spread over the
  * launch's misses when the grid is estimated (first touches happen in whichever block
  * runs first here, not where they happen on the GPU). */
 static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc,
-                              const uint64_t *sect, uint32_t n, bool *missed)
+                              const uint64_t *sect, uint32_t n, uint32_t bytes, bool *missed)
 {
+    /* a store that fills at most half of each sector it touches: L2 merges it into the
+     * sector's bytes, a second pass over the sector (an H100's scattered 4-byte stores
+     * take L2 about twice as long as whole sectors) */
+    bool partial = acc == EXEC_OBS_STORE && n && 2 * bytes <= 32u * n;
     const prof_sm_model *m = &w->s->model;
     uint32_t lat = m->lat_l1;
     w->cur.l1_sectors += n;
     *missed = false;
+    if (w->s->nhost && n && is_host(w->s, sect[0] << 5)) {
+        /* host memory mapped into the device: over the host link, never cached in L1 */
+        if (acc != EXEC_OBS_STORE)
+            w->sys_read += 32ull * n;
+        if (acc != EXEC_OBS_LOAD)
+            w->sys_write += 32ull * n;
+        *missed = acc != EXEC_OBS_STORE;
+        return m->lat_sys;
+    }
     for (uint32_t i = 0; i < n; i++) {
         /* each SM has its own L1: a line another SM's block brought in does not hit */
         uint64_t tag = sect[i] * 1024 + smid % 1024 + 1;
-        uint64_t *line = &w->l1[(sect[i] + (sect[i] >> 7) * 0x9e3779b1ull) & (L1_SECTORS - 1)];
-        w->dram_bytes += 32 * first_touches(w, sect[i], sect[i]);
+        uint64_t *line = &w->l1[(sect[i] + (sect[i] >> 7) * 0x9e3779b1ull) & w->s->l1_mask];
+        uint64_t fresh = 32 * first_touches(w, sect[i], sect[i]);
+        w->dram_bytes += fresh;
+        if (acc != EXEC_OBS_STORE)
+            w->dram_read_bytes += fresh;
+        w->l1_lookups++;
+        w->l1_hits += *line == tag;
         if (acc == EXEC_OBS_LOAD && *line == tag && !(w->last && w->last->bypass_l1))
             continue;  /* L1 hit */
-        w->l2_bytes += 32;
+        w->l2_bytes += partial ? 64 : 32;
         if (acc == EXEC_OBS_LOAD) {
             *line = tag;  /* loads allocate; stores write through and keep the line */
             *missed = true;
@@ -1131,6 +1221,58 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
     return mm;
 }
 
+/* One of the session's atomic tables, made on first use. */
+static atom_count *atom_table(prof_session *s, _Atomic(atom_count *) *slot)
+{
+    atom_count *t = atomic_load_explicit(slot, memory_order_acquire);
+    if (t)
+        return t;
+    pthread_mutex_lock(&s->lock);
+    t = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!t) {
+        t = calloc(ATOM_BUCKETS, sizeof *t);
+        if (!t)
+            abort();
+        atomic_store_explicit(slot, t, memory_order_release);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return t;
+}
+
+static uint32_t atom_bucket(uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 48) % ATOM_BUCKETS;
+}
+
+/* A global atomic warp-instruction: its ops on each address (a float op weighs more: the
+ * L2 takes longer over it) and one transaction per 128-byte line it touches. */
+static void count_atomics(prof_worker *w, const ptx_insn *pi, const uint64_t addr[32],
+                          uint32_t mask)
+{
+    prof_session *s = w->s;
+    atom_count *by_addr = atom_table(s, &s->atom_addr);
+    atom_count *by_line = atom_table(s, &s->atom_line);
+    ptx_type t = pi ? principal_type(pi) : PTX_T_NONE;
+    bool is_float = pi && !is_mod(pi, PTX_MOD_cas) && ptx_type_kinds[t] == 'f';
+    uint32_t weight = is_float ? (uint32_t)(5 * s->model.atom_float_factor + 0.5) : 5;
+    uint64_t lines[32];
+    uint32_t nlines = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        atomic_fetch_add_explicit(&by_addr[atom_bucket(addr[l] >> 2)], weight,
+                                  memory_order_relaxed);
+        uint64_t line = addr[l] >> 7;
+        bool seen = false;
+        for (uint32_t k = 0; k < nlines && !seen; k++)
+            seen = lines[k] == line;
+        if (!seen)
+            lines[nlines++] = line;
+    }
+    for (uint32_t k = 0; k < nlines; k++)
+        atomic_fetch_add_explicit(&by_line[atom_bucket(lines[k])], 1, memory_order_relaxed);
+    w->atomic_tx += nlines;
+}
+
 static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                    const uint64_t addr[32], uint32_t mask, uint32_t size)
 {
@@ -1162,6 +1304,8 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     prof_session *s = w->s;
     if (!s->timing || !mask)
         return;
+    if (acc == EXEC_OBS_ATOMIC && ps == PROF_SPACE_GLOBAL)
+        count_atomics(w, site->insn, addr, mask);
     if (!replay) {
         /* outside the replay only what DRAM must supply is kept: the access's sectors
          * against the launch's record (marking a sector twice counts it once) */
@@ -1170,7 +1314,10 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                 uint64_t first = addr[__builtin_ctz(mask)] >> 5;
                 for (uint32_t r = 0; r < mm->nruns; r++) {
                     uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
-                    w->dram_bytes += 32 * first_touches(w, from, from + mm->run_len[r] - 1);
+                    uint64_t fresh = 32 * first_touches(w, from, from + mm->run_len[r] - 1);
+                    w->dram_bytes += fresh;
+                    if (acc != EXEC_OBS_STORE)
+                        w->dram_read_bytes += fresh;
                 }
                 return;
             }
@@ -1178,8 +1325,12 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
             for (uint32_t m = mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctz(m);
                 for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
-                    if (sct != prev)
-                        w->dram_bytes += 32 * first_touches(w, sct, sct);
+                    if (sct != prev) {
+                        uint64_t fresh = 32 * first_touches(w, sct, sct);
+                        w->dram_bytes += fresh;
+                        if (acc != EXEC_OBS_STORE)
+                            w->dram_read_bytes += fresh;
+                    }
                     prev = sct;
                 }
             }
@@ -1192,6 +1343,10 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     if (ps == PROF_SPACE_SHARED) {
         uint64_t wf = kind != PROF_MEM_KIND_COUNT
                           ? w->rec.c.mem[kind].transactions - wavefronts_before : 1;
+        /* lanes of a shared atomic on one address are combined: no replays (an H100
+         * takes as long with every lane on one address as with each on its own bank) */
+        if (acc == EXEC_OBS_ATOMIC && wf > 2)
+            wf = 2;
         w->cur.shared_wavefronts += wf;
         lat = s->model.lat_shared + 2 * (uint32_t)(wf > 1 ? wf - 1 : 0);
     } else if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
@@ -1206,7 +1361,8 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         } else {
             n = sectors_of(addr, mask, size, sect);
         }
-        lat = global_timing(w, site->smid, acc, sect, n, &missed);
+        lat = global_timing(w, site->smid, acc, sect, n,
+                            (uint32_t)__builtin_popcount(mask) * size, &missed);
         /* __syncthreads makes the block's global writes visible to the block: with a
          * write-through L1 a barrier waits until L2 has taken them */
         if (acc != EXEC_OBS_LOAD && w->pending_warp) {
@@ -1216,6 +1372,28 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         }
     } else {
         lat = s->model.lat_alu;  /* constant cache and parameters */
+        if (acc == EXEC_OBS_LOAD) {
+            /* the constant cache serves one address at a time: a warp whose lanes read
+             * different ones waits for each (and for each line to come in) */
+            uint64_t seen_a[32], seen_l[32];
+            uint32_t na = 0, nl = 0;
+            for (uint32_t m = mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                bool a_seen = false, l_seen = false;
+                for (uint32_t k = 0; k < na && !a_seen; k++)
+                    a_seen = seen_a[k] == addr[l];
+                if (!a_seen)
+                    seen_a[na++] = addr[l];
+                for (uint32_t k = 0; k < nl && !l_seen; k++)
+                    l_seen = seen_l[k] == addr[l] >> 6;
+                if (!l_seen)
+                    seen_l[nl++] = addr[l] >> 6;
+            }
+            double extra = (na - 1) * s->model.const_addr_cycles +
+                           (nl - 1) * s->model.const_line_cycles;
+            w->cur.const_cycles += (uint64_t)(extra + 0.5);
+            lat += (uint32_t)(extra + 0.5);
+        }
     }
     if (ii && acc != EXEC_OBS_STORE) {
         uint64_t done = w->pending_issue + lat;
@@ -1230,6 +1408,30 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
 }
 
 /* ---- the session ---- */
+
+/* L1 and shared memory are one array per SM: the driver gives shared memory the smallest
+ * carveout that holds the resident blocks' shared memory, and L1 keeps the rest (on an
+ * H100, 256 KiB in all). The sectors L1 keeps, as a power of two (at least 512). */
+static uint64_t l1_sectors_left(const prof_launch *L)
+{
+    const gpu_preset *p = L->preset;
+    uint64_t per_block = (uint64_t)L->static_shared + L->dynamic_shared;
+    if (!p || p->shared_carveout_count <= 0 || per_block == 0)
+        return L1_SECTORS;
+    int blocks = L->occupancy.blocks_per_sm > 0 ? L->occupancy.blocks_per_sm : 1;
+    uint64_t used = (per_block + p->reserved_shared_per_block) * (uint64_t)blocks;
+    uint64_t carveout = (uint64_t)p->shared_carveout_kb[p->shared_carveout_count - 1] * 1024;
+    for (int i = 0; i < p->shared_carveout_count; i++)
+        if ((uint64_t)p->shared_carveout_kb[i] * 1024 >= used) {
+            carveout = (uint64_t)p->shared_carveout_kb[i] * 1024;
+            break;
+        }
+    uint64_t total = (uint64_t)L1_SECTORS * 32;
+    uint64_t left = total > carveout ? (total - carveout) / 32 : 0, n = L1_SECTORS;
+    while (n > 512 && n > left)
+        n >>= 1;
+    return n;
+}
 
 prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool timing,
                                prof_table_pool *pool)
@@ -1249,6 +1451,7 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
      * stride (and the last), the others taking the cost of the timed block before them:
      * the blocks of one grid mostly do the same work, and replaying costs time. The
      * counters always see every block. */
+    s->l1_mask = l1_sectors_left(L) - 1;
     s->sample_stride = s->nblocks > PROF_TIMED_BLOCKS ? (s->nblocks + PROF_TIMED_BLOCKS - 1) /
                                                             PROF_TIMED_BLOCKS : 1;
     if (s->timing) {
@@ -1281,12 +1484,30 @@ void prof_session_free(prof_session *s)
     if (!s)
         return;
     pthread_mutex_destroy(&s->lock);
+    free(atomic_load(&s->atom_addr));
+    free(atomic_load(&s->atom_line));
+    free(s->host);
     free(s->blocks);
     prof_touched_free(s->touched);
     free(s);
 }
 
 const exec_observer *prof_session_observer(prof_session *s) { return &s->obs; }
+
+bool prof_session_set_host_ranges(prof_session *s, const uint64_t (*ranges)[2], size_t n)
+{
+    free(s->host);
+    s->host = NULL;
+    s->nhost = 0;
+    if (!n)
+        return true;
+    s->host = malloc(n * sizeof *s->host);
+    if (!s->host)
+        return false;
+    memcpy(s->host, ranges, n * sizeof *s->host);
+    s->nhost = n;
+    return true;
+}
 
 const prof_counters *prof_session_counters(const prof_session *s) { return &s->total; }
 
@@ -1316,6 +1537,11 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
         avg.shared_wavefronts /= s->blocks_seen;
         avg.l1_sectors /= s->blocks_seen;
         avg.miss_rounds /= s->blocks_seen;
+        avg.sfu_insts /= s->blocks_seen;
+        avg.fp64_insts /= s->blocks_seen;
+        avg.const_cycles /= s->blocks_seen;
+        avg.printf_records /= s->blocks_seen;
+        avg.printf_warps /= s->blocks_seen;
         in.every_block = &avg;
     }
     /* L2 traffic was followed in the timed blocks only: scaled to all sectors counted */
@@ -1328,8 +1554,36 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
                                                  timed_sectors)
                                     : s->l2_bytes;
     in.dram_bytes = s->dram_bytes;
+    double scale = timed_sectors > 0 ? (double)sectors / timed_sectors : 1;
+    in.sys_read_bytes = (uint64_t)((double)s->sys_read * scale);
+    in.sys_write_bytes = (uint64_t)((double)s->sys_write * scale);
+    /* atomics: the busiest address, the transactions and the lines they went to */
+    atom_count *by_addr = atomic_load(&s->atom_addr), *by_line = atomic_load(&s->atom_line);
+    if (by_addr && by_line) {
+        uint32_t hot = 0;
+        uint64_t lines = 0, ops = 0;
+        for (uint32_t i = 0; i < ATOM_BUCKETS; i++) {
+            uint32_t a = atomic_load_explicit(&by_addr[i], memory_order_relaxed);
+            if (a > hot)
+                hot = a;
+            ops += a;
+            lines += atomic_load_explicit(&by_line[i], memory_order_relaxed) != 0;
+        }
+        in.atomic_hot = hot / 5.0;
+        in.atomic_ops = (double)ops / 5.0;
+        in.atomic_lines = lines;
+        in.atomic_tx = s->atomic_tx;
+    }
     prof_time_estimate e = L->preset ? prof_estimate_kernel(L->preset, &in)
                                      : (prof_time_estimate){0};
+    /* the caches' hit rates: L1 as replayed; L2 hit unless a read found the sector
+     * untouched in the launch (written sectors are allocated without a fetch) */
+    s->total.l1_sector_lookups = s->l1_lookups;
+    s->total.l1_sector_hits = s->l1_hits;
+    s->total.l2_sector_lookups = in.l2_bytes / 32;
+    uint64_t l2_misses = s->dram_read_bytes / 32;
+    s->total.l2_sector_hits = s->total.l2_sector_lookups > l2_misses
+                                  ? s->total.l2_sector_lookups - l2_misses : 0;
     s->total.sm_elapsed_cycles = e.sm_elapsed_cycles;
     s->total.sm_active_cycles = e.sm_active_cycles;
     s->total.warps_active_cycles = e.warps_active_cycles;

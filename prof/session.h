@@ -32,6 +32,11 @@ void prof_session_free(prof_session *s);
 
 const exec_observer *prof_session_observer(prof_session *s);
 
+/* Before the grid runs: the ranges [begin, end) of host memory mapped into the device
+ * (zero-copy), sorted by address: accesses there go over the host link in the timing
+ * model. False when out of memory. */
+bool prof_session_set_host_ranges(prof_session *s, const uint64_t (*ranges)[2], size_t n);
+
 /* After the grid ran: the counters of every worker, merged. */
 const prof_counters *prof_session_counters(const prof_session *s);
 

@@ -26,8 +26,9 @@
  *    wave round-robin over the SMs), so a last partial wave leaves SMs idle: the tail
  *    effect. The grid lasts until its last block ends, or as long as its DRAM and L2
  *    traffic takes at the preset's bandwidth if that is longer, plus a launch overhead
- *    (measured: ~2.3 us for an empty grid on the H100 under Nsight Compute; ~35 us more
- *    for a grid that calls printf, whatever it prints: the printf buffer's hand-over).
+ *    (measured: ~2.3 us for an empty grid on the H100 under Nsight Compute; ~27 us more
+ *    for a grid that calls printf, the printf buffer's hand-over, and ~1 us for each
+ *    line and ~0.6 us for each warp that prints, one after another).
  * Achieved occupancy is the resident warps averaged over each SM's active time, from the
  * same schedule.
  *
@@ -35,11 +36,28 @@
  * block made from the instruction count alone: its warps issue their share of the
  * instructions with half the arithmetic latency exposed, and wait once for DRAM.
  *
- * Not modelled: instruction cache misses, DRAM page and bank effects, the L2's partition
- * and atomic units (atomics to one address serialise on hardware), clock boost, and the
- * exact SASS a PTX instruction becomes (counts are PTX instructions, with a few expansions
- * weighted). bench/RESULTS.md ("Timing model") gives the error against measured H100
- * kernel times.
+ * 4. Narrower units, measured with bench/timing/suite.cu on an H100 (its tuning half):
+ *    the SFU (a warp-instruction holds a sub-partition's MUFU for ~9 cycles, also on the
+ *    warp's own path), the FP64 pipe (~2.4 cycles), the constant cache (a warp's load
+ *    waits ~2 cycles for each further distinct address and ~2.5 for each further line:
+ *    divergent __constant__ and kernel-parameter indexing); a division's SASS sequence is
+ *    a dependent chain (its latency grows with its length); texture fetches take one
+ *    typical latency (their addresses are not followed).
+ * 5. Grid-wide limits beside the schedule: global atomics in L2 (ops on one address one
+ *    after another, transactions per 128-byte line, and all of L2's transactions and ops),
+ *    host-mapped memory over the host link (reads ~30 GB/s, writes ~52 GB/s, both at once),
+ *    and, added by the runtime, the device runtime's launches of child grids (~35 us the
+ *    first, n launches ~35 us x n^0.53).
+ * Each estimate names the limit that bound it and the median |error| of the suite's
+ * estimates so bound (prof_limiter_uncertainty).
+ *
+ * Not modelled: instruction cache misses, DRAM page and bank effects, L2 capacity (a
+ * launch's data is read from DRAM once, however large), the retries of compare-and-swap
+ * loops under contention, managed memory's page faults (under Nsight Compute, which
+ * replays a kernel over the same memory, the suite's managed kernels ran as fast as on
+ * device memory, host-written pages included), clock boost, and the exact SASS a PTX instruction becomes (counts are
+ * PTX instructions, with a few expansions weighted). bench/RESULTS.md ("Timing model")
+ * gives the error against measured H100 kernel times.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -57,7 +75,9 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     if (dram_bytes_per_s <= 0)
         dram_bytes_per_s = 100e9;
     m.dram_bytes_per_cycle = dram_bytes_per_s / m.clock_hz;
-    m.l2_bytes_per_cycle = 2.5 * m.dram_bytes_per_cycle;
+    /* L2 serves about 80 sectors a cycle on an H100 (scattered sectors, measured with
+     * bench/timing/suite.cu), 1.5 times what DRAM streams */
+    m.l2_bytes_per_cycle = 1.5 * m.dram_bytes_per_cycle;
     m.lat_shared = 30;
     m.lat_l1 = 35;
     m.l1_line_cycles = 8;
@@ -71,9 +91,27 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.launch_overhead_s = 2.2e-6;
     m.block_dispatch_cycles = 100;
     m.printf_cycles = 500;
-    m.printf_record_cycles = 100;
-    m.printf_launch_s = 34e-6;
+    m.printf_record_cycles = 1920;
+    m.printf_launch_s = 26.6e-6;
+    m.printf_warp_cycles = 1230;
     m.dram_efficiency = 0.8;
+    /* measured on an H100 with bench/timing/suite.cu (the tuning half of its cases) */
+    m.sfu_cycles = 9.0;
+    m.fp64_cycles = 2.4;
+    m.const_addr_cycles = 2.0;
+    m.const_line_cycles = 2.5;
+    m.atom_addr_s = 0.73e-9;
+    m.atom_float_factor = 2.4;
+    m.atom_line_s = 2.4e-9;
+    m.atom_tx_s = 9.4e-9;
+    m.atom_tx_all_s = 14e-12;
+    m.atom_op_all_s = 2e-12;
+    m.sys_read_bytes_per_s = 30e9;
+    m.sys_write_bytes_per_s = 52e9;
+    m.lat_sys = 2000;
+    m.lat_texture = 900;
+    m.dp_first_s = 34.7e-6;
+    m.dp_exponent = 0.53;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
         m.schedulers = 4;
         m.lat_alu = 4;
@@ -122,19 +160,27 @@ static prof_block_cost typical_block(const prof_sm_model *m, const prof_kernel_i
     return b;
 }
 
+/* What can bound a block on its SM (block_cycles), in this order. */
+enum { LIMITS = 7 };
+static const char *const limit_names[LIMITS] = {"latency", "issue", "shared memory", "L1",
+                                                "SFU", "FP64", "constant cache"};
+
 /* A block's time on an SM it shares with k blocks (itself included). miss_extra: what
  * each round trip past L1 costs beyond L2's latency (DRAM's share of the misses). */
 static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, double k,
                            double miss_extra, int *limit)
 {
-    double t[4] = {
+    double t[LIMITS] = {
         (double)b->critical_cycles + miss_extra * (double)b->miss_rounds,
         k * (double)b->issue_cycles / m->schedulers,
         k * (double)b->shared_wavefronts / m->shared_wavefronts_per_cycle,
         k * (double)b->l1_sectors / m->l1_sectors_per_cycle,
+        k * (double)b->sfu_insts * m->sfu_cycles / m->schedulers,
+        k * (double)b->fp64_insts * m->fp64_cycles / m->schedulers,
+        k * (double)b->const_cycles,
     };
     int best = 0;
-    for (int i = 1; i < 4; i++)
+    for (int i = 1; i < LIMITS; i++)
         if (t[i] > t[best])
             best = i;
     *limit = best;
@@ -186,6 +232,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     if (in->blocks == 0 || wpb == 0) {
         e.seconds = m.launch_overhead_s;
         e.limiter = "launch";
+        e.uncertainty = prof_limiter_uncertainty(e.limiter);
         return e;
     }
 
@@ -205,6 +252,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         free(sm_dispatch);
         e.seconds = m.launch_overhead_s;
         e.limiter = "launch";
+        e.uncertainty = prof_limiter_uncertainty(e.limiter);
         return e;
     }
     for (size_t i = 0; i < nslots; i++) {
@@ -222,8 +270,8 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double miss_extra = from_dram * ((double)m.lat_dram - (double)m.lat_l2);
     uint64_t wave = (uint64_t)per_sm * (uint64_t)m.sms;
     uint64_t last_wave_start = in->blocks % wave ? in->blocks / wave * wave : in->blocks;
-    int limit_count[4] = {0};
-    double printf_records = 0;
+    int limit_count[LIMITS] = {0};
+    double printf_records = 0, printf_warps = 0;
     double resident_warp_cycles = 0, makespan = 0;
     for (uint64_t b = 0; b < in->blocks; b++) {
         const prof_block_cost *cost = in->block_costs ? &in->block_costs[b] : &typical;
@@ -248,6 +296,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         double start = s->free_at > sm_dispatch[sm] ? s->free_at : sm_dispatch[sm];
         sm_dispatch[sm] = start + m.block_dispatch_cycles;
         printf_records += cost->printf_records;
+        printf_warps += cost->printf_warps;
         if (sm_first[sm] < 0)
             sm_first[sm] = start;
         s->free_at = start + d;
@@ -271,9 +320,8 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     free(sm_last);
     free(sm_dispatch);
 
-    static const char *const limit_names[4] = {"latency", "issue", "shared memory", "L1"};
     int most = 0;
-    for (int i = 1; i < 4; i++)
+    for (int i = 1; i < LIMITS; i++)
         if (limit_count[i] > limit_count[most])
             most = i;
     e.limiter = limit_names[most];
@@ -294,9 +342,39 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         cycles = l2;
         e.limiter = "L2 bandwidth";
     }
+    /* global atomics in L2: the busiest address's ops one after another, and the
+     * transactions over the lines in service at once */
+    double atom_s = in->atomic_hot * m.atom_addr_s;
+    if (in->atomic_tx && in->atomic_lines) {
+        double line = (double)in->atomic_tx / (double)in->atomic_lines *
+                      (in->atomic_lines == 1 ? m.atom_line_s : m.atom_tx_s);
+        double all = (double)in->atomic_tx * m.atom_tx_all_s + in->atomic_ops * m.atom_op_all_s;
+        if (line > atom_s)
+            atom_s = line;
+        if (all > atom_s)
+            atom_s = all;
+    }
+    e.atomic_cycles = atom_s * m.clock_hz;
+    if (e.atomic_cycles > cycles) {
+        cycles = e.atomic_cycles;
+        e.limiter = "atomics";
+    }
+    /* host-mapped memory over the host link (reads and writes in both directions at once) */
+    double sys_r = (double)in->sys_read_bytes / m.sys_read_bytes_per_s;
+    double sys_w = (double)in->sys_write_bytes / m.sys_write_bytes_per_s;
+    e.sys_cycles = (sys_r > sys_w ? sys_r : sys_w) * m.clock_hz;
+    if (e.sys_cycles > cycles) {
+        cycles = e.sys_cycles;
+        e.limiter = "host memory";
+    }
     /* device printf: records go into one buffer, one after another */
-    if (printf_records * m.printf_record_cycles > cycles) {
-        cycles = printf_records * m.printf_record_cycles;
+    /* ... and each warp's call takes its turn at the buffer (an H100: one warp printing
+     * one line 30 us, eight lines 37 us, 16 warps of as many blocks one line each 54 us:
+     * bench/timing/suite.cu and examples/checkThreadIndex.cu) */
+    double printf_cycles = printf_records * m.printf_record_cycles +
+                           printf_warps * m.printf_warp_cycles;
+    if (printf_cycles > cycles) {
+        cycles = printf_cycles;
         e.limiter = "printf";
     }
     /* residency: stretched evenly when bandwidth, not the schedule, sets the length */
@@ -304,11 +382,41 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     e.sm_elapsed_cycles = (uint64_t)llround(cycles * m.sms);
     e.sm_active_cycles = (uint64_t)llround(active * stretch);
     e.warps_active_cycles = (uint64_t)llround(resident_warp_cycles * stretch);
-    /* a grid that printed: the H100 takes ~35 us more, however few lines it printed */
+    /* a grid that printed: the H100 takes ~27 us more, however few lines it printed
+     * (beside each printing warp's turn at the buffer, above) */
     double overhead = m.launch_overhead_s + (printf_records > 0 ? m.printf_launch_s : 0);
     e.cycles = cycles + overhead * m.clock_hz;
     e.seconds = e.cycles / m.clock_hz;
+    e.uncertainty = prof_limiter_uncertainty(e.limiter);
     return e;
+}
+
+double prof_limiter_uncertainty(const char *limiter)
+{
+    /* median |error| of the estimates bound by each limiter, over the tuning half of
+     * bench/timing/suite.cu on an H100 (bench/timing/compare.py --half tune --by-limiter),
+     * at least 5%; L1 and launch bound none of them: the median over all (10%) */
+    static const struct {
+        const char *limiter;
+        double err;
+    } table[] = {
+        {"latency", 0.16}, {"issue", 0.11}, {"shared memory", 0.05}, {"L1", 0.10},
+        {"SFU", 0.05}, {"FP64", 0.18}, {"constant cache", 0.05}, {"L2 bandwidth", 0.15},
+        {"DRAM bandwidth", 0.07}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.31},
+        {"launch", 0.10}, {"device launches", 0.09},
+    };
+    for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].limiter, limiter) == 0)
+            return table[i].err;
+    return 0.25;
+}
+
+double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s)
+{
+    if (n == 0)
+        return 0;
+    prof_sm_model m = prof_sm_model_for(p);
+    return m.dp_first_s * pow((double)n, m.dp_exponent) + (child_s > 0 ? child_s : 0);
 }
 
 double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in)

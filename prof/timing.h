@@ -13,7 +13,11 @@
  *     its share of those throughputs: resident warps hide latency up to that point;
  *   - blocks are handed to SMs in order as slots free (the last, partial wave is the tail
  *     effect), and the grid takes the longest SM plus the launch overhead, or the time its
- *     DRAM and L2 traffic needs at the preset's bandwidth if that is longer.
+ *     DRAM and L2 traffic needs at the preset's bandwidth if that is longer;
+ *   - narrower units share the SM too (the SFU, the FP64 pipe, the constant cache), and
+ *     grid-wide limits may be longer still: global atomics in L2, host-mapped memory over
+ *     the host link, printf, device-side launches (the runtime adds those).
+ * The estimate says which bound it (limiter) and how sure it is (uncertainty).
  */
 #ifndef VCUDA_PROF_TIMING_H
 #define VCUDA_PROF_TIMING_H
@@ -47,8 +51,30 @@ typedef struct prof_sm_model {
     uint32_t block_dispatch_cycles; /* an SM takes a new block at most this often */
     uint32_t printf_cycles;         /* one device printf call, on the calling warp */
     uint32_t printf_record_cycles;  /* each printf record: written one after another */
+    uint32_t printf_warp_cycles;    /* each warp's printf call: taken one after another */
     double printf_launch_s;         /* a grid that printed: the buffer's hand-over */
     double dram_efficiency;         /* share of the peak bandwidth streaming achieves */
+    /* pipes narrower than a warp (per SM sub-partition: a warp-instruction holds it this
+     * many cycles) */
+    double sfu_cycles;              /* the special-function unit (MUFU: 4 lanes) */
+    double fp64_cycles;             /* double precision (16 lanes, measured 2.4) */
+    /* the constant cache: each further distinct address of a warp's load, and each further
+     * 64-byte line, costs the SM this many cycles (loads are served one address at a time) */
+    double const_addr_cycles, const_line_cycles;
+    /* global atomics, done in L2: ops on one address are serialised (one int add takes
+     * atom_addr_s; a float add atom_float_factor times that); each warp-instruction is one
+     * transaction per 128-byte line it touches, served atom_line_s apart when every one
+     * goes to one line (back to back), atom_tx_s apart on each line otherwise; all lines
+     * together take a transaction every atom_tx_all_s and an op every atom_op_all_s */
+    double atom_addr_s, atom_float_factor, atom_line_s, atom_tx_s;
+    double atom_tx_all_s, atom_op_all_s;
+    /* host memory mapped into the device (zero-copy): reached over the host link */
+    double sys_read_bytes_per_s, sys_write_bytes_per_s;
+    uint32_t lat_sys;               /* a load from host memory */
+    uint32_t lat_texture;           /* a texture or surface fetch (addresses not followed) */
+    /* device-side launches: the parent grid lasts until its children have run; the first
+     * costs dp_first_s, n of them dp_first_s * n^dp_exponent (launches overlap) */
+    double dp_first_s, dp_exponent;
 } prof_sm_model;
 
 /* The model's parameters for a preset (by generation). */
@@ -63,6 +89,10 @@ typedef struct prof_block_cost {
     uint64_t miss_rounds;       /* on the critical path: sequential waits for data from past
                                  * L1, each charged L2's latency in critical_cycles */
     uint64_t printf_records;    /* device printf calls (one per lane) */
+    uint64_t printf_warps;      /* warp-instructions that called printf */
+    uint64_t sfu_insts;         /* warp-instructions through the SFU (one MUFU each) */
+    uint64_t fp64_insts;        /* warp-instructions through the FP64 pipe (SASS-sized) */
+    uint64_t const_cycles;      /* the constant cache's extra cycles for divergent loads */
 } prof_block_cost;
 
 /* A grid: its shape and resources, and what its blocks did when that is known. */
@@ -78,6 +108,12 @@ typedef struct prof_kernel_input {
                                          * keep per block: their average) */
     uint64_t l2_bytes;           /* bytes that went past L1 (loads that missed, stores, atomics) */
     uint64_t dram_bytes;         /* bytes first touched in the launch (read or written) */
+    /* global atomics: the busiest address's ops (weighted: an int op 1, a float op
+     * atom_float_factor), transactions (warp-instruction x lines), distinct lines */
+    double atomic_hot, atomic_ops;   /* (atomic_ops: all of them, weighted alike) */
+    uint64_t atomic_tx, atomic_lines;
+    /* bytes read from and written to host-mapped memory */
+    uint64_t sys_read_bytes, sys_write_bytes;
 } prof_kernel_input;
 
 typedef struct prof_time_estimate {
@@ -86,7 +122,11 @@ typedef struct prof_time_estimate {
     int blocks_per_sm;           /* resident at once (occupancy calculator) */
     double waves;                /* blocks / (blocks_per_sm x SMs) */
     const char *limiter;         /* what bounds it: "latency", "issue", "shared memory",
-                                  * "L1", "L2 bandwidth", "DRAM bandwidth", "launch" */
+                                  * "L1", "SFU", "FP64", "constant cache", "L2 bandwidth",
+                                  * "DRAM bandwidth", "atomics", "host memory", "printf",
+                                  * "launch" ("device launches": set by the runtime) */
+    double uncertainty;          /* how far off the estimate typically is for this limiter
+                                  * (median |error| on the calibration suite, a fraction) */
     /* residency over the run, for achieved_occupancy and sm_efficiency (sums over SMs, as
      * prof_counters keeps them) */
     uint64_t sm_elapsed_cycles, sm_active_cycles, warps_active_cycles;
@@ -97,11 +137,19 @@ typedef struct prof_time_estimate {
     double block_cycles;         /* as scheduled (shared SM) */
     double makespan_cycles;      /* last block's end */
     double dram_cycles, l2_cycles; /* traffic / bandwidth */
+    double atomic_cycles, sys_cycles; /* L2 atomic units; the host link */
 } prof_time_estimate;
 
 /* The one kernel-time estimate: with block_costs, the full model; without, the same model
  * fed with a typical block made from the instruction count alone. */
 prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_input *in);
+
+/* The typical |error| of an estimate bound by limiter (prof_time_estimate.uncertainty). */
+double prof_limiter_uncertainty(const char *limiter);
+
+/* A grid that launched n grids from the device (its descendants), which took child_s
+ * beyond their launch overhead at most: how much longer it lasts. */
+double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s);
 
 /* Milliseconds, for a virtual timeline. */
 double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in);

@@ -101,6 +101,31 @@ bool rt_prof_enabled(void) {
     return rt_prof.on;
 }
 
+/* The host memory mapped into the device, for the timing model (prof_session_set_host_ranges). */
+typedef struct rt_host_ranges {
+    uint64_t (*r)[2];
+    size_t n, cap;
+    bool failed;
+} rt_host_ranges;
+
+static void collect_host_range(const mem_alloc *a, void *ctx) {
+    rt_host_ranges *h = ctx;
+    if (a->kind != MEM_KIND_HOST && a->kind != MEM_KIND_REGISTERED) return;
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 16;
+        uint64_t (*n)[2] = realloc(h->r, cap * sizeof *n);
+        if (!n) {
+            h->failed = true;
+            return;
+        }
+        h->r = n;
+        h->cap = cap;
+    }
+    h->r[h->n][0] = a->base;
+    h->r[h->n][1] = a->base + a->size;
+    h->n++;
+}
+
 rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, int dev,
                            cudaStream_t stream, bool timeline) {
     if (!rt_prof_enabled()) return NULL;
@@ -129,6 +154,13 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, int dev,
         free(r);
         return NULL;
     }
+    if (c->mem) {
+        /* in address order: mem_table_each walks the table so */
+        rt_host_ranges h = {0};
+        mem_table_each(c->mem, collect_host_range, &h);
+        if (!h.failed) prof_session_set_host_ranges(r->session, (const uint64_t(*)[2])h.r, h.n);
+        free(h.r);
+    }
     r->func = f;
     r->L = L;
     r->timeline = timeline;
@@ -156,11 +188,30 @@ double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 bl
 }
 
 double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, bool faulted) {
-    (void)c;
     if (!r) return -1;
     rt_prof_record rec;
     memset(&rec, 0, sizeof rec);
     rec.est = prof_session_estimate(r->session, stats->warp_instructions);
+    /* grids it launched from the device (recorded since it began: profiled grids run one
+     * at a time) end before it does, and launching them takes the device runtime long */
+    pthread_mutex_lock(&rt_prof.lock);
+    size_t from = r->first_rec < rt_prof.n ? r->first_rec : rt_prof.n;
+    uint64_t descendants = rt_prof.n - from;
+    double child_s = 0, overhead_s = prof_sm_model_for(c->devs[r->device].preset).launch_overhead_s;
+    for (size_t i = from; i < rt_prof.n; i++) {
+        const rt_prof_record *d = &rt_prof.recs[i];
+        /* a grid that launched grids itself already counts their launches */
+        if (d->est.limiter && strcmp(d->est.limiter, "device launches") == 0) continue;
+        if (d->duration_s - overhead_s > child_s) child_s = d->duration_s - overhead_s;
+    }
+    pthread_mutex_unlock(&rt_prof.lock);
+    if (descendants) {
+        double extra = prof_device_launch_s(c->devs[r->device].preset, descendants, child_s);
+        rec.est.seconds += extra;
+        rec.est.cycles += extra * prof_sm_model_for(c->devs[r->device].preset).clock_hz;
+        rec.est.limiter = "device launches";
+        rec.est.uncertainty = prof_limiter_uncertainty(rec.est.limiter);
+    }
     rec.counters = *prof_session_counters(r->session);
     rec.launch = r->launch;
     rec.launch.duration_s = rec.est.seconds;
@@ -347,7 +398,7 @@ static void print_summary(const rt_profiler *p, FILE *o, const char *pre, const 
                 (unsigned long long)k[i].calls, avg, mn, mx, k[i].name);
     }
     fprintf(o, "\n%sKernels (the last launch's configuration):\n", pre);
-    fprintf(o, "%8s  %16s  %16s  %6s  %8s  %8s  %11s  %13s  %s\n", "Calls", "Grid Size",
+    fprintf(o, "%8s  %16s  %16s  %6s  %8s  %8s  %11s  %22s  %s\n", "Calls", "Grid Size",
             "Block Size", "Regs*", "SSMem", "DSMem", "Occupancy", "Limited by", "Name");
     bool any_estimate = false, any_ptxas = false;
     for (size_t i = 0; i < nk; i++) {
@@ -359,9 +410,12 @@ static void print_summary(const rt_profiler *p, FILE *o, const char *pre, const 
         fmt_bytes(ds, sizeof ds, r->dynamic_shared);
         snprintf(occ, sizeof occ, "%3.0f%% / %3.0f%%", 100 * r->launch.occupancy.occupancy,
                  k[i].occ_n ? 100 * k[i].occ_sum / (double)k[i].occ_n : 0.0);
-        fprintf(o, "%8llu  %16s  %16s  %5d%s  %8s  %8s  %11s  %13s  %s\n",
+        char lim[64];
+        snprintf(lim, sizeof lim, "%s +-%.0f%%", r->est.limiter ? r->est.limiter : "?",
+                 100 * r->est.uncertainty);
+        fprintf(o, "%8llu  %16s  %16s  %5d%s  %8s  %8s  %11s  %22s  %s\n",
                 (unsigned long long)k[i].calls, g, b, r->regs, r->regs_from_ptxas ? " " : "~", ss,
-                ds, occ, r->est.limiter ? r->est.limiter : "", k[i].name);
+                ds, occ, lim, k[i].name);
         any_estimate |= !r->regs_from_ptxas;
         any_ptxas |= r->regs_from_ptxas;
     }
@@ -379,8 +433,9 @@ static void print_trace(const rt_profiler *p, FILE *o, const char *pre) {
     if (p->csv) {
         fprintf(o, "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\","
                    "\"Block Y\",\"Block Z\",\"Registers Per Thread\",\"Static SMem\","
-                   "\"Dynamic SMem\",\"Device\",\"Context\",\"Stream\",\"Name\",\"Correlation_ID\"\n");
-        fprintf(o, "us,us,,,,,,,,B,B,,,,,\n");
+                   "\"Dynamic SMem\",\"Device\",\"Context\",\"Stream\",\"Name\",\"Correlation_ID\","
+                   "\"Limiter\",\"Uncertainty\"\n");
+        fprintf(o, "us,us,,,,,,,,B,B,,,,,,,%%\n");
         for (size_t i = 0; i < p->n; i++) {
             const rt_prof_record *r = &p->recs[i];
             fprintf(o, "%f,%f,%u,%u,%u,%u,%u,%u,%d,%u,%u,", r->start_s * 1e6, r->duration_s * 1e6,
@@ -389,7 +444,9 @@ static void print_trace(const rt_profiler *p, FILE *o, const char *pre) {
             csv_string(o, rt_prof_names[r->device]);
             fprintf(o, ",%d,%d,", 1 + r->device, r->stream);
             csv_string(o, r->kernel);
-            fprintf(o, ",%zu\n", i + 1);
+            fprintf(o, ",%zu,", i + 1);
+            csv_string(o, r->est.limiter ? r->est.limiter : "");
+            fprintf(o, ",%.0f\n", 100 * r->est.uncertainty);
         }
         return;
     }
@@ -406,14 +463,16 @@ static void print_trace(const rt_profiler *p, FILE *o, const char *pre) {
         fmt_dim(b, sizeof b, r->block);
         fmt_bytes(ss, sizeof ss, r->static_shared);
         fmt_bytes(ds, sizeof ds, r->dynamic_shared);
-        fprintf(o, "%10s  %9s  %16s  %16s  %6d  %8s  %8s  %26s  %7d  %6d  %s [%zu]\n", st, du, g, b,
-                r->regs, ss, ds, rt_prof_names[r->device], 1 + r->device, r->stream, r->kernel,
-                i + 1);
+        fprintf(o, "%10s  %9s  %16s  %16s  %6d  %8s  %8s  %26s  %7d  %6d  %s [%zu]  (%s, +-%.0f%%)\n",
+                st, du, g, b, r->regs, ss, ds, rt_prof_names[r->device], 1 + r->device, r->stream,
+                r->kernel, i + 1, r->est.limiter ? r->est.limiter : "?", 100 * r->est.uncertainty);
     }
     fprintf(o, "\nRegs: Number of registers used per CUDA thread (%s).\n",
             p->n && !p->recs[0].regs_from_ptxas ? "estimated from the PTX" : "as ptxas assigns them");
     fprintf(o, "SSMem: Static shared memory allocated per CUDA block.\n");
     fprintf(o, "DSMem: Dynamic shared memory allocated per CUDA block.\n");
+    fprintf(o, "(limiter, +-N%%): what bounds the estimate, and how far off estimates so "
+               "bound typically are.\n");
 }
 
 /* --print-gpu-trace with --metrics: one row per launch, one column per metric. */
