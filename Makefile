@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE ?= reduceInteger
 
-.PHONY: all deps build run test test-sanitize test-tsan fuzz bench clean install uninstall
+.PHONY: all deps build run test test-sanitize test-thrust test-tsan fuzz bench clean install uninstall
 
 all: build
 
@@ -23,14 +23,23 @@ run: build
 	$(BUILD)/bin/vcuda cc -O2 -arch=sm_90 -o $(BUILD)/$(EXAMPLE) examples/$(EXAMPLE).cu
 	$(BUILD)/bin/vcuda prof --metrics $(METRICS) $(BUILD)/$(EXAMPLE)
 
+# Labels left out of `make test`: the Thrust/CUB/libcu++ suite (label thrust) costs minutes
+# of nvcc time per build tree, so it runs on its own: make test-thrust.
+TEST_EXCLUDE ?= ^thrust$$
+
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE '$(TEST_EXCLUDE)' $(CTEST_ARGS)
 
 # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer.
 # The compiled tier's second pass over the program tests (label jit) is left out here: its
 # generated code is not instrumented, and the tier's own tests (unit/test_jit_tiers) run.
 test-sanitize:
-	$(MAKE) test BUILD=build-san CMAKE_ARGS=-DVCUDA_SANITIZE=ON CTEST_ARGS='-LE ^jit$$'
+	$(MAKE) test BUILD=build-san CMAKE_ARGS=-DVCUDA_SANITIZE=ON TEST_EXCLUDE='^(jit|thrust)$$'
+
+# The Thrust, CUB and libcu++ conformance suite (tests/cuda/thrust; BUILD=build-san for the
+# sanitizer tree).
+test-thrust: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^thrust$$' $(CTEST_ARGS)
 	
 # The multi-threaded stream stress test under ThreadSanitizer: right results, no races.
 test-tsan: deps
