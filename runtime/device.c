@@ -412,8 +412,12 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     pthread_mutex_lock(&c->lock);
     c->limits[limit] = value;
     pthread_mutex_unlock(&c->lock);
-    if (limit == cudaLimitStackSize) gpu_device_set_stack_limit(c->dev, value);
-    if (limit == cudaLimitMallocHeapSize) gpu_device_heap_reset(c->dev, value);
+    if (limit == cudaLimitStackSize || limit == cudaLimitMallocHeapSize)
+        for (int d = 0; d < c->ndevs; d++)
+            if (c->devs[d].gpu) {
+                if (limit == cudaLimitStackSize) gpu_device_set_stack_limit(c->devs[d].gpu, value);
+                else gpu_device_heap_reset(c->devs[d].gpu, value);
+            }
     return cudaSuccess;
 }
 

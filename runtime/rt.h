@@ -418,6 +418,7 @@ gpu_device *rt_device(rt_context *c);
 gpu_device *rt_dev_gpu(rt_context *c, int d);
 /* The calling thread's current device (devs[0], with no preset, when there is none). */
 rt_dev *rt_cur(rt_context *c);
+void rt_apply_limits(rt_context *c, gpu_device *g);
 /* 1 + the current device's ordinal: what allocations record (mem_alloc.device). */
 uint32_t rt_cur_tag(rt_context *c);
 /* Device ordinal d, or NULL when there is no such device. */

@@ -31,21 +31,27 @@ double rt_now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* The stack and heap limits set for the context (cudaDeviceSetLimit) in force on a device's
+ * SIMT core; setting the heap size starts an empty heap. */
+void rt_apply_limits(rt_context *c, gpu_device *g) {
+    if (c->limits[cudaLimitStackSize]) gpu_device_set_stack_limit(g, c->limits[cudaLimitStackSize]);
+    if (c->limits[cudaLimitMallocHeapSize])
+        gpu_device_heap_reset(g, c->limits[cudaLimitMallocHeapSize]);
+}
+
 static void rt_limits_default(rt_context *c) {
     const gpu_preset *p = c->devs[0].preset;
     c->heap_in_use = false;
     if (!p) return;
     c->limits[cudaLimitStackSize] = p->limit_stack_size;
-    if (c->dev) {
-        gpu_device_set_stack_limit(c->dev, p->limit_stack_size);
-        gpu_device_heap_reset(c->dev, p->limit_malloc_heap_size); /* its blocks are gone */
-    }
     c->limits[cudaLimitPrintfFifoSize] = p->limit_printf_fifo_size;
     c->limits[cudaLimitMallocHeapSize] = p->limit_malloc_heap_size;
     c->limits[cudaLimitDevRuntimeSyncDepth] = p->limit_dev_runtime_sync_depth;
     c->limits[cudaLimitDevRuntimePendingLaunchCount] = p->limit_dev_runtime_pending_launch_count;
     c->limits[cudaLimitMaxL2FetchGranularity] = p->limit_max_l2_fetch_granularity;
     c->limits[cudaLimitPersistingL2CacheSize] = p->limit_persisting_l2_cache_size;
+    for (int d = 0; d < c->ndevs; d++)
+        if (c->devs[d].gpu) rt_apply_limits(c, c->devs[d].gpu); /* its heap blocks are gone */
 }
 
 static void rt_at_exit(void) {
@@ -138,6 +144,7 @@ gpu_device *rt_dev_gpu(rt_context *c, int d) {
             return NULL;
         }
         gpu_device_set_print(v->gpu, rt_print_stdout, NULL);
+        rt_apply_limits(c, v->gpu);
     }
     c->active = true;
     return v->gpu;
