@@ -402,7 +402,7 @@ double prof_limiter_uncertainty(const char *limiter)
     } table[] = {
         {"latency", 0.16}, {"issue", 0.11}, {"shared memory", 0.05}, {"L1", 0.10},
         {"SFU", 0.05}, {"FP64", 0.18}, {"constant cache", 0.05}, {"L2 bandwidth", 0.15},
-        {"DRAM bandwidth", 0.07}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.31},
+        {"DRAM bandwidth", 0.07}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.05},
         {"launch", 0.10}, {"device launches", 0.09},
     };
     for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)

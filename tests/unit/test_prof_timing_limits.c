@@ -123,7 +123,7 @@ int main(void)
         EXPECT_NEAR(all[i]->uncertainty, prof_limiter_uncertainty(all[i]->limiter), 0);
         EXPECT_EQ(all[i]->uncertainty > 0 && all[i]->uncertainty <= 0.5, 1);
     }
-    EXPECT_EQ(prof_limiter_uncertainty("printf") > prof_limiter_uncertainty("issue"), 1);
+    EXPECT_EQ(prof_limiter_uncertainty("host memory") > prof_limiter_uncertainty("issue"), 1);
     EXPECT_NEAR(prof_limiter_uncertainty("no such limiter"), 0.25, 0);
 
     if (prof_test_failures)
