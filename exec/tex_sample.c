@@ -116,8 +116,13 @@ static void border_texel(const exec_texobj *t, tex_val *v) {
  * the sum rounded by shifts (floor): what an H200 returned for every texel at every
  * weight (texture_probe2's "s8 rows" lines, 327680 of 327680). -128 counts as -128; the
  * result is clamped to -1. */
+static int64_t floor_div(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return q * b > a ? q - 1 : q;
+}
+
 static int32_t s8_fraction(int64_t p) {
-    int64_t n = p + ((p + ((p >> 12) << 4) + 64) >> 7);
+    int64_t n = p + floor_div(p + floor_div(p, 4096) * 16 + 64, 128);
     return n < -32767 ? -32767 : (int32_t)n;
 }
 
@@ -280,7 +285,7 @@ static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
         if (narrow && s8_filter(t)) {
             /* acc is in 65536ths of 1/127: P in 256ths, rounded (only a border colour
              * leaves a remainder) */
-            int64_t p = (acc->i[k] + 128) >> 8;
+            int64_t p = floor_div(acc->i[k] + 128, 256);
             out->f[k] = (float)(s8_fraction(p) / 32767.0);
         } else if (narrow) {
             double n = floor(acc->i[k] / 256.0 + 0.5);

@@ -240,12 +240,72 @@ static void test_mipmaps(void) {
     CHECK(exec_tex_query(&t, EXEC_TXQ_NORMALIZED_COORDS, -1) == 1);
 }
 
+/* The rules found in texture_probe2 and texture_corners (tests/cuda/texture/README.md):
+ * the corners' tie rule, signed 8-bit blends, half ties, the level of detail from
+ * gradients. */
+static void test_h200_rules(void) {
+    /* 2x2 float texture with 1 at one corner: the result is that corner's weight. wx = 18,
+     * wy = 192 puts every product on a half: the H200's weights are 60, 4, 178, 14
+     * (texture_linear's "2D float4 clamp" line 46) */
+    float corner[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+    const float want[4] = {60, 4, 178, 14};
+    for (unsigned c = 0; c < 4; c++) {
+        exec_texobj t = make(corner[c], EXEC_TEX_FLOAT, 4, 1, 2, 2, 1);
+        t.linear = true;
+        CHECK(sample1(&t, 0.5f + 18.0f / 256, 0.5f + 192.0f / 256) == want[c] / 256);
+    }
+    /* signed 8-bit: -3 with weight 17 next to 0 is -52/32767, 3 is 51/32767; -127 with
+     * weight 128 is -16383/32767 (texture_probe2's "s8 rows 0,1") */
+    int8_t s8[2] = {-3, 0};
+    exec_texobj n = make(s8, EXEC_TEX_SIGNED, 1, 1, 2, 1, 1);
+    n.linear = true;
+    n.read_normalized = true;
+    CHECK(sample1(&n, 0.5f + 239.0f / 256, 0) == (float)(-52 / 32767.0));
+    s8[0] = 3;
+    CHECK(sample1(&n, 0.5f + 239.0f / 256, 0) == (float)(51 / 32767.0));
+    s8[0] = -127;
+    CHECK(sample1(&n, 0.5f + 128.0f / 256, 0) == (float)(-16383 / 32767.0));
+    /* halves blended onto a tie round away from zero (texture_probe's "half linear") */
+    uint16_t h[2] = {0x3c03u, 0x0000u}; /* 1 + 3/1024, 0 */
+    exec_texobj hf = make(h, EXEC_TEX_FLOAT, 2, 1, 2, 1, 1);
+    hf.linear = true;
+    /* 3/256 of it is 1540.5 half ulps (2^-17): 1541, where ties to even would give 1540 */
+    CHECK(sample1(&hf, 0.5f + 253.0f / 256, 0) == 1541.0f / 131072);
+    h[0] = 0xbc03u;
+    CHECK(sample1(&hf, 0.5f + 253.0f / 256, 0) == -1541.0f / 131072);
+    /* level of detail from a gradient 1 + 2/256 texels long: the table's 4/256 (an H200:
+     * lod 0.015625 for mantissas 1.0078125 .. 1.01171875) */
+    float l0[4] = {0, 0, 0, 0}, l1[2] = {1, 1};
+    exec_texobj m = make(l0, EXEC_TEX_FLOAT, 4, 1, 4, 1, 1);
+    m.nlevels = 2;
+    m.level[1] = m.level[0];
+    m.level[1].base = (uint8_t *)l1;
+    m.level[1].width = 2;
+    m.max_lod = 1;
+    m.norm_coords = true;
+    m.mip_linear = true;
+    exec_tex_lookup q;
+    memset(&q, 0, sizeof q);
+    q.c[0] = 0.5f;
+    q.lod_kind = EXEC_TEX_LOD_GRAD;
+    q.grad[0][0] = (1.0f + 2.0f / 256) / 4; /* in normalized units of a 4-texel level 0 */
+    uint32_t out[4];
+    exec_tex_sample(&m, &q, out);
+    CHECK(as_float(out[0]) == 4.0f / 256);
+    /* dx and dy equal and parallel widen the footprint by 11/8: lod log2(1.375) */
+    q.grad[0][0] = 0.25f;
+    q.grad[1][0] = 0.25f;
+    exec_tex_sample(&m, &q, out);
+    CHECK(as_float(out[0]) == 118.0f / 256);
+}
+
 int main(void) {
     test_addressing();
     test_channels();
     test_linear();
     test_cube_layers_gather();
     test_mipmaps();
+    test_h200_rules();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
