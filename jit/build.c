@@ -183,9 +183,42 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Run the compiler on c_path into so_path, its messages into log_path. The child dies
- * with the thread that started it (a program that exits while a kernel compiles in the
- * background leaves nothing running). */
+/* The compilers running now, each the leader of its own process group (the driver and
+ * the cc1, as and ld it starts), so that a program exiting while a kernel compiles in the
+ * background can end all of them: killing the driver alone would leave its cc1 running
+ * on, for nothing, since nothing would link what it makes. */
+enum { JIT_MAX_COMPILERS = 64 };
+static pthread_mutex_t compilers_mu = PTHREAD_MUTEX_INITIALIZER;
+static pid_t compilers[JIT_MAX_COMPILERS];
+static pthread_once_t compilers_once = PTHREAD_ONCE_INIT;
+
+static void kill_compilers_at_exit(void) {
+    pthread_mutex_lock(&compilers_mu);
+    for (int i = 0; i < JIT_MAX_COMPILERS; i++)
+        if (compilers[i] > 0) kill(-compilers[i], SIGKILL);
+    pthread_mutex_unlock(&compilers_mu);
+}
+
+static void register_exit_handler(void) { atexit(kill_compilers_at_exit); }
+
+static void compiler_track(pid_t pid, bool running) {
+    pthread_once(&compilers_once, register_exit_handler);
+    pthread_mutex_lock(&compilers_mu);
+    for (int i = 0; i < JIT_MAX_COMPILERS; i++)
+        if (compilers[i] == (running ? 0 : pid)) {
+            compilers[i] = running ? pid : 0;
+            break;
+        }
+    pthread_mutex_unlock(&compilers_mu);
+}
+
+void jit_kill_compiler(pid_t pid) {
+    if (pid > 0) kill(-pid, SIGKILL);
+}
+
+/* Run the compiler on c_path into so_path, its messages into log_path. The compiler's
+ * process group dies with the program (kill_compilers_at_exit), and its driver with the
+ * thread that started it. */
 static int run_cc(const char *c_path, const char *so_path, const char *log_path,
                   const char *opt, jit_cancel *cancel) {
     const jit_cc *cc = jit_cc_get();
@@ -208,6 +241,7 @@ static int run_cc(const char *c_path, const char *so_path, const char *log_path,
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127);
         int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -220,6 +254,10 @@ static int run_cc(const char *c_path, const char *so_path, const char *log_path,
         _exit(127);
     }
     free(envp);
+    if (pid > 0) {
+        setpgid(pid, pid); /* (also here: the group must exist before anyone kills it) */
+        compiler_track(pid, true);
+    }
     if (cancel) {
         cancel->pid = pid > 0 ? pid : 0;
         pthread_mutex_unlock(&cancel->mu);
@@ -227,6 +265,7 @@ static int run_cc(const char *c_path, const char *so_path, const char *log_path,
     if (pid < 0) return -1;
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    compiler_track(pid, false);
     if (cancel) {
         pthread_mutex_lock(&cancel->mu);
         cancel->pid = 0;

@@ -4,6 +4,7 @@
 #ifndef VCUDA_JIT_INTERNAL_H
 #define VCUDA_JIT_INTERNAL_H
 
+#include <sys/types.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,6 +72,9 @@ typedef struct jit_build {
 /* Compile src at optimisation level opt ("-O0" to "-O2") or find it in the cache (only
  * look there: cache_only), and load it. cancel (when given) lets another thread stop the
  * compiler. On failure returns false and writes why into err. */
+/* End a compiler started by jit_build_load and everything it started (pid <= 0: none). */
+void jit_kill_compiler(pid_t pid);
+
 bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_only,
                     jit_build *out, jit_cancel *cancel, char *err, size_t errlen);
 

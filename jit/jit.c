@@ -150,7 +150,7 @@ void jit_job_free(jit_job *j) {
     if (!j) return;
     pthread_mutex_lock(&j->cancel.mu);
     j->cancel.cancelled = true;
-    if (j->cancel.pid > 0) kill(j->cancel.pid, SIGKILL); /* our own compiler child */
+    jit_kill_compiler(j->cancel.pid); /* our own compiler and its children */
     pthread_mutex_unlock(&j->cancel.mu);
     if (j->has_thread) pthread_join(j->thread, NULL);
     if (j->build.handle) dlclose(j->build.handle);
