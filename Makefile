@@ -51,7 +51,7 @@ test-tsan: deps
 FUZZ_SECONDS ?= 30
 fuzz: deps
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVCUDA_FUZZ=ON $(CMAKE_ARGS) >/dev/null
-	cmake --build build-fuzz -j $(JOBS) --target fuzz_ptx fuzz_link fuzz_fatbin fuzz_printf
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_ptx fuzz_link fuzz_fatbin fuzz_printf fuzz_driver
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 # make install [PREFIX=/usr/local]: bin/vcuda, lib/libvcuda.so, lib/cmake/vcuda (the CMake
 # package and the toolchain file for CMake CUDA projects), lib/pkgconfig/vcuda.pc.

@@ -12,6 +12,7 @@
  */
 #include "drv.h"
 #include "fatbin_write.h"
+#include "../jit/jit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -245,6 +246,8 @@ CUresult drv_module_unload(drv_module *dm) {
         free(f->name);
         free(f);
     }
+    jit_job_free(dm->mod->jit); /* stops a compile still running: the program goes */
+    dm->mod->jit = NULL;
     if (dm->mod->state == RT_MOD_LOADED)
         exec_program_free(dm->mod->prog, c->mem);
     pthread_mutex_unlock(&c->lock);

@@ -164,7 +164,7 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
     switch (j->state) {
     case JOB_RUNNING: snprintf(buf, n, "still compiling"); break;
     case JOB_FAILED: snprintf(buf, n, "compile failed: %s", j->why); break;
-    default:
+    default: {
         char vec[240] = "";
         if (j->stats.kernels)
             snprintf(vec, sizeof vec, "; %u of %u kernels in the vector tier%s%s",
@@ -177,6 +177,7 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
             snprintf(buf, n, "compiled in %.2f s (%u of %u instructions inline%s)",
                      j->build.compile_seconds, j->stats.inline_insns, j->stats.insns, vec);
         break;
+    }
     }
     pthread_mutex_unlock(&j->cancel.mu);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh BUILD SECONDS [TARGET...] — run the libFuzzer targets of a
-# -DVCUDA_FUZZ=ON build for SECONDS each (all four by default).
+# -DVCUDA_FUZZ=ON build for SECONDS each (all of them by default).
 #
 # Each target grows its corpus in BUILD/fuzz-corpus/<target> from the seeds in
 # tests/fuzz/seeds/<target> (and every PTX file of tests/ptx for the PTX targets). A
@@ -10,7 +10,7 @@ set -euo pipefail
 build=$1; seconds=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ptx link fatbin printf)
+[ ${#targets[@]} -gt 0 ] || targets=(ptx link fatbin printf driver)
 
 # A dictionary of PTX words for the PTX targets, made from the parser's own tables (so it
 # never falls behind them): opcodes, modifiers and types, and the directives.
@@ -34,7 +34,7 @@ for t in "${targets[@]}"; do
   [ -d "$here/regressions/$t" ] && seeds+=("$here/regressions/$t")
   [ "$t" = ptx ] && seeds+=("$here/../ptx")
   dict=()
-  case $t in ptx|link) dict=(-dict="$ptx_dict") ;; esac
+  case $t in ptx|link|driver) dict=(-dict="$ptx_dict") ;; esac
   echo "fuzz: $t for ${seconds}s"
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
        "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
