@@ -250,17 +250,56 @@ static inline void store_bytes(void *p, uint64_t v, unsigned n) {
     }
 }
 
+/* A vector access of 8 or 16 bytes (aligned, as PTX requires) is one host access: the
+ * GPU moves it whole, and code that publishes a flag with its value in one 16-byte store
+ * (CUB's single-pass scans: status and aggregate of a tile) relies on a reader in another
+ * block never seeing half of it. An aligned 16-byte SSE/NEON access is single-copy atomic
+ * on the hosts that have AVX (x86-64) or LSE2 (AArch64). */
+typedef uint64_t exec_v2u64 __attribute__((vector_size(16), aligned(16)));
+
+static void load_whole(uint8_t *dst, const uint8_t *p, unsigned total) {
+    if (total == 16) {
+        exec_v2u64 v = *(const volatile exec_v2u64 *)(const void *)p;
+        memcpy(dst, &v, 16);
+    } else {
+        uint64_t v = *(const volatile uint64_t *)(const void *)p;
+        memcpy(dst, &v, 8);
+    }
+}
+
+static void store_whole(uint8_t *p, const uint8_t *src, unsigned total) {
+    if (total == 16) {
+        exec_v2u64 v;
+        memcpy(&v, src, 16);
+        *(volatile exec_v2u64 *)(void *)p = v;
+    } else {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        *(volatile uint64_t *)(void *)p = v;
+    }
+}
+
+static bool whole_access(unsigned vec, unsigned total) {
+    return vec > 1 && (total == 8 || total == 16);
+}
+
 /* The general load: any space, size, vector width and extension. */
 static void h_ld(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     unsigned esize = ptx_type_sizes[in->type];
     unsigned total = esize * in->vec;
     bool sgn = (in->flags & EXEC_F_SIGNED) != 0;
+    bool whole = whole_access(in->vec, total);
     EXEC_FOR_LANES(mask, lane) {
         uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
         const uint8_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, total,
                                          EXEC_ACC_READ);
         if (!p) return;
+        uint8_t buf[16];
+        if (whole && ((uintptr_t)p & (total - 1)) == 0) {
+            load_whole(buf, p, total);
+            p = buf;
+        }
         for (unsigned k = 0; k < in->vec; k++)
             EXEC_R(hw, in->d[k], lane) = extend(load_bytes(p + k * esize, esize), esize,
                                                 in->aux, sgn);
@@ -271,11 +310,19 @@ static void h_st(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     unsigned esize = ptx_type_sizes[in->type];
     unsigned total = esize * in->vec;
+    bool whole = whole_access(in->vec, total);
     EXEC_FOR_LANES(mask, lane) {
         uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
         uint8_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, total,
                                    EXEC_ACC_WRITE);
         if (!p) return;
+        if (whole && ((uintptr_t)p & (total - 1)) == 0) {
+            uint8_t buf[16];
+            for (unsigned k = 0; k < in->vec; k++)
+                store_bytes(buf + k * esize, EXEC_R(hw, in->d[k], lane), esize);
+            store_whole(p, buf, total);
+            continue;
+        }
         for (unsigned k = 0; k < in->vec; k++)
             store_bytes(p + k * esize, EXEC_R(hw, in->d[k], lane), esize);
     }
