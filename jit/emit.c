@@ -89,29 +89,40 @@ static const spec_op spec_ops[] = {
     SETP_ROWS(PTX_T_u64, "u64"), SETP_ROWS(PTX_T_s64, "i64"),
 };
 
-/* The row whose meaning instruction in has, or NULL. in's lane handler must be the
- * probe's, and its shape the plain one the row assumes. */
-static const spec_op *spec_of(const exec_insn *in) {
+/* Whether instruction in has the lane handler that exec_alu_lookup gives the form (op,
+ * type, variant) with na sources (setp: a predicate result), with one destination and no
+ * carry. Both generators' tables of inline operations are matched through it, and the
+ * first row it matches decides (jit_form_plain then says whether the row applies). */
+bool jit_form_handler(const exec_insn *in, uint16_t op, uint8_t type, uint8_t var, uint8_t na,
+                      bool setp) {
     exec_fn lane = in->lane_fn ? in->lane_fn : in->fn;
-    if (!lane || in->nd != 1 || (in->flags & (EXEC_F_CC_IN | EXEC_F_CC_OUT))) return NULL;
+    if (!lane || in->nd != 1 || (in->flags & (EXEC_F_CC_IN | EXEC_F_CC_OUT))) return false;
+    if (in->op != op || in->na != na) return false;
+    exec_insn probe;
+    memset(&probe, 0, sizeof probe);
+    probe.op = op;
+    probe.type = type;
+    probe.aux = ALU_AUX(0, var, 0);
+    if (setp) probe.flags = EXEC_F_D_PRED;
+    return exec_alu_lookup(&probe) == lane;
+}
+
+/* Whether in has the plain shape a table row assumes: a setp with a plain predicate
+ * result (no boolean combination, second predicate or .ftz), else a register result. */
+bool jit_form_plain(const exec_insn *in, bool setp) {
+    if (setp)
+        return ALU_AUX_BOOL(in->aux) == ALU_BOOL_NONE &&
+               !(in->flags & (EXEC_F_D2_PRED | EXEC_F_FTZ)) && (in->flags & EXEC_F_D_PRED);
+    return !(in->flags & EXEC_F_D_PRED);
+}
+
+/* The row whose meaning instruction in has, or NULL. */
+static const spec_op *spec_of(const exec_insn *in) {
     for (size_t i = 0; i < sizeof spec_ops / sizeof spec_ops[0]; i++) {
         const spec_op *so = &spec_ops[i];
-        if (so->op != in->op || so->na != in->na) continue;
-        exec_insn probe;
-        memset(&probe, 0, sizeof probe);
-        probe.op = so->op;
-        probe.type = so->type;
-        probe.aux = ALU_AUX(0, so->var, 0);
-        if (so->kind == SPEC_SETP) probe.flags = EXEC_F_D_PRED;
-        if (exec_alu_lookup(&probe) != lane) continue;
-        if (so->kind == SPEC_SETP) {
-            if (ALU_AUX_BOOL(in->aux) != ALU_BOOL_NONE ||
-                (in->flags & (EXEC_F_D2_PRED | EXEC_F_FTZ)) || !(in->flags & EXEC_F_D_PRED))
-                return NULL;
-        } else if (in->flags & EXEC_F_D_PRED) {
-            return NULL;
-        }
-        return so;
+        bool setp = so->kind == SPEC_SETP;
+        if (jit_form_handler(in, so->op, so->type, so->var, so->na, setp))
+            return jit_form_plain(in, setp) ? so : NULL;
     }
     return NULL;
 }

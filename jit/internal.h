@@ -37,6 +37,11 @@ uint32_t jit_program_insns(const exec_program *p);
 /* The C source of every function with code of p, to be built at optimisation level opt
  * (0-2): kernel i is `vb_f<i>` (an exec_native_block_fn) when the vector tier takes it
  * (VCUDA_JIT_VECTOR=0 turns it off), else function i is `vj_f<i>`, an exec_native_fn. */
+/* Matching an instruction to a row of a table of inline operations (jit/emit.c). */
+bool jit_form_handler(const exec_insn *in, uint16_t op, uint8_t type, uint8_t var, uint8_t na,
+                      bool setp);
+bool jit_form_plain(const exec_insn *in, bool setp);
+
 void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_stats *st);
 
 /* The vector tier (jit/vemit.c): the definitions its functions use (once per file, after

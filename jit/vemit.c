@@ -90,41 +90,18 @@ static const vspec vspecs[] = {
  * has (that also checks its shape), matched to the same (op, type, variant) here. selp is
  * handled by the caller. */
 static const vspec *vspec_of(const exec_insn *in) {
-    const exec_insn *probe = in;
-    exec_fn lane = in->lane_fn ? in->lane_fn : in->fn;
-    if (!lane || in->nd != 1 || (in->flags & (EXEC_F_CC_IN | EXEC_F_CC_OUT))) return NULL;
     for (size_t i = 0; i < sizeof vspecs / sizeof vspecs[0]; i++) {
         const vspec *v = &vspecs[i];
-        if (v->op != probe->op || v->na != in->na) continue;
-        exec_insn p;
-        memset(&p, 0, sizeof p);
-        p.op = v->op;
-        p.type = v->type;
-        p.aux = ALU_AUX(0, v->var, 0);
-        if (v->setp) p.flags = EXEC_F_D_PRED;
-        if (exec_alu_lookup(&p) != lane) continue;
-        if (v->setp) {
-            if (ALU_AUX_BOOL(in->aux) != ALU_BOOL_NONE ||
-                (in->flags & (EXEC_F_D2_PRED | EXEC_F_FTZ)) || !(in->flags & EXEC_F_D_PRED))
-                return NULL;
-        } else if (in->flags & EXEC_F_D_PRED) {
-            return NULL;
-        }
-        return v;
+        if (jit_form_handler(in, v->op, v->type, v->var, v->na, v->setp))
+            return jit_form_plain(in, v->setp) ? v : NULL;
     }
     return NULL;
 }
 
 /* selp.b32/b64 on registers (a[2] a predicate), per the lane handler of the u32 form. */
 static bool is_selp(const exec_insn *in) {
-    if (in->op != PTX_OP_selp || in->na != 3 || in->nd != 1 || (in->flags & EXEC_F_D_PRED))
-        return false;
-    exec_fn lane = in->lane_fn ? in->lane_fn : in->fn;
-    exec_insn p;
-    memset(&p, 0, sizeof p);
-    p.op = PTX_OP_selp;
-    p.type = PTX_T_u32;
-    return exec_alu_lookup(&p) == lane;
+    return jit_form_handler(in, PTX_OP_selp, PTX_T_u32, ALU_V_NONE, 3, false) &&
+           jit_form_plain(in, false);
 }
 
 /* Ops whose handler reads the register slots a[0..na-1] and writes d[0] only (and, for
