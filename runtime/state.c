@@ -50,8 +50,8 @@ static void rt_limits_default(rt_context *c) {
     c->limits[cudaLimitDevRuntimePendingLaunchCount] = p->limit_dev_runtime_pending_launch_count;
     c->limits[cudaLimitMaxL2FetchGranularity] = p->limit_max_l2_fetch_granularity;
     c->limits[cudaLimitPersistingL2CacheSize] = p->limit_persisting_l2_cache_size;
-    for (int d = 0; d < c->ndevs; d++)
-        if (c->devs[d].gpu) rt_apply_limits(c, c->devs[d].gpu); /* its heap blocks are gone */
+    /* (no device's core exists here, at start-up or after a reset: rt_dev_gpu hands the
+     * limits to each as it makes it) */
 }
 
 static void rt_at_exit(void) {
