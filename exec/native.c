@@ -67,11 +67,28 @@ static int block_bail(struct exec_block *b, uint32_t wi, uint32_t pc, const uint
     return 1;
 }
 
+/* The interpreter keeps an if-then region's lanes that skip it as a reconvergence entry
+ * (exec/control.c diverge: they wait where the paths meet): one per enclosing region. */
+static int block_bail_in_regions(struct exec_block *b, uint32_t wi, uint32_t pc, uint32_t act,
+                                 const uint32_t *alive, const uint32_t *res,
+                                 const uint64_t *clk, uint32_t nreg, const uint32_t *rpc,
+                                 const uint32_t *restore) {
+    block_bail(b, wi, pc, alive, res, clk);
+    exec_wstate *w = &b->warps[wi];
+    const exec_insn *code = b->k->func->code;
+    for (uint32_t k = 0; k < nreg; k++)
+        exec_warp_push_divergence(w, code + rpc[k], restore[k], NULL, 0);
+    w->h.active = act;
+    exec_warp_update_brk(w);
+    return 1;
+}
+
 const exec_native_block_rt exec_native_block_runtime = {
     .abi = EXEC_NATIVE_ABI,
     .view = block_view,
     .poll = exec_block_poll,
     .bail = block_bail,
+    .bail_in_regions = block_bail_in_regions,
 };
 
 /* exec_warp_run's loop, but each instruction that belongs to a function with native code

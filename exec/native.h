@@ -25,7 +25,7 @@
 #include "core.h"
 
 /* Bumped whenever exec_native_rt or the meaning of the generated code's contract changes. */
-#define EXEC_NATIVE_ABI 3u
+#define EXEC_NATIVE_ABI 4u
 
 /* What native code reads of the block it runs in, once per entry: shared memory, and
  * the worker's cache of the allocation each global access last hit (exec_range_of). */
@@ -95,6 +95,12 @@ typedef struct exec_native_block_rt {
      * interpreter's state; returns 1 */
     int (*bail)(struct exec_block *b, uint32_t wi, uint32_t pc, const uint32_t *alive,
                 const uint32_t *res, const uint64_t *clk);
+    /* as bail, with warp wi inside if-then regions: nreg of them, outermost first, each
+     * with the instruction where its paths meet (rpc[k]) and the lanes that meet there
+     * (restore[k]); act: the lanes on the path now (alive[wi]: all of the warp's) */
+    int (*bail_in_regions)(struct exec_block *b, uint32_t wi, uint32_t pc, uint32_t act,
+                           const uint32_t *alive, const uint32_t *res, const uint64_t *clk,
+                           uint32_t nreg, const uint32_t *rpc, const uint32_t *restore);
 } exec_native_block_rt;
 
 extern const exec_native_block_rt exec_native_block_runtime;

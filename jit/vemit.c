@@ -191,7 +191,17 @@ typedef struct vfunc {
     bool *rtarget;       /* index is a valid region's target */
     bool *resume;        /* index is the instruction after a barrier */
     bool *label;         /* index is a branch target */
-    bool *uni;           /* register held as one scalar for the warp (all lanes equal) */
+    bool *uni;           /* register held as one scalar for the warp: all lanes equal, or
+                          * affine (stride != 0) */
+    int64_t *stride;     /* a scalar register's step from lane to lane: lane l holds
+                          * (s + l * stride) in its width; 0 for a uniform one */
+    bool *w32;           /* an affine register's width is 32 bits (its lanes wrap at 2^32) */
+    struct aval *av;     /* what the value analysis found of each slot */
+    bool affine;         /* the variant for blocks whose warps hold 32 consecutive threads of
+                          * a row (threadIdx.x affine in the lane, y and z uniform) */
+    const char *pfx;     /* the generated functions' prefix: vb (or vg: the general variant) */
+    bool reads_tid;      /* the kernel reads threadIdx */
+    bool general;        /* the general variant is generated too (vg_f<index>) */
 } vfunc;
 
 #define SET_HAS(s, k) (((s)[(k) >> 6] >> ((k) & 63)) & 1u)
@@ -201,7 +211,7 @@ typedef struct vfunc {
 static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
-    free(v->uni);
+    free(v->uni); free(v->stride); free(v->w32); free(v->av);
 }
 
 static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
@@ -393,25 +403,291 @@ static void liveness(vfunc *v) {
     free(tmp);
 }
 
-/* Does instruction i give every lane of the warp the same value (exec/uniform.c's
- * conversion, a parameter, a special register of the block), outside divergent code? */
-static bool def_uniform(const vfunc *v, uint32_t i) {
-    const exec_insn *in = &v->f->code[i];
-    if (v->region_of[i] >= 0 || in->guard >= 0) return false;
-    unsigned sz;
-    bool u;
-    if (v->kind[i] == K_MEM && mem_shape(in, &sz, &u) == EXEC_NATIVE_MEM_LD_KPARAM) return true;
-    if (v->kind[i] == K_SREG) {
-        uint32_t sreg = (uint32_t)in->target;
-        return sreg >= PTX_SREG_NTID_X && sreg <= PTX_SREG_NCTAID_Z;
+/* ---- the value analysis: uniform, affine and vector registers ----
+ *
+ * A register is held as one scalar when every lane's value follows from it: uniform (all
+ * lanes equal) or affine (lane l holds s + l * step, in the register's width, the step a
+ * constant of the code): threadIdx.x in a block whose warps hold 32 consecutive threads of
+ * a row, and what adds, constant multiples and shifts, and widenings make of it (addresses
+ * like &a[blockIdx.x * blockDim.x + threadIdx.x]). Such a register costs one scalar
+ * operation per warp instead of 32 lanes, crosses a barrier as one word, and an access
+ * whose address steps by the access size is contiguous without looking at the lanes.
+ * Everything else is a vector. The analysis is a fixed point over the definitions of each
+ * register: a register is uniform or affine when all its definitions are, with one step.
+ *
+ * A definition inside an if-then region writes only the lanes on the path; it can be a
+ * scalar still when nothing reads the register after the paths meet (the lanes that took
+ * the other way never look at it). A guarded definition is a vector.
+ *
+ * Widening a 32-bit affine value (mul.wide, a 64-bit add) is affine only if no lane wraps
+ * at 2^32: known when the value is bounded (threadIdx.x < 1024, and what small adds and
+ * shifts make of it), else checked at run time: where a lane would wrap, the block goes
+ * on in the interpreter from there. */
+enum { A_TOP, A_UNI, A_AFF, A_VEC };
+typedef struct aval {
+    uint8_t cls;
+    bool w32;       /* affine: the value is 32 bits wide */
+    int64_t step;   /* affine: lane-to-lane step (sign-extended from 32 bits when w32) */
+    uint64_t ub;    /* every lane's value is below or at ub, computed without wrapping
+                     * (UB_ANY: not known) */
+} aval;
+#define UB_ANY UINT64_MAX
+static const aval AV_TOP = {A_TOP, false, 0, 0}, AV_VEC = {A_VEC, false, 0, UB_ANY};
+
+static bool konst_value(const vfunc *v, uint32_t s, uint64_t *c) {
+    if (s >= v->f->nslots || !v->konst[s]) return false;
+    const exec_const *k = &v->f->consts[v->cidx[s]];
+    if (k->kind != EXEC_CK_VALUE) return false;
+    *c = k->value;
+    return true;
+}
+
+static aval operand_av(const vfunc *v, const aval *av, uint32_t s) {
+    uint64_t c;
+    if (konst_value(v, s, &c)) return (aval){A_UNI, false, 0, c};
+    if (s >= v->f->nslots) return AV_VEC;
+    if (v->konst[s]) return (aval){A_UNI, false, 0, UB_ANY};
+    return av[s];
+}
+
+static uint64_t ub_add(uint64_t a, uint64_t b, uint64_t max) {
+    return a == UB_ANY || b == UB_ANY || a > max - b || a + b > max ? UB_ANY : a + b;
+}
+static uint64_t ub_mul(uint64_t a, uint64_t b, uint64_t max) {
+    return a == UB_ANY || b == UB_ANY || (b && a > max / b) ? UB_ANY : a * b;
+}
+
+/* A 64-bit affine value read as 32 bits (its low halves: affine, wrapping at 2^32). */
+static aval as_w32(aval a) {
+    if (a.cls == A_AFF && !a.w32) {
+        a.w32 = true;
+        a.step = (int32_t)(uint32_t)a.step;
+        if (a.ub > 0xffffffffu) a.ub = UB_ANY;
     }
-    if (v->kind[i] == K_SPEC && in->op != PTX_OP_selp && !jit_spec_scalar_expr(in)) return false;
-    if (v->kind[i] == K_OFFSET) return in->lane_fn != NULL;
-    if (v->kind[i] == K_FLT) return false;
-    return in->lane_fn != NULL;
+    return a;
+}
+
+/* Does widening a (a 32-bit value read as signed or unsigned lanes) need a check at run
+ * time that no lane wraps? (When one would, the block goes to the interpreter there.) */
+static bool needs_wrap_check(aval a, bool sgn) {
+    a = as_w32(a);
+    return a.cls == A_AFF && a.w32 && a.ub > (sgn ? 0x7fffffffu : 0xffffffffu);
+}
+
+/* An integer cvt that only widens or narrows (no saturation or rounding): CVT_ZEXT and
+ * CVT_SEXT from 32 to 64 bits, CVT_TRUNC to 32 bits, CVT_MOV 64 to 64; else CVT_NONE. */
+enum { CVT_NONE, CVT_ZEXT, CVT_SEXT, CVT_TRUNC, CVT_MOV };
+static int int_cvt(const exec_insn *in) {
+    if (in->op != PTX_OP_cvt || in->na != 1 || in->nd != 1 || in->imm ||
+        (in->flags & (EXEC_F_SAT | EXEC_F_FTZ | EXEC_F_D_PRED)) || ALU_AUX_RND(in->aux))
+        return CVT_NONE;
+    int dk = ptx_type_kinds[in->type], sk = ptx_type_kinds[in->type2];
+    unsigned ds = ptx_type_sizes[in->type], ss = ptx_type_sizes[in->type2];
+    bool dint = dk == 'u' || dk == 's' || dk == 'b', sint = sk == 'u' || sk == 's' || sk == 'b';
+    if (!dint || !sint || (ds != 4 && ds != 8) || (ss != 4 && ss != 8)) return CVT_NONE;
+    if (ds == 4) return CVT_TRUNC;
+    if (ss == 8) return CVT_MOV;
+    return sk == 's' ? CVT_SEXT : CVT_ZEXT;
+}
+
+/* What instruction i's definition is, given what is known of its operands. */
+static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    const aval UNI = {A_UNI, false, 0, UB_ANY};
+    if (in->guard >= 0) return AV_VEC;
+    int32_t rt = v->region_of[i];
+    if (rt >= 0 && SET_HAS(&v->live[(uint32_t)rt * v->nw], in->d[0])) return AV_VEC;
+    switch (v->kind[i]) {
+    case K_SREG: {
+        uint32_t sreg = (uint32_t)in->target;
+        if (sreg >= PTX_SREG_NTID_X && sreg <= PTX_SREG_NTID_Z)
+            return (aval){A_UNI, true, 0, sreg == PTX_SREG_NTID_Z ? 64 : 1024};
+        if (sreg >= PTX_SREG_CTAID_X && sreg <= PTX_SREG_NCTAID_Z) return UNI;
+        if (v->affine && sreg == PTX_SREG_TID_X) return (aval){A_AFF, true, 1, 1023};
+        if (v->affine && (sreg == PTX_SREG_TID_Y || sreg == PTX_SREG_TID_Z))
+            return (aval){A_UNI, true, 0, 1023};
+        return in->lane_fn ? UNI : AV_VEC;
+    }
+    case K_MEM: {
+        unsigned sz;
+        bool u;
+        if (mem_shape(in, &sz, &u) == EXEC_NATIVE_MEM_LD_KPARAM) return UNI;
+        return in->lane_fn ? UNI : AV_VEC;
+    }
+    case K_FLT:
+        return AV_VEC;
+    case K_OFFSET: {
+        aval a = operand_av(v, av, in->a[0]);
+        bool all = in->aux >= 64;
+        if (in->lane_fn || a.cls == A_UNI) return UNI;
+        if (a.cls != A_AFF || (!all && in->aux != 32)) return a.cls == A_TOP ? AV_TOP : AV_VEC;
+        if (all && a.w32 && a.ub > 0xffffffffu) return AV_VEC;
+        uint64_t imm = (uint64_t)in->imm;
+        aval r = {A_AFF, !all, a.step, ub_add(a.ub, imm, all ? UB_ANY - 1 : 0xffffffffu)};
+        if (!all) r.step = (int32_t)(uint32_t)r.step;
+        return r;
+    }
+    case K_SPEC:
+        break;
+    case K_SIMPLE: {
+        int cv = int_cvt(in);
+        if (in->lane_fn) return UNI;
+        if (cv == CVT_NONE) return AV_VEC;
+        aval a = operand_av(v, av, in->a[0]);
+        if (a.cls != A_AFF) return a.cls == A_UNI ? UNI : a;
+        if (cv == CVT_TRUNC) return as_w32(a);
+        if (cv == CVT_MOV) return a.w32 ? AV_VEC : a;
+        a = as_w32(a);
+        /* widened: checked at run time unless a bound shows no lane wraps */
+        aval r = {A_AFF, false, a.step, cv == CVT_SEXT ? UB_ANY : a.ub};
+        if (cv == CVT_SEXT && a.ub <= 0x7fffffffu) r.ub = a.ub;
+        return r;
+    }
+    default:
+        return in->lane_fn ? UNI : AV_VEC;
+    }
+    const vspec *vs = v->vs[i];
+    if (in->op == PTX_OP_selp || vs->setp) return in->lane_fn ? UNI : AV_VEC;
+    aval a[3] = {AV_TOP, AV_TOP, AV_TOP};
+    bool top = false, vec = false, all_uni = true;
+    for (unsigned k = 0; k < in->na && k < 3; k++) {
+        a[k] = operand_av(v, av, in->a[k]);
+        top |= a[k].cls == A_TOP;
+        vec |= a[k].cls == A_VEC;
+        all_uni &= a[k].cls == A_UNI;
+    }
+    bool wide = vs->var == ALU_V_WIDE, sgn = vs->type == PTX_T_s32;
+    bool w32 = !wide && ptx_type_sizes[vs->type] == 4;
+    uint64_t max = w32 ? 0xffffffffu : UB_ANY - 1;
+    aval r = {A_AFF, w32, 0, UB_ANY};
+    uint64_t c;
+    /* a 64-bit operation on a 32-bit affine operand widens it */
+    if (!w32 && !wide)
+        for (unsigned k = 0; k < in->na && k < 3; k++)
+            if (a[k].cls == A_AFF && a[k].w32 && a[k].ub > 0xffffffffu) vec = true;
+    if (in->lane_fn) {
+        if (top || vec) return UNI;
+    } else if (top) {
+        return AV_TOP;
+    } else if (vec) {
+        return AV_VEC;
+    }
+    switch (vs->op) {
+    case PTX_OP_mov:
+        r.step = a[0].step;
+        r.ub = a[0].ub;
+        break;
+    case PTX_OP_add:
+        r.step = a[0].step + a[1].step;
+        r.ub = ub_add(a[0].ub, a[1].ub, max);
+        break;
+    case PTX_OP_sub:
+        r.step = a[0].step - a[1].step;
+        break;
+    case PTX_OP_mul:
+    case PTX_OP_mad: {
+        int kc = konst_value(v, in->a[1], &c) ? 1 : konst_value(v, in->a[0], &c) ? 0 : -1;
+        if (kc < 0) {
+            if (!all_uni && !(in->op == PTX_OP_mad && a[0].cls == A_UNI && a[1].cls == A_UNI))
+                return AV_VEC;
+            r.step = 0;
+            r.ub = ub_mul(a[0].ub, a[1].ub, max);
+        } else {
+            aval x = wide ? as_w32(a[1 - kc]) : a[1 - kc];
+            int64_t cc = wide ? (sgn ? (int64_t)(int32_t)(uint32_t)c : (int64_t)(uint32_t)c)
+                              : (int64_t)c;
+            r.step = (int64_t)((uint64_t)x.step * (uint64_t)cc);
+            r.ub = cc < 0 ? UB_ANY : ub_mul(x.ub, (uint64_t)cc, max);
+        }
+        if (in->op == PTX_OP_mad) {
+            r.step += a[2].step;
+            r.ub = ub_add(r.ub, a[2].ub, max);
+        }
+        break;
+    }
+    case PTX_OP_shl:
+        if (!konst_value(v, in->a[1], &c) || c >= (w32 ? 32u : 64u)) {
+            if (!all_uni) return AV_VEC;
+            r.step = 0;
+            break;
+        }
+        r.step = (int64_t)((uint64_t)a[0].step << c);
+        r.ub = a[0].ub == UB_ANY || (a[0].ub << c) >> c != a[0].ub || (a[0].ub << c) > max
+                   ? UB_ANY : a[0].ub << c;
+        break;
+    default:
+        if (!all_uni) return AV_VEC;
+        r.step = 0;
+        r.ub = UB_ANY;
+        /* bounds through what makes values smaller (loop strides halved, masks) */
+        if (vs->op == PTX_OP_shr && (vs->type == PTX_T_u32 || vs->type == PTX_T_u64))
+            r.ub = konst_value(v, in->a[1], &c) ? (c < 64 ? a[0].ub >> c : 0) : a[0].ub;
+        if (vs->op == PTX_OP_and)
+            r.ub = a[0].ub < a[1].ub ? a[0].ub : a[1].ub;
+        break;
+    }
+    if (w32) r.step = (int32_t)(uint32_t)r.step;
+    if (in->lane_fn || r.step == 0) {
+        r.cls = A_UNI;
+        r.step = 0;
+    }
+    return r;
+}
+
+/* The register's class after one more definition of it (pass: the fixed point's round;
+ * bounds that still grow after a few rounds are given up, so loops end). */
+static bool merge_av(aval *s, aval r, unsigned pass) {
+    if (r.cls == A_TOP) return false;
+    aval n = r;
+    if (s->cls == A_TOP) {
+        n = r;
+    } else if (s->cls == A_VEC || r.cls == A_VEC) {
+        n = AV_VEC;
+    } else if (s->cls == A_UNI && r.cls == A_UNI) {
+        n.w32 = s->w32 && r.w32;
+        n.ub = s->ub > r.ub ? s->ub : r.ub;
+    } else if (s->cls == A_AFF && r.cls == A_AFF && s->step == r.step && s->w32 == r.w32) {
+        n.ub = s->ub > r.ub ? s->ub : r.ub;
+    } else {
+        n = AV_VEC;
+    }
+    if (s->cls != A_TOP && pass > 4 && n.ub > s->ub) n.ub = UB_ANY;
+    if (n.cls == s->cls && n.w32 == s->w32 && n.step == s->step && n.ub == s->ub) return false;
+    *s = n;
+    return true;
+}
+
+static void analyse_values(vfunc *v) {
+    const exec_func *f = v->f;
+    aval *av = v->av;
+    for (uint32_t s = 0; s <= f->nslots; s++) av[s] = AV_TOP;
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    bool changed = true;
+    for (unsigned pass = 0; changed; pass++) {
+        changed = false;
+        for (uint32_t i = 0; i <= v->n; i++) {
+            insn_slots(v, i, use, &nuse, def, &ndef);
+            if (!ndef) continue;
+            aval r = ndef == 1 && def[0] == f->code[i].d[0] ? result_av(v, av, i) : AV_VEC;
+            for (unsigned k = 0; k < ndef; k++)
+                if (def[k] < f->nslots) changed |= merge_av(&av[def[k]], r, pass);
+        }
+    }
+    for (uint32_t s = 0; s < f->nslots; s++) {
+        bool var = SET_HAS(v->isvar, s);
+        v->uni[s] = var && av[s].cls != A_VEC;
+        v->stride[s] = var && av[s].cls == A_AFF ? av[s].step : 0;
+        v->w32[s] = var && av[s].cls == A_AFF && av[s].w32;
+    }
 }
 
 /* ---- the text ---- */
+
+/* The mask of an affine register's width. */
+static const char *wmask(const vfunc *v, uint32_t s) {
+    return v->w32[s] ? "0xffffffffull" : "~0ull";
+}
 
 /* Slot s as a vector of the 32 lanes (vu). */
 static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
@@ -419,6 +695,8 @@ static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BCV(0x%llxull)", (unsigned long long)c->value);
         else jit_buf_printf(o, "LDV(R + %uu * 32)", s);
+    } else if (v->uni[s] && v->stride[s]) {
+        jit_buf_printf(o, "AFV(s%u, %lldll, %s)", s, (long long)v->stride[s], wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "BCV(s%u)", s);
     } else {
@@ -432,6 +710,8 @@ static void opq(jit_buf *o, const vfunc *v, uint32_t s) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BQ(0x%llxull)", (unsigned long long)c->value);
         else jit_buf_printf(o, "LDQ(R + %uu * 32 + k_ * 8)", s);
+    } else if (v->uni[s] && v->stride[s]) {
+        jit_buf_printf(o, "AFQ(s%u, %lldll, %s)", s, (long long)v->stride[s], wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "BQ(s%u)", s);
     } else {
@@ -445,6 +725,9 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "0x%llxull", (unsigned long long)c->value);
         else jit_buf_printf(o, "R[%uu * 32 + l0_]", s);
+    } else if (v->uni[s] && v->stride[s]) {
+        jit_buf_printf(o, "((s%u + (u64)l0_ * (u64)%lldll) & %s)", s, (long long)v->stride[s],
+                       wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "s%u", s);
     } else {
@@ -458,6 +741,9 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
 static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
     if (v->uni[s]) {
         if (store == 2) jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
+        else if (store && v->stride[s])
+            jit_buf_printf(o, "    STV(R + %uu * 32, AFV(s%u, %lldll, %s));\n", s, s,
+                           (long long)v->stride[s], wmask(v, s));
         else if (store) jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
         else jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
     } else {
@@ -491,8 +777,27 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     emit_set(o, v, &v->live[i * v->nw], true);
     emit_preds(o, v, true);
-    jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; vb_fix%u(&V, wi, alive, res);\n"
-                      "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->f->index, i);
+    if (v->region_of[i] < 0) {
+        jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; %s_fix%u(&V, wi, alive, res);\n"
+                          "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->pfx, v->f->index, i);
+        return;
+    }
+    /* inside if-then regions: the lanes that skip each wait where its paths meet */
+    uint32_t chain[64], nr = 0;
+    for (int32_t t = v->region_of[i]; t >= 0 && nr < 64;) {
+        chain[nr++] = (uint32_t)t;
+        int32_t head = -1;
+        for (uint32_t j = 0; j < v->n && head < 0; j++)
+            if (v->head[j] == t) head = (int32_t)j;
+        t = head >= 0 ? v->region_of[head] : -1;
+    }
+    jit_buf_printf(o, "    const u32 rp_[] = {");
+    for (uint32_t k = nr; k-- > 0;) jit_buf_printf(o, "%uu%s", chain[k], k ? ", " : "");
+    jit_buf_printf(o, "}, rs_[] = {");
+    for (uint32_t k = nr; k-- > 0;) jit_buf_printf(o, "rv%u%s", chain[k], k ? ", " : "");
+    jit_buf_printf(o, "};\n    clks[wi] = clk - 1; alive[wi] = rv%u; %s_fix%u(&V, wi, alive, res);\n"
+                      "    return rt->bail_in_regions(b, wi, %u, act, alive, res, clks, %u, rp_, rs_); }\n",
+                   chain[nr - 1], v->pfx, v->f->index, i, nr);
 }
 
 /* Call the handler of instruction i on the spilled operands: sources and the
@@ -514,6 +819,152 @@ static void emit_handler(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t 
     }
 }
 
+/* Operand s of a uniform or affine computation: its scalar (an affine one's lane 0). */
+static void opnd_b(jit_buf *o, const vfunc *v, uint32_t s) {
+    uint64_t c;
+    if (konst_value(v, s, &c)) jit_buf_printf(o, "0x%llxull", (unsigned long long)c);
+    else if (v->konst[s]) jit_buf_printf(o, "R[%uu * 32]", s);
+    else jit_buf_printf(o, "s%u", s);
+}
+
+/* Before widening the 32-bit affine register src (step: its step): when one of the 32
+ * lanes would wrap (as signed or unsigned values), the block goes to the interpreter. */
+static void emit_wrap_check(jit_buf *o, const vfunc *v, uint32_t i, uint32_t src, int64_t step,
+                            bool sgn) {
+    jit_buf_printf(o, "    if (m && UNLIKELY(({ i64 e_ = (i64)(%s)", sgn ? "i32" : "u32");
+    opnd_b(o, v, src);
+    jit_buf_printf(o, " + 31 * (i64)%lldll; e_ < %s || e_ > %s; }))) {\n", (long long)step,
+                   sgn ? "-0x80000000ll" : "0", sgn ? "0x7fffffffll" : "0xffffffffll");
+    emit_bail(o, v, i);
+    jit_buf_printf(o, "    }\n");
+}
+
+/* An instruction that defines an affine register: its lane 0, once for the warp. */
+static void emit_aff(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t d = in->d[0];
+    if (v->kind[i] == K_SREG) { /* threadIdx.x: the warp's first thread's */
+        if (in->flags & EXEC_F_PSEUDO) jit_buf_printf(o, "    clk--;\n");
+        jit_buf_printf(o, "    if (m) s%u = (u64)((wi * 32u) %% V.ntid[0]);\n", d);
+        return;
+    }
+    if (v->kind[i] == K_OFFSET) {
+        unsigned long long keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull;
+        jit_buf_printf(o, "    if (m) s%u = (", d);
+        opnd_b(o, v, in->a[0]);
+        jit_buf_printf(o, " + 0x%llxull) & 0x%llxull;\n", (unsigned long long)in->imm, keep);
+        return;
+    }
+    if (v->kind[i] == K_SIMPLE) { /* an integer cvt (int_cvt) */
+        int cv = int_cvt(in);
+        aval x = as_w32(operand_av(v, v->av, in->a[0]));
+        if ((cv == CVT_ZEXT || cv == CVT_SEXT) && needs_wrap_check(x, cv == CVT_SEXT))
+            emit_wrap_check(o, v, i, in->a[0], x.step, cv == CVT_SEXT);
+        jit_buf_printf(o, "    if (m) s%u = ", d);
+        if (cv == CVT_SEXT) jit_buf_printf(o, "(u64)(i64)(i32)");
+        else if (cv == CVT_ZEXT || cv == CVT_TRUNC) jit_buf_printf(o, "(u64)(u32)");
+        opnd_b(o, v, in->a[0]);
+        jit_buf_printf(o, ";\n");
+        return;
+    }
+    const vspec *vs = v->vs[i];
+    bool wide = vs->var == ALU_V_WIDE, sgn = vs->type == PTX_T_s32;
+    if (wide) {
+        /* the lanes of the 32-bit source must not wrap, or the product is not affine:
+         * checked here when no bound shows it (outside regions: the block can be handed
+         * over exactly) */
+        uint64_t c;
+        uint32_t src = konst_value(v, in->a[1], &c) ? in->a[0] : in->a[1];
+        aval x = as_w32(operand_av(v, v->av, src));
+        if (needs_wrap_check(x, sgn)) emit_wrap_check(o, v, i, src, x.step, sgn);
+    }
+    const char *mask = v->w32[d] ? "0xffffffffull" : "~0ull";
+    jit_buf_printf(o, "    if (m) s%u = (", d);
+    switch (vs->op) {
+    case PTX_OP_mov:
+        opnd_b(o, v, in->a[0]);
+        break;
+    case PTX_OP_add: case PTX_OP_sub:
+        opnd_b(o, v, in->a[0]);
+        jit_buf_printf(o, vs->op == PTX_OP_add ? " + " : " - ");
+        opnd_b(o, v, in->a[1]);
+        break;
+    case PTX_OP_mul: case PTX_OP_mad:
+        if (wide) {
+            const char *t = sgn ? "(i64)(i32)" : "(u64)(u32)";
+            jit_buf_printf(o, "(u64)(%s", t);
+            opnd_b(o, v, in->a[0]);
+            jit_buf_printf(o, " * %s", t);
+            opnd_b(o, v, in->a[1]);
+            jit_buf_printf(o, ")");
+        } else {
+            opnd_b(o, v, in->a[0]);
+            jit_buf_printf(o, " * ");
+            opnd_b(o, v, in->a[1]);
+        }
+        if (vs->op == PTX_OP_mad) {
+            jit_buf_printf(o, " + ");
+            opnd_b(o, v, in->a[2]);
+        }
+        break;
+    case PTX_OP_shl:
+        opnd_b(o, v, in->a[0]);
+        jit_buf_printf(o, " << ");
+        opnd_b(o, v, in->a[1]);
+        break;
+    default:
+        abort(); /* result_av makes no other operation affine */
+    }
+    jit_buf_printf(o, ") & %s;\n", mask);
+}
+
+/* A load or store whose address steps by its size from lane to lane: the warp's access is
+ * one contiguous range, checked once (for all 32 lanes: lanes off the path load what they
+ * do not keep, and store nothing), else the handler's. */
+static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
+                            unsigned size) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    insn_slots(v, i, use, &nuse, def, &ndef);
+    uint32_t as = in->a[0];
+    jit_buf_printf(o, "    { u64 a0 = s%u + (u64)%lldll;\n", as, (long long)in->imm);
+    if (shared)
+        jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
+    else
+        jit_buf_printf(o, "      const char *rg = RNG(%u); u64 lo = RLO(rg), hi = RHI(rg);\n"
+                          "      unsigned char *base = 0; _Bool ok = %s;\n", i, load ? "1" : "RWR(rg)");
+    /* a 32-bit address register's lanes must not wrap at 2^32 */
+    char nowrap[64] = "";
+    if (v->w32[as])
+        snprintf(nowrap, sizeof nowrap, " && s%u + %uu <= 0x100000000ull", as, 32 * size);
+    jit_buf_printf(o,
+        "      if (LIKELY(m && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu%s)) {\n",
+        size - 1, 32 * size, 32 * size, nowrap);
+    const char *T = size == 4 ? "u32" : "u64";
+    if (load) {
+        if (size == 4)
+            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); WR(r%u, __builtin_convertvector(t_, Q));)\n",
+                           in->d[0]);
+        else
+            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, base + a0 + k_ * 64, 64); WR(r%u, t_);)\n",
+                           in->d[0]);
+    } else {
+        jit_buf_printf(o, "        vu d_ = ");
+        opnd(o, v, in->d[0]);
+        if (size == 4)
+            jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) { X4(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * 32, &t_, 32);) }\n");
+        else
+            jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &d_, 256);\n");
+        jit_buf_printf(o, "        else for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l = __builtin_ctz(mm_);\n"
+                          "          %s x_ = (%s)LANE(d_, l); __builtin_memcpy(base + a0 + l * %uu, &x_, %u); }\n",
+                       T, T, size, size);
+    }
+    jit_buf_printf(o, "      } else if (m) {\n");
+    emit_handler(o, v, i, use, nuse, def, ndef);
+    jit_buf_printf(o, "      }\n    }\n");
+}
+
 static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     unsigned size;
@@ -531,6 +982,11 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     }
     bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
     bool load = shape == EXEC_NATIVE_MEM_LD_GLOBAL || shape == EXEC_NATIVE_MEM_LD_SHARED;
+    uint32_t as = in->a[0];
+    if (!uni && !v->konst[as] && v->uni[as] && v->stride[as] == (int64_t)size) {
+        emit_mem_affine(o, v, i, shared, load, size);
+        return;
+    }
     if (uni) {
         jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
         opnd_s(o, v, in->a[0]);
@@ -688,6 +1144,39 @@ static void emit_bra_v(jit_buf *o, const vfunc *v, uint32_t i) {
     }
 }
 
+/* Unsigned div and rem by a divisor the same for the whole warp: a shift or a mask when it
+ * is a power of two (tid % (2 * stride) in tree reductions), else the handler's. */
+static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t *use,
+                          unsigned nuse, const uint32_t *def, unsigned ndef) {
+    const exec_insn *in = &v->f->code[i];
+    if (in->op != PTX_OP_div && in->op != PTX_OP_rem) return false;
+    bool w32 = jit_form_handler(in, in->op, PTX_T_u32, ALU_V_NONE, 2, false);
+    if (!w32 && !jit_form_handler(in, in->op, PTX_T_u64, ALU_V_NONE, 2, false)) return false;
+    if (!jit_form_plain(in, false)) return false;
+    uint32_t a = in->a[0], b = in->a[1], d = in->d[0];
+    uint64_t c;
+    if (!konst_value(v, b, &c) && (v->konst[b] || !v->uni[b] || v->stride[b])) return false;
+    bool rem = in->op == PTX_OP_rem;
+    jit_buf_printf(o, "    { u64 dv_ = ");
+    opnd_b(o, v, b);
+    jit_buf_printf(o, "%s;\n      if (LIKELY(dv_ && !(dv_ & (dv_ - 1)))) {", w32 ? " & 0xffffffffull" : "");
+    if (v->uni[d]) {
+        jit_buf_printf(o, " if (m) { u32 l0_ = __builtin_ctz(m); u64 x_ = ");
+        opnd_s(o, v, a);
+        jit_buf_printf(o, "%s; s%u = %s; }", w32 ? " & 0xffffffffull" : "", d,
+                       rem ? "x_ & (dv_ - 1)" : "x_ >> __builtin_ctzll(dv_)");
+    } else {
+        jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X4(Q x_ = ");
+        opq(o, v, a);
+        jit_buf_printf(o, "%s; WR(r%u, %s);)", w32 ? " & M32" : "", d,
+                       rem ? "x_ & BQ(dv_ - 1)" : "x_ >> sh_");
+    }
+    jit_buf_printf(o, " }\n      else if (m) {\n");
+    emit_handler(o, v, i, use, nuse, def, ndef);
+    jit_buf_printf(o, "    } }\n");
+    return true;
+}
+
 /* The special registers of the block, inline; false: the handler's. */
 static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
@@ -699,11 +1188,19 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
         snprintf(val, sizeof val, "V.ctaid[%u]", sreg - PTX_SREG_CTAID_X);
     else if (sreg >= PTX_SREG_NCTAID_X && sreg <= PTX_SREG_NCTAID_Z)
         snprintf(val, sizeof val, "V.nctaid[%u]", sreg - PTX_SREG_NCTAID_X);
+    else if (v->affine && sreg == PTX_SREG_TID_Y)
+        snprintf(val, sizeof val, "((wi * 32u / V.ntid[0]) %% V.ntid[1])");
+    else if (v->affine && sreg == PTX_SREG_TID_Z)
+        snprintf(val, sizeof val, "(wi * 32u / (V.ntid[0] * V.ntid[1]))");
     else if (sreg == PTX_SREG_TID_X && !v->uni[d])
         val[0] = 0;
     else
         return false;
     if (in->flags & EXEC_F_PSEUDO) jit_buf_printf(o, "    clk--;\n");
+    if (!val[0] && v->affine) { /* a warp holds 32 consecutive threads of a row */
+        jit_buf_printf(o, "    X4(WR(r%u, BQ((wi * 32u) %% V.ntid[0]) + IOTA.q[k_]);)\n", d);
+        return true;
+    }
     if (!val[0]) { /* the 1-D block's thread index; else the handler's */
         jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { X4(WR(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
                           "    else if (m) {\n", d);
@@ -724,28 +1221,40 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     uint32_t n = v->n, nw = v->nw;
     /* at a bail-out: the scalar registers the other warps stored at their barriers, to
      * every lane */
-    jit_buf_printf(o, "static __attribute__((noinline, cold)) void vb_fix%u(const struct bview *B,\n"
+    jit_buf_printf(o, "static __attribute__((noinline, cold)) void %s_fix%u(const struct bview *B,\n"
                       "    u32 wi, const u32 *alive, const u32 *res) {\n"
                       "  for (u32 k = 0; k < B->nwarps; k++) {\n"
                       "    if (k == wi || !alive[k]) continue;\n"
                       "    void *w = B->warps + (u64)k * WSZ; u64 *R = RR;\n"
-                      "    switch (res[k]) {\n", f->index);
+                      "    switch (res[k]) {\n", v->pfx, f->index);
     for (uint32_t i = 0; i <= n; i++) {
         if (!v->resume[i]) continue;
         jit_buf_printf(o, "    case %u:\n", i);
         for (uint32_t s = 0; s < f->nslots; s++)
-            if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
+            if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
+                v->stride[s])
+                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(R[%uu * 32], %lldll, %s));\n", s,
+                               s, (long long)v->stride[s], wmask(v, s));
+            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
                 jit_buf_printf(o, "      STV(R + %uu * 32, BCV(R[%uu * 32]));\n", s, s);
         jit_buf_printf(o, "      break;\n");
     }
     jit_buf_printf(o, "    default: break;\n    }\n  }\n}\n");
-    jit_buf_printf(o, "int vb_f%u(void *b, const struct brt *rt) {\n"
-                      "  struct bview V; rt->view(b, &V);\n"
-                      "  const char *const C = V.code;\n"
+    jit_buf_printf(o, "%sint %s_f%u(void *b, const struct brt *rt) {\n"
+                      "  struct bview V; rt->view(b, &V);\n",
+                   v->affine ? "" : "static ", v->pfx, f->index);
+    if (v->affine && v->reads_tid && v->general)
+        jit_buf_printf(o, "  if (!((V.ntid[1] == 1 && V.ntid[2] == 1) || !(V.ntid[0] & 31)))\n"
+                          "    return vg_f%u(b, rt);\n", f->index);
+    else if (v->affine && v->reads_tid)
+        /* threadIdx.x is affine in the lane only when a warp holds 32 consecutive
+         * threads of a row: a 1-D block, or rows of a multiple of 32 threads */
+        jit_buf_printf(o, "  if (!((V.ntid[1] == 1 && V.ntid[2] == 1) || !(V.ntid[0] & 31)))\n"
+                          "    return 1;\n");
+    jit_buf_printf(o, "  const char *const C = V.code;\n"
                       "  u32 alive[32], res[32]; u64 clks[32];\n"
                       "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ;\n"
-                      "    alive[k] = WF(u32, ALviE_OFF); res[k] = 0; clks[k] = CLOCK; }\n",
-                   f->index);
+                      "    alive[k] = WF(u32, ALviE_OFF); res[k] = 0; clks[k] = CLOCK; }\n");
     for (uint32_t s = 0; s < f->nslots; s++)
         if (SET_HAS(v->isvar, s)) {
             if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
@@ -787,6 +1296,12 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, ";\n");
         }
         insn_slots(v, i, use, &nuse, def, &ndef);
+        if (ndef == 1 && def[0] < f->nslots && v->uni[def[0]] && v->stride[def[0]] &&
+            (v->kind[i] == K_SPEC || v->kind[i] == K_OFFSET || v->kind[i] == K_SREG ||
+             (v->kind[i] == K_SIMPLE && int_cvt(in) != CVT_NONE))) {
+            emit_aff(o, v, i);
+            continue;
+        }
         switch (v->kind[i]) {
         case K_SPEC: emit_spec_v(o, v, i); break;
         case K_MEM: emit_mem_v(o, v, i); break;
@@ -827,6 +1342,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             if (emit_sreg(o, v, i)) break;
             /* fall through */
         case K_SIMPLE:
+            if (emit_pow2_div(o, v, i, use, nuse, def, ndef)) break;
             jit_buf_printf(o, "    if (m) {\n");
             emit_handler(o, v, i, use, nuse, def, ndef);
             jit_buf_printf(o, "    }\n");
@@ -868,12 +1384,17 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     return true;
 }
 
-bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
-    if (!f->code || !f->pf->is_entry) return reject(why, wn, NULL, "not a kernel");
+/* Analyse f for one variant (affine: threadIdx.x as an affine register) and generate it;
+ * false with the reason when the tier cannot take f. */
+static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf *o, char *why,
+                          size_t wn) {
     vfunc v;
     memset(&v, 0, sizeof v);
     v.f = f;
     v.n = f->ncode;
+    v.affine = affine;
+    v.general = general;
+    v.pfx = affine ? "vb" : "vg";
     uint32_t n1 = v.n + 1;
     v.nw = (f->nslots + 63) / 64 + 1;
     v.kind = calloc(n1, 1);
@@ -888,8 +1409,11 @@ bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
     v.resume = calloc(n1 + 1, sizeof *v.resume);
     v.label = calloc(n1 + 1, sizeof *v.label);
     v.uni = calloc(f->nslots + 1, sizeof *v.uni);
+    v.stride = calloc(f->nslots + 1, sizeof *v.stride);
+    v.w32 = calloc(f->nslots + 1, sizeof *v.w32);
+    v.av = calloc(f->nslots + 1, sizeof *v.av);
     if (!v.kind || !v.vs || !v.isvar || !v.live || !v.konst || !v.cidx || !v.region_of ||
-        !v.head || !v.rtarget || !v.resume || !v.label || !v.uni)
+        !v.head || !v.rtarget || !v.resume || !v.label || !v.uni || !v.stride || !v.w32 || !v.av)
         abort();
     for (uint32_t i = 0; i < n1; i++) v.region_of[i] = v.head[i] = -1;
     for (uint32_t k = 0; k < f->nconsts; k++)
@@ -914,6 +1438,10 @@ bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
                 }
                 SET_ADD(v.isvar, def[k]);
             }
+            if (v.kind[i] == K_SREG && (in->target == PTX_SREG_TID_X ||
+                                         in->target == PTX_SREG_TID_Y ||
+                                         in->target == PTX_SREG_TID_Z))
+                v.reads_tid = true;
             if (v.kind[i] == K_BAR) {
                 v.resume[i + 1] = true;
                 if (v.region_of[i] >= 0) ok = reject(why, wn, in, "a barrier in divergent code");
@@ -928,20 +1456,44 @@ bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
         }
     }
     if (ok) {
-        /* registers every definition of which gives all the warp's lanes one value */
-        for (uint32_t s = 0; s < f->nslots; s++) v.uni[s] = SET_HAS(v.isvar, s);
-        for (uint32_t i = 0; i <= v.n; i++) {
-            insn_slots(&v, i, use, &nuse, def, &ndef);
-            bool u = def_uniform(&v, i);
-            for (unsigned k = 0; k < ndef; k++)
-                if (!u) v.uni[def[k]] = false;
-        }
+        /* liveness first: the value analysis asks what is live where the paths meet */
         liveness(&v);
+        analyse_values(&v);
         ok = emit_vfunc(o, &v);
         if (!ok) reject(why, wn, NULL, "internal");
     }
     vf_free(&v);
     return ok;
+}
+
+/* Does f read threadIdx.y or .z (a kernel written for blocks of more than one row)? */
+static bool reads_tid_yz(const exec_func *f) {
+    for (uint32_t i = 0; i < f->ncode; i++) {
+        const exec_insn *in = &f->code[i];
+        if ((in->fn == exec_h_sreg || in->lane_fn == exec_h_sreg) &&
+            (in->target == PTX_SREG_TID_Y || in->target == PTX_SREG_TID_Z))
+            return true;
+    }
+    return false;
+}
+
+/* The affine variant runs blocks whose warps hold 32 consecutive threads of a row; a
+ * kernel that reads threadIdx.y or .z also gets the general variant, for the other block
+ * shapes (a kernel that reads only threadIdx.x, launched with such blocks, is
+ * interpreted). VCUDA_JIT_AFFINE=0 generates only the general variant. */
+bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
+    if (!f->code || !f->pf->is_entry) return reject(why, wn, NULL, "not a kernel");
+    const char *e = getenv("VCUDA_JIT_AFFINE");
+    if (e && !strcmp(e, "0")) {
+        if (!vemit_variant(f, false, false, o, why, wn)) return false;
+        /* the entry point is the general code */
+        jit_buf_printf(o, "int vb_f%u(void *b, const struct brt *rt) { return vg_f%u(b, rt); }\n\n",
+                       f->index, f->index);
+        return true;
+    }
+    bool general = reads_tid_yz(f);
+    if (general && !vemit_variant(f, false, false, o, why, wn)) return false;
+    return vemit_variant(f, true, general, o, why, wn);
 }
 
 void jit_vemit_prelude(jit_buf *o) {
@@ -956,7 +1508,9 @@ void jit_vemit_prelude(jit_buf *o) {
         "  u32 ntid[3], ctaid[3], nctaid[3]; };\n"
         "_Static_assert(sizeof(struct bview) == %zuu, \"exec_native_block_view\");\n"
         "struct brt { u32 abi; void (*view)(void *, struct bview *); _Bool (*poll)(void *);\n"
-        "  int (*bail)(void *, u32, u32, const u32 *, const u32 *, const u64 *); };\n"
+        "  int (*bail)(void *, u32, u32, const u32 *, const u32 *, const u64 *);\n"
+        "  int (*bail_in_regions)(void *, u32, u32, u32, const u32 *, const u32 *, const u64 *,\n"
+        "                         u32, const u32 *, const u32 *); };\n"
         "#define WSZ %zuu\n#define ALviE_OFF %zuu\n"
         "/* S once for each chunk k_ of 8 lanes */\n"
         "#define X4(...) { enum { k_ = 0 }; __VA_ARGS__ } { enum { k_ = 1 }; __VA_ARGS__ }\\\n"
@@ -968,6 +1522,9 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define MINV(x, k) (((Q)((x) < (u64)(k)) & (x)) | ((Q)((x) >= (u64)(k)) & BQ(k)))\n"
         "#define SEL(k, a, b) (((a) & (k)) | ((b) & ~(k)))\n"
         "#define LANE(r, l) ((r).q[(l) >> 3][(l) & 7])\n"
+        "/* an affine register's lanes of chunk k_ (all 32: AFV): base + lane * step, in a width */\n"
+        "#define AFQ(b, st, mk) ((BQ(b) + IOTA.q[k_] * (u64)(st)) & BQ(mk))\n"
+        "#define AFV(b, st, mk) ({ vu af_; X4(af_.q[k_] = AFQ(b, st, mk);) af_; })\n"
         "static const vu IOTA = {{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15},{16,17,18,19,20,21,22,23},\n"
         "  {24,25,26,27,28,29,30,31}}};\n"
         "static const vu LBIT = {{{1u<<0,1u<<1,1u<<2,1u<<3,1u<<4,1u<<5,1u<<6,1u<<7},\n"

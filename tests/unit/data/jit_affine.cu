@@ -1,0 +1,68 @@
+// Kernels for tests/unit/test_jit_affine.c: the vector tier's affine registers (threadIdx.x
+// and the addresses made of it held as one scalar per warp), run by the interpreter and by
+// the compiled tier, which must leave the same memory. Each kernel takes the cases where
+// the affine form stops holding: lanes that wrap at 2^32 before a widening (inside and
+// outside an if), negative steps, block shapes whose warps do not hold one row of
+// consecutive threads, partial warps, strides other than the access size, and div/rem by a
+// power of two or not.
+// PTX made with: nvcc -arch=sm_90 -ptx -O2 jit_affine.cu -o jit_affine.ptx
+
+// j = base + threadIdx.x wraps at 2^32 within a warp when base is near 2^32: p[j] is then
+// not one contiguous range (the lanes past the wrap address p[0..]).
+extern "C" __global__ void ja_wrap(int *out, unsigned base, unsigned limit, int *out2,
+                                   unsigned base2) {
+    unsigned j = base + threadIdx.x;
+    int *p = out - (size_t)base;               // p[base + k] is out[k]
+    if (threadIdx.x < limit) p[j] = (int)threadIdx.x * 3 + 1;   // inside an if
+    __syncthreads();
+    unsigned k = base2 + threadIdx.x;          // every live lane, after a barrier
+    int *q = out2 - (size_t)base2;
+    q[k] += 7;
+    int sj = (int)base2 + (int)threadIdx.x;    // signed, widened by a sign extension
+    const int *r = out - (long long)(int)base2;  // r[sj] is out[threadIdx.x]
+    out2[128 + threadIdx.x] = r[sj];
+}
+
+// A negative step (a reversed copy), signed widening, a stride of 8 bytes for 4-byte
+// elements (not contiguous), and 8-byte elements.
+extern "C" __global__ void ja_steps(const int *in, int *rev, int *strided, long long *wide,
+                                    int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        rev[n - 1 - i] = in[i];
+        strided[2 * i] = in[i] + 1;
+        wide[i] = (long long)in[i] * 3;
+    }
+}
+
+// Threads of 2-D and 3-D blocks: every shape writes each thread's linear index and its
+// coordinates, read through shared memory (affine addresses there too).
+extern "C" __global__ void ja_shape(int *out) {
+    __shared__ int s[1024];
+    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    unsigned nt = blockDim.x * blockDim.y * blockDim.z;
+    s[t] = (int)(threadIdx.x * 10000 + threadIdx.y * 100 + threadIdx.z);
+    __syncthreads();
+    unsigned b = blockIdx.x + gridDim.x * blockIdx.y;
+    out[b * nt + t] = s[nt - 1 - t] + (int)t;
+}
+
+// div and rem by a divisor the same for the warp (a power of two or not), signed and
+// unsigned, and a tree reduction with tid % (2 * stride).
+extern "C" __global__ void ja_divrem(const int *in, unsigned *out, unsigned d, int sd) {
+    unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+    out[4 * i + 0] = i / d;
+    out[4 * i + 1] = i % d;
+    out[4 * i + 2] = (unsigned)(in[i] / sd);
+    out[4 * i + 3] = (unsigned)(in[i] % sd);
+}
+
+extern "C" __global__ void ja_neighbored(int *data, int *sums) {
+    unsigned tid = threadIdx.x;
+    int *d = data + blockIdx.x * blockDim.x;
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+        if ((tid % (2 * stride)) == 0) d[tid] += d[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) sums[blockIdx.x] = d[0];
+}

@@ -1,0 +1,175 @@
+/* tests/unit/test_jit_affine.c — the vector tier's affine registers against the
+ * interpreter: the kernels of tests/unit/data/jit_affine.cu run in both tiers, over the
+ * cases where the affine form stops holding (lanes that wrap at 2^32 before a widening,
+ * inside and outside an if, in live and in exited lanes; negative steps; strides other
+ * than the access size; block shapes whose warps are not one row of consecutive threads;
+ * partial warps; div and rem by powers of two and other divisors, zero included), and must
+ * leave the same memory.
+ */
+#include "exec_harness.h"
+#include "exec/core.h"
+#include "exec/native.h"
+#include "jit/jit.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#define OUT_INTS 8192u
+
+/* One pass over every case: the words each launch left, concatenated. */
+typedef struct outcome {
+    int32_t *words;
+    size_t n, cap;
+    exec_fault_kind kinds[64];
+    unsigned nkinds;
+} outcome;
+
+static void keep(outcome *o, const void *p, size_t bytes) {
+    size_t add = bytes / 4;
+    if (o->n + add > o->cap) {
+        o->cap = (o->n + add) * 2;
+        o->words = realloc(o->words, o->cap * 4);
+        if (!o->words) abort();
+    }
+    memcpy(o->words + o->n, p, add * 4);
+    o->n += add;
+}
+
+static void launch(harness *h, outcome *o, const char *k, exec_dim3 g, exec_dim3 b, void **args) {
+    harness_run r = harness_launch(h, k, g, b, 0, args);
+    if (o->nkinds < 64) o->kinds[o->nkinds++] = r.kind;
+    if (r.kind != EXEC_OK) fprintf(stderr, "%s: %s\n", k, r.fault.msg);
+    free(r.out.data);
+    free(r.out.err);
+}
+
+static void run_all(harness *h, outcome *o) {
+    memset(o, 0, sizeof *o);
+    int32_t *out = harness_alloc(h, OUT_INTS * 4), *out2 = harness_alloc(h, OUT_INTS * 4);
+    int32_t *in = harness_alloc(h, OUT_INTS * 4);
+    for (uint32_t i = 0; i < OUT_INTS; i++) in[i] = (int32_t)((i * 2654435761u) >> 9) - 3000000;
+
+    /* ja_wrap: j = base + threadIdx.x; blocks of 48 (warp 1 has 16 live lanes) */
+    static const struct { uint32_t base, limit, base2; } wraps[] = {
+        {0xfffffff0u, 16, 0xffffffffu - 47}, /* wraps in lanes off the if's path; in warp 1's exited lanes */
+        {0xffffffe0u, 32, 0xffffffffu - 47}, /* off the path in the if, in exited lanes after */
+        {0, 48, 1000},                       /* far from wrapping */
+        {0x7ffffff0u, 40, 0x7fffffffu - 47}, /* across the signed limit, in exited lanes */
+    };
+    for (size_t c = 0; c < sizeof wraps / sizeof wraps[0]; c++) {
+        memset(out, 0, OUT_INTS * 4);
+        memset(out2, 0, OUT_INTS * 4);
+        uint32_t base = wraps[c].base, limit = wraps[c].limit, base2 = wraps[c].base2;
+        void *a[] = {&out, &base, &limit, &out2, &base2};
+        launch(h, o, "ja_wrap", dim(2, 1, 1), dim(48, 1, 1), a);
+        keep(o, out, 256 * 4);
+        keep(o, out2, 256 * 4);
+    }
+
+    /* ja_steps: reversed, strided and 8-byte stores, a partial last block */
+    memset(out, 0, OUT_INTS * 4);
+    memset(out2, 0, OUT_INTS * 4);
+    int64_t *wide = harness_alloc(h, 2048 * 8);
+    int n = 1000;
+    void *s[] = {&in, &out, &out2, &wide, &n};
+    launch(h, o, "ja_steps", dim(8, 1, 1), dim(128, 1, 1), s);
+    keep(o, out, 1024 * 4);
+    keep(o, out2, 2048 * 4);
+    keep(o, wide, 1024 * 8);
+
+    /* ja_shape: 1-D, rows of 32 and 96 (the affine code), rows of 16 and 8 (the general
+     * code), 3-D blocks */
+    static const uint32_t shapes[][5] = {{64, 1, 1, 3, 1}, {32, 4, 1, 2, 2}, {96, 2, 2, 1, 2},
+                                         {16, 16, 1, 2, 2}, {8, 4, 2, 3, 1}, {48, 1, 1, 2, 1},
+                                         {32, 2, 3, 1, 1}};
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        memset(out, 0x55, OUT_INTS * 4);
+        void *a[] = {&out};
+        const uint32_t *sh = shapes[c];
+        launch(h, o, "ja_shape", dim(sh[3], sh[4], 1), dim(sh[0], sh[1], sh[2]), a);
+        keep(o, out, OUT_INTS * 4);
+    }
+
+    /* ja_divrem: unsigned by a power of two, by others and by zero; signed too */
+    static const struct { uint32_t d; int32_t sd; } divs[] = {
+        {8, 4}, {12, -3}, {1, 16}, {0, 0}, {1u << 31, -1}, {256, 7}};
+    for (size_t c = 0; c < sizeof divs / sizeof divs[0]; c++) {
+        memset(out, 0, OUT_INTS * 4);
+        uint32_t d = divs[c].d;
+        int32_t sd = divs[c].sd;
+        void *a[] = {&in, &out, &d, &sd};
+        launch(h, o, "ja_divrem", dim(4, 1, 1), dim(256, 1, 1), a);
+        keep(o, out, 4096 * 4);
+    }
+
+    /* ja_neighbored: tid % (2 * stride) in a tree of barriers */
+    memcpy(out, in, OUT_INTS * 4);
+    void *nb[] = {&out, &out2};
+    launch(h, o, "ja_neighbored", dim(4, 1, 1), dim(256, 1, 1), nb);
+    keep(o, out, 1024 * 4);
+    keep(o, out2, 4 * 4);
+
+    harness_dealloc(h, wide);
+    harness_dealloc(h, in);
+    harness_dealloc(h, out2);
+    harness_dealloc(h, out);
+}
+
+static void remove_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char path[1024];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+int main(void) {
+    char dir[] = "/tmp/vcuda-jit-affine-XXXXXX";
+    if (!mkdtemp(dir)) return 1;
+    setenv("VCUDA_CACHE_DIR", dir, 1);
+    char path[512];
+    snprintf(path, sizeof path, "%s/unit/data/jit_affine.ptx", VCUDA_TEST_DIR);
+    char *text = harness_read_file(path);
+    CHECK(text != NULL);
+    if (!text) return harness_report("test_jit_affine");
+
+    harness h = {0};
+    CHECK(harness_load(&h, text));
+    outcome ref, got;
+    run_all(&h, &ref);
+    for (unsigned k = 0; k < ref.nkinds; k++) CHECK_EQ_U64(ref.kinds[k], EXEC_OK);
+
+    char err[512] = "";
+    jit_job *j = jit_program_start(h.prog, JIT_ALWAYS, err, sizeof err);
+    if (!j) fprintf(stderr, "jit: %s\n", err);
+    CHECK(j != NULL);
+    for (uint32_t i = 0; i < exec_program_nfuncs(h.prog); i++) {
+        const exec_func *f = exec_program_func(h.prog, i);
+        if (f->code && f->pf->is_entry && !f->block_native)
+            fprintf(stderr, "not in the vector tier: %s\n", f->pf->name);
+        CHECK(!f->code || !f->pf->is_entry || f->block_native);
+    }
+    run_all(&h, &got);
+    CHECK_EQ_U64(got.n, ref.n);
+    CHECK_EQ_U64(got.nkinds, ref.nkinds);
+    for (unsigned k = 0; k < ref.nkinds && k < got.nkinds; k++)
+        CHECK_EQ_U64(got.kinds[k], ref.kinds[k]);
+    size_t diffs = 0;
+    for (size_t k = 0; k < ref.n && k < got.n; k++)
+        if (ref.words[k] != got.words[k] && diffs++ < 8)
+            fprintf(stderr, "word %zu: interpreter %d, compiled %d\n", k, ref.words[k],
+                    got.words[k]);
+    CHECK(diffs == 0);
+    free(ref.words);
+    free(got.words);
+    jit_job_free(j);
+    harness_free(&h);
+    free(text);
+    remove_dir(dir);
+    return harness_report("test_jit_affine");
+}
