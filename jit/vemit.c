@@ -200,6 +200,11 @@ typedef struct vfunc {
     bool affine;         /* the variant for blocks whose warps hold 32 consecutive threads of
                           * a row (threadIdx.x affine in the lane, y and z uniform) */
     const char *pfx;     /* the generated functions' prefix: vb (or vg: the general variant) */
+    uint32_t pw;         /* words of a predicate set */
+    uint64_t *plive;     /* predicates live into each instruction (n + 1 sets) */
+    bool *inv;           /* a uniform register the same in every warp of the block, set
+                          * once at the start (parameters, block indices and what is made
+                          * of them): not saved or loaded at barriers */
     bool reads_tid;      /* the kernel reads threadIdx */
     bool general;        /* the general variant is generated too (vg_f<index>) */
 } vfunc;
@@ -211,7 +216,7 @@ typedef struct vfunc {
 static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
-    free(v->uni); free(v->stride); free(v->w32); free(v->av);
+    free(v->uni); free(v->stride); free(v->w32); free(v->av); free(v->plive); free(v->inv);
 }
 
 static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
@@ -401,6 +406,86 @@ static void liveness(vfunc *v) {
         }
     }
     free(tmp);
+}
+
+/* Backward liveness of the predicates, as liveness() for registers: read by guards, selp
+ * and predicate logic; a setp or predicate operation writes the lanes of the path (a
+ * kill outside regions and unguarded, where the path is every lane still running). */
+static void pred_liveness(vfunc *v) {
+    const exec_func *f = v->f;
+    uint32_t n = v->n, pw = v->pw;
+    uint64_t *tmp = calloc(pw, sizeof *tmp);
+    if (!tmp) abort();
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t ii = n + 1; ii-- > 0;) {
+            const exec_insn *in = &f->code[ii];
+            memset(tmp, 0, pw * sizeof *tmp);
+            uint8_t k = v->kind[ii];
+            bool falls = !((k == K_EXIT && (ii == n || in->guard < 0)) ||
+                           (k == K_BRA && in->guard < 0));
+            if (falls && ii < n)
+                for (uint32_t w = 0; w < pw; w++) tmp[w] |= v->plive[(ii + 1) * pw + w];
+            if (k == K_BRA)
+                for (uint32_t w = 0; w < pw; w++) tmp[w] |= v->plive[(uint32_t)in->target * pw + w];
+            bool pdef = (k == K_SPEC && in->op != PTX_OP_selp && v->vs[ii]->setp) || k == K_PLOGIC;
+            if (pdef && in->guard < 0 && v->region_of[ii] < 0 && in->d[0] < f->npreds)
+                SET_DEL(tmp, in->d[0]);
+            if (in->guard >= 0 && (uint32_t)in->guard < f->npreds) SET_ADD(tmp, (uint32_t)in->guard);
+            if (k == K_SPEC && in->op == PTX_OP_selp && in->a[2] < f->npreds) SET_ADD(tmp, in->a[2]);
+            if (k == K_PLOGIC)
+                for (unsigned a = 0; a < in->na; a++)
+                    if (in->a[a] < f->npreds) SET_ADD(tmp, in->a[a]);
+            uint64_t *cur = &v->plive[ii * pw];
+            if (memcmp(cur, tmp, pw * sizeof *tmp)) {
+                memcpy(cur, tmp, pw * sizeof *tmp);
+                changed = true;
+            }
+        }
+    }
+    free(tmp);
+}
+
+/* Registers every warp of the block computes alike: defined once, unguarded, in the
+ * straight code before the first branch (but those that only end lanes), barrier or exit,
+ * from parameters, block indices, constants and one another. */
+static void block_invariants(vfunc *v) {
+    const exec_func *f = v->f;
+    uint32_t *ndefs = calloc(f->nslots + 1, sizeof *ndefs);
+    if (!ndefs) abort();
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    for (uint32_t i = 0; i <= v->n; i++) {
+        insn_slots(v, i, use, &nuse, def, &ndef);
+        for (unsigned k = 0; k < ndef; k++)
+            if (def[k] < f->nslots) ndefs[def[k]]++;
+    }
+    for (uint32_t i = 0; i < v->n; i++) {
+        const exec_insn *in = &f->code[i];
+        uint8_t k = v->kind[i];
+        /* (a branch on which lanes end, if (i >= n) return;, leaves the others on) */
+        if (k == K_BRA && in->target > (int32_t)i && ends_thread(&f->code[in->target]))
+            continue;
+        if (k == K_BRA || k == K_BAR || k == K_EXIT || (i && (v->label[i] || v->resume[i])))
+            break;
+        insn_slots(v, i, use, &nuse, def, &ndef);
+        if (ndef != 1 || def[0] >= f->nslots || ndefs[def[0]] != 1 || in->guard >= 0 ||
+            !v->uni[def[0]] || v->stride[def[0]])
+            continue;
+        bool ok;
+        unsigned sz;
+        bool u;
+        if (k == K_MEM) ok = mem_shape(in, &sz, &u) == EXEC_NATIVE_MEM_LD_KPARAM;
+        else if (k == K_SREG)
+            ok = (uint32_t)in->target >= PTX_SREG_NTID_X && (uint32_t)in->target <= PTX_SREG_NCTAID_Z;
+        else
+            ok = (k == K_SPEC && in->op != PTX_OP_selp && !v->vs[i]->setp) || k == K_OFFSET ||
+                 k == K_SIMPLE;
+        for (unsigned a = 0; a < nuse && ok; a++)
+            ok = use[a] < f->nslots && (v->konst[use[a]] || v->inv[use[a]]);
+        if (ok) v->inv[def[0]] = true;
+    }
+    free(ndefs);
 }
 
 /* ---- the value analysis: uniform, affine and vector registers ----
@@ -739,6 +824,7 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
  * store 2 (at a barrier) writes a scalar register's lane 0 only: the next turn reads that,
  * and a bail-out gives the other lanes theirs (vb_fix). */
 static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
+    if (v->inv[s] && store != 1) return; /* one value for every warp: kept as it is */
     if (v->uni[s]) {
         if (store == 2) jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
         else if (store && v->stride[s])
@@ -757,9 +843,11 @@ static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, int store)
         if (SET_HAS(set, s) && SET_HAS(v->isvar, s)) spill(o, v, s, store);
 }
 
-static void emit_preds(jit_buf *o, const vfunc *v, bool store) {
+/* Store the predicates of set (all: NULL) into the warp's, or load them. */
+static void emit_preds(jit_buf *o, const vfunc *v, bool store, const uint64_t *set) {
     for (uint32_t p = 0; p < v->f->npreds; p++) {
         if (p == v->f->pred_true || p == v->f->pred_false) continue;
+        if (set && !SET_HAS(set, p)) continue;
         if (store) jit_buf_printf(o, "    P[%u] = p%u;\n", p, p);
         else jit_buf_printf(o, "    p%u = P[%u];\n", p, p);
     }
@@ -776,7 +864,13 @@ static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
 static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     emit_set(o, v, &v->live[i * v->nw], true);
-    emit_preds(o, v, true);
+    emit_preds(o, v, true, NULL);
+    /* the registers every warp shares were not stored at the barriers: each warp's gets
+     * them now (vb_fix gives them to every lane) */
+    for (uint32_t s = 0; s < v->f->nslots; s++)
+        if (v->inv[s] && SET_HAS(v->isvar, s))
+            jit_buf_printf(o, "    for (u32 k_ = 0; k_ < V.nwarps; k_++) { void *w = V.warps + (u64)k_ * WSZ;\n"
+                              "      RR[%uu * 32] = s%u; }\n", s, s);
     if (v->region_of[i] < 0) {
         jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; %s_fix%u(&V, wi, alive, res);\n"
                           "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->pfx, v->f->index, i);
@@ -1064,6 +1158,48 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "      } }\n    }\n");
 }
 
+/* A 32-bit comparison of an affine register with a uniform value (if (tid < stride),
+ * if (i < n)): the lanes where it holds follow from lane 0's value and the step, when no
+ * lane wraps; else the comparison of the 32 lanes. */
+static bool emit_setp_affine(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    const vspec *vs = v->vs[i];
+    if (vs->type != PTX_T_u32 && vs->type != PTX_T_s32) return false;
+    uint32_t a = in->a[0], b = in->a[1];
+    bool aa = !v->konst[a] && v->uni[a] && v->stride[a];
+    bool ba = !v->konst[b] && v->uni[b] && v->stride[b];
+    if (aa == ba) return false;
+    uint32_t x = aa ? a : b, c = aa ? b : a;
+    unsigned cmp = vs->var;
+    if (ba) /* c op x: as x op' c */
+        cmp = cmp == ALU_V_LT ? ALU_V_GT : cmp == ALU_V_LE ? ALU_V_GE
+            : cmp == ALU_V_GT ? ALU_V_LT : cmp == ALU_V_GE ? ALU_V_LE : cmp;
+    const char *t = vs->type == PTX_T_s32 ? "i32" : "u32";
+    int64_t st = (int32_t)(uint32_t)v->stride[x];
+    jit_buf_printf(o, "    { u32 bits_ = 0; i64 b_ = (i64)(%s)s%u, c_ = (i64)(%s)", t, x, t);
+    opnd_b(o, v, c);
+    jit_buf_printf(o, ", e_ = b_ + 31 * (i64)%lldll;\n"
+                      "      if (LIKELY(e_ >= %s && e_ <= %s)) bits_ = ", (long long)st,
+                   vs->type == PTX_T_s32 ? "-0x80000000ll" : "0",
+                   vs->type == PTX_T_s32 ? "0x7fffffffll" : "0xffffffffll");
+    switch (cmp) {
+    case ALU_V_LT: jit_buf_printf(o, "AFLT(b_, %lldll, c_)", (long long)st); break;
+    case ALU_V_LE: jit_buf_printf(o, "AFLT(b_, %lldll, c_ + 1)", (long long)st); break;
+    case ALU_V_GE: jit_buf_printf(o, "~AFLT(b_, %lldll, c_)", (long long)st); break;
+    case ALU_V_GT: jit_buf_printf(o, "~AFLT(b_, %lldll, c_ + 1)", (long long)st); break;
+    case ALU_V_EQ: jit_buf_printf(o, "AFEQ(b_, %lldll, c_)", (long long)st); break;
+    default: jit_buf_printf(o, "~AFEQ(b_, %lldll, c_)", (long long)st); break;
+    }
+    jit_buf_printf(o, ";\n      else { X4(Q a = ");
+    opq(o, v, in->a[0]);
+    jit_buf_printf(o, "; Q b = ");
+    opq(o, v, in->a[1]);
+    jit_buf_printf(o, "; bits_ |= TESTQ((Q)(%s)) << (8 * k_);) }\n"
+                      "      p%u = (p%u & ~m) | (bits_ & m); }\n",
+                   vs->expr, in->d[0], in->d[0]);
+    return true;
+}
+
 static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     static const char names[] = "abc";
@@ -1090,6 +1226,7 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
         }
         return;
     }
+    if (setp && emit_setp_affine(o, v, i)) return;
     /* 8 lanes at a time (the host's widest vectors), 4 times */
     bool to_uni = !setp && v->uni[in->d[0]];
     jit_buf_printf(o, "    { u32 bits_ = 0; vu T_; (void)bits_; (void)T_; X4(");
@@ -1271,13 +1408,13 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "    u64 clk = clks[wi], turn0 = clk; u32 act = alive[wi], m;\n"
                       "    switch (res[wi]) {\n    case 0:\n");
     emit_set(o, v, &v->live[0], false);
-    emit_preds(o, v, false);
+    emit_preds(o, v, false, &v->plive[0]);
     jit_buf_printf(o, "      goto L0;\n");
     for (uint32_t i = 1; i <= n; i++)
         if (v->resume[i]) {
             jit_buf_printf(o, "    case %u:\n", i);
             emit_set(o, v, &v->live[i * nw], false);
-            emit_preds(o, v, false);
+            emit_preds(o, v, false, &v->plive[i * v->pw]);
             jit_buf_printf(o, "      goto L%u;\n", i);
         }
     jit_buf_printf(o, "    default: __builtin_unreachable();\n    }\n");
@@ -1365,7 +1502,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         case K_BAR:
             jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
             emit_set(o, v, &v->live[(i + 1) * nw], 2);
-            emit_preds(o, v, true);
+            emit_preds(o, v, true, &v->plive[(i + 1) * v->pw]);
             jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
             break;
         case K_EXIT:
@@ -1412,8 +1549,12 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
     v.stride = calloc(f->nslots + 1, sizeof *v.stride);
     v.w32 = calloc(f->nslots + 1, sizeof *v.w32);
     v.av = calloc(f->nslots + 1, sizeof *v.av);
+    v.pw = (f->npreds + 63) / 64 + 1;
+    v.plive = calloc((size_t)n1 * v.pw, sizeof *v.plive);
+    v.inv = calloc(f->nslots + 1, sizeof *v.inv);
     if (!v.kind || !v.vs || !v.isvar || !v.live || !v.konst || !v.cidx || !v.region_of ||
-        !v.head || !v.rtarget || !v.resume || !v.label || !v.uni || !v.stride || !v.w32 || !v.av)
+        !v.head || !v.rtarget || !v.resume || !v.label || !v.uni || !v.stride || !v.w32 || !v.av ||
+        !v.plive || !v.inv)
         abort();
     for (uint32_t i = 0; i < n1; i++) v.region_of[i] = v.head[i] = -1;
     for (uint32_t k = 0; k < f->nconsts; k++)
@@ -1458,7 +1599,9 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
     if (ok) {
         /* liveness first: the value analysis asks what is live where the paths meet */
         liveness(&v);
+        pred_liveness(&v);
         analyse_values(&v);
+        block_invariants(&v);
         ok = emit_vfunc(o, &v);
         if (!ok) reject(why, wn, NULL, "internal");
     }
@@ -1525,6 +1668,13 @@ void jit_vemit_prelude(jit_buf *o) {
         "/* an affine register's lanes of chunk k_ (all 32: AFV): base + lane * step, in a width */\n"
         "#define AFQ(b, st, mk) ((BQ(b) + IOTA.q[k_] * (u64)(st)) & BQ(mk))\n"
         "#define AFV(b, st, mk) ({ vu af_; X4(af_.q[k_] = AFQ(b, st, mk);) af_; })\n"
+        "/* the lanes l where b + l * s < c, and where it equals c (exact values, s != 0) */\n"
+        "static inline u32 AFLT(i64 b, i64 s, i64 c) {\n"
+        "  if (s > 0) { if (c <= b) return 0; i64 n = (c - b + s - 1) / s; return n >= 32 ? FULL : (1u << n) - 1; }\n"
+        "  if (c > b) return FULL;\n"
+        "  i64 k = (b - c) / -s + 1; return k >= 32 ? 0 : ~((1u << k) - 1); }\n"
+        "static inline u32 AFEQ(i64 b, i64 s, i64 c) {\n"
+        "  if ((c - b) %% s) return 0; i64 q = (c - b) / s; return q >= 0 && q < 32 ? 1u << q : 0; }\n"
         "static const vu IOTA = {{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15},{16,17,18,19,20,21,22,23},\n"
         "  {24,25,26,27,28,29,30,31}}};\n"
         "static const vu LBIT = {{{1u<<0,1u<<1,1u<<2,1u<<3,1u<<4,1u<<5,1u<<6,1u<<7},\n"

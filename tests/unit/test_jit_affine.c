@@ -102,6 +102,20 @@ static void run_all(harness *h, outcome *o) {
         keep(o, out, 4096 * 4);
     }
 
+    /* ja_cmp: comparisons of affine values with values the same for the warp, around
+     * every lane's value, and across the unsigned wrap */
+    static const struct { int32_t c; uint32_t uc; } cmps[] = {
+        {-40, 20}, {-39, 0}, {0, 5}, {11, 0xffffffffu}, {53, 0x80000000u}, {100, 7},
+        {-1000, 1u << 31}, {1000, 0xfffffff0u}, {62, 25}};
+    for (size_t c = 0; c < sizeof cmps / sizeof cmps[0]; c++) {
+        memset(out, 0, OUT_INTS * 4);
+        int32_t cc = cmps[c].c;
+        uint32_t uc = cmps[c].uc;
+        void *a[] = {&out, &cc, &uc};
+        launch(h, o, "ja_cmp", dim(2, 1, 1), dim(64, 1, 1), a);
+        keep(o, out, 13 * 128 * 4);
+    }
+
     /* ja_neighbored: tid % (2 * stride) in a tree of barriers */
     memcpy(out, in, OUT_INTS * 4);
     void *nb[] = {&out, &out2};

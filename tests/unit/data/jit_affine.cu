@@ -66,3 +66,25 @@ extern "C" __global__ void ja_neighbored(int *data, int *sums) {
     }
     if (tid == 0) sums[blockIdx.x] = d[0];
 }
+
+// Comparisons of affine values (steps 1, 3 and -2, signed and unsigned, on either side)
+// with a value the same for the warp.
+extern "C" __global__ void ja_cmp(int *out, int c, unsigned uc) {
+    int x = 3 * (int)threadIdx.x - 40, y = 100 - 2 * (int)threadIdx.x;
+    unsigned u = threadIdx.x + uc - 20;
+    int *o = out + blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned n = gridDim.x * blockDim.x;
+    o[0] = x < c ? 11 : 0;
+    o[n] = x <= c ? 12 : 0;
+    o[2 * n] = x > c ? 13 : 0;
+    o[3 * n] = x >= c ? 14 : 0;
+    o[4 * n] = x == c ? 15 : 0;
+    o[5 * n] = x != c ? 16 : 0;
+    o[6 * n] = c < y ? 17 : 0;
+    o[7 * n] = c >= y ? 18 : 0;
+    o[8 * n] = y == c ? 19 : 0;
+    o[9 * n] = u < uc ? 20 : 0;
+    o[10 * n] = u >= uc ? 21 : 0;
+    o[11 * n] = uc <= u ? 22 : 0;
+    o[12 * n] = u == uc ? 23 : 0;
+}
