@@ -9,9 +9,11 @@
  *   the barrier it last passed), then straight C code with gotos for the branches.
  * - A register is a C local of a 32-lane vector type of 64-bit slots (the interpreter's
  *   own slot format, so spilling is a plain copy); the C compiler keeps them in the host's
- *   SIMD registers. Predicates are 32-bit lane masks. Only the registers live across a
- *   barrier are stored, into the warp's own register file (exec_wstate.h.R), and loaded
- *   again when its next turn starts there.
+ *   SIMD registers. A uniform or affine register (lane l holds s + l * step: threadIdx.x
+ *   and the addresses made of it, see the value analysis below) is one scalar. Predicates
+ *   are 32-bit lane masks. Only the registers and predicates live across a barrier are
+ *   stored, into the warp's own register file (exec_wstate.h.R), and loaded again when its
+ *   next turn starts there.
  * - Each instruction runs under the active mask (the warp's lanes on the path, less those
  *   whose guard fails), the whole-warp case first. Integer arithmetic, comparisons,
  *   selects, kernel-parameter loads and coalesced loads and stores of 4 or 8 bytes in
