@@ -1172,6 +1172,7 @@ static bool emit_setp_affine(jit_buf *o, const vfunc *v, uint32_t i) {
     bool ba = !v->konst[b] && v->uni[b] && v->stride[b];
     if (aa == ba) return false;
     uint32_t x = aa ? a : b, c = aa ? b : a;
+    if (!v->konst[c] && !(v->uni[c] && !v->stride[c])) return false; /* the other: uniform */
     unsigned cmp = vs->var;
     if (ba) /* c op x: as x op' c */
         cmp = cmp == ALU_V_LT ? ALU_V_GT : cmp == ALU_V_LE ? ALU_V_GE

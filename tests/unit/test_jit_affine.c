@@ -113,7 +113,7 @@ static void run_all(harness *h, outcome *o) {
         uint32_t uc = cmps[c].uc;
         void *a[] = {&out, &cc, &uc};
         launch(h, o, "ja_cmp", dim(2, 1, 1), dim(64, 1, 1), a);
-        keep(o, out, 13 * 128 * 4);
+        keep(o, out, 14 * 128 * 4);
     }
 
     /* ja_neighbored: tid % (2 * stride) in a tree of barriers */

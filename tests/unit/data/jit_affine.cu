@@ -68,7 +68,7 @@ extern "C" __global__ void ja_neighbored(int *data, int *sums) {
 }
 
 // Comparisons of affine values (steps 1, 3 and -2, signed and unsigned, on either side)
-// with a value the same for the warp.
+// with a value the same for the warp, and with a vector.
 extern "C" __global__ void ja_cmp(int *out, int c, unsigned uc) {
     int x = 3 * (int)threadIdx.x - 40, y = 100 - 2 * (int)threadIdx.x;
     unsigned u = threadIdx.x + uc - 20;
@@ -87,4 +87,5 @@ extern "C" __global__ void ja_cmp(int *out, int c, unsigned uc) {
     o[10 * n] = u >= uc ? 21 : 0;
     o[11 * n] = uc <= u ? 22 : 0;
     o[12 * n] = u == uc ? 23 : 0;
+    o[13 * n] = (y ^ c) <= x ? 24 : 0;       // a vector against an affine value
 }
