@@ -57,6 +57,15 @@ exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
 void exec_worker_free(exec_worker *w) { free(w); }
 uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
 
+/* clusters: the scheduler only makes the object a cluster's blocks share, and frees it */
+struct exec_cluster { exec_dim3 dim; };
+exec_cluster *exec_cluster_new(exec_dim3 dim) {
+    exec_cluster *c = calloc(1, sizeof *c);
+    if (c) c->dim = dim;
+    return c;
+}
+void exec_cluster_free(exec_cluster *c) { free(c); }
+
 /* As the executor does: a worker begins an observer's state at its first observed block
  * and ends it here (or when a block of another observer comes). */
 void exec_worker_observe_end(exec_worker *w) {
