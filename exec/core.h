@@ -528,7 +528,8 @@ void exec_cluster_sleep(struct exec_block *b, uint64_t seen);
 /* A warp spinning on what another block of the cluster does: give the host's cores to
  * the other blocks for a while that grows with round. */
 void exec_cluster_nap(struct exec_block *b, uint32_t round);
-/* The block of rank in b's cluster, NULL (with *why set) when it has exited. */
+/* The block of rank in b's cluster (its memory stays while the cluster runs, even after
+ * it exits), NULL with *why set when the rank is outside the cluster. */
 struct exec_block *exec_cluster_peer(struct exec_block *b, uint32_t rank, const char **why);
 
 /* ---- sreg.c ---- */

@@ -117,10 +117,12 @@ __attribute__((noinline)) static void *cluster_shared_addr(exec_wstate *w, const
     uint32_t rank = (uint32_t)(a >> EXEC_DSMEM_SHIFT) - 1;
     uint64_t off = a & ((1ull << EXEC_DSMEM_SHIFT) - 1);
     const char *why = NULL;
+    /* an H200 ends such a kernel with an unspecified launch failure (EXEC_FAULT_TRAP's
+     * error), not an illegal address (tests/cuda/hopper/cluster_fault) */
     struct exec_block *peer = exec_cluster_peer(b, rank, &why);
-    if (!peer) return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access, why);
+    if (!peer) return mem_fault(w, in, lane, EXEC_FAULT_TRAP, sp, a, size, access, why);
     if (off >= peer->shared_size || peer->shared_size - off < size)
-        return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
+        return mem_fault(w, in, lane, EXEC_FAULT_TRAP, sp, a, size, access,
                          "outside the shared memory of the cluster's block of that rank");
     return peer->shared + off;
 }

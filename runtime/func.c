@@ -99,7 +99,7 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
          * the launch must give one) */
         exec_dim3 cl;
         bool has = rt_func_cluster_dims(f, &cl);
-        attr->clusterDimMustBeSet = info->explicitcluster && !has;
+        attr->clusterDimMustBeSet = info->explicitcluster; /* nvcc's for __cluster_dims__ */
         attr->requiredClusterWidth = has ? (int)cl.x : 0;
         attr->requiredClusterHeight = has ? (int)cl.y : 0;
         attr->requiredClusterDepth = has ? (int)cl.z : 0;
@@ -142,9 +142,7 @@ RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute
         case cudaFuncAttributeRequiredClusterHeight:
         case cudaFuncAttributeRequiredClusterDepth:
             /* the shape __cluster_dims__ gives, unless it gave one (checked at launch) */
-            if (info->reqnctapercluster[0])
-                e = cudaErrorNotPermitted;
-            else if (value < 0)
+            if (info->reqnctapercluster[0] || value < 0)
                 e = cudaErrorInvalidValue;
             else
                 f->cluster_attrs[1 + (attr - cudaFuncAttributeRequiredClusterWidth)] = value;
@@ -300,16 +298,18 @@ RT_API cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *
     rt_func *f;
     e = rt_func_ready(c, func, &f);
     if (e == cudaSuccess) {
+        /* with no cluster shape at all the answer is 0 clusters (an H200's) */
         int size = rt_config_cluster_size(f, launchConfig);
-        e = rt_active_clusters(c, f, launchConfig, size ? size : 1, numClusters);
+        if (size) e = rt_active_clusters(c, f, launchConfig, size, numClusters);
+        else *numClusters = 0;
     }
     pthread_mutex_unlock(&c->lock);
     return rt_record(e);
 }
 
-/* cudaOccupancyMaxPotentialClusterSize: the largest cluster the configuration may launch
- * with that still fits (the kernel's __cluster_dims__ when it has them; the configuration's
- * cluster attribute is not consulted). */
+/* cudaOccupancyMaxPotentialClusterSize: the largest cluster of the configuration's blocks
+ * that still fits, up to the portable size (the largest with the non-portable attribute);
+ * as on an H200, neither the kernel's __cluster_dims__ nor its cluster rank bound counts. */
 RT_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
                                                         const cudaLaunchConfig_t *launchConfig) {
     rt_context *c = rt_ctx();
@@ -321,17 +321,18 @@ RT_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const 
     e = rt_func_ready(c, func, &f);
     if (e == cudaSuccess) {
         const gpu_preset *p = rt_cur(c)->preset;
-        cudaLaunchConfig_t cfg = *launchConfig;
-        cfg.numAttrs = 0; /* the kernel's own shape, if any */
-        int fixed = rt_config_cluster_size(f, &cfg);
-        int most = f->cluster_attrs[4] ? p->cluster_max : p->cluster_portable;
-        int best = 0, n = 0;
-        for (int size = fixed ? fixed : most; size >= (fixed ? fixed : 1) && !best && e == cudaSuccess; size--) {
-            e = rt_active_clusters(c, f, &cfg, size, &n);
-            if (e == cudaSuccess && n > 0) best = size;
-            if (e == cudaErrorInvalidClusterSize && !fixed) e = cudaSuccess;
+        int threads = (int)(launchConfig->blockDim.x * launchConfig->blockDim.y * launchConfig->blockDim.z);
+        gpu_occ_kernel k = rt_occ_kernel(c, f);
+        if (!p->cluster_launch) {
+            e = cudaErrorNotSupported;
+        } else if (threads <= 0 || launchConfig->dynamicSmemBytes > k.max_dynamic_shared) {
+            e = cudaErrorInvalidValue;
+        } else {
+            int per_sm = gpu_occupancy_kernel(p, &k, threads, launchConfig->dynamicSmemBytes).blocks_per_sm;
+            int size = f->cluster_attrs[4] ? p->cluster_max : p->cluster_portable;
+            while (size > 0 && gpu_occupancy_clusters(p, size, per_sm) < 1) size--;
+            *clusterSize = size;
         }
-        if (e == cudaSuccess) *clusterSize = best;
     }
     pthread_mutex_unlock(&c->lock);
     return rt_record(e);

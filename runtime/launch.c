@@ -80,7 +80,7 @@ static cudaError_t rt_check_cluster(rt_context *c, const rt_func *f, dim3 grid, 
     exec_dim3 cl = {0, 0, 0};
     bool compiled = rt_func_cluster_dims(f, &cl);
     if (attr) {
-        if (!attr->x || !attr->y || !attr->z) return cudaErrorInvalidValue;
+        if (!attr->x || !attr->y || !attr->z) return cudaErrorInvalidClusterSize;
         /* a kernel compiled with its cluster shape takes no other */
         if (compiled && (attr->x != cl.x || attr->y != cl.y || attr->z != cl.z))
             return cudaErrorInvalidClusterSize;
