@@ -23,6 +23,11 @@
  * spin (exec/control.c): they are parked as above until the spinners arrive, as on the
  * GPU they would have waited for them at that point. Before sm_70
  * (exec_launch.warp_barriers) no barrier splits a warp.
+ *
+ * barrier.cluster.arrive counts the block's threads; once every live one has arrived the
+ * block arrives at its cluster's barrier (exec/cluster.c), and barrier.cluster.wait waits
+ * for the generation the warp's arrive counted towards. When every warp of the block waits
+ * for other blocks of the cluster, the block's host thread sleeps until they arrive.
  */
 #include "core.h"
 #include "native.h"
@@ -895,6 +900,11 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
             if (wait_for_cluster(b)) {
                 if (exec_block_aborted(b)) {
                     exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
+                    break;
+                }
+                if (L->deadline_ns && exec_block_past_deadline(L)) {
+                    exec_fault_block(b, EXEC_FAULT_TIMEOUT,
+                                     "the kernel ran longer than VCUDA_KERNEL_TIMEOUT allows");
                     break;
                 }
                 continue;
