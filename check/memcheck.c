@@ -148,11 +148,18 @@ void check_memcheck_mem(check_worker *w, const exec_site *s, ptx_space space,
     if (space == PTX_SPACE_PARAM) return; /* the executor checks parameter offsets itself */
     if (space == PTX_SPACE_SHARED || space == PTX_SPACE_LOCAL) {
         uint64_t limit = space == PTX_SPACE_SHARED ? cl->shared_size : cl->local_size;
+        /* distributed shared memory: another block of the cluster, named by its rank above
+         * the offset (exec/cluster.c), has the same layout as this one */
+        const exec_dim3 *cd = &cl->L->cluster_dim;
+        uint64_t ranks = space == PTX_SPACE_SHARED && cd->x && cd->y && cd->z
+                             ? (uint64_t)cd->x * cd->y * cd->z : 1;
         for (uint32_t m = mask; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctz(m);
-            uint64_t a = addr[lane];
+            uint64_t a = addr[lane], off = a;
+            if (space == PTX_SPACE_SHARED && a >= limit && a >> 24 && (a >> 24) <= ranks)
+                off = a & 0xffffffull;
             bool misal = misaligned(a, size);
-            if (misal || a >= limit || limit - a < size)
+            if (misal || off >= limit || limit - off < size)
                 report_lane(w, s, space, access, lane, a, size, misal);
         }
         return;

@@ -56,6 +56,19 @@ static CUresult drv_launch_args(const rt_func *f, void **params, void **extra, v
     return CUDA_SUCCESS;
 }
 
+/* The runtime's form of a launch configuration (the attributes share their layout). */
+static cudaLaunchConfig_t drv_rt_config(const CUlaunchConfig *cfg) {
+    cudaLaunchConfig_t rc = {
+        .gridDim = {cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ},
+        .blockDim = {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ},
+        .dynamicSmemBytes = cfg->sharedMemBytes,
+        .stream = (cudaStream_t)cfg->hStream,
+        .attrs = (cudaLaunchAttribute *)cfg->attrs,
+        .numAttrs = cfg->numAttrs,
+    };
+    return rc;
+}
+
 static CUresult drv_launch(const char *call, const CUlaunchConfig *cfg, CUfunction f,
                            void **params, void **extra) {
     (void)call;
@@ -67,20 +80,42 @@ static CUresult drv_launch(const char *call, const CUlaunchConfig *cfg, CUfuncti
     void **args = NULL, **owned = NULL;
     r = drv_launch_args(rf, params, extra, &args, &owned);
     if (r) return r;
-    cudaLaunchConfig_t rc = {
-        .gridDim = {cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ},
-        .blockDim = {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ},
-        .dynamicSmemBytes = cfg->sharedMemBytes,
-        .stream = (cudaStream_t)cfg->hStream,
-        .attrs = (cudaLaunchAttribute *)cfg->attrs,
-        .numAttrs = cfg->numAttrs,
-    };
+    cudaLaunchConfig_t rc = drv_rt_config(cfg);
     cudaError_t saved = drv_rt_begin();
     cudaError_t e = rc.numAttrs ? cudaLaunchKernelExC(&rc, rf, args)
                                 : cudaLaunchKernel(rf, rc.gridDim, rc.blockDim, args,
                                                    rc.dynamicSmemBytes, rc.stream);
     free(owned);
     return drv_rt_end(saved, e);
+}
+
+/* The cluster occupancy calculator: the runtime's answers (runtime/func.c). */
+DRV_API CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
+                                              const CUlaunchConfig *config) {
+    if (!numClusters || !config || (config->numAttrs && !config->attrs))
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = drv_enter(NULL);
+    if (r) return r;
+    rt_func *f;
+    r = drv_func_lookup(func, &f);
+    if (r) return r;
+    cudaLaunchConfig_t rc = drv_rt_config(config);
+    cudaError_t saved = drv_rt_begin();
+    return drv_rt_end(saved, cudaOccupancyMaxActiveClusters(numClusters, f, &rc));
+}
+
+DRV_API CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func,
+                                                    const CUlaunchConfig *config) {
+    if (!clusterSize || !config || (config->numAttrs && !config->attrs))
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = drv_enter(NULL);
+    if (r) return r;
+    rt_func *f;
+    r = drv_func_lookup(func, &f);
+    if (r) return r;
+    cudaLaunchConfig_t rc = drv_rt_config(config);
+    cudaError_t saved = drv_rt_begin();
+    return drv_rt_end(saved, cudaOccupancyMaxPotentialClusterSize(clusterSize, f, &rc));
 }
 
 static CUresult drv_launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,

@@ -131,7 +131,10 @@ static void h_atom(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     struct exec_block *b = hw->block;
     ptx_type t = (ptx_type)in->type;
     unsigned size = ptx_type_sizes[t];
-    uintptr_t sh_lo = (uintptr_t)b->shared, sh_hi = sh_lo + b->shared_size;
+    /* a block's shared memory is its host thread's alone, unless other blocks of its
+     * cluster reach it (distributed shared memory): then its atomics are the host's */
+    uintptr_t sh_lo = (uintptr_t)b->shared,
+              sh_hi = sh_lo + (b->L->cluster ? 0 : b->shared_size);
     uintptr_t lo_lo = (uintptr_t)b->local, lo_hi = lo_lo + (size_t)b->nthreads * b->local_stride;
     EXEC_FOR_LANES(mask, lane) {
         uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
@@ -167,7 +170,7 @@ static void h_atom128(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         uint64_t b_lo = EXEC_R(hw, in->a[1], lane), b_hi = EXEC_R(hw, in->a[1] + 1, lane);
         uint64_t c_lo = cas ? EXEC_R(hw, in->a[2], lane) : 0;
         uint64_t c_hi = cas ? EXEC_R(hw, in->a[2] + 1, lane) : 0;
-        bool shared_mem = (uintptr_t)p >= sh_lo && (uintptr_t)p < sh_hi;
+        bool shared_mem = (uintptr_t)p >= sh_lo && (uintptr_t)p < sh_hi && !b->L->cluster;
         unsigned char *lock = &atom128_locks[(a >> 4) % ATOM128_LOCKS];
         if (!shared_mem)
             while (__atomic_test_and_set(lock, __ATOMIC_ACQUIRE)) {}

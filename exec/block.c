@@ -23,6 +23,11 @@
  * spin (exec/control.c): they are parked as above until the spinners arrive, as on the
  * GPU they would have waited for them at that point. Before sm_70
  * (exec_launch.warp_barriers) no barrier splits a warp.
+ *
+ * barrier.cluster.arrive counts the block's threads; once every live one has arrived the
+ * block arrives at its cluster's barrier (exec/cluster.c), and barrier.cluster.wait waits
+ * for the generation the warp's arrive counted towards. When every warp of the block waits
+ * for other blocks of the cluster, the block's host thread sleeps until they arrive.
  */
 #include "core.h"
 #include "native.h"
@@ -182,10 +187,32 @@ static void release_parked(exec_wstate *w, uint32_t id, exec_barrier *bar) {
     if (w->resume_parked && w->status == EXEC_WARP_BARRIER) w->status = EXEC_WARP_RUNNABLE;
 }
 
+/* Warps waiting at barrier.cluster.wait whose generation has completed go on. */
+static void release_cluster_waiters(struct exec_block *b) {
+    uint64_t gen = exec_cluster_generation(b);
+    exec_barrier *bar = &b->bars[EXEC_CLUSTER_BARRIER];
+    for (uint32_t i = 0; i < b->nwarps && b->cl_waiting; i++) {
+        exec_wstate *w = &b->warps[i];
+        if (w->status != EXEC_WARP_BARRIER || w->resume_parked || w->bar_id != EXEC_CLUSTER_BARRIER ||
+            w->cl_target > gen)
+            continue;
+        w->status = EXEC_WARP_RUNNABLE;
+        b->cl_waiting--;
+        bar->waiting--;
+    }
+}
+
 static void barrier_check(struct exec_block *b, uint32_t id) {
     exec_barrier *bar = &b->bars[id];
     uint32_t need = bar->expected ? bar->expected : b->live_threads;
     if (bar->arrived == 0 || bar->arrived < need) return;
+    if (id == EXEC_CLUSTER_BARRIER) {
+        /* every live thread of the block arrived: the block arrives at the cluster's */
+        bar->arrived = 0;
+        exec_cluster_block_arrived(b);
+        release_cluster_waiters(b);
+        return;
+    }
     for (uint32_t i = 0; i < b->nwarps && (bar->waiting || bar->parked); i++) {
         exec_wstate *w = &b->warps[i];
         if (w->nparks) release_parked(w, id, bar);
@@ -413,6 +440,54 @@ static void h_bar(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     barrier_check(b, id);
 }
 
+/* barrier.cluster.arrive: the lanes count towards the block's next arrival at the
+ * cluster barrier, whose generation the warp's barrier.cluster.wait waits for. */
+static void h_cluster_arrive(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    (void)in;
+    exec_wstate *w = exec_ws(hw);
+    struct exec_block *b = hw->block;
+    w->cl_target = b->cl_arrivals + 1;
+    b->bars[EXEC_CLUSTER_BARRIER].arrived += (uint32_t)__builtin_popcount(mask);
+    barrier_check(b, EXEC_CLUSTER_BARRIER);
+}
+
+/* barrier.cluster.wait: until the generation the warp's arrive counted towards completes
+ * (every block of the cluster still running has arrived). */
+static void h_cluster_wait(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    struct exec_block *b = hw->block;
+    if (exec_cluster_generation(b) >= w->cl_target) return;
+    if (exec_block_aborted(b)) {
+        exec_warp_stop_aborted(w);
+        return;
+    }
+    w->status = EXEC_WARP_BARRIER;
+    w->bar_id = EXEC_CLUSTER_BARRIER;
+    w->bar_mask = mask;
+    w->bar_insn = in;
+    b->bars[EXEC_CLUSTER_BARRIER].waiting++;
+    b->cl_waiting++;
+    exec_warp_yield(w);
+}
+
+/* No warp of the block can run and some wait at barrier.cluster.wait for a generation the
+ * block itself has arrived at: the other blocks of the cluster have yet to arrive. Sleep
+ * until they do (or for a while); false when the block has not arrived (its own threads
+ * are missing: a deadlock) or there is no other block. */
+static bool wait_for_cluster(struct exec_block *b) {
+    if (!b->cl_waiting || !b->L->cluster) return false;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        const exec_wstate *w = &b->warps[i];
+        if (w->status == EXEC_WARP_BARRIER && !w->resume_parked &&
+            w->bar_id == EXEC_CLUSTER_BARRIER && w->cl_target > b->cl_arrivals)
+            return false;
+    }
+    uint64_t gen = exec_cluster_generation(b);
+    exec_cluster_sleep(b, gen);
+    release_cluster_waiters(b);
+    return true;
+}
+
 /* bar.warp.sync membermask (__syncwarp). The lanes of a warp run in lockstep here, so
  * nothing waits; but when only part of the membermask's live lanes execute it, which of
  * them the others still owe a bar.warp.sync is kept (exec_wstate.syncwarp_*), so that a
@@ -495,18 +570,17 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
             return 1;
         }
         if (exec_dec_has_mod_named(pi, "cluster")) {
-            /* A cluster is one block here: barrier.cluster.arrive lets the thread run on,
-             * barrier.cluster.wait waits until every thread of the block has got there
-             * (a thread may only wait after it arrived, so arriving later is the same). */
+            /* barrier.cluster.arrive{.release|.relaxed}{.aligned} and
+             * barrier.cluster.wait{.acquire}{.aligned}: blocks run on host threads that
+             * order their accesses at the cluster's lock, so the orderings are kept */
+            out->target = EXEC_CLUSTER_BARRIER;
             if (ptx_insn_has_mod(pi, PTX_MOD_arrive)) {
-                out->fn = exec_h_nop;
+                out->fn = h_cluster_arrive;
                 return 1;
             }
             if (!ptx_insn_has_mod(pi, PTX_MOD_wait))
                 return exec_dec_error(d, pi, "barrier.cluster needs .arrive or .wait"), -1;
-            out->fn = h_bar;
-            out->flags |= BAR_WAIT;
-            out->target = EXEC_CLUSTER_BARRIER;
+            out->fn = h_cluster_wait;
             return 1;
         }
         out->fn = h_bar;
@@ -582,6 +656,7 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->spin_waits = 0;
     w->spin_last = 0;
     w->spin_flips_seen = 0;
+    w->cl_target = 0;
     w->yield = false;
     w->brk = NULL;
     w->status = EXEC_WARP_RUNNABLE;
@@ -711,8 +786,8 @@ static void report_deadlock(struct exec_block *b) {
     exec_fault_block(b, EXEC_FAULT_ILLEGAL_INSTRUCTION, "no warp of the block can run");
 }
 
-exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 ctaid,
-                               uint32_t smid, exec_output *out, exec_fault *fault) {
+static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim3 ctaid,
+                                 uint32_t smid, exec_output *out, exec_fault *fault) {
     const exec_kernel *k = L->kernel;
     struct exec_block *b = &wk->block;
     fault->kind = EXEC_OK;
@@ -765,6 +840,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
     }
     b->shared = wk->shared;
     b->local = wk->local;
+    exec_cluster_enter(b); /* its shared memory is the cluster's from now on */
 
     if (b->nwarps > wk->warps_cap) {
         exec_wstate *n = realloc(wk->warps, b->nwarps * sizeof *n);
@@ -795,6 +871,7 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
 
     for (;;) {
         bool ran = false, all_exited = true;
+        if (b->cl_waiting) release_cluster_waiters(b);
         for (uint32_t i = 0; i < b->nwarps; i++) {
             exec_wstate *w = &b->warps[i];
             if (w->status == EXEC_WARP_RUNNABLE) {
@@ -820,6 +897,18 @@ exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 
         }
         if (all_exited) break;
         if (!ran) {
+            if (wait_for_cluster(b)) {
+                if (exec_block_aborted(b)) {
+                    exec_fault_block(b, EXEC_FAULT_ABORTED, "stopped because another block faulted");
+                    break;
+                }
+                if (L->deadline_ns && exec_block_past_deadline(L)) {
+                    exec_fault_block(b, EXEC_FAULT_TIMEOUT,
+                                     "the kernel ran longer than VCUDA_KERNEL_TIMEOUT allows");
+                    break;
+                }
+                continue;
+            }
             if (release_divergent_barrier(b)) continue;
             report_deadlock(b);
             break;
@@ -842,4 +931,16 @@ done:
     if (L->observer) exec_observe_block_end(b, start);
     for (uint32_t i = 0; i < b->nwarps; i++) wk->insn_count += b->warps[i].clock - start;
     return b->fault_kind;
+}
+
+exec_fault_kind exec_run_block(exec_worker *wk, const exec_launch *L, exec_dim3 ctaid,
+                               uint32_t smid, exec_output *out, exec_fault *fault) {
+    exec_fault_kind k = run_block(wk, L, ctaid, smid, out, fault);
+    /* the other blocks of its cluster no longer wait for it, nor reach its memory (which
+     * stays where it is until the cluster is over: its worker runs no other block) */
+    if (L->cluster) {
+        wk->block.cl_rank = exec_cluster_rank(L->cluster_dim, ctaid);
+        exec_cluster_leave(&wk->block);
+    }
+    return k;
 }

@@ -15,10 +15,11 @@
  * until the arrive that expects the bytes (exec/mbarrier.c keeps it signed). Every lane
  * that executes the instruction makes its own copy, as on the hardware.
  *
- * A cluster is one block (exec/cluster.c), so shared::cluster addresses are the block's
- * own shared memory, and a multicast copy (.multicast::cluster, ctaMask) writes the one
- * block there is when its bit 0 is set. A shared::cta -> shared::cluster copy is an illegal
- * instruction, as on the H200 in a kernel launched without a cluster (vcuda launches none).
+ * shared::cluster addresses reach any block of the cluster (exec/cluster.c); a multicast
+ * copy (.multicast::cluster, ctaMask) writes the same offset of every block whose rank's
+ * bit is set, and completes the bytes on the mbarrier at the same offset in each. A
+ * shared::cta -> shared::cluster copy is an illegal instruction in a kernel launched
+ * without a cluster, as on the H200.
  *
  * Addresses and sizes must be multiples of 16 (the PTX ISA's rule): others fault as
  * misaligned, as they do on the H100.
@@ -118,12 +119,25 @@ static bool bulk_move(exec_wstate *w, const exec_insn *in, uint32_t lane, const 
     return true;
 }
 
+/* One copy, and its bytes completed on the mbarrier at shared address mbar (0: none).
+ * false when the lane faulted. */
+static bool bulk_copy_to(exec_wstate *w, const exec_insn *in, uint32_t lane, const bulk_desc *b,
+                         uint64_t dst, uint64_t src, uint64_t n, uint64_t mbar) {
+    if (!bulk_move(w, in, lane, b, dst, src, n)) return false;
+    if (!(in->flags & BULK_MBAR)) return true;
+    uint64_t *obj = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, mbar, 8, EXEC_ACC_ATOMIC);
+    if (!obj) return false;
+    exec_mbarrier_complete_tx(obj, n);
+    return true;
+}
+
 static void h_bulk(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     const bulk_desc *b = (const bulk_desc *)(uintptr_t)in->imm;
-    if (b->dst_sp == PTX_SPACE_SHARED && b->src_sp == PTX_SPACE_SHARED) {
+    if (b->dst_sp == PTX_SPACE_SHARED && b->src_sp == PTX_SPACE_SHARED &&
+        !hw->block->L->explicit_cluster) {
         /* the H200 refuses a shared::cta -> shared::cluster copy in a kernel not launched as
-         * a cluster (tests/cuda/conformance/bulk_copy); vcuda launches no explicit cluster */
+         * a cluster (tests/cuda/conformance/bulk_copy) */
         exec_fault_at(hw, in, (uint32_t)__builtin_ctz(mask), EXEC_FAULT_ILLEGAL_INSTRUCTION,
                       "cp.async.bulk shared::cta -> shared::cluster needs a kernel launched "
                       "as a cluster");
@@ -133,14 +147,19 @@ static void h_bulk(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         uint64_t dst = EXEC_R(hw, b->dst, lane) + (uint64_t)b->dst_off;
         uint64_t src = EXEC_R(hw, b->src, lane) + (uint64_t)b->src_off;
         uint64_t n = (uint32_t)EXEC_R(hw, b->size, lane);
-        /* a multicast copy reaches the blocks of ctaMask: here the one block, rank 0 */
-        bool write = !(in->flags & BULK_MULTICAST) || (EXEC_R(hw, b->ctamask, lane) & 1u);
-        if (write && !bulk_move(w, in, lane, b, dst, src, n)) return;
-        if (in->flags & BULK_MBAR) {
-            uint64_t a = EXEC_R(hw, b->mbar, lane) + (uint64_t)b->mbar_off;
-            uint64_t *obj = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, a, 8, EXEC_ACC_ATOMIC);
-            if (!obj) return;
-            if (write) exec_mbarrier_complete_tx(obj, n);
+        uint64_t mbar = (in->flags & BULK_MBAR) ? EXEC_R(hw, b->mbar, lane) + (uint64_t)b->mbar_off : 0;
+        if (!(in->flags & BULK_MULTICAST)) {
+            if (!bulk_copy_to(w, in, lane, b, dst, src, n, mbar)) return;
+            continue;
+        }
+        /* a multicast copy reaches the blocks of ctaMask, at the same offsets in each */
+        uint32_t ranks = (uint32_t)EXEC_R(hw, b->ctamask, lane) & 0xffffu;
+        uint64_t keep = (1ull << EXEC_DSMEM_SHIFT) - 1;
+        for (; ranks; ranks &= ranks - 1) {
+            uint64_t r = (uint64_t)__builtin_ctz(ranks) + 1;
+            if (!bulk_copy_to(w, in, lane, b, (dst & keep) | r << EXEC_DSMEM_SHIFT, src, n,
+                              (mbar & keep) | r << EXEC_DSMEM_SHIFT))
+                return;
         }
     }
 }

@@ -161,14 +161,25 @@ static void h_bulk_tensor(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         int32_t c[EXEC_TMAP_MAX_RANK] = { 0 };
         for (unsigned i = 0; i < b->rank; i++) c[i] = (int32_t)EXEC_R(hw, b->coord[i], lane);
         uint64_t smem = EXEC_R(hw, b->smem, lane) + (uint64_t)b->smem_off, bytes = 0;
-        bool write = !(in->flags & BT_MULTICAST) || (EXEC_R(hw, b->ctamask, lane) & 1u);
-        if (write && !bt_copy(w, in, lane, t, c, smem, store, &bytes)) return;
-        if (in->flags & BT_MBAR) {
-            uint64_t a = EXEC_R(hw, b->mbar, lane) + (uint64_t)b->mbar_off;
-            uint64_t *obj = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, a, 8, EXEC_ACC_ATOMIC);
-            if (!obj) return;
-            if (write) exec_mbarrier_complete_tx(obj, bytes);
-        }
+        uint64_t mbar = EXEC_R(hw, b->mbar, lane) + (uint64_t)b->mbar_off;
+        /* a multicast copy reaches the blocks of ctaMask, at the same offsets in each
+         * (shared::cluster addresses of those ranks, exec/cluster.c) */
+        uint32_t ranks = (in->flags & BT_MULTICAST) ? (uint32_t)EXEC_R(hw, b->ctamask, lane) & 0xffffu
+                                                    : 0;
+        if ((in->flags & BT_MULTICAST) && !ranks) continue;
+        uint64_t keep = (1ull << EXEC_DSMEM_SHIFT) - 1;
+        do {
+            uint64_t r = ranks ? (uint64_t)__builtin_ctz(ranks) + 1 : 0;
+            uint64_t at = r ? (smem & keep) | r << EXEC_DSMEM_SHIFT : smem;
+            if (!bt_copy(w, in, lane, t, c, at, store, &bytes)) return;
+            if (in->flags & BT_MBAR) {
+                uint64_t a = r ? (mbar & keep) | r << EXEC_DSMEM_SHIFT : mbar;
+                uint64_t *obj = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, a, 8, EXEC_ACC_ATOMIC);
+                if (!obj) return;
+                exec_mbarrier_complete_tx(obj, bytes);
+            }
+            ranks &= ranks - 1;
+        } while (ranks);
     }
 }
 

@@ -62,11 +62,22 @@ __attribute__((noinline)) static void coresident_spin(exec_wstate *w) {
     co->wait(co->ctx, w->spin_waits / 8, &w->spin_flips_seen);
 }
 
+/* A turn of a spin-wait in a block of a cluster: what it waits for may be another block's
+ * doing (a remote mbarrier arrive, a flag in distributed shared memory), so every 8 turns
+ * the thread naps, leaving the host's cores to the cluster's other blocks. */
+__attribute__((noinline)) static void cluster_spin(exec_wstate *w) {
+    if (w->clock - w->spin_last > 64) w->spin_waits = 0;
+    w->spin_last = w->clock;
+    if (++w->spin_waits % 8) return;
+    exec_cluster_nap(w->h.block, w->spin_waits / 8);
+}
+
 /* One turn of a loop that may be a spin-wait: every lane of the path went round again
  * (uniform), or some left it (the count starts over). A path stuck going round while
  * other lanes of its warp wait lets them run. */
 __attribute__((noinline)) static void spin_turn(exec_wstate *w, bool uniform) {
     if (w->h.block->L->coresident) coresident_spin(w);
+    else if (w->h.block->L->cluster) cluster_spin(w);
     if (!uniform) {
         w->spin_count = 0;
     } else if (++w->spin_count >= EXEC_SPIN_LIMIT) {

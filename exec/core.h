@@ -32,7 +32,8 @@
  * row lets the warp's other lanes run (independent thread scheduling, exec/control.c). */
 #define EXEC_SPIN_LIMIT 1000u
 #define EXEC_NUM_BARRIERS 16u
-/* The barrier barrier.cluster.wait uses, besides the named ones (a cluster is one block). */
+/* The barrier barrier.cluster.arrive/wait count the block's threads at, besides the named
+ * ones (its completion is the block's arrival at the cluster's barrier, exec/cluster.c). */
 #define EXEC_CLUSTER_BARRIER EXEC_NUM_BARRIERS
 
 /* Handler-private flag bits (EXEC_F_HANDLER and up) used by the core's own handlers. */
@@ -217,6 +218,8 @@ typedef struct exec_wstate {
     uint32_t spin_waits;        /* co-resident blocks: turns of the current spin-wait, */
     uint64_t spin_last;         /* the clock of its last turn, and the barrier flips it */
     uint64_t spin_flips_seen;   /* has seen (exec/control.c) */
+    uint64_t cl_target;         /* the cluster barrier generation its last
+                                 * barrier.cluster.arrive counts towards */
     uint32_t returned;          /* lanes that returned from the current function */
     uint8_t status;             /* enum exec_warp_status */
     bool yield;                 /* leave the run loop at brk */
@@ -276,6 +279,10 @@ struct exec_block {
     exec_fault *fault;
     exec_fault_kind fault_kind;
     exec_barrier bars[EXEC_NUM_BARRIERS + 1]; /* named barriers, then the cluster's */
+    uint32_t cl_rank;           /* %cluster_ctarank */
+    uint64_t cl_arrivals;       /* times every live thread of the block arrived at the
+                                 * cluster barrier (the generations it arrived at) */
+    uint32_t cl_waiting;        /* warps waiting at barrier.cluster.wait */
     exec_wstate *warps;
     struct exec_devrt_worker *devrt; /* device-runtime state once the block used it */
     /* observed: the events the observer wants from this block (EXEC_OBS_EV_*, less
@@ -498,6 +505,32 @@ void exec_fault_block(struct exec_block *b, exec_fault_kind kind, const char *fm
     __attribute__((format(printf, 3, 4)));
 /* Thread index (x,y,z) of lane in warp w. */
 exec_dim3 exec_thread_of(const struct exec_block *b, uint32_t warp, uint32_t lane);
+
+/* ---- cluster.c: thread block clusters ---- */
+/* A shared::cluster address of another block: (rank + 1) << EXEC_DSMEM_SHIFT | offset (a
+ * block's own shared::cta offsets, below that, are also its shared::cluster addresses). */
+#define EXEC_DSMEM_SHIFT 24u
+/* Blocks of the block's cluster (1 without a cluster launch). */
+static inline uint32_t exec_cluster_size(const struct exec_block *b) {
+    const exec_dim3 *c = &b->L->cluster_dim;
+    return b->L->cluster ? c->x * c->y * c->z : 1u;
+}
+/* The block starts / has ended (its shared memory is no longer reachable). */
+void exec_cluster_enter(struct exec_block *b);
+void exec_cluster_leave(struct exec_block *b);
+/* Every live thread of the block arrived at the cluster barrier. */
+void exec_cluster_block_arrived(struct exec_block *b);
+/* Generations of the cluster barrier completed. */
+uint64_t exec_cluster_generation(const struct exec_block *b);
+/* Sleep a little while the cluster barrier stays at generation seen (the block's warps
+ * all wait for other blocks). */
+void exec_cluster_sleep(struct exec_block *b, uint64_t seen);
+/* A warp spinning on what another block of the cluster does: give the host's cores to
+ * the other blocks for a while that grows with round. */
+void exec_cluster_nap(struct exec_block *b, uint32_t round);
+/* The block of rank in b's cluster (its memory stays while the cluster runs, even after
+ * it exits), NULL with *why set when the rank is outside the cluster. */
+struct exec_block *exec_cluster_peer(struct exec_block *b, uint32_t rank, const char **why);
 
 /* ---- sreg.c ---- */
 void exec_h_sreg(exec_warp *w, const exec_insn *in, uint32_t mask);

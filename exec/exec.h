@@ -51,6 +51,11 @@ typedef struct exec_kernel_info {
     bool recursive;                 /* the call graph has a cycle: the stack is a limit */
     uint32_t regs_per_thread;       /* estimate from the PTX (ptxas may say otherwise) */
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
+    /* clusters: __cluster_dims__ (.reqnctapercluster, 0 when absent), .explicitcluster,
+     * and __launch_bounds__'s third figure (.maxclusterrank, 0 when absent) */
+    uint32_t reqnctapercluster[3];
+    bool explicitcluster;
+    uint32_t maxclusterrank;
     uint32_t ptx_version;           /* major*10 + minor */
     uint32_t target_sm;
     bool uses_device_heap;          /* the kernel or a callee calls malloc or free */
@@ -99,6 +104,7 @@ typedef struct exec_output {
 } exec_output;
 
 struct exec_devrt_ops;
+typedef struct exec_cluster exec_cluster;
 
 typedef struct exec_launch {
     const exec_kernel *kernel;
@@ -143,6 +149,13 @@ typedef struct exec_launch {
     uint64_t grid_workspace;        /* device address of the grid's barrier word pair,
                                      * which %envreg1:%envreg2 give cooperative groups
                                      * (this_grid().sync()); 0 when not cooperative */
+    /* thread block clusters: blocks per cluster ({0,0,0} or {1,1,1}: clusters of one),
+     * whether the launch named a cluster shape (%is_explicit_cluster), and the cluster of
+     * the block being run when it has more than one block (each lane's copy of the launch
+     * names its own; NULL otherwise) */
+    exec_dim3 cluster_dim;
+    bool explicit_cluster;
+    exec_cluster *cluster;
 } exec_launch;
 
 /* How the blocks of a co-resident grid wait for one another without taking the host's
@@ -163,6 +176,17 @@ typedef struct exec_coresident {
 /* mem_alloc.flags of allocations made by device-side malloc (MEM_KIND_DEVICE): they
  * belong to the device heap and are released with device-side free. */
 #define EXEC_MEM_FLAG_DEVICE_HEAP 0x40000000u
+
+/* ---- thread block clusters (exec/cluster.c) ----
+ * The blocks of a cluster run at once, each on a host thread of its own (the grid runner
+ * sees to that): they reach one another's shared memory (distributed shared memory) and
+ * wait for one another at barrier.cluster through the cluster object they share. */
+#define EXEC_CLUSTER_MAX 16u  /* the most blocks a cluster has (non-portable size on sm_90) */
+/* A cluster of dim blocks (at most EXEC_CLUSTER_MAX); NULL when out of memory. */
+exec_cluster *exec_cluster_new(exec_dim3 dim);
+void exec_cluster_free(exec_cluster *c);
+/* Rank of the block ctaid in its cluster of dim blocks (x fastest). */
+uint32_t exec_cluster_rank(exec_dim3 dim, exec_dim3 ctaid);
 
 exec_worker *exec_worker_new(void);
 void exec_worker_free(exec_worker *w);

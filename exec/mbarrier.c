@@ -11,7 +11,9 @@
  * A phase completes when no arrivals and no transaction bytes are pending. The state an
  * arrive returns holds the phase it arrived in (bit 63) and the arrivals then pending.
  * Shared memory belongs to one block on one host thread, so no atomics are needed; lanes
- * act in lane order. A try_wait that finds its phase incomplete lets the block's other
+ * act in lane order. In a cluster launch other blocks reach the object too (a remote
+ * arrive, a multicast copy's complete_tx): each operation then holds a lock chosen by the
+ * object's address. A try_wait that finds its phase incomplete lets the block's other
  * warps run before the warp tries again.
  */
 #include "core.h"
@@ -55,11 +57,30 @@ static uint64_t mb_arrive(uint64_t *obj, uint64_t count, uint64_t tx, bool drop,
     return state;
 }
 
-void exec_mbarrier_complete_tx(uint64_t *obj, uint64_t bytes) {
+static void mb_complete_tx(uint64_t *obj, uint64_t bytes) {
     uint64_t o = *obj, tx = (MB_TX(o) - bytes) & MB_COUNT_MAX;
     uint64_t pending = MB_PENDING(o), phase = MB_PHASE(o);
     if (tx == 0 && pending == 0) { phase ^= 1; pending = MB_EXPECTED(o); }
     *obj = MB_MAKE(pending, MB_EXPECTED(o), tx, phase);
+}
+
+/* The locks of objects that blocks of a cluster share (spin locks: held for a few
+ * instructions). */
+#define MB_LOCKS 64u
+static unsigned char mb_locks[MB_LOCKS];
+
+static unsigned char *mb_lock(const uint64_t *obj) {
+    unsigned char *l = &mb_locks[((uintptr_t)obj >> 3) % MB_LOCKS];
+    while (__atomic_test_and_set(l, __ATOMIC_ACQUIRE)) {}
+    return l;
+}
+
+static void mb_unlock(unsigned char *l) { __atomic_clear(l, __ATOMIC_RELEASE); }
+
+void exec_mbarrier_complete_tx(uint64_t *obj, uint64_t bytes) {
+    unsigned char *l = mb_lock(obj);
+    mb_complete_tx(obj, bytes);
+    mb_unlock(l);
 }
 
 static void h_mbarrier(exec_warp *hw, const exec_insn *in, uint32_t mask) {
@@ -75,6 +96,7 @@ static void h_mbarrier(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         if (!obj) return;
         uint64_t arg = (in->flags & MB_HAS_COUNT) ? EXEC_R(hw, in->a[1], lane) : 1;
         uint64_t r = 0;
+        unsigned char *lock = hw->block->L->cluster ? mb_lock(obj) : NULL;
         switch (in->aux) {
         case MB_INIT: *obj = MB_MAKE(arg, arg, 0, 0); break;
         case MB_INVAL: *obj = 0; break;
@@ -91,7 +113,7 @@ static void h_mbarrier(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                            MB_PHASE(o));
             break;
         }
-        case MB_COMPLETE_TX: exec_mbarrier_complete_tx(obj, arg); break;
+        case MB_COMPLETE_TX: mb_complete_tx(obj, arg); break;
         case MB_TEST_WAIT: case MB_TRY_WAIT: {
             uint64_t want = (in->flags & MB_PARITY) ? (arg & 1) : MB_PHASE(arg);
             bool complete = MB_PHASE(*obj) != want;
@@ -101,6 +123,7 @@ static void h_mbarrier(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         }
         default: break;
         }
+        if (lock) mb_unlock(lock);
         if ((in->flags & MB_HAS_DST) && in->aux != MB_TEST_WAIT && in->aux != MB_TRY_WAIT)
             EXEC_R(hw, in->d[0], lane) = r;
     }

@@ -107,12 +107,35 @@ static inline void *global_addr(exec_wstate *w, const exec_insn *in, uint32_t la
     return global_slow(w, in, lane, sp, a, size, access);
 }
 
+/* A shared::cluster address naming a block by rank (exec/cluster.c): that block's memory,
+ * its own included. Rare path. */
+__attribute__((noinline)) static void *cluster_shared_addr(exec_wstate *w, const exec_insn *in,
+                                                           uint32_t lane, ptx_space sp,
+                                                           uint64_t a, uint32_t size,
+                                                           int access) {
+    struct exec_block *b = w->h.block;
+    uint32_t rank = (uint32_t)(a >> EXEC_DSMEM_SHIFT) - 1;
+    uint64_t off = a & ((1ull << EXEC_DSMEM_SHIFT) - 1);
+    const char *why = NULL;
+    /* an H200 ends such a kernel with an unspecified launch failure (EXEC_FAULT_TRAP's
+     * error), not an illegal address (tests/cuda/hopper/cluster_fault) */
+    struct exec_block *peer = exec_cluster_peer(b, rank, &why);
+    if (!peer) return mem_fault(w, in, lane, EXEC_FAULT_TRAP, sp, a, size, access, why);
+    if (off >= peer->shared_size || peer->shared_size - off < size)
+        return mem_fault(w, in, lane, EXEC_FAULT_TRAP, sp, a, size, access,
+                         "outside the shared memory of the cluster's block of that rank");
+    return peer->shared + off;
+}
+
 static inline void *shared_addr(exec_wstate *w, const exec_insn *in, uint32_t lane,
                                 ptx_space sp, uint64_t a, uint32_t size, int access) {
     struct exec_block *b = w->h.block;
-    if (a >= b->shared_size || b->shared_size - a < size)
+    if (a >= b->shared_size || b->shared_size - a < size) {
+        if (a >> EXEC_DSMEM_SHIFT && a >> EXEC_DSMEM_SHIFT <= EXEC_CLUSTER_MAX)
+            return cluster_shared_addr(w, in, lane, sp, a, size, access);
         return mem_fault(w, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, sp, a, size, access,
                          "outside the block's shared memory");
+    }
     return b->shared + a;
 }
 

@@ -285,6 +285,9 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
 
     for (int d = 0; d < 3; d++) { info->maxntid[d] = pf->maxntid[d]; info->reqntid[d] = pf->reqntid[d]; }
     info->minnctapersm = pf->minnctapersm;
+    memcpy(info->reqnctapercluster, pf->reqnctapercluster, sizeof info->reqnctapercluster);
+    info->explicitcluster = pf->explicitcluster;
+    info->maxclusterrank = pf->maxclusterrank;
     info->ptx_version = m->version_major * 10 + m->version_minor;
     info->target_sm = m->target_sm;
 }

@@ -16,6 +16,12 @@ static uint64_t globaltimer_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Blocks per cluster along dimension i (1 without a cluster launch). */
+static inline uint32_t cdim(const exec_launch *L, int i) {
+    uint32_t v = i == 0 ? L->cluster_dim.x : i == 1 ? L->cluster_dim.y : L->cluster_dim.z;
+    return v ? v : 1u;
+}
+
 /* A value that is the same for every lane of the warp. */
 static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     struct exec_block *b = w->h.block;
@@ -43,23 +49,29 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     case PTX_SREG_GLOBALTIMER_HI: return globaltimer_ns() >> 32;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->dyn_shared;
     case PTX_SREG_TOTAL_SMEM_SIZE: return b->shared_size;
-    /* every block is a cluster of one (launches carry no cluster shape) */
-    case PTX_SREG_CLUSTERID_X: return b->ctaid.x;
-    case PTX_SREG_CLUSTERID_Y: return b->ctaid.y;
-    case PTX_SREG_CLUSTERID_Z: return b->ctaid.z;
-    case PTX_SREG_NCLUSTERID_X: return L->grid.x;
-    case PTX_SREG_NCLUSTERID_Y: return L->grid.y;
-    case PTX_SREG_NCLUSTERID_Z: return L->grid.z;
-    case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y:
-    case PTX_SREG_CLUSTER_NCTAID_Z: case PTX_SREG_CLUSTER_NCTARANK:
-        return 1;
+    /* clusters: without a cluster launch every block is a cluster of one */
+    case PTX_SREG_CLUSTERID_X: return b->ctaid.x / cdim(L, 0);
+    case PTX_SREG_CLUSTERID_Y: return b->ctaid.y / cdim(L, 1);
+    case PTX_SREG_CLUSTERID_Z: return b->ctaid.z / cdim(L, 2);
+    case PTX_SREG_NCLUSTERID_X: return L->grid.x / cdim(L, 0);
+    case PTX_SREG_NCLUSTERID_Y: return L->grid.y / cdim(L, 1);
+    case PTX_SREG_NCLUSTERID_Z: return L->grid.z / cdim(L, 2);
+    case PTX_SREG_CLUSTER_CTAID_X: return b->ctaid.x % cdim(L, 0);
+    case PTX_SREG_CLUSTER_CTAID_Y: return b->ctaid.y % cdim(L, 1);
+    case PTX_SREG_CLUSTER_CTAID_Z: return b->ctaid.z % cdim(L, 2);
+    case PTX_SREG_CLUSTER_NCTAID_X: return cdim(L, 0);
+    case PTX_SREG_CLUSTER_NCTAID_Y: return cdim(L, 1);
+    case PTX_SREG_CLUSTER_NCTAID_Z: return cdim(L, 2);
+    case PTX_SREG_CLUSTER_CTARANK: return b->cl_rank;
+    case PTX_SREG_CLUSTER_NCTARANK: return cdim(L, 0) * cdim(L, 1) * cdim(L, 2);
+    case PTX_SREG_IS_EXPLICIT_CLUSTER: return L->explicit_cluster;
     case PTX_SREG_AGGR_SMEM_SIZE: return b->shared_size;
     /* the grid workspace of a cooperative launch, high word in %envreg1 and low word in
      * %envreg2 (as cooperative groups read it): 0 in other launches, which makes
      * this_grid().is_valid() false and this_grid().sync() trap, as on a GPU */
     case PTX_SREG_ENVREG0 + 1: return (uint32_t)(L->grid_workspace >> 32);
     case PTX_SREG_ENVREG0 + 2: return (uint32_t)L->grid_workspace;
-    default: return 0; /* other %envregN, %cluster_ctaid, %cluster_ctarank, %is_explicit_cluster */
+    default: return 0; /* other %envregN */
     }
 }
 
@@ -105,8 +117,25 @@ void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
 }
 
+/* mov.pred p, %is_explicit_cluster: the predicate special register. */
+static void h_sreg_pred(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    uint32_t v = uniform_value(exec_ws(hw), (uint32_t)in->target) ? mask : 0;
+    hw->P[in->d[0]] = (hw->P[in->d[0]] & ~mask) | v;
+}
+
 /* mov of a special register reads it straight into the destination. 1 when pi is one. */
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    if (pi->op == PTX_OP_mov && pi->nopnds == 2 && pi->opnd[1].kind == PTX_OPND_SREG &&
+        pi->ntypes && pi->types[0] == PTX_T_pred) {
+        if (pi->opnd[1].sreg != PTX_SREG_IS_EXPLICIT_CLUSTER)
+            return exec_dec_error(d, pi, "mov.pred of a special register that is no predicate"), -1;
+        out->nd = 1;
+        out->target = pi->opnd[1].sreg;
+        out->flags |= EXEC_F_D_PRED;
+        if (!exec_dec_pred(d, pi, &pi->opnd[0], &out->d[0], NULL)) return -1;
+        out->fn = h_sreg_pred;
+        return 1;
+    }
     if (pi->op != PTX_OP_mov || pi->nopnds != 2 || pi->opnd[1].kind != PTX_OPND_SREG ||
         pi->opnd[0].kind != PTX_OPND_REG || !pi->ntypes || ptx_type_sizes[pi->types[0]] < 4)
         return 0;

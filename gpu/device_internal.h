@@ -41,6 +41,7 @@ typedef struct gpu_lane {
      * on the block's first device-runtime call) */
     struct gpu_dp_grid *dp;
     struct gpu_dp_block *dp_block;
+    exec_cluster *cluster;        /* the cluster of the block being run (cluster launches) */
 } gpu_lane;
 
 struct gpu_device {

@@ -54,6 +54,11 @@ typedef struct gpu_preset {
     int texture_alignment;
     int texture_pitch_alignment;
     int cluster_launch;
+    /* SMs of each GPC as the cluster occupancy calculator counts them (0-terminated; a
+     * cluster's blocks share a GPC), and the cluster sizes a launch may have: portable
+     * (without cudaFuncAttributeNonPortableClusterSizeAllowed) and at most */
+    uint8_t gpc_sms[24];
+    int cluster_portable, cluster_max;
     int cores_per_sm;                /* FP32 lanes per SM, for deviceQuery's "CUDA Cores" */
     int sectors_per_line;            /* 4 (128-byte lines of 32-byte sectors) */
     int l1_caches_global_loads;      /* Fermi caches global loads in L1 by default */
@@ -177,6 +182,9 @@ gpu_occupancy gpu_occupancy_kernel(const gpu_preset *p, const gpu_occ_kernel *k,
 bool gpu_occupancy_available_dynamic_shared(const gpu_preset *p, const gpu_occ_kernel *k,
                                             int threads_per_block, int blocks_per_sm,
                                             size_t *available);
+/* cudaOccupancyMaxActiveClusters' answer: clusters of cluster_size blocks that fit on the
+ * device at once when an SM holds blocks_per_sm of their blocks (gpu/occupancy.c). */
+int gpu_occupancy_clusters(const gpu_preset *p, int cluster_size, int blocks_per_sm);
 /* cudaFuncAttributes.maxThreadsPerBlock: the largest block a kernel using regs_per_thread
  * registers can launch with (0 when none). */
 int gpu_max_threads_per_block(const gpu_preset *p, int regs_per_thread);

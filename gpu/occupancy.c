@@ -184,3 +184,22 @@ bool gpu_occupancy_available_dynamic_shared(const gpu_preset *p, const gpu_occ_k
     *available = (size_t)left;
     return true;
 }
+
+/* A cluster's blocks all run in one GPC: a GPC of s SMs holding b blocks each fits
+ * floor(s * b / size) clusters, and none when it has fewer SMs than the cluster has blocks;
+ * b is the calculator's blocks per SM, but at most 8 (the rule that reproduces every answer
+ * an H200 gave, for clusters of 1 to 16 blocks and 2 to 32 blocks per SM, with its GPCs in
+ * the preset: tests/cuda/hopper/expected/cluster_launch.out). */
+int gpu_occupancy_clusters(const gpu_preset *p, int cluster_size, int blocks_per_sm) {
+    if (cluster_size < 1 || blocks_per_sm < 1 || !p->cluster_launch)
+        return 0;
+    if (blocks_per_sm > 8)
+        blocks_per_sm = 8;
+    int n = 0;
+    for (unsigned g = 0; g < sizeof p->gpc_sms && p->gpc_sms[g]; g++) {
+        int s = p->gpc_sms[g];
+        if (s >= cluster_size)
+            n += s * blocks_per_sm / cluster_size;
+    }
+    return n;
+}

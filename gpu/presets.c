@@ -99,6 +99,10 @@ const gpu_preset gpu_presets[] = {
         .stream_priorities_supported = 1,
         .l1_cache_global = 1, .l1_cache_local = 1, .l1_caches_global_loads = 1,
         .cluster_launch = 1, .cores_per_sm = 128,
+        /* the GPCs that make the H200's cudaOccupancyMaxActiveClusters answers for
+         * clusters of 1 to 16 blocks at 2 and 8 blocks per SM (tests/cuda/hopper/clusters) */
+        .gpc_sms = {18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2},
+        .cluster_portable = 8, .cluster_max = 16,
         .host_register_supported = 1, .host_register_read_only_supported = 1,
         .sparse_cuda_array_supported = 1, .deferred_mapping_cuda_array_supported = 1,
         .timeline_semaphore_interop_supported = 1,

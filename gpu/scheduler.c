@@ -32,6 +32,14 @@
  * fit the device), and a fault stops every block, since the others could wait for the
  * faulted one for ever.
  *
+ * Clusters (a launch with thread block clusters of more than one block) are co-resident
+ * the same way, one cluster at a time: a lane takes a whole cluster and runs its first
+ * block itself while the others run at once on threads of their own (run_cluster), each
+ * with a worker of its own, so that the blocks reach one another's shared memory and wait
+ * for one another at the cluster barrier (exec/cluster.c). A fault stops the faulting
+ * block's cluster and every later block. Cooperative grids with clusters run every block
+ * at once, as any cooperative grid.
+ *
  * Dynamic parallelism (what blocks launch, and their output after a launch) is gpu/dp.c;
  * a grid's blocks run here, then what they launched there.
  *
@@ -60,6 +68,9 @@ typedef struct gpu_grid {
     const exec_launch *launch;
     exec_dim3 dim;
     uint64_t nblocks;
+    exec_dim3 cdim;                /* blocks per cluster (1x1x1 without clusters) */
+    uint32_t csize;                /* blocks per cluster */
+    uint64_t nunits;               /* what lanes take: blocks, or clusters of csize blocks */
     uint32_t num_sms;
     int priority;
     uint64_t share;                /* residency units one block takes on its SM */
@@ -110,6 +121,24 @@ static exec_dim3 block_coords(const gpu_grid *g, uint64_t linear) {
     return c;
 }
 
+/* The linear index of the block of rank r in unit k (a cluster, or block k itself). */
+static uint64_t unit_block(const gpu_grid *g, uint64_t k, uint32_t r) {
+    if (g->csize <= 1) return k;
+    uint64_t ncx = g->dim.x / g->cdim.x, ncy = g->dim.y / g->cdim.y;
+    uint64_t x = k % ncx * g->cdim.x + r % g->cdim.x;
+    uint64_t y = k / ncx % ncy * g->cdim.y + r / g->cdim.x % g->cdim.y;
+    uint64_t z = k / (ncx * ncy) * g->cdim.z + r / (g->cdim.x * g->cdim.y);
+    return x + g->dim.x * (y + g->dim.y * z);
+}
+
+/* The cluster block b belongs to (b itself without clusters). */
+static uint64_t cluster_of(const gpu_grid *g, uint64_t b) {
+    if (g->csize <= 1) return b;
+    exec_dim3 c = block_coords(g, b);
+    uint64_t ncx = g->dim.x / g->cdim.x, ncy = g->dim.y / g->cdim.y;
+    return c.x / g->cdim.x + ncx * (c.y / g->cdim.y + ncy * (c.z / g->cdim.z));
+}
+
 /* ---- output and faults (g->lock) ---- */
 
 static void grid_emit(gpu_grid *g, const char *data, size_t len) {
@@ -151,7 +180,9 @@ static void record_fault(gpu_grid *g, uint64_t b, const exec_fault *f) {
     gpu_device *d = g->dev;
     pthread_mutex_lock(&d->sched_lock);
     for (gpu_lane *l = d->busy; l; l = l->busy_next) {
-        if (l->grid == g && (g->cooperative || atomic_load(&l->block) > b))
+        uint64_t lb = atomic_load(&l->block);
+        if (l->grid == g && (g->cooperative || lb > b ||
+                             (g->csize > 1 && lb != NO_BLOCK && cluster_of(g, lb) == cluster_of(g, b))))
             __atomic_store_n(&l->abort, 1, __ATOMIC_RELAXED); /* read by exec */
     }
     pthread_mutex_unlock(&d->sched_lock);
@@ -216,23 +247,29 @@ static void unlist(gpu_grid *g) {
 static int take_block(gpu_grid *g, uint64_t *b, uint32_t *sm) {
     gpu_device *d = g->dev;
     uint64_t k = g->next_block;
-    if (k >= g->nblocks)
+    if (k >= g->nunits)
         return -1;
-    if (k > atomic_load(&g->fault_block)) {
+    uint64_t first = unit_block(g, k, 0);
+    if (first > atomic_load(&g->fault_block)) {
         /* a block before it faulted: later blocks never start */
-        g->next_block = g->nblocks;
+        g->next_block = g->nunits;
         unlist(g);
         return -1;
     }
-    if (k >= atomic_load(&g->emit_seen) + g->ring_size)
+    if (first >= atomic_load(&g->emit_seen) + g->ring_size)
         return 0;
-    uint32_t s = (uint32_t)((g->sm_base + k) % g->num_sms);
-    /* An empty SM takes any block, so that a block too big for the calculator still runs. */
-    if (d->sm_load[s] != 0 && d->sm_load[s] + g->share > GPU_SM_CAPACITY)
-        return 0;
-    d->sm_load[s] += g->share;
+    uint32_t s = (uint32_t)((g->sm_base + k * g->csize) % g->num_sms);
+    /* An empty SM takes any block, so that a block too big for the calculator still runs;
+     * a cluster's blocks take consecutive SMs. */
+    for (uint32_t r = 0; r < g->csize; r++) {
+        uint64_t load = d->sm_load[(s + r) % g->num_sms];
+        if (load != 0 && load + g->share > GPU_SM_CAPACITY)
+            return 0;
+    }
+    for (uint32_t r = 0; r < g->csize; r++)
+        d->sm_load[(s + r) % g->num_sms] += g->share;
     g->next_block = k + 1;
-    if (g->next_block >= g->nblocks)
+    if (g->next_block >= g->nunits)
         unlist(g);
     g->blocks_out++;
     *b = k;
@@ -271,6 +308,7 @@ static void exec_block_on_lane(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t
         running_device = g->dev;
         running_grid = g;
         lane->launch = *g->launch;
+        lane->launch.cluster = lane->cluster;
         lane->launch.abort = &lane->abort;
         lane->launch.devrt = &gpu_dp_ops;
         lane->launch.devrt_ctx = lane;
@@ -286,6 +324,85 @@ static void exec_block_on_lane(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t
     finish_block(g, lane, b, kind);
 }
 
+/* ---- clusters: the blocks of one cluster at once ---- */
+
+typedef struct cluster_sibling {
+    gpu_grid *g;
+    gpu_lane lane;
+    uint64_t b;
+    uint32_t sm;
+    pthread_t thread;
+} cluster_sibling;
+
+static void *cluster_sibling_main(void *arg) {
+    cluster_sibling *cs = arg;
+    exec_block_on_lane(cs->g, &cs->lane, cs->b, cs->sm);
+    if (cs->g->launch->observer)
+        exec_worker_observe_end(cs->lane.worker); /* the worker's only block */
+    return NULL;
+}
+
+/* Run cluster k of g, whose first block goes to SM sm: its first block on lane, the others
+ * at once on threads of their own (d->sched_lock not held; lane is in the busy list). */
+static void run_cluster(gpu_grid *g, gpu_lane *lane, uint64_t k, uint32_t sm) {
+    gpu_device *d = g->dev;
+    cluster_sibling sibs[EXEC_CLUSTER_MAX];
+    exec_cluster *c = exec_cluster_new(g->cdim);
+    uint32_t started = 1;
+    for (uint32_t r = 1; c && r < g->csize; r++) {
+        cluster_sibling *cs = &sibs[r];
+        memset(cs, 0, sizeof *cs);
+        cs->g = g;
+        cs->b = unit_block(g, k, r);
+        cs->sm = (sm + r) % g->num_sms;
+        cs->lane.dev = d;
+        cs->lane.worker = exec_worker_new();
+        cs->lane.cluster = c;
+        cs->lane.grid = g;
+        atomic_init(&cs->lane.block, cs->b);
+        if (!cs->lane.worker)
+            break;
+        pthread_mutex_lock(&d->sched_lock);
+        busy_add(d, &cs->lane);
+        pthread_mutex_unlock(&d->sched_lock);
+        if (pthread_create(&cs->thread, NULL, cluster_sibling_main, cs) != 0) {
+            pthread_mutex_lock(&d->sched_lock);
+            busy_remove(&cs->lane);
+            pthread_mutex_unlock(&d->sched_lock);
+            exec_worker_free(cs->lane.worker);
+            break;
+        }
+        started++;
+    }
+    if (started < g->csize) {
+        /* the host cannot start the cluster: the launch fails, and the blocks that started
+         * stop (they could wait for the others for ever) */
+        exec_fault f;
+        memset(&f, 0, sizeof f);
+        f.kind = EXEC_FAULT_ILLEGAL_ADDRESS;
+        snprintf(f.msg, sizeof f.msg,
+                 "vcuda: cannot start %u host threads for the blocks of a cluster", g->csize);
+        pthread_mutex_lock(&g->lock);
+        record_fault(g, unit_block(g, k, 0), &f);
+        pthread_mutex_unlock(&g->lock);
+    }
+    lane->cluster = c;
+    if (c)
+        exec_block_on_lane(g, lane, unit_block(g, k, 0), sm);
+    lane->cluster = NULL;
+    for (uint32_t r = 1; r < started; r++) {
+        cluster_sibling *cs = &sibs[r];
+        pthread_join(cs->thread, NULL);
+        pthread_mutex_lock(&d->sched_lock);
+        busy_remove(&cs->lane);
+        pthread_mutex_unlock(&d->sched_lock);
+        free(cs->lane.out.data);
+        free(cs->lane.out.err);
+        exec_worker_free(cs->lane.worker);
+    }
+    exec_cluster_free(c);
+}
+
 /* Run block b of g on lane, as SM sm. Called and returns with d->sched_lock held.
  *
  * A launch that an observer watches (profiler, checker) keeps the lane: it goes on with
@@ -298,19 +415,23 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
     for (;;) {
         __atomic_store_n(&lane->abort, 0, __ATOMIC_RELAXED);
         lane->grid = g;
-        atomic_store(&lane->block, b);
+        atomic_store(&lane->block, unit_block(g, b, 0));
         busy_add(d, lane);
         if (lane->counted_grid != g->seq) {
             lane->counted_grid = g->seq;
             g->threads++;
         }
         pthread_mutex_unlock(&d->sched_lock);
-        exec_block_on_lane(g, lane, b, sm);
+        if (g->csize > 1)
+            run_cluster(g, lane, b, sm);
+        else
+            exec_block_on_lane(g, lane, b, sm);
         pthread_mutex_lock(&d->sched_lock);
         busy_remove(lane);
         lane->grid = NULL;
         atomic_store(&lane->block, NO_BLOCK);
-        d->sm_load[sm] -= g->share;
+        for (uint32_t r = 0; r < g->csize; r++)
+            d->sm_load[(sm + r) % g->num_sms] -= g->share;
         /* Room on an SM, or in a grid's output ring: whoever waited for it may go on. */
         if (d->room_waiters)
             pthread_cond_broadcast(&d->sched_wake);
@@ -328,7 +449,7 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
         pthread_mutex_lock(&d->sched_lock);
     }
     g->blocks_out--;
-    if (g->next_block >= g->nblocks && g->blocks_out == 0)
+    if (g->next_block >= g->nunits && g->blocks_out == 0)
         pthread_cond_broadcast(&g->done);
 }
 
@@ -445,11 +566,11 @@ static void run_shared(gpu_grid *g) {
 
     pthread_mutex_lock(&d->sched_lock);
     admit(d, g);
-    if (g->nblocks > 1 && d->nlanes > 1) {
+    if (g->nunits > 1 && d->nlanes > 1) {
         gpu_pool_start(d);
         /* Wake no more pool lanes than the grid can use beside the caller (a lane not
          * asleep right now finds the grid before it next waits). */
-        uint64_t helpers = g->nblocks - 1 < d->nlanes - 1 ? g->nblocks - 1 : d->nlanes - 1;
+        uint64_t helpers = g->nunits - 1 < d->nlanes - 1 ? g->nunits - 1 : d->nlanes - 1;
         for (uint64_t i = 0; i < helpers; i++)
             pthread_cond_signal(&d->sched_wake);
     }
@@ -546,8 +667,14 @@ static void coop_flipped(void *ctx) {
 static void run_cooperative(gpu_grid *g) {
     gpu_device *d = g->dev;
     coop_block *cbs = calloc(g->nblocks, sizeof *cbs);
+    /* with clusters, each block's lane names its cluster */
+    uint64_t nclusters = g->csize > 1 ? g->nblocks / g->csize : 0;
+    exec_cluster **clusters = nclusters ? calloc(nclusters, sizeof *clusters) : NULL;
+    bool ok = cbs && (!nclusters || clusters);
+    for (uint64_t i = 0; ok && i < nclusters; i++)
+        ok = (clusters[i] = exec_cluster_new(g->cdim)) != NULL;
     uint64_t started = 0;
-    if (cbs) {
+    if (ok) {
         pthread_mutex_lock(&d->sched_lock);
         g->seq = ++d->grid_seq;
         g->sm_base = least_loaded_sm(d, g->num_sms);
@@ -558,6 +685,7 @@ static void run_cooperative(gpu_grid *g) {
             cb->sm = (uint32_t)((g->sm_base + b) % g->num_sms);
             cb->lane.dev = d;
             cb->lane.worker = exec_worker_new();
+            cb->lane.cluster = nclusters ? clusters[cluster_of(g, b)] : NULL;
             atomic_init(&cb->lane.block, b);
             cb->lane.grid = g;
             if (!cb->lane.worker)
@@ -595,6 +723,9 @@ static void run_cooperative(gpu_grid *g) {
         exec_worker_free(cbs[b].lane.worker);
     }
     free(cbs);
+    for (uint64_t i = 0; clusters && i < nclusters; i++)
+        exec_cluster_free(clusters[i]);
+    free(clusters);
 }
 
 /* A grid workspace: the barrier word pair cooperative groups' grid.sync() counts
@@ -679,8 +810,19 @@ static exec_fault_kind run_blocks(gpu_device *d, exec_launch *L, const gpu_grid_
     g.cooperative = opts && opts->cooperative && !nested;
     if (!g.cooperative)
         L->grid_workspace = d->grid_workspace;
-    /* a cooperative grid's blocks all run at once: each may finish first */
-    g.ring_size = g.nblocks < RING_MAX || g.cooperative ? g.nblocks : RING_MAX;
+    /* clusters of more than one block (the launch checked that they tile the grid); a
+     * grid launched from a block runs its blocks one by one, as clusters of one */
+    g.cdim = L->cluster_dim;
+    if (!g.cdim.x || !g.cdim.y || !g.cdim.z || nested || g.dim.x % g.cdim.x ||
+        g.dim.y % g.cdim.y || g.dim.z % g.cdim.z ||
+        (uint64_t)g.cdim.x * g.cdim.y * g.cdim.z > EXEC_CLUSTER_MAX)
+        g.cdim = (exec_dim3){1, 1, 1};
+    g.csize = g.cdim.x * g.cdim.y * g.cdim.z;
+    L->cluster_dim = g.cdim;
+    L->cluster = NULL;
+    g.nunits = g.csize > 1 && !g.cooperative ? g.nblocks / g.csize : g.nblocks;
+    /* a cooperative grid's blocks all run at once, and a cluster's: each may finish first */
+    g.ring_size = g.nblocks < RING_MAX || g.cooperative || g.csize > 1 ? g.nblocks : RING_MAX;
     if (g.cooperative) {
         pthread_mutex_init(&g.co_lock, NULL);
         pthread_condattr_t ca;

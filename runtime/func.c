@@ -95,10 +95,14 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
         attr->cacheModeCA = 0;
         attr->maxDynamicSharedSizeBytes = (int)rt_func_max_dynamic_shared(c, f);
         attr->preferredShmemCarveout = f->carveout;
-        attr->clusterDimMustBeSet = f->cluster_attrs[0];
-        attr->requiredClusterWidth = f->cluster_attrs[1];
-        attr->requiredClusterHeight = f->cluster_attrs[2];
-        attr->requiredClusterDepth = f->cluster_attrs[3];
+        /* __cluster_dims__ or the shape set at run time (.explicitcluster without a shape:
+         * the launch must give one) */
+        exec_dim3 cl;
+        bool has = rt_func_cluster_dims(f, &cl);
+        attr->clusterDimMustBeSet = info->explicitcluster; /* nvcc's for __cluster_dims__ */
+        attr->requiredClusterWidth = has ? (int)cl.x : 0;
+        attr->requiredClusterHeight = has ? (int)cl.y : 0;
+        attr->requiredClusterDepth = has ? (int)cl.z : 0;
         attr->nonPortableClusterSizeAllowed = f->cluster_attrs[4];
         attr->clusterSchedulingPolicyPreference = f->cluster_attrs[5];
     }
@@ -132,11 +136,16 @@ RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute
                 f->carveout = value;
             break;
         case cudaFuncAttributeClusterDimMustBeSet:
+            e = cudaErrorInvalidValue; /* read-only */
+            break;
         case cudaFuncAttributeRequiredClusterWidth:
         case cudaFuncAttributeRequiredClusterHeight:
         case cudaFuncAttributeRequiredClusterDepth:
-            /* Set by __cluster_dims__ at compile time; read-only here. */
-            e = cudaErrorInvalidValue;
+            /* the shape __cluster_dims__ gives, unless it gave one (checked at launch) */
+            if (info->reqnctapercluster[0] || value < 0)
+                e = cudaErrorInvalidValue;
+            else
+                f->cluster_attrs[1 + (attr - cudaFuncAttributeRequiredClusterWidth)] = value;
             break;
         case cudaFuncAttributeNonPortableClusterSizeAllowed:
             f->cluster_attrs[4] = value;
@@ -229,6 +238,104 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
                                                                   dynamicSMemSize,
                                                                   cudaOccupancyDefault);
+}
+
+bool rt_func_cluster_dims(const rt_func *f, exec_dim3 *out) {
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    const uint32_t *r = info->reqnctapercluster;
+    if (r[0]) {
+        *out = (exec_dim3){r[0], r[1] ? r[1] : 1, r[2] ? r[2] : 1};
+        return true;
+    }
+    const int *a = &f->cluster_attrs[1];
+    if (a[0] > 0 && a[1] > 0 && a[2] > 0) {
+        *out = (exec_dim3){(uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]};
+        return true;
+    }
+    return false;
+}
+
+/* The cluster size of a launch configuration: its cluster attribute, else the kernel's
+ * own shape; 0 when neither gives one. */
+static int rt_config_cluster_size(const rt_func *f, const cudaLaunchConfig_t *cfg) {
+    for (unsigned i = 0; i < cfg->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &cfg->attrs[i];
+        if (a->id == cudaLaunchAttributeClusterDimension)
+            return (int)(a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z);
+    }
+    exec_dim3 cl;
+    return rt_func_cluster_dims(f, &cl) ? (int)(cl.x * cl.y * cl.z) : 0;
+}
+
+/* Clusters of size blocks of a configuration that fit at once (c->lock held, f ready);
+ * cudaErrorInvalidClusterSize for a size the kernel may not launch with. */
+static cudaError_t rt_active_clusters(rt_context *c, rt_func *f, const cudaLaunchConfig_t *cfg,
+                                      int size, int *n) {
+    const gpu_preset *p = rt_cur(c)->preset;
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    int most = f->cluster_attrs[4] ? p->cluster_max : p->cluster_portable;
+    if (!p->cluster_launch) return cudaErrorNotSupported;
+    if (size < 1 || size > most || (info->maxclusterrank && (uint32_t)size > info->maxclusterrank))
+        return cudaErrorInvalidClusterSize;
+    int threads = (int)(cfg->blockDim.x * cfg->blockDim.y * cfg->blockDim.z);
+    gpu_occ_kernel k = rt_occ_kernel(c, f);
+    if (threads <= 0 || cfg->dynamicSmemBytes > k.max_dynamic_shared) return cudaErrorInvalidValue;
+    int per_sm = gpu_occupancy_kernel(p, &k, threads, cfg->dynamicSmemBytes).blocks_per_sm;
+    *n = gpu_occupancy_clusters(p, size, per_sm);
+    return cudaSuccess;
+}
+
+/* cudaOccupancyMaxActiveClusters: how many clusters of the configuration's shape (its
+ * cluster attribute or the kernel's __cluster_dims__) can be resident at once; a cluster
+ * keeps to one GPC (gpu_occupancy_clusters). */
+RT_API cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                  const cudaLaunchConfig_t *launchConfig) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!numClusters || !launchConfig) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_ready(c, func, &f);
+    if (e == cudaSuccess) {
+        /* with no cluster shape at all the answer is 0 clusters (an H200's) */
+        int size = rt_config_cluster_size(f, launchConfig);
+        if (size) e = rt_active_clusters(c, f, launchConfig, size, numClusters);
+        else *numClusters = 0;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
+}
+
+/* cudaOccupancyMaxPotentialClusterSize: the largest cluster of the configuration's blocks
+ * that still fits, up to the portable size (the largest with the non-portable attribute);
+ * as on an H200, neither the kernel's __cluster_dims__ nor its cluster rank bound counts. */
+RT_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                        const cudaLaunchConfig_t *launchConfig) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    if (!clusterSize || !launchConfig) return rt_record(cudaErrorInvalidValue);
+    pthread_mutex_lock(&c->lock);
+    rt_func *f;
+    e = rt_func_ready(c, func, &f);
+    if (e == cudaSuccess) {
+        const gpu_preset *p = rt_cur(c)->preset;
+        int threads = (int)(launchConfig->blockDim.x * launchConfig->blockDim.y * launchConfig->blockDim.z);
+        gpu_occ_kernel k = rt_occ_kernel(c, f);
+        if (!p->cluster_launch) {
+            e = cudaErrorNotSupported;
+        } else if (threads <= 0 || launchConfig->dynamicSmemBytes > k.max_dynamic_shared) {
+            e = cudaErrorInvalidValue;
+        } else {
+            int per_sm = gpu_occupancy_kernel(p, &k, threads, launchConfig->dynamicSmemBytes).blocks_per_sm;
+            int size = f->cluster_attrs[4] ? p->cluster_max : p->cluster_portable;
+            while (size > 0 && gpu_occupancy_clusters(p, size, per_sm) < 1) size--;
+            *clusterSize = size;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
 }
 
 RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,

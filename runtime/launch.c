@@ -66,13 +66,53 @@ static cudaError_t rt_check_cooperative(rt_context *c, const rt_func *f, dim3 gr
     return cudaSuccess;
 }
 
-/* The grid of a launch, checked, as an operation (c->lock held). */
+/* The cluster shape of a launch: the launch attribute's (attr, NULL when none) or the
+ * kernel's __cluster_dims__, checked as CUDA 13 checks them (an H200 shows it:
+ * tests/cuda/hopper/expected/cluster_launch.out): the shape must tile the grid, have at most
+ * the device's portable size of blocks (more with cudaFuncAttributeNonPortableClusterSize
+ * Allowed, up to its largest), at most __launch_bounds__'s cluster rank, and fit a GPC;
+ * otherwise cudaErrorInvalidClusterSize. *out is {0,0,0} for a launch without clusters. */
+static cudaError_t rt_check_cluster(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
+                                    size_t shared, const exec_dim3 *attr, exec_dim3 *out) {
+    const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
+    const gpu_preset *p = rt_cur(c)->preset;
+    *out = (exec_dim3){0, 0, 0};
+    exec_dim3 cl = {0, 0, 0};
+    bool compiled = rt_func_cluster_dims(f, &cl);
+    if (attr) {
+        if (!attr->x || !attr->y || !attr->z) return cudaErrorInvalidClusterSize;
+        /* a kernel compiled with its cluster shape takes no other */
+        if (compiled && (attr->x != cl.x || attr->y != cl.y || attr->z != cl.z))
+            return cudaErrorInvalidClusterSize;
+        cl = *attr;
+    }
+    if (!cl.x) {
+        /* .explicitcluster without a shape: the launch must give one */
+        return info->explicitcluster ? cudaErrorInvalidClusterSize : cudaSuccess;
+    }
+    uint64_t size = (uint64_t)cl.x * cl.y * cl.z;
+    if (!p->cluster_launch) return size > 1 ? cudaErrorInvalidClusterSize : cudaSuccess;
+    uint64_t most = f->cluster_attrs[4] ? (uint64_t)p->cluster_max : (uint64_t)p->cluster_portable;
+    if (size > most || (info->maxclusterrank && size > info->maxclusterrank))
+        return cudaErrorInvalidClusterSize;
+    if (grid.x % cl.x || grid.y % cl.y || grid.z % cl.z) return cudaErrorInvalidClusterSize;
+    int per_sm = rt_func_blocks_per_sm(c, f, (int)(block.x * block.y * block.z), shared);
+    if (gpu_occupancy_clusters(p, (int)size, per_sm) < 1) return cudaErrorInvalidClusterSize;
+    *out = cl;
+    return cudaSuccess;
+}
+
+/* The grid of a launch, checked, as an operation (c->lock held). cluster: the cluster
+ * launch attribute's shape, NULL when none. */
 static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block, void **args,
-                                size_t shared, bool cooperative, rt_op **out) {
+                                size_t shared, bool cooperative, const exec_dim3 *cluster,
+                                rt_op **out) {
     cudaError_t e = rt_func_resolve(c, f);
     if (e != cudaSuccess) return e;
     e = rt_check_config(c, f, grid, block, shared);
     if (e == cudaSuccess && cooperative) e = rt_check_cooperative(c, f, grid, block, shared);
+    exec_dim3 cl;
+    if (e == cudaSuccess) e = rt_check_cluster(c, f, grid, block, shared, cluster, &cl);
     if (e != cudaSuccess) return e;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (info->nparams && !args) return cudaErrorInvalidValue;
@@ -92,6 +132,7 @@ static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block
     op->u.kernel.blocks_per_sm =
         rt_func_blocks_per_sm(c, f, (int)(block.x * block.y * block.z), shared);
     op->u.kernel.cooperative = cooperative;
+    op->u.kernel.cluster = cl;
     if (c->check) op->u.kernel.check_site = check_host_site(c->check);
     *out = op;
     return cudaSuccess;
@@ -102,13 +143,14 @@ cudaError_t rt_kernel_op(rt_context *c, const void *func, dim3 grid, dim3 block,
     pthread_mutex_lock(&c->lock);
     rt_func *f = NULL;
     cudaError_t e = rt_func_lookup(c, func, &f);
-    if (e == cudaSuccess) e = rt_launch_op(c, f, grid, block, args, shared, false, out);
+    if (e == cudaSuccess) e = rt_launch_op(c, f, grid, block, args, shared, false, NULL, out);
     pthread_mutex_unlock(&c->lock);
     return e;
 }
 
 static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void **args,
-                                   size_t shared, cudaStream_t stream, bool cooperative) {
+                                   size_t shared, cudaStream_t stream, bool cooperative,
+                                   const exec_dim3 *cluster) {
     rt_context *c = rt_ctx();
     /* The kernel is looked up before the sticky error is reported (as CUDA 13 does:
      * tests/cuda/probes/expected/sticky.out). */
@@ -122,7 +164,7 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
     if (!rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
     rt_op *op = NULL;
     pthread_mutex_lock(&c->lock);
-    e = rt_launch_op(c, f, grid, block, args, shared, cooperative, &op);
+    e = rt_launch_op(c, f, grid, block, args, shared, cooperative, cluster, &op);
     bool load = e == cudaSuccess && c->lazy_loading && !f->device_loaded;
     if (load) f->device_loaded = true;
     pthread_mutex_unlock(&c->lock);
@@ -137,24 +179,24 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
 
 RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                       void **args, size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, stream, false);
+    return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, stream, false, NULL);
 }
 
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream) {
     return rt_launch_entry(kernel, gridDim, blockDim, args, sharedMem, rt_per_thread(stream),
-                           false);
+                           false, NULL);
 }
 
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream) {
-    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream, false);
+    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream, false, NULL);
 }
 
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream) {
     return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, rt_per_thread(stream),
-                           false);
+                           false, NULL);
 }
 
 /* A cooperative launch: every block resident at once, so that blocks may synchronise
@@ -163,14 +205,14 @@ RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 bl
 RT_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                                void **args, size_t sharedMem,
                                                cudaStream_t stream) {
-    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream, true);
+    return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, stream, true, NULL);
 }
 
 RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
                                                     dim3 blockDim, void **args,
                                                     size_t sharedMem, cudaStream_t stream) {
     return rt_launch_entry(func, gridDim, blockDim, args, sharedMem, rt_per_thread(stream),
-                           true);
+                           true, NULL);
 }
 
 /* cudaLaunchKernelEx's C form. Attributes that change how a grid runs are not emulated
@@ -178,7 +220,8 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridD
 static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args,
                                 bool per_thread) {
     if (!config) return rt_record(cudaErrorInvalidValue);
-    bool cooperative = false;
+    bool cooperative = false, has_cluster = false;
+    exec_dim3 cluster = {0, 0, 0};
     /* events to record once the kernel is in the stream (programmatic and launch-completion
      * events) */
     cudaEvent_t after[4];
@@ -187,9 +230,9 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
         const cudaLaunchAttribute *a = &config->attrs[i];
         switch (a->id) {
         case cudaLaunchAttributeClusterDimension:
-            if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z <= 1) break;
-            fprintf(stderr, "vcuda: cudaLaunchKernelEx: thread block clusters are not supported\n");
-            return rt_record(cudaErrorNotSupported);
+            cluster = (exec_dim3){a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z};
+            has_cluster = true;
+            break;
         case cudaLaunchAttributeCooperative:
             cooperative = a->val.cooperative != 0;
             break;
@@ -231,7 +274,8 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
     }
     cudaStream_t stream = per_thread ? rt_per_thread(config->stream) : config->stream;
     cudaError_t e = rt_launch_entry(func, config->gridDim, config->blockDim, args,
-                                    config->dynamicSmemBytes, stream, cooperative);
+                                    config->dynamicSmemBytes, stream, cooperative,
+                                    has_cluster ? &cluster : NULL);
     for (unsigned i = 0; i < nafter && e == cudaSuccess; i++) e = cudaEventRecord(after[i], stream);
     return e;
 }
@@ -292,6 +336,8 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
         .print_ctx = out,
         .cooperative = op->u.kernel.cooperative,
     };
+    L.cluster_dim = op->u.kernel.cluster;
+    L.explicit_cluster = op->u.kernel.cluster.x != 0;
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
     gpu_device *gpu = rt_devrt_prepare(c, dev);

@@ -255,6 +255,7 @@ typedef struct rt_op {
             uint8_t *params;
             int blocks_per_sm;
             bool cooperative;   /* cudaLaunchCooperativeKernel: all blocks at once */
+            exec_dim3 cluster;  /* blocks per cluster ({0,0,0}: no cluster launch) */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
@@ -462,6 +463,9 @@ cudaError_t rt_var_address(rt_context *c, rt_var *v, void **addr);
 size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f);
 /* The occupancy calculator's resident blocks per SM for a launch of f (func.c; c->lock
  * held, f resolved). */
+/* The kernel's own cluster shape: __cluster_dims__, or the one set with
+ * cudaFuncAttributeRequiredCluster{Width,Height,Depth}; false when it has none. */
+bool rt_func_cluster_dims(const rt_func *f, exec_dim3 *out);
 int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
                           size_t dynamic_shared);
 

@@ -84,10 +84,6 @@ RT_UNSUPPORTED(cudaLibraryLoadData, (cudaLibrary_t *library, const void *code, e
 RT_UNSUPPORTED(cudaLibraryLoadFromFile, (cudaLibrary_t *library, const char *fileName, enum cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, enum cudaLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions))
 RT_UNSUPPORTED(cudaLibraryUnload, (cudaLibrary_t library))
 
-/* ---- Thread block clusters ---- */
-RT_UNSUPPORTED(cudaOccupancyMaxActiveClusters, (int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig))
-RT_UNSUPPORTED(cudaOccupancyMaxPotentialClusterSize, (int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig))
-
 /* ---- Error logs ---- */
 RT_UNSUPPORTED(cudaLogsCurrent, (cudaLogIterator *iterator_out, unsigned int flags))
 RT_UNSUPPORTED(cudaLogsDumpToFile, (cudaLogIterator *iterator, const char *pathToFile, unsigned int flags))

@@ -46,6 +46,9 @@ struct exec_kernel {
     _Atomic int *wait_for;     /* blocks wait until it is non-zero, at most 20 s (NULL: none) */
     unsigned hold_us;          /* blocks stay this long among the running ones */
     _Atomic int started, running, most_running, waited_in_vain;
+    /* clusters: blocks that ran in one, that waited for their cluster in vain, and that
+     * found another cluster's blocks in theirs */
+    _Atomic int in_cluster, cluster_apart, cluster_mixed;
 };
 
 struct exec_worker {
@@ -56,6 +59,23 @@ struct exec_worker {
 exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
 void exec_worker_free(exec_worker *w) { free(w); }
 uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
+
+/* clusters: the scheduler makes the object a cluster's blocks share, and frees it; here
+ * it counts the blocks that arrived, so that each can wait for all of its cluster */
+struct exec_cluster {
+    exec_dim3 dim;
+    _Atomic int arrived;
+    _Atomic int64_t first;     /* the cluster's coordinates (x | y << 20 | z << 40), -1 unset */
+};
+exec_cluster *exec_cluster_new(exec_dim3 dim) {
+    exec_cluster *c = calloc(1, sizeof *c);
+    if (c) {
+        c->dim = dim;
+        atomic_init(&c->first, -1);
+    }
+    return c;
+}
+void exec_cluster_free(exec_cluster *c) { free(c); }
 
 /* As the executor does: a worker begins an observer's state at its first observed block
  * and ends it here (or when a block of another observer comes). */
@@ -102,6 +122,22 @@ exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 c
     int now_running = atomic_fetch_add(&k->running, 1) + 1;
     int most = atomic_load(&k->most_running);
     while (now_running > most && !atomic_compare_exchange_weak(&k->most_running, &most, now_running)) {
+    }
+    if (L->cluster) {
+        /* the blocks of a cluster run at once: each waits for all of them to arrive */
+        exec_cluster *c = L->cluster;
+        int size = (int)(c->dim.x * c->dim.y * c->dim.z);
+        int64_t id = (int64_t)(ctaid.x / c->dim.x) | (int64_t)(ctaid.y / c->dim.y) << 20 |
+                     (int64_t)(ctaid.z / c->dim.z) << 40, none = -1;
+        if (!atomic_compare_exchange_strong(&c->first, &none, id) && none != id)
+            atomic_fetch_add(&k->cluster_mixed, 1);
+        atomic_fetch_add(&k->in_cluster, 1);
+        atomic_fetch_add(&c->arrived, 1);
+        double until = now() + 20.0;
+        while (atomic_load(&c->arrived) < size && now() < until)
+            sleep_us(50);
+        if (atomic_load(&c->arrived) < size)
+            atomic_fetch_add(&k->cluster_apart, 1);
     }
     if (k->raise)
         atomic_store(k->raise, 1);
@@ -556,7 +592,39 @@ static void test_small_launches(void) {
     gpu_device_free(d);
 }
 
+/* Clusters: every block of a cluster runs while the others do (each waits for all of its
+ * cluster), the blocks of one cluster only, output in block order, whatever the threads. */
+static void test_clusters(void) {
+    const exec_dim3 shapes[][2] = {{{64, 1, 1}, {4, 1, 1}}, {{8, 6, 2}, {2, 3, 1}},
+                                   {{16, 1, 1}, {16, 1, 1}}};
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+        for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+            gpu_device *d = gpu_device_new(gpu_preset_find("h100"), thread_counts[t]);
+            struct exec_kernel k = plain_kernel();
+            k.lines = 1;
+            k.any_smid = true; /* a cluster's blocks take consecutive SMs */
+            exec_dim3 g = shapes[sh][0];
+            exec_launch L = {.kernel = (const exec_kernel *)&k, .grid = g, .block = {64, 1, 1},
+                             .cluster_dim = shapes[sh][1], .explicit_cluster = true};
+            capture c;
+            memset(&c, 0, sizeof c);
+            gpu_device_set_print(d, capture_print, &c);
+            exec_fault f;
+            uint64_t n = (uint64_t)g.x * g.y * g.z;
+            CHECK(gpu_run_grid(d, &L, &f) == EXEC_OK);
+            char *want = expected_output(0, n - 1, 1);
+            CHECK(c.data && strcmp(c.data, want) == 0);
+            CHECK(k.in_cluster == (int)n && k.cluster_apart == 0 && k.cluster_mixed == 0);
+            CHECK(k.coord_errors == 0 && k.smid_errors == 0);
+            free(want);
+            free(c.data);
+            gpu_device_free(d);
+        }
+    }
+}
+
 int main(void) {
+    test_clusters();
     test_output_order();
     test_coordinates();
     test_first_fault_in_block_order();
