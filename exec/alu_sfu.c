@@ -29,7 +29,7 @@
  *   position by one's complement, quadrants 2 and 3 negate; cos is sin one quadrant on
  *   (and of the magnitude). 64 intervals; the sum is a fixed-point sine with 37 fraction
  *   bits, whose top 24 bits are the result, truncated.
- * - tanh: see alu_sfu_tanh.
+ * - tanh: tables per binade, alu_sfu_tanh.
  * Special operands follow the PTX ISA (NaN gives the canonical NaN 0x7fffffff).
  */
 #include "alu_sfu.h"
@@ -150,15 +150,21 @@ uint32_t alu_sfu_sincos(uint32_t t, bool cos) {
     return sfu_norm_trunc(s, (uint64_t)v, 37);
 }
 
-/* tanh: not yet recovered; the correctly rounded value. */
+/* tanh: below 2^-8 the operand itself (denormals too); from 16 on, 1; between, the top M
+ * bits of the operand's fraction pick one of 2^M intervals of its binade (M = 0 to 4,
+ * more where tanh bends most), the next 17 bits are x (the 6 - M bits below are not
+ * read), and the sum, in units of 2^-16 (2^-17 on [2, 4)) of the operand's ulp, is
+ * truncated to 24 bits. tanh(-x) = -tanh(x). */
 uint32_t alu_sfu_tanh(uint32_t x) {
-    float f;
-    memcpy(&f, &x, 4);
-    if ((x & 0x7f800000u) == 0) f = 0.0f * f;
-    float r = (float)tanh((double)f);
-    uint32_t b;
-    memcpy(&b, &r, 4);
-    return (b & 0x7fffffffu) > SFU_INF ? SFU_NAN : b;
+    uint32_t s = x & 0x80000000u, e = (x >> 23) & 0xffu, f = x & 0x7fffffu;
+    if (e == 255) return f ? SFU_NAN : s | 0x3f800000u;
+    if (e < 0x77) return x;
+    if (e > 0x82) return s | 0x3f800000u;
+    unsigned ms = alu_sfu_tanh_ms[e - 0x77], m = ms & 15, first = 0;
+    for (uint32_t b = 0x77; b < e; b++) first += 1u << (alu_sfu_tanh_ms[b - 0x77] & 15);
+    uint32_t xl = (f >> (6 - m)) & 0x1ffffu;
+    int64_t v = sfu_interp(&alu_sfu_tanh_tab[first + (f >> (23 - m))], xl, sfu_square(xl), 0);
+    return sfu_norm_trunc(s, (uint64_t)v, 166 - (int)e + (int)(ms >> 4));
 }
 
 /* ---- the PTX instructions: sm_90 code around the unit (read from ptxas's output) ---- */

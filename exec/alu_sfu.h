@@ -30,5 +30,6 @@ uint32_t alu_sfu_ptx_sin(uint32_t x, bool cos);
 uint32_t alu_sfu_ptx_div(uint32_t a, uint32_t b, bool full, bool ftz);
 
 extern const alu_sfu_coef alu_sfu_rcp_tab[128], alu_sfu_rsq_tab[128], alu_sfu_sqrt_tab[128],
-    alu_sfu_ex2_tab[64], alu_sfu_lg2_tab[64], alu_sfu_sin_tab[64];
+    alu_sfu_ex2_tab[64], alu_sfu_lg2_tab[64], alu_sfu_sin_tab[64], alu_sfu_tanh_tab[55];
+extern const uint8_t alu_sfu_tanh_ms[12];
 #endif
