@@ -6,8 +6,8 @@
  * - Quadratic interpolation. The top bits of the operand's 23- or 24-bit fraction pick an
  *   interval (a row of alu_sfu_tab.c), the low 16 or 17 bits are x, and the unit sums
  *   A + C1 x + C2 sq(x) in fixed point, exactly, then truncates. C1 x is an exact product;
- *   sq(x) is a truncated squarer, x^2 / 2^18 formed as one row x >> (18 - i) per set bit i
- *   of x, each row truncated on its own, the sum halved (truncating). The truncation in
+ *   sq(x) is a truncated squarer, about x^2 / 2^19: one row x >> (18 - i) per set bit i
+ *   of x, each row truncated on its own, their sum halved (truncating). The truncation in
  *   the squarer is what makes the results differ from any exact quadratic.
  * - rcp: 128 intervals on the fraction's top 7 bits, x = the low 16 bits, the square of
  *   2x; the sum over 2^15 is the result's 24-bit significand (2^24 for 1/1).

@@ -2,9 +2,9 @@
  * (alu_sfu.c), one row per interval: {A, C1, C2}.
  *
  * Measured, not designed: bench/sfu_fit.c derives each row from exhaustive tables of an
- * H200's results (every input of a binade) as the only integers for which the datapath of
- * alu_sfu.c reproduces all of the interval's results; A is then unique, C1 and C2 are the
- * least-squares values. */
+ * H200's results (every input of a binade; tests/sfu/) as integers for which the datapath
+ * of alu_sfu.c reproduces every result of the interval: near the least-squares C1 and C2,
+ * the pair that leaves A the widest range (mostly a single value), and the lowest A. */
 #include "alu_sfu.h"
 
 const alu_sfu_coef alu_sfu_rcp_tab[128] = {
