@@ -77,7 +77,7 @@ static const struct range ranges[] = {
     {7, 0x3e800000u, 1u << 23, "sfu_d.i8", 1u << 24},
 };
 
-#define SFU_STRIDE 5
+#define SFU_STRIDE 13
 static uint64_t fnv(uint64_t h, uint32_t v) {
     for (int i = 0; i < 4; i++) { h ^= (v >> (8 * i)) & 0xffu; h *= 0x100000001b3ull; }
     return h;
