@@ -6,22 +6,13 @@
  * Directed roundings (.rz .rm .rp) go to out-of-line slow paths (alu_float_round.c).
  * NaN results become the canonical NaN NVIDIA GPUs produce.
  *
- * .approx functions are computed exactly (in double) and rounded: that is within every
- * error bound the PTX ISA states for them, but not the hardware's own approximation errors
- * bit for bit. What the exhaustive H200 tables of rcp.approx.ftz.f32 over [1, 2) show of
- * how the special function unit computes (for whoever takes this further): 128 intervals
- * (the top 7 fraction bits), in each a quadratic in the low 16 bits x, y = C0 + C1 x + C2 x^2
- * in units of the result's ulp with x in [0, 1); least squares over each interval give C1
- * an even integer (-129044, -127066, ... : 16 bits in units of 2 ulp), C2 an integer below
- * 1024 (989, 966, ...: 10 bits) and C0 a multiple of 1/4 ulp (26 bits); the result then
- * matches floor(C0 + C1 x + C2 x^2) for 97% of inputs, the others off by one ulp where the
- * sum is within 0.1 ulp of an integer. No real quadratic matches all of an interval (the
- * best misses by 0.2 ulp), so the datapath truncates partial products in a way not yet
- * identified (neither truncating x before squaring, x^2, nor either product to a number
- * of bits explains it).
+ * .approx functions (rcp sqrt rsqrt ex2 lg2 sin cos tanh .f32, div.approx and div.full)
+ * are the H100's special function unit bit for bit, with the scaling sm_90 code puts
+ * around it (alu_sfu.c says how the unit computes and how that was measured).
  */
 #include <math.h>
 #include "alu_internal.h"
+#include "alu_sfu.h"
 
 /* ---- generators ----
  * FTZ and SAT are 0/1 constants: the unused branches disappear. */
@@ -129,26 +120,35 @@ ALU_DIRECTED(div, ALU_FOP_DIV)
 ALU_DIRECTED(sqrt, ALU_FOP_SQRT)
 ALU_DIRECTED(rcp, ALU_FOP_RCP)
 
-/* ---- approximations ---- */
-/* div.approx: within 2 ulp of a/b for |b| <= 2^126 (the IEEE quotient qualifies), and
- * 0 (NaN for infinite a) when 2^126 < |b| < 2^128, as the ISA describes; div.full is
- * within 2 ulp everywhere: the IEEE quotient again. */
-static inline float alu_div_approx(float a, float b) {
-    if (fabsf(b) > 0x1p126f && fabsf(b) < INFINITY) return a * 0.0f;
-    return a / b;
-}
-F32_OP(alu_div_approx_f32, 0, 0, 2, alu_div_approx(a, b))
-F32_OP(alu_div_approx_f32_ftz, 1, 0, 2, alu_ftz32(alu_div_approx(a, b)))
-#define ALU_F32_FN(name, fn)                                                            \
-    F32_OP(alu_##name##_f32, 0, 0, 1, (float)fn((double)a))                             \
-    F32_OP(alu_##name##_f32_ftz, 1, 0, 1, (float)fn((double)a))
-static inline double alu_rsqrt_d(double x) { return 1.0 / sqrt(x); }
-ALU_F32_FN(sin, sin)
-ALU_F32_FN(cos, cos)
-ALU_F32_FN(lg2, log2)
-ALU_F32_FN(ex2, exp2)
-ALU_F32_FN(tanh, tanh)
-ALU_F32_FN(rsqrt, alu_rsqrt_d)
+/* ---- approximations: the special function unit (alu_sfu.c) ---- */
+/* One f32 result per lane from the operands' bits; expr sees x (and y, the second of
+ * NSRC = 2). */
+#define ALU_SFU_OP(name, NSRC, expr)                                                    \
+    ALU_HANDLER(name) {                                                                 \
+        uint64_t *D = ALU_D(0);                                                         \
+        const uint64_t *A = ALU_A(0), *B = NSRC > 1 ? ALU_A(1) : A;                     \
+        ALU_LANES(mask, l, {                                                            \
+            const uint32_t x = (uint32_t)A[l], y = (uint32_t)B[l];                      \
+            D[l] = (expr);                                                              \
+            (void)y;                                                                    \
+        });                                                                             \
+    }
+#define ALU_SFU_PAIR(op, fn)                                                            \
+    ALU_SFU_OP(alu_##op##_approx_f32, 1, fn(x, false))                                  \
+    ALU_SFU_OP(alu_##op##_approx_f32_ftz, 1, fn(x, true))
+ALU_SFU_PAIR(rcp, alu_sfu_ptx_rcp)
+ALU_SFU_PAIR(sqrt, alu_sfu_ptx_sqrt)
+ALU_SFU_PAIR(rsqrt, alu_sfu_ptx_rsqrt)
+ALU_SFU_PAIR(ex2, alu_sfu_ptx_ex2)
+ALU_SFU_PAIR(lg2, alu_sfu_ptx_lg2)
+/* sin and cos: the .ftz and plain forms are the same code on sm_90 */
+ALU_SFU_OP(alu_sin_approx_f32, 1, alu_sfu_ptx_sin(x, false))
+ALU_SFU_OP(alu_cos_approx_f32, 1, alu_sfu_ptx_sin(x, true))
+ALU_SFU_OP(alu_tanh_approx_f32, 1, alu_sfu_tanh(x))
+ALU_SFU_OP(alu_div_approx_f32, 2, alu_sfu_ptx_div(x, y, false, false))
+ALU_SFU_OP(alu_div_approx_f32_ftz, 2, alu_sfu_ptx_div(x, y, false, true))
+ALU_SFU_OP(alu_div_full_f32, 2, alu_sfu_ptx_div(x, y, true, false))
+ALU_SFU_OP(alu_div_full_f32_ftz, 2, alu_sfu_ptx_div(x, y, true, true))
 
 /* rsqrt.approx.f64: the H100 returns 1/sqrt(a) correctly rounded (every recorded case:
  * tests/ptx/alu and tests/cuda/conformance/double_math), which 1.0 / sqrt(a) in double
@@ -375,26 +375,26 @@ exec_fn exec_alu_float_lookup(const exec_insn *in) {
         }
         if (var == ALU_V_FULL) {
             if (f64 || sat || !rn) return NULL;
-            return alu_div_f32_tab[v4];
+            return ftz ? alu_div_full_f32_ftz : alu_div_full_f32;
         }
         return named ? ALU_IEEE(div) : NULL;
     case PTX_OP_sqrt:
         if (approx) {
             if (f64 || sat || !rn) return NULL;
-            return alu_sqrt_f32_tab[v4];
+            return ftz ? alu_sqrt_approx_f32_ftz : alu_sqrt_approx_f32;
         }
         return named ? ALU_IEEE(sqrt) : NULL;
     case PTX_OP_rcp:
         if (approx) {
             if (f64) return ftz && rn ? alu_rcp_approx_ftz_f64 : NULL;
             if (sat || !rn) return NULL;
-            return alu_rcp_f32_tab[v4];
+            return ftz ? alu_rcp_approx_f32_ftz : alu_rcp_approx_f32;
         }
         return named ? ALU_IEEE(rcp) : NULL;
     case PTX_OP_rsqrt:
         if (!approx || sat || !rn) return NULL;
         if (f64) return ftz ? alu_rsqrt_approx_ftz_f64 : alu_rsqrt_f64;
-        return ftz ? alu_rsqrt_f32_ftz : alu_rsqrt_f32;
+        return ftz ? alu_rsqrt_approx_f32_ftz : alu_rsqrt_approx_f32;
     case PTX_OP_sin:
     case PTX_OP_cos:
     case PTX_OP_lg2:
@@ -402,11 +402,11 @@ exec_fn exec_alu_float_lookup(const exec_insn *in) {
     case PTX_OP_tanh: {
         if (!approx || f64 || sat || !rn) return NULL;
         switch (in->op) {
-        case PTX_OP_sin: return ftz ? alu_sin_f32_ftz : alu_sin_f32;
-        case PTX_OP_cos: return ftz ? alu_cos_f32_ftz : alu_cos_f32;
-        case PTX_OP_lg2: return ftz ? alu_lg2_f32_ftz : alu_lg2_f32;
-        case PTX_OP_ex2: return ftz ? alu_ex2_f32_ftz : alu_ex2_f32;
-        default: return ftz ? alu_tanh_f32_ftz : alu_tanh_f32;
+        case PTX_OP_sin: return alu_sin_approx_f32;
+        case PTX_OP_cos: return alu_cos_approx_f32;
+        case PTX_OP_lg2: return ftz ? alu_lg2_approx_f32_ftz : alu_lg2_approx_f32;
+        case PTX_OP_ex2: return ftz ? alu_ex2_approx_f32_ftz : alu_ex2_approx_f32;
+        default: return alu_tanh_approx_f32;
         }
     }
     case PTX_OP_min:

@@ -2,6 +2,10 @@
  * f16, bf16, tf32, e4m3, e5m2 (and f32) in every rounding mode, and the f16/f16x2/bf16/
  * bf16x2 arithmetic: add sub mul fma (.ftz .sat .relu), neg abs min max, ex2 tanh.
  *
+ * ex2 and tanh .approx are the special function unit's f32 result (alu_sfu.c) of the
+ * widened operand, its fraction truncated to the 16-bit format (an exponent too large
+ * gives inf): every f16 and bf16 input compared with an H200 (tests/unit/test_sfu.c).
+ *
  * Half-precision arithmetic is exact-then-round: the operands are widened to double,
  * the exact result is formed as a double rounded to odd (which carries enough information
  * to round correctly once more into any format at least two bits narrower), then rounded
@@ -9,6 +13,7 @@
  */
 #include <math.h>
 #include "alu_internal.h"
+#include "alu_sfu.h"
 
 /*                            mbits ebits ieee   NaN                     largest finite */
 const alu_fmt alu_fmt_f16  = { 10, 5,  true,  0x7fffu,                0x7bffu };
@@ -179,8 +184,6 @@ static inline double alu_hmax(double a, double b) {
 #define ALU_HOP_fma(a, b, c)  alu_sum_odd((a) * (b), c) /* a*b exact, one rounding */
 #define ALU_HOP_min(a, b, c)  alu_hmin(a, b)
 #define ALU_HOP_max(a, b, c)  alu_hmax(a, b)
-#define ALU_HOP_ex2(a, b, c)  exp2(a)
-#define ALU_HOP_tanh(a, b, c) tanh(a)
 
 /* Handlers for FMT (f16/bf16) scalar and x2 forms of op with NSRC sources. */
 #define ALU_HALF_OP(op, NSRC, fmtname, F16)                                             \
@@ -222,11 +225,37 @@ static inline double alu_hmax(double a, double b) {
     ALU_HALF_OP(mul, 2, fmtname, F16)                                                   \
     ALU_HALF_OP(fma, 3, fmtname, F16)                                                   \
     ALU_HALF_OP(min, 2, fmtname, F16)                                                   \
-    ALU_HALF_OP(max, 2, fmtname, F16)                                                   \
-    ALU_HALF_OP(ex2, 1, fmtname, F16)                                                   \
-    ALU_HALF_OP(tanh, 1, fmtname, F16)
+    ALU_HALF_OP(max, 2, fmtname, F16)
 ALU_HALF_OPS(f16, true)
 ALU_HALF_OPS(bf16, false)
+
+/* ex2/tanh .approx of one 16-bit element (see the header). */
+static uint16_t alu_sfu_half(uint16_t x, bool f16, bool tanh_fn) {
+    const alu_fmt *fmt = f16 ? &alu_fmt_f16 : &alu_fmt_bf16;
+    const float xf = (float)alu_fmt_to_double(x, fmt);   /* exact */
+    const uint32_t r = tanh_fn ? alu_sfu_tanh((uint32_t)alu_f32_bits(xf))
+                               : alu_sfu_ex2((uint32_t)alu_f32_bits(xf));
+    if ((r & 0x7fffffffu) > 0x7f800000u) return (uint16_t)fmt->nan;
+    if (f16 && (r & 0x7fffffffu) >= 0x47800000u) return (uint16_t)((r >> 16 & 0x8000u) | 0x7c00u);
+    return (uint16_t)alu_double_to_fmt((double)alu_f32(r), EXEC_RND_RZ, fmt, false);
+}
+#define ALU_SFU_HALF(op, fmtname, F16, TANH)                                            \
+    ALU_HANDLER(alu_##op##_##fmtname) {                                                 \
+        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);                           \
+        ALU_LANES(mask, l, { D[l] = alu_sfu_half((uint16_t)A[l], F16, TANH); });        \
+    }                                                                                   \
+    ALU_HANDLER(alu_##op##_##fmtname##x2) {                                             \
+        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);                           \
+        ALU_LANES(mask, l, {                                                            \
+            uint32_t lo = alu_sfu_half((uint16_t)A[l], F16, TANH);                      \
+            uint32_t hi = alu_sfu_half((uint16_t)(A[l] >> 16), F16, TANH);              \
+            D[l] = lo | (hi << 16);                                                     \
+        });                                                                             \
+    }
+ALU_SFU_HALF(ex2, f16, true, false)
+ALU_SFU_HALF(tanh, f16, true, true)
+ALU_SFU_HALF(ex2, bf16, false, false)
+ALU_SFU_HALF(tanh, bf16, false, true)
 
 /* Fast forms of add, sub, mul without modifiers: the float result of two f16 or bf16
  * operands rounds to the same 16-bit value as the exact one. (A product is exact in
