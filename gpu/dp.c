@@ -257,6 +257,8 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         L.dyn_shared = l->dyn_shared;
         L.params = l->params;
         L.mem = d->mem;
+        L.device = l->device;
+        L.peers = l->peers;
         void *token = d->dp_host.grid_begin ? d->dp_host.grid_begin(&L) : NULL;
         exec_fault_kind k = gpu_grid_run_blocks(d, &L, fault, &stats, &child, sink);
         if (d->dp_host.grid_done && d->dp_host.grid_done(&L, &stats, k, token) && k != EXEC_OK) {
@@ -370,6 +372,8 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
     r->block = l->block;
     r->dyn_shared = l->dyn_shared;
     r->depth = g->depth + 1;
+    r->device = lane->launch.device;
+    r->peers = lane->launch.peers;
     if (l->stream == EXEC_DEVRT_STREAM_TAIL_LAUNCH) {
         *b->tails_end = r;
         b->tails_end = &r->next;
@@ -515,7 +519,7 @@ static int dp_get_limit(void *ctx, int limit, uint64_t *value) {
         *value = d->dp_pending_limit;
         return EXEC_DEVRT_SUCCESS;
     }
-    if (d->dp_host.get_limit) return d->dp_host.get_limit(limit, value);
+    if (d->dp_host.get_limit) return d->dp_host.get_limit(d, limit, value);
     return EXEC_DEVRT_NOT_SUPPORTED;
 }
 

@@ -15,6 +15,8 @@ typedef struct gpu_dp_launch {
     exec_dim3 grid, block;
     uint32_t dyn_shared;
     uint32_t depth;         /* of the grid it makes (a host-launched grid is at 0) */
+    uint32_t device, peers; /* the launching grid's (exec_launch): the peer rule holds for
+                             * the grids it launches */
     struct gpu_dp_copy *copy; /* a cudaMemcpyAsync / cudaMemsetAsync, not a launch */
     uint8_t params[];       /* the kernel's parameter buffer */
 } gpu_dp_launch;

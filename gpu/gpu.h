@@ -285,7 +285,7 @@ unsigned gpu_device_threads(const gpu_device *d);
  * know comes from the runtime: */
 typedef struct gpu_dp_host {
     const char *(*error_text)(int code, bool description); /* name or description */
-    int (*get_limit)(int limit, uint64_t *value);           /* cudaDeviceGetLimit */
+    int (*get_limit)(gpu_device *d, int limit, uint64_t *value); /* cudaDeviceGetLimit of d */
     int (*get_attribute)(int attr, int device, int *value); /* cudaDeviceGetAttribute */
     /* a grid launched from device code is about to run: the runtime may have a tool watch
      * it (sets L->observer: profiler, checker); what it returns comes back to grid_done */

@@ -31,15 +31,21 @@ static const char *rt_devrt_error_text(int code, bool description) {
     return description ? rt_error_message(e) : rt_error_name(e);
 }
 
-static int rt_devrt_get_limit(int limit, uint64_t *value) {
+/* The limit of the device whose core g is (each device has its own). */
+static int rt_devrt_get_limit(gpu_device *g, int limit, uint64_t *value) {
     rt_context *c = rt_ctx();
     if (limit < 0 || limit >= RT_LIMIT_COUNT) return cudaErrorUnsupportedLimit;
-    if (limit == cudaLimitDevRuntimeSyncDepth && !rt_cur(c)->preset->limit_dev_runtime_sync_depth)
-        return cudaErrorUnsupportedLimit;
     pthread_mutex_lock(&c->lock);
-    *value = c->limits[limit];
+    rt_dev *v = &c->devs[0];
+    for (int d = 0; d < c->ndevs; d++)
+        if (c->devs[d].gpu == g) v = &c->devs[d];
+    cudaError_t e = cudaSuccess;
+    if (limit == cudaLimitDevRuntimeSyncDepth && !v->preset->limit_dev_runtime_sync_depth)
+        e = cudaErrorUnsupportedLimit;
+    else
+        *value = v->limits[limit];
     pthread_mutex_unlock(&c->lock);
-    return cudaSuccess;
+    return e;
 }
 
 static int rt_devrt_get_attribute(int attr, int device, int *value) {
@@ -124,8 +130,8 @@ static const gpu_dp_host rt_devrt_host = {
 gpu_device *rt_devrt_prepare(rt_context *c, int d) {
     pthread_mutex_lock(&c->lock);
     gpu_device *g = rt_dev_gpu(c, d);
-    uint64_t pending = c->limits[cudaLimitDevRuntimePendingLaunchCount];
-    uint64_t sync_depth = c->limits[cudaLimitDevRuntimeSyncDepth];
+    uint64_t pending = c->devs[d].limits[cudaLimitDevRuntimePendingLaunchCount];
+    uint64_t sync_depth = c->devs[d].limits[cudaLimitDevRuntimeSyncDepth];
     if (g && (c->devrt_dev[d] != g || c->devrt_pending[d] != pending ||
               c->devrt_sync_depth[d] != sync_depth)) {
         gpu_device_set_dp_host(g, &rt_devrt_host);

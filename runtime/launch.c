@@ -76,7 +76,7 @@ static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block
     if (e != cudaSuccess) return e;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (info->nparams && !args) return cudaErrorInvalidValue;
-    if (info->uses_device_heap) c->heap_in_use = true; /* (c->lock is held) */
+    if (info->uses_device_heap) rt_cur(c)->heap_in_use = true; /* (c->lock is held) */
     rt_op *op = rt_op_new(RT_OP_KERNEL);
     uint8_t *params = rt_build_params(info, args);
     if (!op || !params) {

@@ -304,6 +304,13 @@ typedef struct rt_dev {
     uint32_t peers;                /* bit i: its kernels may reach device i's memory */
     struct rt_stream *legacy;      /* its legacy default stream, made on first use
                                     * (engine_lock) */
+    /* what the program sets per device, as with CUDA (c->lock) */
+    size_t limits[RT_LIMIT_COUNT]; /* cudaDeviceSetLimit */
+    bool heap_in_use;              /* a kernel using device malloc/free was launched: the
+                                      heap size is fixed from then on */
+    unsigned flags;                /* as set by cudaSetDeviceFlags (when flags_set) */
+    bool flags_set;
+    int cache_config;              /* cudaDeviceSetCacheConfig */
 } rt_dev;
 
 typedef struct rt_context {
@@ -314,12 +321,6 @@ typedef struct rt_context {
     bool active;                   /* a primary context exists (false after a reset) */
     cudaError_t sticky;            /* device fault: every context call returns it */
     bool unusable;                 /* reset after a fault: cudaErrorDevicesUnavailable */
-    unsigned device_flags;         /* as set by cudaSetDeviceFlags (when flags_set) */
-    bool flags_set;
-    size_t limits[RT_LIMIT_COUNT];
-    bool heap_in_use;              /* a kernel using device malloc/free was launched: the
-                                      heap size is fixed from then on */
-    int cache_config;              /* cudaDeviceSetCacheConfig */
     uint64_t next_grid_id;
     uint64_t next_stream_id;       /* engine_lock */
 
@@ -409,6 +410,9 @@ rt_context *rt_ctx(void);
 cudaError_t rt_enter(rt_context *c);
 /* The same for the few calls that still answer after a fault (cudaPointerGetAttributes). */
 cudaError_t rt_enter_device(rt_context *c);
+/* Has a runtime API call that needs the device been made (the driver is then initialised,
+ * as CUDA's runtime initialises it)? */
+bool rt_runtime_started(void);
 /* Record e as the calling thread's last error when it is an error; returns e. */
 cudaError_t rt_record(cudaError_t e);
 /* The calling thread's current device, created on demand (NULL with a message on stderr
@@ -418,7 +422,10 @@ gpu_device *rt_device(rt_context *c);
 gpu_device *rt_dev_gpu(rt_context *c, int d);
 /* The calling thread's current device (devs[0], with no preset, when there is none). */
 rt_dev *rt_cur(rt_context *c);
-void rt_apply_limits(rt_context *c, gpu_device *g);
+/* Device d's stack and heap limits in force on its core g. */
+void rt_apply_limits(rt_context *c, int d, gpu_device *g);
+/* Device d's limits, flags and cache configuration as the preset has them (start, reset). */
+void rt_dev_settings_default(rt_context *c, int d);
 /* 1 + the current device's ordinal: what allocations record (mem_alloc.device). */
 uint32_t rt_cur_tag(rt_context *c);
 /* Device ordinal d, or NULL when there is no such device. */
