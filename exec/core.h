@@ -139,6 +139,8 @@ struct exec_program {
     exec_kernel *kernels;
     uint32_t nkernels;
     void **var_addr;           /* per module variable: storage (.global/.const), else NULL */
+    bool *var_borrowed;        /* per module variable: another program's storage (managed) */
+    exec_program_opts opts;
     int32_t *var_sid;          /* per module variable: shared id, or -1 */
     uint32_t nsids;
     const ptx_var **sid_var;   /* per shared id: its declaration */

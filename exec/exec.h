@@ -27,6 +27,16 @@ typedef struct exec_dim3 { uint32_t x, y, z; } exec_dim3;
  * Takes ownership of m. On failure returns NULL and writes
  * "<ptx name>:<line>:<col>: error: <what>" into err (e.g. an unsupported instruction). */
 exec_program *exec_program_load(ptx_module *m, mem_table *mem, char *err, size_t errlen);
+/* How a program is loaded on one of several devices (each has its own copy of the module's
+ * variables, as each GPU has): device_tag is the mem_alloc.device its variables carry (0:
+ * none), and __managed__ variables, one copy for every device, are managed_from's storage
+ * when it is not NULL (that program must outlive this one). */
+typedef struct exec_program_opts {
+    uint32_t device_tag;
+    const exec_program *managed_from;
+} exec_program_opts;
+exec_program *exec_program_load_opts(ptx_module *m, mem_table *mem, const exec_program_opts *o,
+                                     char *err, size_t errlen);
 void exec_program_free(exec_program *p, mem_table *mem);
 
 /* NULL when the module has no entry of that name. */

@@ -56,13 +56,22 @@ static int rt_devrt_get_attribute(int attr, int device, int *value) {
  * (kernels are resolved at their first host launch): it is resolved here then. */
 static rt_func *func_of_kernel(rt_context *c, const exec_kernel *k) {
     pthread_mutex_lock(&c->lock);
-    rt_func *f = c->funcs;
-    while (f && f->kernel != k) f = f->next;
+    rt_func *f = NULL;
     for (rt_func *g = c->funcs; !f && g; g = g->next) {
-        if (g->kernel || g->mod->state != RT_MOD_LOADED) continue;
-        if (exec_program_kernel(g->mod->prog, g->name) == k) {
-            g->kernel = k;
-            f = g;
+        if (g->kernel == k) f = g;
+        for (int d = 0; !f && d < c->ndevs; d++)
+            if (g->dev_kernel[d] == k) f = g;
+    }
+    /* a kernel of some device's program (each device has its own) */
+    for (rt_func *g = c->funcs; !f && g; g = g->next) {
+        if (g->mod->state != RT_MOD_LOADED) continue;
+        for (int d = 0; !f && d < c->ndevs; d++) {
+            if (g->dev_kernel[d] || !g->mod->dev_prog[d]) continue;
+            if (exec_program_kernel(g->mod->dev_prog[d], g->name) == k) {
+                g->dev_kernel[d] = k;
+                if (!g->kernel) g->kernel = exec_program_kernel(g->mod->prog, g->name);
+                f = g;
+            }
         }
     }
     pthread_mutex_unlock(&c->lock);

@@ -97,7 +97,14 @@ typedef struct rt_module {
     size_t image_size;
     int state;                  /* RT_MOD_* */
     cudaError_t load_error;     /* when RT_MOD_FAILED */
-    exec_program *prog;         /* when RT_MOD_LOADED */
+    /* Each device has its own copy of the module's __device__ and __constant__ variables,
+     * as each GPU has: a program per device, loaded when the device first needs it, whose
+     * __managed__ variables are the first one's (one copy for every device). */
+    exec_program *dev_prog[GPU_MAX_DEVICES];
+    struct jit_job *dev_jit[GPU_MAX_DEVICES]; /* the compiled tier's job for each */
+    int home;                   /* the device it was loaded on first ... */
+    exec_program *prog;         /* ... and its program (when RT_MOD_LOADED): what queries
+                                 * about the module's code read */
     uint32_t ptx_arch;          /* target of the PTX that was loaded */
     uint64_t const_bytes;       /* bytes of .const variables in the module */
     char *error;                /* why registration found the image unusable, or NULL */
@@ -132,7 +139,8 @@ typedef struct rt_func {
     const void *host_stub;      /* the address nvcc's launch stub has (the "kernel symbol") */
     rt_module *mod;
     char *name;                 /* the entry's (mangled) name in the PTX */
-    const exec_kernel *kernel;  /* resolved while mod is loaded */
+    const exec_kernel *kernel;  /* resolved while mod is loaded (in mod->prog) */
+    const exec_kernel *dev_kernel[GPU_MAX_DEVICES]; /* in each device's program */
     int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = default */
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 = none */
     int cache_config;           /* cudaFuncSetCacheConfig */
@@ -451,19 +459,29 @@ double rt_now_ms(void);
 
 /* ---- module.c ---- */
 
-/* Load m if needed; returns cudaSuccess or the load error. Called with c->lock held. */
+/* Load m on the current device if needed; returns cudaSuccess or the load error. Called
+ * with c->lock held. */
 cudaError_t rt_module_load(rt_context *c, rt_module *m);
+/* The same on device d (each device has its own program: its own variables). */
+cudaError_t rt_module_load_on(rt_context *c, rt_module *m, int d);
+/* Free m's programs on every device (c->lock held). */
+void rt_module_free_programs(rt_context *c, rt_module *m);
+/* cudaDeviceReset of one of several devices: its copies of the modules go, to be loaded
+ * (from the initialisers) when it next needs them. */
+void rt_modules_reset_device(rt_context *c, int d);
 /* Unload every module (after their memory went away with the device). */
 void rt_modules_unload(rt_context *c);
-/* The kernel of f, loading its module if needed. */
+/* The kernel of f on the current device, loading its module if needed. */
 cudaError_t rt_func_resolve(rt_context *c, rt_func *f);
+/* The same on device d: f->dev_kernel[d] is set on success (c->lock held). */
+cudaError_t rt_func_resolve_on(rt_context *c, rt_func *f, int d);
 /* Look up a kernel by the pointer a program passes (host stub) or by handle. The error is
  * cudaErrorInvalidDeviceFunction for NULL, cudaErrorInvalidResourceHandle for a pointer
  * that names no kernel. Called with c->lock held. */
 cudaError_t rt_func_lookup(rt_context *c, const void *func, rt_func **out);
 /* The variable whose host shadow (or, for __managed__, device address) is symbol. */
 rt_var *rt_var_lookup(rt_context *c, const void *symbol);
-/* Device address of v, loading its module if needed. */
+/* Device address of the current device's copy of v, loading its module if needed. */
 cudaError_t rt_var_address(rt_context *c, rt_var *v, void **addr);
 /* The effective dynamic shared memory limit of f (its attribute or the default). */
 size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f);

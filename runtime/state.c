@@ -232,6 +232,7 @@ void rt_context_reset_device(rt_context *c, int device) {
     c->devs[device].peers = 0;
     for (int d = 0; d < c->ndevs; d++) c->devs[d].peers &= ~(1u << device);
     rt_dev_settings_default(c, device);
+    rt_modules_reset_device(c, device);
     mem_forget_cached();
     /* the fault is the process's (an H200 pair reports it on both devices:
      * tests/cuda/multigpu/expected/peer_fault.out); reset, it leaves them unusable */
