@@ -281,6 +281,8 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
             if (callee && (callee->builtin == EXEC_BUILTIN_MALLOC ||
                            callee->builtin == EXEC_BUILTIN_FREE))
                 info->uses_device_heap = true;
+            if (callee && exec_devrt_is_graph_launch(callee->builtin))
+                info->uses_graph_launch = true;
         }
     }
 

@@ -132,6 +132,7 @@ static const gpu_dp_host rt_devrt_host = {
     .get_attribute = rt_devrt_get_attribute,
     .grid_begin = rt_devrt_grid_begin,
     .grid_done = rt_devrt_grid_done,
+    .graph_items = rt_graph_device_items,
 };
 
 /* Grids of several streams start at once: the device is told only what changed (under

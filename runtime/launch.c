@@ -127,6 +127,17 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
     if (load) f->device_loaded = true;
     pthread_mutex_unlock(&c->lock);
     if (e != cudaSuccess) return rt_record(e);
+    /* a kernel that launches graphs runs only as a node of a graph (captured here) */
+    if (exec_kernel_get_info(f->kernel)->uses_graph_launch) {
+        pthread_mutex_lock(&c->engine_lock);
+        rt_stream *s = rt_stream_lookup(c, stream);
+        bool capturing = s && s->capture;
+        pthread_mutex_unlock(&c->engine_lock);
+        if (!capturing) {
+            rt_op_free(op);
+            return rt_record(cudaErrorNotSupported);
+        }
+    }
     if (load && !rt_lazy_load(c, stream)) {
         pthread_mutex_lock(&c->lock);
         f->device_loaded = false; /* captured, not launched: loaded at its first launch */
@@ -271,6 +282,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     exec_launch L;
     memset(&L, 0, sizeof L);
     L.grid = op->u.kernel.grid;
+    L.graph_exec = op->u.kernel.graph_exec;
     L.block = op->u.kernel.block;
     L.dyn_shared = op->u.kernel.dyn_shared;
     L.params = op->u.kernel.params;

@@ -263,6 +263,7 @@ typedef struct rt_op {
             uint8_t *params;
             int blocks_per_sm;
             bool cooperative;   /* cudaLaunchCooperativeKernel: all blocks at once */
+            uint64_t graph_exec; /* a node of this device-launchable graph, or 0 */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
@@ -510,6 +511,11 @@ ptx_module *rt_rdc_link(rt_context *c, rt_module *m, uint32_t *arch, cudaError_t
 cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, size_t errlen);
 
 /* ---- devrt.c ---- */
+
+/* Device graph launch (graph_device.c): the nodes device g runs for executable graph exec
+ * (gpu_dp_host's graph_items). */
+int rt_graph_device_items(gpu_device *g, uint64_t exec, const gpu_graph_item **items,
+                          size_t *n, exec_fault *fault);
 
 /* Hand the device the dynamic-parallelism limits the program set and the runtime's
  * answers to device-side queries (before running a kernel). */
