@@ -281,8 +281,14 @@ static CUresult drv_copy_peer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src
     if (!drv_ctx_valid(s, dstCtx) || !drv_ctx_valid(s, srcCtx) ||
         ((drv_ctx *)dstCtx)->destroyed || ((drv_ctx *)srcCtx)->destroyed)
         return CUDA_ERROR_INVALID_CONTEXT;
-    return drv_copy(DRV_PTR(dst), (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToDevice,
-                    stream, async);
+    r = drv_copy(DRV_PTR(dst), (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToDevice, stream,
+                 async);
+    if (r || async) return r;
+    /* cuMemcpyPeer is ordered before later work of both contexts; the copy went to the
+     * current one's stream, so the host waits for it (later work of the other context then
+     * sees it) */
+    cudaError_t saved = drv_rt_begin();
+    return drv_rt_end(saved, cudaStreamSynchronize(stream));
 }
 
 DRV_API CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,

@@ -246,10 +246,7 @@ CUresult drv_module_unload(drv_module *dm) {
         free(f->name);
         free(f);
     }
-    jit_job_free(dm->mod->jit); /* stops a compile still running: the program goes */
-    dm->mod->jit = NULL;
-    if (dm->mod->state == RT_MOD_LOADED)
-        exec_program_free(dm->mod->prog, c->mem);
+    rt_module_free_programs(c, dm->mod); /* stops a compile still running: the program goes */
     pthread_mutex_unlock(&c->lock);
     drv_module_free(dm);
     return CUDA_SUCCESS;

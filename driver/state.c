@@ -84,6 +84,9 @@ CUresult drv_initialised(void) {
     CUresult r = s->initialised ? CUDA_SUCCESS
                  : s->init_error ? s->init_error : CUDA_ERROR_NOT_INITIALIZED;
     pthread_mutex_unlock(&s->lock);
+    /* the runtime initialises the driver when it starts (a program that made a runtime
+     * call may go on with driver calls, no cuInit of its own) */
+    if (r == CUDA_ERROR_NOT_INITIALIZED && rt_runtime_started()) r = cuInit(0);
     return r;
 }
 

@@ -140,6 +140,8 @@ struct exec_program {
     exec_kernel *kernels;
     uint32_t nkernels;
     void **var_addr;           /* per module variable: storage (.global/.const), else NULL */
+    bool *var_borrowed;        /* per module variable: another program's storage (managed) */
+    exec_program_opts opts;
     int32_t *var_sid;          /* per module variable: shared id, or -1 */
     uint32_t nsids;
     const ptx_var **sid_var;   /* per shared id: its declaration */
@@ -488,6 +490,8 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
 /* ---- devrt.c: the device runtime's entry points ---- */
 /* The builtin number of a device-runtime function name, or EXEC_BUILTIN_NONE. */
 int exec_devrt_builtin_of(const char *name);
+/* Is a builtin number the device runtime's cudaGraphLaunch? */
+bool exec_devrt_is_graph_launch(int builtin);
 /* Run the call for the lanes in mask. */
 void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
                      uint32_t mask);

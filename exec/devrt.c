@@ -1,7 +1,8 @@
 /* exec/devrt.c — the device runtime's entry points as builtin callees: what a kernel's
  * calls to __cudaCDP2GetParameterBufferV2, __cudaCDP2LaunchDeviceV2, cudaGetLastError,
  * cudaStreamCreateWithFlags, ... (and the plain names of the legacy model CDP1, among them
- * cudaDeviceSynchronize), and cudaGraphSetConditional, do for each calling thread.
+ * cudaDeviceSynchronize), cudaGraphSetConditional and cudaGraphLaunch (device graph launch),
+ * do for each calling thread.
  *
  * The executor's part: reading each lane's arguments from its call frame, writing results
  * through the pointers it passed (generic addresses, checked like any store), each
@@ -31,7 +32,7 @@ enum devrt_fn {
     DRT_STREAM_WAIT_EVENT_PTSZ, DRT_EVENT_CREATE, DRT_EVENT_RECORD, DRT_EVENT_RECORD_PTSZ,
     DRT_EVENT_RECORD_FLAGS, DRT_EVENT_RECORD_FLAGS_PTSZ, DRT_EVENT_DESTROY, DRT_SYNCHRONIZE,
     DRT_MALLOC, DRT_FREE, DRT_MEMCPY_ASYNC, DRT_MEMCPY_ASYNC_PTSZ, DRT_MEMSET_ASYNC,
-    DRT_MEMSET_ASYNC_PTSZ, DRT_GRAPH_SET_CONDITIONAL,
+    DRT_MEMSET_ASYNC_PTSZ, DRT_GRAPH_SET_CONDITIONAL, DRT_GRAPH_LAUNCH,
     DRT_COUNT
 };
 
@@ -70,6 +71,7 @@ static const char *const fn_names[DRT_COUNT] = {
     [DRT_MEMSET_ASYNC] = "MemsetAsync",
     [DRT_MEMSET_ASYNC_PTSZ] = "MemsetAsync_ptsz",
     [DRT_GRAPH_SET_CONDITIONAL] = "GraphSetConditional",
+    [DRT_GRAPH_LAUNCH] = "GraphLaunch",
 };
 
 /* Builtin numbers: EXEC_BUILTIN_DEVRT_FIRST + 2 * fn + (1 for the legacy name). */
@@ -90,6 +92,11 @@ int exec_devrt_builtin_of(const char *name) {
         return EXEC_BUILTIN_DEVRT_FIRST + 2 * f + (legacy ? 1 : 0);
     }
     return EXEC_BUILTIN_NONE;
+}
+
+bool exec_devrt_is_graph_launch(int builtin) {
+    int n = builtin - EXEC_BUILTIN_DEVRT_FIRST;
+    return n >= 0 && n / 2 == DRT_GRAPH_LAUNCH;
 }
 
 /* ---- per-block state (storage kept in the worker, reset for each block) ---- */
@@ -510,6 +517,19 @@ static void call_lane(exec_wstate *w, const exec_insn *in, const exec_callsite *
         e = ops ? ops->synchronize(ctx, &f) : EXEC_DEVRT_NOT_SUPPORTED;
         if (f.kind != EXEC_OK) {
             fault_from_child(w, &f);
+            return;
+        }
+        break;
+    }
+    case DRT_GRAPH_LAUNCH: {
+        exec_fault f;
+        f.kind = EXEC_OK;
+        f.msg[0] = '\0';
+        e = ops && ops->graph_launch
+                ? ops->graph_launch(ctx, arg_u64(w, cs, lane, 0), arg_u64(w, cs, lane, 1), &f)
+                : EXEC_DEVRT_NOT_SUPPORTED;
+        if (f.kind != EXEC_OK) {
+            exec_fault_at(&w->h, in, lane, f.kind, f.msg);
             return;
         }
         break;

@@ -27,6 +27,16 @@ typedef struct exec_dim3 { uint32_t x, y, z; } exec_dim3;
  * Takes ownership of m. On failure returns NULL and writes
  * "<ptx name>:<line>:<col>: error: <what>" into err (e.g. an unsupported instruction). */
 exec_program *exec_program_load(ptx_module *m, mem_table *mem, char *err, size_t errlen);
+/* How a program is loaded on one of several devices (each has its own copy of the module's
+ * variables, as each GPU has): device_tag is the mem_alloc.device its variables carry (0:
+ * none), and __managed__ variables, one copy for every device, are managed_from's storage
+ * when it is not NULL (that program must outlive this one). */
+typedef struct exec_program_opts {
+    uint32_t device_tag;
+    const exec_program *managed_from;
+} exec_program_opts;
+exec_program *exec_program_load_opts(ptx_module *m, mem_table *mem, const exec_program_opts *o,
+                                     char *err, size_t errlen);
 void exec_program_free(exec_program *p, mem_table *mem);
 
 /* NULL when the module has no entry of that name. */
@@ -59,6 +69,8 @@ typedef struct exec_kernel_info {
     uint32_t ptx_version;           /* major*10 + minor */
     uint32_t target_sm;
     bool uses_device_heap;          /* the kernel or a callee calls malloc or free */
+    bool uses_graph_launch;         /* the kernel or a callee calls cudaGraphLaunch: it may
+                                     * run only as a node of a graph */
 } exec_kernel_info;
 
 const exec_kernel_info *exec_kernel_get_info(const exec_kernel *k);
@@ -121,6 +133,8 @@ typedef struct exec_launch {
     uint32_t num_sms;               /* for %nsmid */
     uint32_t clock_khz;             /* for %clock / %globaltimer pacing */
     uint64_t grid_id;               /* %gridid */
+    uint64_t graph_exec;            /* %current_graph_exec: the device-launchable graph the
+                                     * grid is a node of (cudaGetCurrentGraphExec); 0: none */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
     uint64_t deadline_ns;           /* CLOCK_MONOTONIC time past which a block still running
                                      * stops with EXEC_FAULT_TIMEOUT; 0: none */
@@ -231,6 +245,11 @@ enum {
 #define EXEC_DEVRT_STREAM_PER_THREAD 0x2u
 #define EXEC_DEVRT_STREAM_TAIL_LAUNCH 0x3u
 #define EXEC_DEVRT_STREAM_FIRE_AND_FORGET 0x4u
+/* the streams of device graph launch (cudaStreamGraphTailLaunch, ...FireAndForget,
+ * ...FireAndForgetAsSibling) */
+#define EXEC_DEVRT_STREAM_GRAPH_TAIL 0x0100000000000000ull
+#define EXEC_DEVRT_STREAM_GRAPH_FIRE_AND_FORGET 0x0200000000000000ull
+#define EXEC_DEVRT_STREAM_GRAPH_SIBLING 0x0300000000000000ull
 
 /* A grid launch asked for by a thread. */
 typedef struct exec_devrt_launch {
@@ -270,6 +289,10 @@ typedef struct exec_devrt_ops {
     /* From byte offset on, the block's printf output was printed by warps that had made
      * epoch device launches (the grid runner orders output by it; called on changes). */
     void (*output_epoch)(void *ctx, size_t offset, uint32_t epoch);
+    /* cudaGraphLaunch from device code: the executable graph exec into one of the device
+     * graph streams. A fault the GPU gives for it (a graph not instantiated for device
+     * launch) comes back in fault. */
+    int (*graph_launch)(void *ctx, uint64_t exec, uint64_t stream, exec_fault *fault);
 } exec_devrt_ops;
 
 #endif

@@ -54,15 +54,21 @@ __attribute__((noinline)) static void *global_slow(exec_wstate *w, const exec_in
     struct exec_block *b = w->h.block;
     mem_alloc al;
     if (mem_table_check(b->L->mem, a, size, &al)) {
-        /* another device's memory without peer access: not mapped on this device */
-        if (b->L->device && al.kind == MEM_KIND_DEVICE && al.device &&
-            al.device != b->L->device && !(b->L->peers >> (al.device - 1) & 1)) {
+        /* another device's memory without peer access, or another device's copy of a
+         * module variable (peer access maps allocations, not the peer's module copies, as
+         * on an H100 pair): not mapped on this device */
+        if (b->L->device && al.device && al.device != b->L->device &&
+            ((al.kind == MEM_KIND_DEVICE && !(b->L->peers >> (al.device - 1) & 1)) ||
+             al.kind == MEM_KIND_GLOBAL_VAR || al.kind == MEM_KIND_CONST_VAR)) {
             char detail[320];
+            bool var = al.kind != MEM_KIND_DEVICE;
             snprintf(detail, sizeof detail,
-                     "peer %s %s of %u bytes at address 0x%llx: device %u's memory, and device "
-                     "%u has no peer access to it",
+                     "peer %s %s of %u bytes at address 0x%llx: device %u's %s, and device "
+                     "%u %s",
                      space_name(sp), access_name(access), size, (unsigned long long)a,
-                     al.device - 1, b->L->device - 1);
+                     al.device - 1, var ? "copy of a module variable" : "memory",
+                     b->L->device - 1,
+                     var ? "reaches only its own copy" : "has no peer access to it");
             exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS, detail);
             return NULL;
         }

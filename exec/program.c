@@ -58,7 +58,8 @@ static bool load_vars(exec_program *p, char *err, size_t errlen) {
     const ptx_module *m = p->m;
     p->var_addr = calloc(m->nvars ? m->nvars : 1, sizeof *p->var_addr);
     p->var_sid = calloc(m->nvars ? m->nvars : 1, sizeof *p->var_sid);
-    if (!p->var_addr || !p->var_sid) abort();
+    p->var_borrowed = calloc(m->nvars ? m->nvars : 1, sizeof *p->var_borrowed);
+    if (!p->var_addr || !p->var_sid || !p->var_borrowed) abort();
     for (uint32_t i = 0; i < m->nvars; i++) {
         const ptx_var *v = &m->vars[i];
         p->var_sid[i] = -1;
@@ -72,6 +73,18 @@ static bool load_vars(exec_program *p, char *err, size_t errlen) {
                        "extern variable '%s' is not defined in this module", v->name);
             return false;
         }
+        if (v->is_managed && p->opts.managed_from) {
+            /* one copy for every device: the first device's */
+            size_t size = 0;
+            p->var_addr[i] = exec_program_var(p->opts.managed_from, v->name, &size);
+            if (!p->var_addr[i] || size != v->size) {
+                load_error(m, &v->loc, err, errlen,
+                           "__managed__ variable '%s' differs between the devices' code", v->name);
+                return false;
+            }
+            p->var_borrowed[i] = true;
+            continue;
+        }
         uint64_t align = v->align < 16 ? 16 : v->align;
         uint64_t size = v->size ? v->size : 1;
         void *mem = aligned_alloc(align, align_up(size, align));
@@ -80,7 +93,9 @@ static bool load_vars(exec_program *p, char *err, size_t errlen) {
         if (v->init) memcpy(mem, v->init, v->size);
         p->var_addr[i] = mem;
         mem_kind kind = v->space == PTX_SPACE_CONST ? MEM_KIND_CONST_VAR : MEM_KIND_GLOBAL_VAR;
-        if (!mem_table_add(p->mem, (uint64_t)(uintptr_t)mem, size, kind, 0)) {
+        /* a managed variable is every device's */
+        uint32_t tag = v->is_managed ? 0 : p->opts.device_tag;
+        if (!mem_table_add_dev(p->mem, (uint64_t)(uintptr_t)mem, size, kind, 0, tag)) {
             load_error(m, &v->loc, err, errlen, "cannot enter variable '%s' in the memory table",
                        v->name);
             return false;
@@ -89,7 +104,7 @@ static bool load_vars(exec_program *p, char *err, size_t errlen) {
     /* addresses inside initialisers (pointer tables, function pointer tables) */
     for (uint32_t i = 0; i < m->nvars; i++) {
         const ptx_var *v = &m->vars[i];
-        for (uint32_t r = 0; r < v->nrelocs && p->var_addr[i]; r++) {
+        for (uint32_t r = 0; r < v->nrelocs && p->var_addr[i] && !p->var_borrowed[i]; r++) {
             const ptx_reloc *rl = &v->relocs[r];
             bool ok;
             uint64_t val = symbol_value(p, &rl->sym, &ok) + (uint64_t)rl->addend;
@@ -266,6 +281,8 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
             if (callee && (callee->builtin == EXEC_BUILTIN_MALLOC ||
                            callee->builtin == EXEC_BUILTIN_FREE))
                 info->uses_device_heap = true;
+            if (callee && exec_devrt_is_graph_launch(callee->builtin))
+                info->uses_graph_launch = true;
         }
     }
 
@@ -295,6 +312,11 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
 /* ---- load / free ---- */
 
 exec_program *exec_program_load(ptx_module *m, mem_table *mem, char *err, size_t errlen) {
+    return exec_program_load_opts(m, mem, NULL, err, errlen);
+}
+
+exec_program *exec_program_load_opts(ptx_module *m, mem_table *mem, const exec_program_opts *o,
+                                     char *err, size_t errlen) {
     if (m->address_size && m->address_size != 64) {
         load_error(m, NULL, err, errlen, ".address_size %u is not supported (only 64)",
                    m->address_size);
@@ -305,6 +327,7 @@ exec_program *exec_program_load(ptx_module *m, mem_table *mem, char *err, size_t
     if (!p) abort();
     p->m = m;
     p->mem = mem;
+    if (o) p->opts = *o;
     p->serial = atomic_fetch_add(&program_serials, 1);
     p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
     if (!p->funcs) abort();
@@ -367,7 +390,7 @@ void exec_program_free(exec_program *p, mem_table *mem) {
     if (!p) return;
     const ptx_module *m = p->m;
     for (uint32_t i = 0; p->var_addr && i < m->nvars; i++) {
-        if (!p->var_addr[i]) continue;
+        if (!p->var_addr[i] || (p->var_borrowed && p->var_borrowed[i])) continue;
         mem_alloc gone;
         mem_table_remove(mem, (uint64_t)(uintptr_t)p->var_addr[i], &gone);
         free(p->var_addr[i]);
@@ -400,6 +423,7 @@ void exec_program_free(exec_program *p, mem_table *mem) {
     free(p->kernels);
     free(p->funcs);
     free(p->var_addr);
+    free(p->var_borrowed);
     free(p->var_sid);
     free(p->sid_var);
     ptx_module_free(p->m);

@@ -41,6 +41,7 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     case PTX_SREG_SMID: return b->smid;
     case PTX_SREG_NSMID: return L->num_sms;
     case PTX_SREG_GRIDID: return L->grid_id;
+    case PTX_SREG_CURRENT_GRAPH_EXEC: return L->graph_exec;
     case PTX_SREG_CLOCK: return (uint32_t)w->clock;
     case PTX_SREG_CLOCK_HI: return (uint32_t)(w->clock >> 32);
     case PTX_SREG_CLOCK64: return w->clock;

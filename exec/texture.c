@@ -1,5 +1,5 @@
 /* exec/texture.c — the texture and surface instructions: tex (with .level and .grad),
- * tld4, txq, suld.b and sust.b, in the unified mode CUDA uses (the texture or surface is
+ * tld4, txq, suq, suld.b and sust.b, in the unified mode CUDA uses (the texture or surface is
  * a 64-bit object handle in a register, exec/texture.h). The sampling itself is
  * exec/tex_sample.c.
  *
@@ -110,6 +110,7 @@ static bool coords(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, in
 static void h_tex(exec_warp *w, const exec_insn *in, uint32_t mask);
 static void h_tld4(exec_warp *w, const exec_insn *in, uint32_t mask);
 static void h_txq(exec_warp *w, const exec_insn *in, uint32_t mask);
+static void h_suq(exec_warp *w, const exec_insn *in, uint32_t mask);
 static void h_suld(exec_warp *w, const exec_insn *in, uint32_t mask);
 static void h_sust(exec_warp *w, const exec_insn *in, uint32_t mask);
 
@@ -207,6 +208,33 @@ static int dec_txq(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     return 1;
 }
 
+/* suq: a surface's width (in elements), height, depth, layers, and memory layout (0: the
+ * block-linear layout of a CUDA array, which every surface object has). */
+#define SUQ_MEMORY_LAYOUT 100u
+static int dec_suq(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
+    static const struct { ptx_mod mod; unsigned q; } names[] = {
+        {PTX_MOD_width, EXEC_TXQ_WIDTH}, {PTX_MOD_height, EXEC_TXQ_HEIGHT},
+        {PTX_MOD_depth, EXEC_TXQ_DEPTH}, {PTX_MOD_array_size, EXEC_TXQ_ARRAY_SIZE},
+        {PTX_MOD_memory_layout, SUQ_MEMORY_LAYOUT},
+    };
+    if (ptx_insn_has_mod(pi, PTX_MOD_channel_data_type) || ptx_insn_has_mod(pi, PTX_MOD_channel_order))
+        return exec_dec_error(d, pi, "suq.channel_data_type and suq.channel_order are not "
+                              "supported"), -1;
+    int q = -1;
+    for (unsigned i = 0; i < sizeof names / sizeof names[0] && q < 0; i++)
+        if (ptx_insn_has_mod(pi, names[i].mod)) q = (int)names[i].q;
+    if (q < 0) return exec_dec_error(d, pi, "suq: unknown query"), -1;
+    if (pi->nopnds != 2) return exec_dec_error(d, pi, "suq: bad operands"), -1;
+    if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0]) ||
+        !handle(d, pi, &pi->opnd[1], &out->a[0]))
+        return -1;
+    out->nd = 1;
+    out->na = 1;
+    out->aux = (uint32_t)q << AUX_QUERY_SHIFT;
+    out->fn = h_suq;
+    return 1;
+}
+
 static int dec_surface(exec_decoder *d, const ptx_insn *pi, exec_insn *out, bool load) {
     const char *name = load ? "suld" : "sust";
     if (!ptx_insn_has_mod(pi, PTX_MOD_comp_b))
@@ -256,8 +284,7 @@ int exec_decode_texture(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     case PTX_OP_txq: return dec_txq(d, pi, out);
     case PTX_OP_suld: return dec_surface(d, pi, out, true);
     case PTX_OP_sust: return dec_surface(d, pi, out, false);
-    case PTX_OP_suq:
-        return exec_dec_error(d, pi, "suq is not supported"), -1;
+    case PTX_OP_suq: return dec_suq(d, pi, out);
     default: return 0;
     }
 }
@@ -401,6 +428,21 @@ static void h_txq(exec_warp *w, const exec_insn *in, uint32_t mask) {
         if (!t) return;
         int level = in->aux & AUX_LEVEL ? (int32_t)(uint32_t)EXEC_R(w, in->a[1], lane) : -1;
         EXEC_R(w, in->d[0], lane) = exec_tex_query(t, in->aux >> AUX_QUERY_SHIFT, level);
+    }
+}
+
+static void h_suq(exec_warp *w, const exec_insn *in, uint32_t mask) {
+    obj_cache cache = {0, NULL};
+    unsigned q = in->aux >> AUX_QUERY_SHIFT;
+    EXEC_FOR_LANES(mask, lane) {
+        bool dead;
+        const exec_texobj *t = object(w, in, lane, EXEC_SURFOBJ_MAGIC, &cache, &dead);
+        if (dead) {
+            EXEC_R(w, in->d[0], lane) = 0;
+            continue;
+        }
+        if (!t) return;
+        EXEC_R(w, in->d[0], lane) = q == SUQ_MEMORY_LAYOUT ? 0 : exec_tex_query(t, q, 0);
     }
 }
 

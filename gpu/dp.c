@@ -240,8 +240,15 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         l->next = NULL;
         if (l->copy) { /* checked when issued: both ranges are device memory */
             gpu_dp_copy *c = l->copy;
-            if (c->src) memmove(c->dst, c->src, c->count);
-            else memset(c->dst, c->value, c->count);
+            if (c->src) {
+                memmove(c->dst, c->src, c->count);
+            } else if (c->elem <= 1) {
+                memset(c->dst, c->value, c->count);
+            } else { /* a graph's memset node of 2- or 4-byte elements */
+                uint32_t v = (uint32_t)c->value;
+                for (size_t i = 0; i + c->elem <= c->count; i += c->elem)
+                    memcpy((uint8_t *)c->dst + i, &v, c->elem);
+            }
             free_launches(d, l);
             continue;
         }
@@ -257,6 +264,9 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
         L.dyn_shared = l->dyn_shared;
         L.params = l->params;
         L.mem = d->mem;
+        L.device = l->device;
+        L.peers = l->peers;
+        L.graph_exec = l->graph_exec;
         void *token = d->dp_host.grid_begin ? d->dp_host.grid_begin(&L) : NULL;
         exec_fault_kind k = gpu_grid_run_blocks(d, &L, fault, &stats, &child, sink);
         if (d->dp_host.grid_done && d->dp_host.grid_done(&L, &stats, k, token) && k != EXEC_OK) {
@@ -370,12 +380,82 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
     r->block = l->block;
     r->dyn_shared = l->dyn_shared;
     r->depth = g->depth + 1;
+    r->device = lane->launch.device;
+    r->peers = lane->launch.peers;
     if (l->stream == EXEC_DEVRT_STREAM_TAIL_LAUNCH) {
         *b->tails_end = r;
         b->tails_end = &r->next;
     } else {
         *b->work_end = r;
         b->work_end = &r->next;
+    }
+    return EXEC_DEVRT_SUCCESS;
+}
+
+/* Device graph launch: the graph's nodes join the block's launches (fire and forget, and
+ * as a sibling: run after the launching grid, as its children) or its tail launches (run
+ * once the grid and everything it launched are done), each node a launch of its own in an
+ * order that keeps the graph's dependencies. */
+static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault *fault) {
+    gpu_lane *lane = ctx;
+    gpu_device *d = lane->dev;
+    gpu_dp_grid *g = lane->dp;
+    if (stream != EXEC_DEVRT_STREAM_GRAPH_TAIL && stream != EXEC_DEVRT_STREAM_GRAPH_FIRE_AND_FORGET &&
+        stream != EXEC_DEVRT_STREAM_GRAPH_SIBLING)
+        return EXEC_DEVRT_INVALID_VALUE;
+    if (!d->dp_host.graph_items) return EXEC_DEVRT_NOT_SUPPORTED;
+    const gpu_graph_item *items = NULL;
+    size_t n = 0;
+    int e = d->dp_host.graph_items(d, exec, &items, &n, fault);
+    if (e != EXEC_DEVRT_SUCCESS || fault->kind != EXEC_OK) return e;
+    gpu_dp_block *b = lane_block(lane);
+    if (!b) return EXEC_DEVRT_MEMORY_ALLOCATION;
+    gpu_dp_launch *head = NULL, **tail = &head;
+    for (size_t i = 0; i < n; i++) {
+        const gpu_graph_item *it = &items[i];
+        uint32_t psize = it->kernel ? it->param_size : 0;
+        gpu_dp_launch *r = calloc(1, sizeof *r + psize);
+        gpu_dp_copy *c = it->kernel ? NULL : calloc(1, sizeof *c);
+        if (!r || (!it->kernel && !c)) {
+            free(r);
+            free(c);
+            free_launches(d, head);
+            return EXEC_DEVRT_MEMORY_ALLOCATION;
+        }
+        if (it->kernel) {
+            if (atomic_fetch_add(&d->dp_outstanding, 1) >= d->dp_pending_limit) {
+                atomic_fetch_sub(&d->dp_outstanding, 1);
+                free(r);
+                free_launches(d, head);
+                return EXEC_DEVRT_LAUNCH_PENDING_COUNT_EXCEEDED;
+            }
+            memcpy(r->params, it->params, psize);
+            r->kernel = it->kernel;
+            r->grid = it->grid;
+            r->block = it->block;
+            r->dyn_shared = it->dyn_shared;
+        } else {
+            c->dst = it->dst;
+            c->src = it->src;
+            c->value = it->value;
+            c->elem = it->elem;
+            c->count = it->count;
+            r->copy = c;
+        }
+        r->depth = g->depth + 1;
+        r->device = lane->launch.device;
+        r->peers = lane->launch.peers;
+        r->graph_exec = exec;
+        *tail = r;
+        tail = &r->next;
+    }
+    if (!head) return EXEC_DEVRT_SUCCESS;
+    if (stream == EXEC_DEVRT_STREAM_GRAPH_TAIL) {
+        *b->tails_end = head;
+        b->tails_end = tail;
+    } else {
+        *b->work_end = head;
+        b->work_end = tail;
     }
     return EXEC_DEVRT_SUCCESS;
 }
@@ -515,7 +595,7 @@ static int dp_get_limit(void *ctx, int limit, uint64_t *value) {
         *value = d->dp_pending_limit;
         return EXEC_DEVRT_SUCCESS;
     }
-    if (d->dp_host.get_limit) return d->dp_host.get_limit(limit, value);
+    if (d->dp_host.get_limit) return d->dp_host.get_limit(d, limit, value);
     return EXEC_DEVRT_NOT_SUPPORTED;
 }
 
@@ -546,4 +626,5 @@ const exec_devrt_ops gpu_dp_ops = {
     .get_attribute = dp_get_attribute,
     .error_text = dp_error_text,
     .output_epoch = dp_output_epoch,
+    .graph_launch = dp_graph_launch,
 };

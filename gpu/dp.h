@@ -15,6 +15,9 @@ typedef struct gpu_dp_launch {
     exec_dim3 grid, block;
     uint32_t dyn_shared;
     uint32_t depth;         /* of the grid it makes (a host-launched grid is at 0) */
+    uint32_t device, peers; /* the launching grid's (exec_launch): the peer rule holds for
+                             * the grids it launches */
+    uint64_t graph_exec;    /* a node of this device graph (%current_graph_exec), or 0 */
     struct gpu_dp_copy *copy; /* a cudaMemcpyAsync / cudaMemsetAsync, not a launch */
     uint8_t params[];       /* the kernel's parameter buffer */
 } gpu_dp_launch;
@@ -23,6 +26,7 @@ typedef struct gpu_dp_copy {
     void *dst;
     const void *src;        /* NULL: set count bytes to value */
     int value;
+    unsigned elem;          /* a set: bytes of an element of value (0 or 1: bytes) */
     size_t count;
 } gpu_dp_copy;
 

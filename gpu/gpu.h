@@ -291,9 +291,29 @@ unsigned gpu_device_threads(const gpu_device *d);
  * runtime. gpu_run_grid returns only when the grid and everything it launched, to any
  * depth, has finished. What the device runtime answers that the device alone does not
  * know comes from the runtime: */
+/* One node of a device graph as the device runs it (device graph launch): a kernel, or a
+ * copy or set of device memory. */
+typedef struct gpu_graph_item {
+    const exec_kernel *kernel;   /* the device's kernel, or NULL: a copy or set */
+    exec_dim3 grid, block;
+    uint32_t dyn_shared;
+    const uint8_t *params;       /* the kernel's parameter buffer ... */
+    uint32_t param_size;         /* ... of this many bytes */
+    void *dst;                   /* a copy (src) or set (value, of elem-byte elements) */
+    const void *src;
+    int value;
+    unsigned elem;
+    size_t count;                /* bytes */
+} gpu_graph_item;
+
 typedef struct gpu_dp_host {
     const char *(*error_text)(int code, bool description); /* name or description */
-    int (*get_limit)(int limit, uint64_t *value);           /* cudaDeviceGetLimit */
+    /* the nodes of executable graph exec for device d, in an order that keeps their
+     * dependencies (the runtime's, valid while the graph lives); an error code, or a fault
+     * the GPU gives (a graph not instantiated for device launch) in fault */
+    int (*graph_items)(gpu_device *d, uint64_t exec, const gpu_graph_item **items, size_t *n,
+                       exec_fault *fault);
+    int (*get_limit)(gpu_device *d, int limit, uint64_t *value); /* cudaDeviceGetLimit of d */
     int (*get_attribute)(int attr, int device, int *value); /* cudaDeviceGetAttribute */
     /* a grid launched from device code is about to run: the runtime may have a tool watch
      * it (sets L->observer: profiler, checker); what it returns comes back to grid_done */

@@ -75,6 +75,7 @@ typedef enum ptx_sreg {
     PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, PTX_SREG_RESERVED_SMEM_OFFSET_END,
     PTX_SREG_RESERVED_SMEM_OFFSET_CAP, PTX_SREG_RESERVED_SMEM_OFFSET_0,
     PTX_SREG_RESERVED_SMEM_OFFSET_1,
+    PTX_SREG_CURRENT_GRAPH_EXEC, /* the device graph the grid belongs to (device graph launch) */
     PTX_SREG_COUNT
 } ptx_sreg;
 

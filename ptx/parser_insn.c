@@ -49,6 +49,7 @@ static const sreg_name sreg_names[] = {
     {"%reserved_smem_offset_cap", PTX_SREG_RESERVED_SMEM_OFFSET_CAP, false},
     {"%reserved_smem_offset_0", PTX_SREG_RESERVED_SMEM_OFFSET_0, false},
     {"%reserved_smem_offset_1", PTX_SREG_RESERVED_SMEM_OFFSET_1, false},
+    {"%current_graph_exec", PTX_SREG_CURRENT_GRAPH_EXEC, false},
 };
 
 /* Special register named by token t (and a following .x/.y/.z); -1 when t is not one. */

@@ -33,6 +33,7 @@ static const char *const sreg_names[PTX_SREG_COUNT] = {
     [PTX_SREG_RESERVED_SMEM_OFFSET_CAP] = "%reserved_smem_offset_cap",
     [PTX_SREG_RESERVED_SMEM_OFFSET_0] = "%reserved_smem_offset_0",
     [PTX_SREG_RESERVED_SMEM_OFFSET_1] = "%reserved_smem_offset_1",
+    [PTX_SREG_CURRENT_GRAPH_EXEC] = "%current_graph_exec",
 };
 
 const char *ptx_sreg_name(ptx_sreg s, char *buf, size_t n) {

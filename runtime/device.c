@@ -343,8 +343,8 @@ RT_API cudaError_t cudaSetDeviceFlags(unsigned int flags) {
                      cudaDeviceSyncMemops;
     if ((flags & ~known) || !one_schedule) return rt_record(cudaErrorInvalidValue);
     pthread_mutex_lock(&c->lock);
-    c->device_flags = flags | cudaDeviceMapHost; /* mapping is always on with unified addressing */
-    c->flags_set = true;
+    rt_cur(c)->flags = flags | cudaDeviceMapHost; /* mapping is always on with unified addressing */
+    rt_cur(c)->flags_set = true;
     pthread_mutex_unlock(&c->lock);
     return cudaSuccess;
 }
@@ -357,7 +357,7 @@ RT_API cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
     pthread_mutex_lock(&c->lock);
     /* Mapping is on by default; without a context (after cudaDeviceReset, before the next
      * call that needs the device) CUDA reports no flags at all. */
-    *flags = c->flags_set ? c->device_flags : c->active ? cudaDeviceMapHost : 0;
+    *flags = rt_cur(c)->flags_set ? rt_cur(c)->flags : c->active ? cudaDeviceMapHost : 0;
     pthread_mutex_unlock(&c->lock);
     return cudaSuccess;
 }
@@ -372,7 +372,7 @@ RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
     if (limit == cudaLimitDevRuntimeSyncDepth && !rt_cur(c)->preset->limit_dev_runtime_sync_depth)
         return rt_record(cudaErrorUnsupportedLimit);
     pthread_mutex_lock(&c->lock);
-    *pValue = c->limits[limit];
+    *pValue = rt_cur(c)->limits[limit];
     pthread_mutex_unlock(&c->lock);
     return cudaSuccess;
 }
@@ -394,7 +394,7 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
         /* "must be performed before launching any kernel that uses the malloc() or free()
          * device system calls" (the H100 answers cudaErrorInvalidValue afterwards:
          * tests/cuda/conformance/device_heap) */
-        if (c->heap_in_use) return rt_record(cudaErrorInvalidValue);
+        if (rt_cur(c)->heap_in_use) return rt_record(cudaErrorInvalidValue);
         if (value < 4194304) value = 4194304;
         break;
     case cudaLimitDevRuntimeSyncDepth:
@@ -409,15 +409,14 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     default:
         break;
     }
+    /* the current device's limit alone, as each GPU has its own */
     pthread_mutex_lock(&c->lock);
-    c->limits[limit] = value;
+    rt_dev *v = rt_cur(c);
+    v->limits[limit] = value;
+    gpu_device *g = v->gpu;
     pthread_mutex_unlock(&c->lock);
-    if (limit == cudaLimitStackSize || limit == cudaLimitMallocHeapSize)
-        for (int d = 0; d < c->ndevs; d++)
-            if (c->devs[d].gpu) {
-                if (limit == cudaLimitStackSize) gpu_device_set_stack_limit(c->devs[d].gpu, value);
-                else gpu_device_heap_reset(c->devs[d].gpu, value);
-            }
+    if (g && limit == cudaLimitStackSize) gpu_device_set_stack_limit(g, value);
+    if (g && limit == cudaLimitMallocHeapSize) gpu_device_heap_reset(g, value);
     return cudaSuccess;
 }
 
@@ -428,7 +427,7 @@ RT_API cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!pCacheConfig) return rt_record(cudaErrorInvalidValue);
-    *pCacheConfig = (enum cudaFuncCache)c->cache_config;
+    *pCacheConfig = (enum cudaFuncCache)rt_cur(c)->cache_config;
     return cudaSuccess;
 }
 
@@ -437,7 +436,7 @@ RT_API cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if ((unsigned)cacheConfig > cudaFuncCachePreferEqual) return rt_record(cudaErrorInvalidValue);
-    c->cache_config = cacheConfig;
+    rt_cur(c)->cache_config = cacheConfig;
     return cudaSuccess;
 }
 

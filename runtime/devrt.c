@@ -31,15 +31,21 @@ static const char *rt_devrt_error_text(int code, bool description) {
     return description ? rt_error_message(e) : rt_error_name(e);
 }
 
-static int rt_devrt_get_limit(int limit, uint64_t *value) {
+/* The limit of the device whose core g is (each device has its own). */
+static int rt_devrt_get_limit(gpu_device *g, int limit, uint64_t *value) {
     rt_context *c = rt_ctx();
     if (limit < 0 || limit >= RT_LIMIT_COUNT) return cudaErrorUnsupportedLimit;
-    if (limit == cudaLimitDevRuntimeSyncDepth && !rt_cur(c)->preset->limit_dev_runtime_sync_depth)
-        return cudaErrorUnsupportedLimit;
     pthread_mutex_lock(&c->lock);
-    *value = c->limits[limit];
+    rt_dev *v = &c->devs[0];
+    for (int d = 0; d < c->ndevs; d++)
+        if (c->devs[d].gpu == g) v = &c->devs[d];
+    cudaError_t e = cudaSuccess;
+    if (limit == cudaLimitDevRuntimeSyncDepth && !v->preset->limit_dev_runtime_sync_depth)
+        e = cudaErrorUnsupportedLimit;
+    else
+        *value = v->limits[limit];
     pthread_mutex_unlock(&c->lock);
-    return cudaSuccess;
+    return e;
 }
 
 static int rt_devrt_get_attribute(int attr, int device, int *value) {
@@ -50,13 +56,22 @@ static int rt_devrt_get_attribute(int attr, int device, int *value) {
  * (kernels are resolved at their first host launch): it is resolved here then. */
 static rt_func *func_of_kernel(rt_context *c, const exec_kernel *k) {
     pthread_mutex_lock(&c->lock);
-    rt_func *f = c->funcs;
-    while (f && f->kernel != k) f = f->next;
+    rt_func *f = NULL;
     for (rt_func *g = c->funcs; !f && g; g = g->next) {
-        if (g->kernel || g->mod->state != RT_MOD_LOADED) continue;
-        if (exec_program_kernel(g->mod->prog, g->name) == k) {
-            g->kernel = k;
-            f = g;
+        if (g->kernel == k) f = g;
+        for (int d = 0; !f && d < c->ndevs; d++)
+            if (g->dev_kernel[d] == k) f = g;
+    }
+    /* a kernel of some device's program (each device has its own) */
+    for (rt_func *g = c->funcs; !f && g; g = g->next) {
+        if (g->mod->state != RT_MOD_LOADED) continue;
+        for (int d = 0; !f && d < c->ndevs; d++) {
+            if (g->dev_kernel[d] || !g->mod->dev_prog[d]) continue;
+            if (exec_program_kernel(g->mod->dev_prog[d], g->name) == k) {
+                g->dev_kernel[d] = k;
+                if (!g->kernel) g->kernel = exec_program_kernel(g->mod->prog, g->name);
+                f = g;
+            }
         }
     }
     pthread_mutex_unlock(&c->lock);
@@ -117,6 +132,7 @@ static const gpu_dp_host rt_devrt_host = {
     .get_attribute = rt_devrt_get_attribute,
     .grid_begin = rt_devrt_grid_begin,
     .grid_done = rt_devrt_grid_done,
+    .graph_items = rt_graph_device_items,
 };
 
 /* Grids of several streams start at once: the device is told only what changed (under
@@ -124,8 +140,8 @@ static const gpu_dp_host rt_devrt_host = {
 gpu_device *rt_devrt_prepare(rt_context *c, int d) {
     pthread_mutex_lock(&c->lock);
     gpu_device *g = rt_dev_gpu(c, d);
-    uint64_t pending = c->limits[cudaLimitDevRuntimePendingLaunchCount];
-    uint64_t sync_depth = c->limits[cudaLimitDevRuntimeSyncDepth];
+    uint64_t pending = c->devs[d].limits[cudaLimitDevRuntimePendingLaunchCount];
+    uint64_t sync_depth = c->devs[d].limits[cudaLimitDevRuntimeSyncDepth];
     if (g && (c->devrt_dev[d] != g || c->devrt_pending[d] != pending ||
               c->devrt_sync_depth[d] != sync_depth)) {
         gpu_device_set_dp_host(g, &rt_devrt_host);

@@ -413,6 +413,7 @@ void rt_graph_exec_free(rt_context *c, rt_graph_exec *x) {
     free(x->chain);
     free(x->leaf);
     free(x->chains);
+    rt_graph_device_free(x);
     free(x);
 }
 
@@ -522,7 +523,8 @@ static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph
     if (e) return e;
     if (!pGraphExec) return rt_record(cudaErrorInvalidValue);
     if (flags & ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch |
-                                      cudaGraphInstantiateFlagUseNodePriority)) {
+                                      cudaGraphInstantiateFlagUseNodePriority |
+                                      cudaGraphInstantiateFlagDeviceLaunch)) {
         fprintf(stderr, "vcuda: cudaGraphInstantiate: flags 0x%llx are not supported\n", flags);
         return rt_record(cudaErrorNotSupported);
     }
@@ -534,6 +536,8 @@ static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph
     if (!e) {
         x->mem_bytes = rt_graph_exec_mem_bytes(x);
         x->flags = flags;
+        if (flags & cudaGraphInstantiateFlagDeviceLaunch) e = rt_graph_device_check(c, x);
+        if (e) rt_graph_exec_free(c, x);
     }
     if (!e && !rt_ptrmap_put(&c->graph_execs, x, x)) {
         rt_graph_exec_free(c, x);
@@ -644,6 +648,9 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
         /* a disabled node does nothing (cudaGraphNodeSetEnabled) */
         rt_op *op = x->disabled && x->disabled[k] ? rt_op_new(RT_OP_WAIT) : rt_op_clone(x->ops[k]);
         must(op != NULL);
+        /* a device graph's kernels know it (cudaGetCurrentGraphExec) */
+        if (op->kind == RT_OP_KERNEL && (x->flags & cudaGraphInstantiateFlagDeviceLaunch))
+            op->u.kernel.graph_exec = (uint64_t)(uintptr_t)x;
         if (x->ndeps[k] == 0) must(rt_op_add_dep(op, start));
         for (size_t d = 0; d < x->ndeps[k]; d++) must(rt_op_add_dep(op, marks[x->deps[k][d]]));
         /* event nodes: a wait follows the event's latest record as the launch is issued; a
@@ -687,17 +694,24 @@ RT_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
     return rt_graph_launch(graphExec, rt_per_thread(stream));
 }
 
-/* Nothing to upload to an emulated device; the arguments are still checked. */
+/* A device graph gets the list of what the stream's device runs when a kernel launches
+ * it (graph_device.c); other graphs have nothing to upload to an emulated device. The
+ * arguments are checked either way. */
 static cudaError_t rt_graph_upload(cudaGraphExec_t graphExec, cudaStream_t stream) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
+    pthread_mutex_lock(&c->lock);
     pthread_mutex_lock(&c->engine_lock);
-    bool ok = graphExec && rt_ptrmap_get(&c->graph_execs, graphExec);
-    rt_stream *s = ok ? rt_stream_lookup(c, stream) : NULL;
+    rt_graph_exec *x = graphExec ? rt_ptrmap_get(&c->graph_execs, graphExec) : NULL;
+    rt_stream *s = x ? rt_stream_lookup(c, stream) : NULL;
+    if (!x) e = cudaErrorInvalidValue;
+    else if (!s) e = cudaErrorInvalidResourceHandle;
+    else if (x->flags & cudaGraphInstantiateFlagDeviceLaunch)
+        e = rt_graph_device_upload(c, x, s->device);
     pthread_mutex_unlock(&c->engine_lock);
-    if (!ok) return rt_record(cudaErrorInvalidValue);
-    return s ? cudaSuccess : rt_record(cudaErrorInvalidResourceHandle);
+    pthread_mutex_unlock(&c->lock);
+    return rt_record(e);
 }
 
 RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {

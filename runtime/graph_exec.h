@@ -32,6 +32,12 @@ typedef struct rt_graph_exec {
     unsigned long long flags;   /* what it was instantiated with */
     uint64_t mem_bytes;         /* its alloc nodes' graph memory (graph_nodes.c) ... */
     bool mem_launched;          /* ... counted from its first launch */
+    /* device graph launch (graph_device.c): per device, what it runs, once uploaded */
+    gpu_graph_item *dev_items[GPU_MAX_DEVICES];
+    size_t ndev_items[GPU_MAX_DEVICES];
+    bool dev_uploaded[GPU_MAX_DEVICES];
+    struct rt_graph_items *old_items; /* earlier uploads' lists, freed with the graph */
+    size_t nold_items;
 } rt_graph_exec;
 
 void rt_graph_exec_free(rt_context *c, rt_graph_exec *x);
@@ -50,6 +56,14 @@ cudaError_t rt_copy_node_op(rt_context *c, const struct cudaMemcpy3DParms *p, rt
 cudaError_t rt_copy1d_node_op(rt_context *c, void *dst, const void *src, size_t count,
                               enum cudaMemcpyKind kind, rt_op **out);
 cudaError_t rt_memset_node_op(rt_context *c, const struct cudaMemsetParams *p, rt_op **out);
+
+/* ---- graph_device.c: device graph launch ---- */
+
+/* What a graph instantiated with cudaGraphInstantiateFlagDeviceLaunch may not hold. */
+cudaError_t rt_graph_device_check(rt_context *c, const rt_graph_exec *x);
+/* cudaGraphUpload: the list device d runs for x (c->lock and engine_lock held). */
+cudaError_t rt_graph_device_upload(rt_context *c, rt_graph_exec *x, int d);
+void rt_graph_device_free(rt_graph_exec *x);
 
 /* ---- graph_nodes.c: graph memory statistics ---- */
 

@@ -116,7 +116,7 @@ static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block
     if (e != cudaSuccess) return e;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     if (info->nparams && !args) return cudaErrorInvalidValue;
-    if (info->uses_device_heap) c->heap_in_use = true; /* (c->lock is held) */
+    if (info->uses_device_heap) rt_cur(c)->heap_in_use = true; /* (c->lock is held) */
     rt_op *op = rt_op_new(RT_OP_KERNEL);
     uint8_t *params = rt_build_params(info, args);
     if (!op || !params) {
@@ -169,6 +169,17 @@ static cudaError_t rt_launch_entry(const void *func, dim3 grid, dim3 block, void
     if (load) f->device_loaded = true;
     pthread_mutex_unlock(&c->lock);
     if (e != cudaSuccess) return rt_record(e);
+    /* a kernel that launches graphs runs only as a node of a graph (captured here) */
+    if (exec_kernel_get_info(f->kernel)->uses_graph_launch) {
+        pthread_mutex_lock(&c->engine_lock);
+        rt_stream *s = rt_stream_lookup(c, stream);
+        bool capturing = s && s->capture;
+        pthread_mutex_unlock(&c->engine_lock);
+        if (!capturing) {
+            rt_op_free(op);
+            return rt_record(cudaErrorNotSupported);
+        }
+    }
     if (load && !rt_lazy_load(c, stream)) {
         pthread_mutex_lock(&c->lock);
         f->device_loaded = false; /* captured, not launched: loaded at its first launch */
@@ -314,8 +325,8 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     memset(&stats, 0, sizeof stats);
     exec_launch L;
     memset(&L, 0, sizeof L);
-    L.kernel = f->kernel;
     L.grid = op->u.kernel.grid;
+    L.graph_exec = op->u.kernel.graph_exec;
     L.block = op->u.kernel.block;
     L.dyn_shared = op->u.kernel.dyn_shared;
     L.params = op->u.kernel.params;
@@ -323,12 +334,18 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     /* the grid runs on its stream's device; with several, it reaches the others' memory
      * only as their peer */
     int dev = op->stream->device;
+    /* its device's program: that device's copy of the module's variables (loaded now if
+     * the grid was made for another device's stream) */
+    pthread_mutex_lock(&c->lock);
+    bool resolved = rt_func_resolve_on(c, f, dev) == cudaSuccess;
+    L.kernel = resolved ? f->dev_kernel[dev] : f->kernel;
+    exec_program *prog = resolved ? f->mod->dev_prog[dev] : f->mod->prog;
+    struct jit_job *jit = resolved ? f->mod->dev_jit[dev] : NULL;
     if (c->ndevs > 1) {
         L.device = (uint32_t)dev + 1;
-        pthread_mutex_lock(&c->lock);
         L.peers = c->devs[dev].peers | 1u << dev;
-        pthread_mutex_unlock(&c->lock);
     }
+    pthread_mutex_unlock(&c->lock);
     gpu_grid_opts opts = {
         .priority = op->stream->priority,
         .blocks_per_sm = op->u.kernel.blocks_per_sm,
@@ -340,24 +357,23 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     L.explicit_cluster = op->u.kernel.cluster.x != 0;
     exec_fault fault;
     memset(&fault, 0, sizeof fault);
-    gpu_device *gpu = rt_devrt_prepare(c, dev);
+    gpu_device *gpu = resolved ? rt_devrt_prepare(c, dev) : NULL;
     /* profiling and `vcuda check` watch the grid run (NULL unless asked for) */
     cudaStream_t handle = op->stream->kind == RT_STREAM_USER ? (cudaStream_t)op->stream : 0;
     rt_prof_run *prof = rt_prof_begin(c, f, &L, dev, handle, true);
     check_launch *ck = NULL;
     if (c->check && !L.observer)
-        ck = check_launch_begin(c->check, &L, exec_program_module(f->mod->prog), f->name,
+        ck = check_launch_begin(c->check, &L, exec_program_module(prog), f->name,
                                 c->devs[dev].preset->major >= 7, op->u.kernel.check_site);
     /* Under a profiler or checker grids run one at a time, as Nsight Compute and
      * compute-sanitizer serialise kernels (their reports stay in launch order). */
     bool serial = prof || ck;
     /* which tier the launch starts in (blocks switch when the code arrives mid-grid) */
-    bool compiled = !L.observer && exec_program_native_ready(f->mod->prog);
-    int interp_why = L.observer ? RT_INTERP_OBSERVED : f->mod->jit ? RT_INTERP_NOT_READY
-                                                                   : RT_INTERP_OFF;
+    bool compiled = !L.observer && exec_program_native_ready(prog);
+    int interp_why = L.observer ? RT_INTERP_OBSERVED : jit ? RT_INTERP_NOT_READY : RT_INTERP_OFF;
     char interp_note[160] = "";
     if (!compiled && interp_why == RT_INTERP_NOT_READY)
-        jit_job_describe(f->mod->jit, interp_note, sizeof interp_note);
+        jit_job_describe(jit, interp_note, sizeof interp_note);
     if (serial) pthread_mutex_lock(&c->tool_lock);
     rt_progress *progress = rt_progress_begin(f, (uint64_t)L.grid.x * L.grid.y * L.grid.z);
     opts.blocks_done = rt_progress_counter(progress);

@@ -51,6 +51,7 @@ typedef struct rt_mempool {
     int reuse[3];               /* cudaMemPoolReuse* (attributes 1..3) */
     uint64_t reserved, reserved_high, used, used_high;
     enum cudaMemAccessFlags host_access;
+    enum cudaMemAccessFlags device_access[GPU_MAX_DEVICES]; /* other devices' (set) */
     rt_pool_chunk *chunks;
     struct rt_mempool *next;
 } rt_mempool;
@@ -62,9 +63,11 @@ typedef struct rt_pool_free {
 } rt_pool_free;
 
 static pthread_mutex_t rt_pools_lock = PTHREAD_MUTEX_INITIALIZER;
-static rt_mempool *rt_pools;        /* every pool, the default one included */
-static rt_mempool *rt_pool_default; /* made on first use */
-static rt_mempool *rt_pool_current; /* cudaDeviceSetMemPool; NULL: the default */
+static rt_mempool *rt_pools;        /* every pool, the default ones included */
+/* per device, as on a GPU: its default pool (made on first use) and its current pool
+ * (cudaDeviceSetMemPool; NULL: the default) */
+static rt_mempool *rt_pool_default[GPU_MAX_DEVICES];
+static rt_mempool *rt_pool_current[GPU_MAX_DEVICES];
 
 static uint64_t rt_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -82,16 +85,33 @@ static rt_mempool *rt_pool_new(const struct cudaMemPoolProps *props, bool is_def
     return p;
 }
 
-static rt_mempool *rt_pool_get_default(void) {
-    if (!rt_pool_default) {
+static rt_mempool *rt_pool_get_default(int dev) {
+    if (!rt_pool_default[dev]) {
         struct cudaMemPoolProps props;
         memset(&props, 0, sizeof props);
         props.allocType = cudaMemAllocationTypePinned;
         props.location.type = cudaMemLocationTypeDevice;
-        props.location.id = 0;
-        rt_pool_default = rt_pool_new(&props, true);
+        props.location.id = dev;
+        rt_pool_default[dev] = rt_pool_new(&props, true);
     }
-    return rt_pool_default;
+    return rt_pool_default[dev];
+}
+
+/* The pool cudaMallocAsync takes from on device dev (rt_pools_lock held). */
+static rt_mempool *rt_pool_of_device(int dev) {
+    return rt_pool_current[dev] ? rt_pool_current[dev] : rt_pool_get_default(dev);
+}
+
+/* The device a pool's memory belongs to. */
+static int rt_pool_device(const rt_mempool *p) { return p->props.location.id; }
+
+/* The device of stream handle h (for cudaMallocAsync: its pools). */
+static int rt_stream_device(rt_context *c, cudaStream_t h) {
+    pthread_mutex_lock(&c->engine_lock);
+    rt_stream *s = rt_stream_lookup(c, h);
+    int dev = s ? s->device : rt_cur(c)->ordinal;
+    pthread_mutex_unlock(&c->engine_lock);
+    return dev;
 }
 
 static bool rt_pool_known(const rt_mempool *pool) {
@@ -143,7 +163,8 @@ static cudaError_t rt_pool_alloc(rt_context *c, rt_mempool *p, size_t size, void
         if ((off = rt_chunk_fit(ch, need, &at)) != UINT64_MAX) break;
     if (!ch) {
         uint64_t bytes = rt_up(need, RT_POOL_CHUNK);
-        if (bytes > rt_cur(c)->preset->total_global_mem) return cudaErrorMemoryAllocation;
+        if (bytes > c->devs[rt_pool_device(p)].preset->total_global_mem)
+            return cudaErrorMemoryAllocation;
         ch = calloc(1, sizeof *ch);
         void *mem = ch ? mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
@@ -169,9 +190,9 @@ static cudaError_t rt_pool_alloc(rt_context *c, rt_mempool *p, size_t size, void
         ch->cap = cap;
     }
     uint64_t base = (uint64_t)(uintptr_t)(ch->base + off);
-    /* pools are device 0's: their allocations count against it (and only it may reach
-     * them without peer access) */
-    if (!mem_table_add_dev(rt_pool_mem(c), base, size, MEM_KIND_DEVICE, RT_MEM_FLAG_POOL, 1))
+    /* a pool's allocations are its device's (only it may reach them without peer access) */
+    if (!mem_table_add_dev(rt_pool_mem(c), base, size, MEM_KIND_DEVICE, RT_MEM_FLAG_POOL,
+                           (uint32_t)rt_pool_device(p) + 1))
         return cudaErrorMemoryAllocation;
     memmove(&ch->r[at + 1], &ch->r[at], (ch->n - at) * sizeof *ch->r);
     ch->r[at] = (rt_pool_range){off, size, RT_RANGE_USED};
@@ -261,7 +282,9 @@ void rt_pools_reset(rt_context *c) {
         }
         free(p);
     }
-    rt_pools = rt_pool_default = rt_pool_current = NULL;
+    rt_pools = NULL;
+    memset(rt_pool_default, 0, sizeof rt_pool_default);
+    memset(rt_pool_current, 0, sizeof rt_pool_current);
     pthread_mutex_unlock(&rt_pools_lock);
 }
 
@@ -282,8 +305,9 @@ static bool rt_pool_capturing(rt_context *c, cudaStream_t h) {
 static cudaError_t rt_pool_capture_alloc(rt_context *c, cudaStream_t h, rt_mempool *pool,
                                          size_t size, void **ptr) {
     struct cudaMemPoolProps props;
+    int dev = rt_stream_device(c, h);
     pthread_mutex_lock(&rt_pools_lock);
-    if (!pool) pool = rt_pool_current ? rt_pool_current : rt_pool_get_default();
+    if (!pool) pool = rt_pool_of_device(dev);
     bool known = pool && rt_pool_known(pool);
     if (known) props = pool->props;
     pthread_mutex_unlock(&rt_pools_lock);
@@ -332,8 +356,9 @@ static cudaError_t rt_malloc_from(void **ptr, size_t size, rt_mempool *pool, cud
     if (!ptr) return rt_record(cudaErrorInvalidValue);
     if (!rt_stream_valid(c, s)) return rt_record(cudaErrorInvalidResourceHandle);
     if (rt_pool_capturing(c, s)) return rt_record(rt_pool_capture_alloc(c, s, pool, size, ptr));
+    int dev = rt_stream_device(c, s); /* its device's current pool, when none is named */
     pthread_mutex_lock(&rt_pools_lock);
-    if (!pool) pool = rt_pool_current ? rt_pool_current : rt_pool_get_default();
+    if (!pool) pool = rt_pool_of_device(dev);
     if (!pool || !rt_pool_known(pool)) {
         e = pool ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
     } else if (size == 0) {
@@ -411,8 +436,9 @@ RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream) {
 
 /* ---- pools ---- */
 
-static bool rt_is_device0(const struct cudaMemLocation *loc) {
-    return loc->type == cudaMemLocationTypeDevice && loc->id == 0;
+/* Is loc the device pool p belongs to? */
+static bool rt_is_pool_device(const rt_mempool *p, const struct cudaMemLocation *loc) {
+    return loc->type == cudaMemLocationTypeDevice && loc->id == rt_pool_device(p);
 }
 
 RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
@@ -422,7 +448,7 @@ RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int devic
     if (!memPool) return rt_record(cudaErrorInvalidValue);
     if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     pthread_mutex_lock(&rt_pools_lock);
-    *memPool = (cudaMemPool_t)rt_pool_get_default();
+    *memPool = (cudaMemPool_t)rt_pool_get_default(device);
     pthread_mutex_unlock(&rt_pools_lock);
     return *memPool ? cudaSuccess : rt_record(cudaErrorMemoryAllocation);
 }
@@ -434,7 +460,7 @@ RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
     if (!memPool) return rt_record(cudaErrorInvalidValue);
     if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
     pthread_mutex_lock(&rt_pools_lock);
-    *memPool = (cudaMemPool_t)(rt_pool_current ? rt_pool_current : rt_pool_get_default());
+    *memPool = (cudaMemPool_t)rt_pool_of_device(device);
     pthread_mutex_unlock(&rt_pools_lock);
     return *memPool ? cudaSuccess : rt_record(cudaErrorMemoryAllocation);
 }
@@ -443,16 +469,18 @@ RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
+    /* a pool of another device is cudaErrorInvalidValue, as on an H100 pair
+     * (tests/cuda/multigpu/expected/devvars.out), whatever the device number */
     pthread_mutex_lock(&rt_pools_lock);
     rt_mempool *p = (rt_mempool *)memPool;
-    if (!p || !rt_pool_known(p) || !rt_is_device0(&p->props.location)) e = cudaErrorInvalidValue;
-    else rt_pool_current = p;
+    if (!p || !rt_pool_known(p) || rt_pool_device(p) != device) e = cudaErrorInvalidValue;
+    else if (!rt_dev_at(c, device)) e = cudaErrorInvalidDevice;
+    else rt_pool_current[device] = p;
     pthread_mutex_unlock(&rt_pools_lock);
     return rt_record(e);
 }
 
-/* CUDA 13's location-based forms: device memory of device 0 only. */
+/* CUDA 13's location-based forms: device memory only. */
 static cudaError_t rt_location_pool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
                                     enum cudaMemAllocationType type, bool current) {
     rt_context *c = rt_ctx();
@@ -464,8 +492,9 @@ static cudaError_t rt_location_pool(cudaMemPool_t *memPool, struct cudaMemLocati
         fprintf(stderr, "vcuda: memory pools of host memory are not supported\n");
         return rt_record(cudaErrorNotSupported);
     }
-    if (location->id != 0) return rt_record(cudaErrorInvalidDevice);
-    return current ? cudaDeviceGetMemPool(memPool, 0) : cudaDeviceGetDefaultMemPool(memPool, 0);
+    if (!rt_dev_at(c, location->id)) return rt_record(cudaErrorInvalidDevice);
+    return current ? cudaDeviceGetMemPool(memPool, location->id)
+                   : cudaDeviceGetDefaultMemPool(memPool, location->id);
 }
 
 RT_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
@@ -499,7 +528,7 @@ RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMe
         fprintf(stderr, "vcuda: memory pools of host memory are not supported\n");
         return rt_record(cudaErrorNotSupported);
     }
-    if (props->location.id != 0) return rt_record(cudaErrorInvalidDevice);
+    if (!rt_dev_at(c, props->location.id)) return rt_record(cudaErrorInvalidDevice);
     pthread_mutex_lock(&rt_pools_lock);
     rt_mempool *p = rt_pool_new(props, false);
     pthread_mutex_unlock(&rt_pools_lock);
@@ -518,7 +547,8 @@ RT_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
         pthread_mutex_unlock(&rt_pools_lock);
         return rt_record(cudaErrorInvalidValue);
     }
-    if (rt_pool_current == p) rt_pool_current = NULL;
+    for (int d = 0; d < GPU_MAX_DEVICES; d++)
+        if (rt_pool_current[d] == p) rt_pool_current[d] = NULL;
     for (rt_mempool **pp = &rt_pools; *pp; pp = &(*pp)->next) {
         if (*pp == p) {
             *pp = p->next;
@@ -616,8 +646,9 @@ RT_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPo
     return rt_record(e);
 }
 
-/* Access descriptors: the owning device always reads and writes a pool's memory (no other
- * device exists); the host's access is kept as set. */
+/* Access descriptors: the owning device always reads and writes a pool's memory; another
+ * device's access and the host's are kept as set (a kernel of another device reaches the
+ * memory as its peer, through cudaDeviceEnablePeerAccess). */
 RT_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
                                         const struct cudaMemAccessDesc *descList, size_t count) {
     rt_context *c = rt_ctx();
@@ -630,8 +661,14 @@ RT_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
     for (size_t i = 0; i < count && !e; i++) {
         const struct cudaMemAccessDesc *d = &descList[i];
         if (d->location.type == cudaMemLocationTypeDevice) {
-            if (d->location.id != 0) e = cudaErrorInvalidDevice;
-            else if (d->flags != cudaMemAccessFlagsProtReadWrite) e = cudaErrorInvalidValue;
+            if (!rt_dev_at(c, d->location.id)) e = cudaErrorInvalidDevice;
+            else if (d->location.id == rt_pool_device(p)) {
+                if (d->flags != cudaMemAccessFlagsProtReadWrite) e = cudaErrorInvalidValue;
+            } else if (d->flags == cudaMemAccessFlagsProtRead) {
+                e = cudaErrorInvalidValue; /* read-only peer access is not a CUDA option */
+            } else {
+                p->device_access[d->location.id] = d->flags;
+            }
         } else if (d->location.type == cudaMemLocationTypeHost) {
             p->host_access = d->flags;
         } else {
@@ -651,7 +688,9 @@ RT_API cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemP
     pthread_mutex_lock(&rt_pools_lock);
     rt_mempool *p = (rt_mempool *)memPool;
     if (!p || !rt_pool_known(p)) e = cudaErrorInvalidValue;
-    else if (rt_is_device0(location)) *flags = cudaMemAccessFlagsProtReadWrite;
+    else if (rt_is_pool_device(p, location)) *flags = cudaMemAccessFlagsProtReadWrite;
+    else if (location->type == cudaMemLocationTypeDevice && rt_dev_at(c, location->id))
+        *flags = p->device_access[location->id];
     else if (location->type == cudaMemLocationTypeDevice) e = cudaErrorInvalidDevice;
     else if (location->type == cudaMemLocationTypeHost) *flags = p->host_access;
     else e = cudaErrorInvalidValue;

@@ -1,6 +1,8 @@
 /* runtime/module.c — loading a registered module on first use: pick the PTX from its
  * fatbin, parse it, lower it onto the device (ptx_parse + exec_program_load), and resolve
- * the kernels and variables the program registered against it.
+ * the kernels and variables the program registered against it. Each device that uses a
+ * module gets its own program, so its own copy of the module's variables, as each GPU has
+ * (tests/cuda/multigpu/devvars.cu); __managed__ variables are one copy for all.
  *
  * A module that cannot be loaded says why on stderr once and keeps failing with the error
  * CUDA gives for a bad image: cudaErrorNoKernelImageForDevice when there is no PTX to run,
@@ -37,71 +39,78 @@ void rt_module_dump_text(const char *name, const char *ptx) {
     fclose(f);
 }
 
-cudaError_t rt_module_load(rt_context *c, rt_module *m) {
-    if (m->state == RT_MOD_LOADED) return cudaSuccess;
-    if (m->state == RT_MOD_FAILED) return m->load_error;
-    if (m->error) {
-        fprintf(stderr, "vcuda: %s: %s\n", m->name, m->error);
-        rt_module_fail(m, cudaErrorInvalidKernelImage);
-        return m->load_error;
-    }
-    gpu_device *d = rt_device(c);
-    if (!d) return cudaErrorDevicesUnavailable;
-    const gpu_preset *p = rt_cur(c)->preset;
+/* Build m's program for device d: choose and parse its PTX for d's preset, lower it with
+ * d's copy of the variables, start compiling it (c->lock held). The first device's load
+ * decides the module's fate (a failure there fails it for good); rt_cur answers for d
+ * meanwhile, so the link and the model checks see d's preset. */
+static cudaError_t rt_module_build(rt_context *c, rt_module *m, int d) {
+    gpu_device *g = rt_dev_gpu(c, d);
+    if (!g) return cudaErrorDevicesUnavailable;
+    rt_thread *t = rt_thread_state();
+    int saved_device = t->device;
+    t->device = d;
+    const gpu_preset *p = c->devs[d].preset;
+    bool first = m->prog == NULL;
     char err[1024] = "";
-    cudaError_t code;
+    cudaError_t code = cudaSuccess;
     uint32_t arch = 0;
+    exec_program *prog = NULL;
+    struct jit_job *jit = NULL;
     ptx_module *pm;
     if (m->rdc) {
         pm = rt_rdc_link(c, m, &arch, &code, err, sizeof err);
         if (!pm) {
             fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
-            rt_module_fail(m, code);
-            return code;
+            goto fail;
         }
     } else {
         char *ptx = rt_fatbin_select_ptx(m->image, m->image_size, p->major * 10 + p->minor,
                                          &arch, &code, err, sizeof err);
         if (!ptx) {
             fprintf(stderr, "vcuda: %s: %s\n", m->name, err);
-            rt_module_fail(m, code);
-            return code;
+            goto fail;
         }
-        rt_module_dump_text(m->name, ptx);
+        if (first) rt_module_dump_text(m->name, ptx);
         pm = ptx_parse(ptx, strlen(ptx), m->name, err, sizeof err);
         free(ptx);
         if (!pm) {
             fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
-            rt_module_fail(m, cudaErrorInvalidPtx);
-            return m->load_error;
+            code = cudaErrorInvalidPtx;
+            goto fail;
         }
     }
     code = rt_rdc_check_model(c, pm, err, sizeof err);
     if (code != cudaSuccess) {
         fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
         ptx_module_free(pm);
-        rt_module_fail(m, code);
-        return code;
+        goto fail;
     }
     uint64_t const_bytes = 0;
     for (uint32_t i = 0; i < pm->nvars; i++)
         if (pm->vars[i].space == PTX_SPACE_CONST) const_bytes += pm->vars[i].size;
-    exec_program *prog = exec_program_load(pm, gpu_device_mem(d), err, sizeof err);
+    exec_program_opts opts = {.device_tag = (uint32_t)d + 1, .managed_from = m->prog};
+    prog = exec_program_load_opts(pm, gpu_device_mem(g), &opts, err, sizeof err);
     if (!prog) {
         fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
-        rt_module_fail(m, cudaErrorInvalidPtx);
-        return m->load_error;
+        code = cudaErrorInvalidPtx;
+        goto fail;
     }
     /* the compiled tier: VCUDA_JIT=always compiles now (a failure fails the load), the
      * default compiles in the background while the first launches run interpreted */
-    m->jit = jit_program_start(prog, c->jit_mode, err, sizeof err);
-    if (!m->jit && c->jit_mode == JIT_ALWAYS) {
+    jit = jit_program_start(prog, c->jit_mode, err, sizeof err);
+    if (!jit && c->jit_mode == JIT_ALWAYS) {
         fprintf(stderr, "vcuda: %s: %s\n", m->name, err);
-        exec_program_free(prog, gpu_device_mem(d));
-        rt_module_fail(m, cudaErrorInvalidPtx);
-        return m->load_error;
+        exec_program_free(prog, gpu_device_mem(g));
+        code = cudaErrorInvalidPtx;
+        goto fail;
     }
+    t->device = saved_device;
+    m->dev_prog[d] = prog;
+    m->dev_jit[d] = jit;
+    if (!first) return cudaSuccess;
+    m->home = d;
     m->prog = prog;
+    m->jit = jit;
     m->ptx_arch = arch;
     m->const_bytes = const_bytes;
     m->state = RT_MOD_LOADED;
@@ -115,34 +124,97 @@ cudaError_t rt_module_load(rt_context *c, rt_module *m) {
         *v->managed_host_ptr = addr;
     }
     return cudaSuccess;
+fail:
+    t->device = saved_device;
+    if (first) rt_module_fail(m, code);
+    return code;
+}
+
+cudaError_t rt_module_load_on(rt_context *c, rt_module *m, int d) {
+    if (m->state == RT_MOD_FAILED) return m->load_error;
+    if (m->state == RT_MOD_LOADED && m->dev_prog[d]) return cudaSuccess;
+    if (m->error) {
+        fprintf(stderr, "vcuda: %s: %s\n", m->name, m->error);
+        rt_module_fail(m, cudaErrorInvalidKernelImage);
+        return m->load_error;
+    }
+    return rt_module_build(c, m, d);
+}
+
+cudaError_t rt_module_load(rt_context *c, rt_module *m) {
+    return rt_module_load_on(c, m, rt_cur(c)->ordinal);
+}
+
+/* Forget f's kernels on device d (d < 0: on every device). */
+static void rt_funcs_forget(rt_context *c, const rt_module *m, int d) {
+    for (rt_func *f = c->funcs; f; f = f->next) {
+        if (m && f->mod != m) continue;
+        if (d < 0) {
+            f->kernel = NULL;
+            memset(f->dev_kernel, 0, sizeof f->dev_kernel);
+        } else {
+            f->dev_kernel[d] = NULL;
+        }
+    }
+}
+
+void rt_module_free_programs(rt_context *c, rt_module *m) {
+    mem_table *t = c->mem;
+    /* every other device's program borrows the first one's __managed__ variables: they
+     * go first */
+    for (int d = 0; d < GPU_MAX_DEVICES; d++) {
+        jit_job_free(m->dev_jit[d]); /* stops a compile still running: the program goes */
+        m->dev_jit[d] = NULL;
+        if (m->dev_prog[d] && m->dev_prog[d] != m->prog) exec_program_free(m->dev_prog[d], t);
+        m->dev_prog[d] = NULL;
+    }
+    if (m->prog) exec_program_free(m->prog, t);
+    m->prog = NULL;
+    m->jit = NULL;
+    rt_funcs_forget(c, m, -1);
 }
 
 void rt_modules_unload(rt_context *c) {
-    mem_table *t = c->mem;
     for (rt_module *m = c->modules; m; m = m->next) {
-        jit_job_free(m->jit); /* stops a compile still running: the program goes */
-        m->jit = NULL;
-        if (m->state == RT_MOD_LOADED) exec_program_free(m->prog, t);
-        m->prog = NULL;
+        rt_module_free_programs(c, m);
         /* A module that failed for a reason in its image fails again; one that failed to
          * reach the device may load after the reset. */
         if (m->state == RT_MOD_LOADED) m->state = RT_MOD_UNLOADED;
     }
-    for (rt_func *f = c->funcs; f; f = f->next) f->kernel = NULL;
+    rt_funcs_forget(c, NULL, -1);
     /* Pointers to __managed__ variables are re-aimed when cudaDeviceReset reloads their
      * modules (host code checks only once that they are set). */
 }
 
-cudaError_t rt_func_resolve(rt_context *c, rt_func *f) {
-    if (f->kernel && f->mod->state == RT_MOD_LOADED) return cudaSuccess;
-    cudaError_t e = rt_module_load(c, f->mod);
+void rt_modules_reset_device(rt_context *c, int d) {
+    for (rt_module *m = c->modules; m; m = m->next) {
+        /* the first device's program holds the __managed__ variables every device shares
+         * and stands for the module: it stays (its variables keep their values) */
+        if (!m->dev_prog[d] || m->dev_prog[d] == m->prog) continue;
+        jit_job_free(m->dev_jit[d]);
+        m->dev_jit[d] = NULL;
+        exec_program_free(m->dev_prog[d], c->mem);
+        m->dev_prog[d] = NULL;
+        rt_funcs_forget(c, m, d);
+    }
+}
+
+cudaError_t rt_func_resolve_on(rt_context *c, rt_func *f, int d) {
+    if (f->kernel && f->dev_kernel[d] && f->mod->state == RT_MOD_LOADED && f->mod->dev_prog[d])
+        return cudaSuccess;
+    cudaError_t e = rt_module_load_on(c, f->mod, d);
     if (e != cudaSuccess) return e;
-    f->kernel = exec_program_kernel(f->mod->prog, f->name);
-    if (!f->kernel) {
+    f->dev_kernel[d] = exec_program_kernel(f->mod->dev_prog[d], f->name);
+    if (!f->kernel) f->kernel = exec_program_kernel(f->mod->prog, f->name);
+    if (!f->kernel || !f->dev_kernel[d]) {
         fprintf(stderr, "vcuda: kernel %s is registered but not in the program's PTX\n", f->name);
         return cudaErrorInvalidDeviceFunction;
     }
     return cudaSuccess;
+}
+
+cudaError_t rt_func_resolve(rt_context *c, rt_func *f) {
+    return rt_func_resolve_on(c, f, rt_cur(c)->ordinal);
 }
 
 cudaError_t rt_func_lookup(rt_context *c, const void *func, rt_func **out) {
@@ -166,10 +238,11 @@ rt_var *rt_var_lookup(rt_context *c, const void *symbol) {
 }
 
 cudaError_t rt_var_address(rt_context *c, rt_var *v, void **addr) {
-    cudaError_t e = rt_module_load(c, v->mod);
+    int d = rt_cur(c)->ordinal;
+    cudaError_t e = rt_module_load_on(c, v->mod, d);
     if (e != cudaSuccess) return e;
     size_t size = 0;
-    *addr = exec_program_var(v->mod->prog, v->name, &size);
+    *addr = exec_program_var(v->mod->dev_prog[d], v->name, &size);
     if (!*addr) {
         fprintf(stderr, "vcuda: variable %s is registered but not in the program's PTX\n", v->name);
         return cudaErrorInvalidSymbol;

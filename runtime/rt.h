@@ -97,7 +97,14 @@ typedef struct rt_module {
     size_t image_size;
     int state;                  /* RT_MOD_* */
     cudaError_t load_error;     /* when RT_MOD_FAILED */
-    exec_program *prog;         /* when RT_MOD_LOADED */
+    /* Each device has its own copy of the module's __device__ and __constant__ variables,
+     * as each GPU has: a program per device, loaded when the device first needs it, whose
+     * __managed__ variables are the first one's (one copy for every device). */
+    exec_program *dev_prog[GPU_MAX_DEVICES];
+    struct jit_job *dev_jit[GPU_MAX_DEVICES]; /* the compiled tier's job for each */
+    int home;                   /* the device it was loaded on first ... */
+    exec_program *prog;         /* ... and its program (when RT_MOD_LOADED): what queries
+                                 * about the module's code read */
     uint32_t ptx_arch;          /* target of the PTX that was loaded */
     uint64_t const_bytes;       /* bytes of .const variables in the module */
     char *error;                /* why registration found the image unusable, or NULL */
@@ -132,7 +139,8 @@ typedef struct rt_func {
     const void *host_stub;      /* the address nvcc's launch stub has (the "kernel symbol") */
     rt_module *mod;
     char *name;                 /* the entry's (mangled) name in the PTX */
-    const exec_kernel *kernel;  /* resolved while mod is loaded */
+    const exec_kernel *kernel;  /* resolved while mod is loaded (in mod->prog) */
+    const exec_kernel *dev_kernel[GPU_MAX_DEVICES]; /* in each device's program */
     int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = default */
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 = none */
     int cache_config;           /* cudaFuncSetCacheConfig */
@@ -256,6 +264,7 @@ typedef struct rt_op {
             int blocks_per_sm;
             bool cooperative;   /* cudaLaunchCooperativeKernel: all blocks at once */
             exec_dim3 cluster;  /* blocks per cluster ({0,0,0}: no cluster launch) */
+            uint64_t graph_exec; /* a node of this device-launchable graph, or 0 */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
@@ -305,6 +314,13 @@ typedef struct rt_dev {
     uint32_t peers;                /* bit i: its kernels may reach device i's memory */
     struct rt_stream *legacy;      /* its legacy default stream, made on first use
                                     * (engine_lock) */
+    /* what the program sets per device, as with CUDA (c->lock) */
+    size_t limits[RT_LIMIT_COUNT]; /* cudaDeviceSetLimit */
+    bool heap_in_use;              /* a kernel using device malloc/free was launched: the
+                                      heap size is fixed from then on */
+    unsigned flags;                /* as set by cudaSetDeviceFlags (when flags_set) */
+    bool flags_set;
+    int cache_config;              /* cudaDeviceSetCacheConfig */
 } rt_dev;
 
 typedef struct rt_context {
@@ -315,12 +331,6 @@ typedef struct rt_context {
     bool active;                   /* a primary context exists (false after a reset) */
     cudaError_t sticky;            /* device fault: every context call returns it */
     bool unusable;                 /* reset after a fault: cudaErrorDevicesUnavailable */
-    unsigned device_flags;         /* as set by cudaSetDeviceFlags (when flags_set) */
-    bool flags_set;
-    size_t limits[RT_LIMIT_COUNT];
-    bool heap_in_use;              /* a kernel using device malloc/free was launched: the
-                                      heap size is fixed from then on */
-    int cache_config;              /* cudaDeviceSetCacheConfig */
     uint64_t next_grid_id;
     uint64_t next_stream_id;       /* engine_lock */
 
@@ -410,6 +420,9 @@ rt_context *rt_ctx(void);
 cudaError_t rt_enter(rt_context *c);
 /* The same for the few calls that still answer after a fault (cudaPointerGetAttributes). */
 cudaError_t rt_enter_device(rt_context *c);
+/* Has a runtime API call that needs the device been made (the driver is then initialised,
+ * as CUDA's runtime initialises it)? */
+bool rt_runtime_started(void);
 /* Record e as the calling thread's last error when it is an error; returns e. */
 cudaError_t rt_record(cudaError_t e);
 /* The calling thread's current device, created on demand (NULL with a message on stderr
@@ -419,7 +432,10 @@ gpu_device *rt_device(rt_context *c);
 gpu_device *rt_dev_gpu(rt_context *c, int d);
 /* The calling thread's current device (devs[0], with no preset, when there is none). */
 rt_dev *rt_cur(rt_context *c);
-void rt_apply_limits(rt_context *c, gpu_device *g);
+/* Device d's stack and heap limits in force on its core g. */
+void rt_apply_limits(rt_context *c, int d, gpu_device *g);
+/* Device d's limits, flags and cache configuration as the preset has them (start, reset). */
+void rt_dev_settings_default(rt_context *c, int d);
 /* 1 + the current device's ordinal: what allocations record (mem_alloc.device). */
 uint32_t rt_cur_tag(rt_context *c);
 /* Device ordinal d, or NULL when there is no such device. */
@@ -445,19 +461,29 @@ double rt_now_ms(void);
 
 /* ---- module.c ---- */
 
-/* Load m if needed; returns cudaSuccess or the load error. Called with c->lock held. */
+/* Load m on the current device if needed; returns cudaSuccess or the load error. Called
+ * with c->lock held. */
 cudaError_t rt_module_load(rt_context *c, rt_module *m);
+/* The same on device d (each device has its own program: its own variables). */
+cudaError_t rt_module_load_on(rt_context *c, rt_module *m, int d);
+/* Free m's programs on every device (c->lock held). */
+void rt_module_free_programs(rt_context *c, rt_module *m);
+/* cudaDeviceReset of one of several devices: its copies of the modules go, to be loaded
+ * (from the initialisers) when it next needs them. */
+void rt_modules_reset_device(rt_context *c, int d);
 /* Unload every module (after their memory went away with the device). */
 void rt_modules_unload(rt_context *c);
-/* The kernel of f, loading its module if needed. */
+/* The kernel of f on the current device, loading its module if needed. */
 cudaError_t rt_func_resolve(rt_context *c, rt_func *f);
+/* The same on device d: f->dev_kernel[d] is set on success (c->lock held). */
+cudaError_t rt_func_resolve_on(rt_context *c, rt_func *f, int d);
 /* Look up a kernel by the pointer a program passes (host stub) or by handle. The error is
  * cudaErrorInvalidDeviceFunction for NULL, cudaErrorInvalidResourceHandle for a pointer
  * that names no kernel. Called with c->lock held. */
 cudaError_t rt_func_lookup(rt_context *c, const void *func, rt_func **out);
 /* The variable whose host shadow (or, for __managed__, device address) is symbol. */
 rt_var *rt_var_lookup(rt_context *c, const void *symbol);
-/* Device address of v, loading its module if needed. */
+/* Device address of the current device's copy of v, loading its module if needed. */
 cudaError_t rt_var_address(rt_context *c, rt_var *v, void **addr);
 /* The effective dynamic shared memory limit of f (its attribute or the default). */
 size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f);
@@ -489,6 +515,11 @@ ptx_module *rt_rdc_link(rt_context *c, rt_module *m, uint32_t *arch, cudaError_t
 cudaError_t rt_rdc_check_model(rt_context *c, const ptx_module *pm, char *err, size_t errlen);
 
 /* ---- devrt.c ---- */
+
+/* Device graph launch (graph_device.c): the nodes device g runs for executable graph exec
+ * (gpu_dp_host's graph_items). */
+int rt_graph_device_items(gpu_device *g, uint64_t exec, const gpu_graph_item **items,
+                          size_t *n, exec_fault *fault);
 
 /* Hand the device the dynamic-parallelism limits the program set and the runtime's
  * answers to device-side queries (before running a kernel). */

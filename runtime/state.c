@@ -10,6 +10,7 @@
 #include "rt.h"
 #include "../jit/jit.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,27 +32,37 @@ double rt_now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* The stack and heap limits set for the context (cudaDeviceSetLimit) in force on a device's
- * SIMT core; setting the heap size starts an empty heap. */
-void rt_apply_limits(rt_context *c, gpu_device *g) {
-    if (c->limits[cudaLimitStackSize]) gpu_device_set_stack_limit(g, c->limits[cudaLimitStackSize]);
-    if (c->limits[cudaLimitMallocHeapSize])
-        gpu_device_heap_reset(g, c->limits[cudaLimitMallocHeapSize]);
+/* The stack and heap limits set for device d (cudaDeviceSetLimit) in force on its SIMT
+ * core; setting the heap size starts an empty heap. */
+void rt_apply_limits(rt_context *c, int d, gpu_device *g) {
+    const size_t *l = c->devs[d].limits;
+    if (l[cudaLimitStackSize]) gpu_device_set_stack_limit(g, l[cudaLimitStackSize]);
+    if (l[cudaLimitMallocHeapSize]) gpu_device_heap_reset(g, l[cudaLimitMallocHeapSize]);
+}
+
+/* Each device has its own limits, flags and cache configuration, as each GPU's primary
+ * context has (tests/cuda/multigpu/expected/devvars.out). */
+void rt_dev_settings_default(rt_context *c, int d) {
+    rt_dev *v = &c->devs[d];
+    const gpu_preset *p = v->preset;
+    v->heap_in_use = false;
+    v->flags = 0;
+    v->flags_set = false;
+    v->cache_config = cudaFuncCachePreferNone;
+    if (!p) return;
+    v->limits[cudaLimitStackSize] = p->limit_stack_size;
+    v->limits[cudaLimitPrintfFifoSize] = p->limit_printf_fifo_size;
+    v->limits[cudaLimitMallocHeapSize] = p->limit_malloc_heap_size;
+    v->limits[cudaLimitDevRuntimeSyncDepth] = p->limit_dev_runtime_sync_depth;
+    v->limits[cudaLimitDevRuntimePendingLaunchCount] = p->limit_dev_runtime_pending_launch_count;
+    v->limits[cudaLimitMaxL2FetchGranularity] = p->limit_max_l2_fetch_granularity;
+    v->limits[cudaLimitPersistingL2CacheSize] = p->limit_persisting_l2_cache_size;
+    /* (the device's core does not exist here, at start-up or after a reset: rt_dev_gpu
+     * hands the limits to it as it makes it) */
 }
 
 static void rt_limits_default(rt_context *c) {
-    const gpu_preset *p = c->devs[0].preset;
-    c->heap_in_use = false;
-    if (!p) return;
-    c->limits[cudaLimitStackSize] = p->limit_stack_size;
-    c->limits[cudaLimitPrintfFifoSize] = p->limit_printf_fifo_size;
-    c->limits[cudaLimitMallocHeapSize] = p->limit_malloc_heap_size;
-    c->limits[cudaLimitDevRuntimeSyncDepth] = p->limit_dev_runtime_sync_depth;
-    c->limits[cudaLimitDevRuntimePendingLaunchCount] = p->limit_dev_runtime_pending_launch_count;
-    c->limits[cudaLimitMaxL2FetchGranularity] = p->limit_max_l2_fetch_granularity;
-    c->limits[cudaLimitPersistingL2CacheSize] = p->limit_persisting_l2_cache_size;
-    /* (no device's core exists here, at start-up or after a reset: rt_dev_gpu hands the
-     * limits to each as it makes it) */
+    for (int d = 0; d < c->ndevs; d++) rt_dev_settings_default(c, d);
 }
 
 static void rt_at_exit(void) {
@@ -144,7 +155,7 @@ gpu_device *rt_dev_gpu(rt_context *c, int d) {
             return NULL;
         }
         gpu_device_set_print(v->gpu, rt_print_stdout, NULL);
-        rt_apply_limits(c, v->gpu);
+        rt_apply_limits(c, d, v->gpu);
     }
     c->active = true;
     return v->gpu;
@@ -159,8 +170,13 @@ uint32_t rt_cur_tag(rt_context *c) { return (uint32_t)rt_cur(c)->ordinal + 1; }
 
 gpu_device *rt_device(rt_context *c) { return rt_dev_gpu(c, rt_cur(c)->ordinal); }
 
+static atomic_bool rt_started;
+
+bool rt_runtime_started(void) { return atomic_load(&rt_started); }
+
 static cudaError_t rt_enter_common(rt_context *c, bool sticky_matters) {
     if (rt_init_error) return rt_record(rt_init_error);
+    atomic_store(&rt_started, true);
     pthread_mutex_lock(&c->lock);
     cudaError_t e = sticky_matters ? c->sticky : cudaSuccess;
     if (e == cudaSuccess && c->unusable) e = cudaErrorDevicesUnavailable;
@@ -205,10 +221,7 @@ void rt_context_reset(rt_context *c) {
      * (an H100 answers cudaErrorDevicesUnavailable from then on: fault_*.out). */
     if (c->sticky != cudaSuccess) c->unusable = true;
     c->sticky = cudaSuccess;
-    c->device_flags = 0;
-    c->flags_set = false;
     c->active = false; /* no primary context until the next call makes one */
-    c->cache_config = cudaFuncCachePreferNone;
     rt_limits_default(c);
 }
 
@@ -218,6 +231,8 @@ void rt_context_reset_device(rt_context *c, int device) {
     /* no device reaches it as a peer any more, nor it them */
     c->devs[device].peers = 0;
     for (int d = 0; d < c->ndevs; d++) c->devs[d].peers &= ~(1u << device);
+    rt_dev_settings_default(c, device);
+    rt_modules_reset_device(c, device);
     mem_forget_cached();
     /* the fault is the process's (an H200 pair reports it on both devices:
      * tests/cuda/multigpu/expected/peer_fault.out); reset, it leaves them unusable */
