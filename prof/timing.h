@@ -45,6 +45,8 @@ typedef struct prof_sm_model {
     uint32_t divergence_cycles;     /* a divergent branch: setting up and reconverging */
     double shared_wavefronts_per_cycle; /* per SM */
     double l1_sectors_per_cycle;    /* per SM */
+    double l1_line_cycles_tput;     /* per SM: each line an access looks up holds the L1's
+                                     * tag stage this long (scattered accesses) */
     double l2_bytes_per_cycle;      /* whole device */
     double dram_bytes_per_cycle;    /* whole device */
     double launch_overhead_s;       /* a grid's fixed cost: launch, first block, drain */
@@ -72,6 +74,8 @@ typedef struct prof_sm_model {
     double sys_read_bytes_per_s, sys_write_bytes_per_s;
     uint32_t lat_sys;               /* a load from host memory */
     uint32_t lat_texture;           /* a texture or surface fetch (addresses not followed) */
+    uint32_t lat_clock;             /* reading %clock/%clock64/%globaltimer, after the warp's
+                                     * earlier instructions have issued */
     /* device-side launches: the parent grid lasts until its children have run; the first
      * costs dp_first_s, n of them dp_first_s * n^dp_exponent (launches overlap) */
     double dp_first_s, dp_exponent;
@@ -86,6 +90,8 @@ typedef struct prof_block_cost {
     uint64_t issue_cycles;      /* issue slots its warps used (warp-instructions, SASS-sized) */
     uint64_t shared_wavefronts;
     uint64_t l1_sectors;        /* global and local sectors through L1 */
+    uint64_t l1_lines;          /* the 128-byte lines those accesses looked up (a scattered
+                                 * warp access: one per lane) */
     uint64_t miss_rounds;       /* on the critical path: sequential waits for data from past
                                  * L1, each charged L2's latency in critical_cycles */
     uint64_t printf_records;    /* device printf calls (one per lane) */
@@ -108,6 +114,7 @@ typedef struct prof_kernel_input {
                                          * keep per block: their average) */
     uint64_t l2_bytes;           /* bytes that went past L1 (loads that missed, stores, atomics) */
     uint64_t dram_bytes;         /* bytes first touched in the launch (read or written) */
+    uint64_t dram_read_bytes;    /* of those, first touched by a read (an L2 miss: a wait) */
     /* global atomics: the busiest address's ops (weighted: an int op 1, a float op
      * atom_float_factor), transactions (warp-instruction x lines), distinct lines */
     double atomic_hot, atomic_ops;   /* (atomic_ops: all of them, weighted alike) */
@@ -124,7 +131,9 @@ typedef struct prof_time_estimate {
     const char *limiter;         /* what bounds it: "latency", "issue", "shared memory",
                                   * "L1", "SFU", "FP64", "constant cache", "L2 bandwidth",
                                   * "DRAM bandwidth", "atomics", "host memory", "printf",
-                                  * "launch" ("device launches": set by the runtime) */
+                                  * "launch", "block dispatch" (the SMs take blocks
+                                  * more slowly than their slots free), ("device launches":
+                                  * set by the runtime) */
     double uncertainty;          /* how far off the estimate typically is for this limiter
                                   * (median |error| on the calibration suite, a fraction) */
     /* residency over the run, for achieved_occupancy and sm_efficiency (sums over SMs, as
