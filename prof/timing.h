@@ -56,6 +56,10 @@ typedef struct prof_sm_model {
     uint32_t printf_warp_cycles;    /* each warp's printf call: taken one after another */
     double printf_launch_s;         /* a grid that printed: the buffer's hand-over */
     double dram_efficiency;         /* share of the peak bandwidth streaming achieves */
+    double l2_bytes;                /* L2's capacity: a launch touching more than this finds
+                                     * what it touched earlier evicted */
+    double l2_thrash_span;          /* ... all of it once the footprint exceeds the capacity
+                                     * by this share of it (LRU over sweeps) */
     /* pipes narrower than a warp (per SM sub-partition: a warp-instruction holds it this
      * many cycles) */
     double sfu_cycles;              /* the special-function unit (MUFU: 4 lanes) */
@@ -147,6 +151,8 @@ typedef struct prof_time_estimate {
     double makespan_cycles;      /* last block's end */
     double dram_cycles, l2_cycles; /* traffic / bandwidth */
     double atomic_cycles, sys_cycles; /* L2 atomic units; the host link */
+    double l2_thrash;            /* share of the returns to data past L1 that L2 no longer
+                                  * held (a footprint beyond its capacity) */
 } prof_time_estimate;
 
 /* The one kernel-time estimate: with block_costs, the full model; without, the same model
