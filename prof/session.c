@@ -53,7 +53,7 @@
 /* ---- what an instruction means to the profiler (worked out once) ---- */
 
 enum lat_kind { LAT_ALU, LAT_FP64, LAT_SFU, LAT_SHUFFLE, LAT_MEMORY, LAT_NONE, LAT_PRINTF,
-                LAT_TEXTURE };
+                LAT_TEXTURE, LAT_CLOCK };
 
 typedef struct insn_info {
     const ptx_insn *key;
@@ -343,6 +343,7 @@ static uint32_t latency_of(const prof_sm_model *m, unsigned kind)
     case LAT_NONE: return 0;
     case LAT_PRINTF: return m->printf_cycles;
     case LAT_TEXTURE: return m->lat_texture;
+    case LAT_CLOCK: return m->lat_clock;
     default: return m->lat_alu;
     }
 }
@@ -418,6 +419,14 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
         if (!ii->exit_branch)
             ii->if_converted = if_converted(f, pi, &ii->region_first, &ii->region_end);
         break;
+    case PTX_OP_mov:
+        /* reading %clock, %clock64 or %globaltimer: the counter is read in program order,
+         * once everything before it is done (CS2R/S2UR after a dependency wait), so that
+         * two reads bracket the work between them */
+        if (pi->nopnds >= 2 && pi->opnd[1].kind == PTX_OPND_SREG &&
+            pi->opnd[1].sreg >= PTX_SREG_CLOCK && pi->opnd[1].sreg <= PTX_SREG_GLOBALTIMER_HI)
+            ii->lat = LAT_CLOCK;
+        break;
     case PTX_OP_call: {
         /* device printf (vprintf): formatting and the buffer cost the GPU thousands of cycles */
         for (unsigned k = 0; k < pi->nopnds; k++) {
@@ -439,6 +448,9 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
     case PTX_OP_brx: case PTX_OP_call: case PTX_OP_ret: case PTX_OP_exit: case PTX_OP_trap:
     case PTX_OP_bar: case PTX_OP_barrier: case PTX_OP_membar: case PTX_OP_fence:
         ii->boundary = true;
+        break;
+    case PTX_OP_mov:
+        ii->boundary = ii->lat == LAT_CLOCK;
         break;
     default:
         break;
@@ -829,6 +841,7 @@ static void on_block_end(const exec_site *site)
         w->cur.issue_cycles = (uint64_t)((double)w->cur.issue_cycles * pace);
         w->cur.shared_wavefronts = (uint64_t)((double)w->cur.shared_wavefronts * pace);
         w->cur.l1_sectors = (uint64_t)((double)w->cur.l1_sectors * pace);
+        w->cur.l1_lines = (uint64_t)((double)w->cur.l1_lines * pace);
         w->cur.printf_records = (uint32_t)((double)w->cur.printf_records * pace);
         w->cur.printf_warps = (uint64_t)((double)w->cur.printf_warps * pace);
         w->cur.sfu_insts = (uint64_t)((double)w->cur.sfu_insts * pace);
@@ -845,6 +858,7 @@ static void on_block_end(const exec_site *site)
     s->block_sum.issue_cycles += w->cur.issue_cycles;
     s->block_sum.shared_wavefronts += w->cur.shared_wavefronts;
     s->block_sum.l1_sectors += w->cur.l1_sectors;
+    s->block_sum.l1_lines += w->cur.l1_lines;
     s->block_sum.miss_rounds += w->cur.miss_rounds;
     s->block_sum.printf_records += w->cur.printf_records;
     s->block_sum.printf_warps += w->cur.printf_warps;
@@ -906,6 +920,12 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
         w->cur.fp64_insts += ii->sass;
     if (ii->is_load && wc->store_start[ii->mem_space] >= t)
         t = wc->store_start[ii->mem_space] + 1;
+    /* a volatile or strong load goes to L2 past the warp's own earlier stores: it waits
+     * until L2 has taken them (the warp-synchronous reduction over volatile global memory:
+     * each step a store's trip to L2, then the load's) */
+    if (ii->is_load && ii->bypass_l1 && ii->mem_space == PROF_SPACE_GLOBAL &&
+        wc->store_ack > t)
+        t = wc->store_ack;
     if (ii->is_store && t > wc->store_start[ii->mem_space])
         wc->store_start[ii->mem_space] = t;
     /* a wait for data from past L1 that began after the last such wait ended: one more
@@ -1121,6 +1141,7 @@ static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc
             seen = sect[j - 1] >> 2 == sect[i] >> 2;
         lines += !seen;
     }
+    w->cur.l1_lines += lines;
     if (lines > 1)
         lat += (lines - 1) * m->l1_line_cycles;
     return lat;
@@ -1273,6 +1294,38 @@ static void count_atomics(prof_worker *w, const ptx_insn *pi, const uint64_t add
     w->atomic_tx += nlines;
 }
 
+/* Local memory as the GPU lays it out: each warp has its own region, and word w of lane l
+ * lies at (w * 32 + l) * 4 in it, so the same offset in every lane is one contiguous 128
+ * bytes and a dynamically indexed array scatters a warp's access over many lines. The
+ * executor hands the timing the offsets within each thread's local window (the same in
+ * every lane): these are the sectors the access touches in a window of its own, above any
+ * global address. Returns how many (at most 64). */
+#define LOCAL_TIMING_BASE (1ull << 58)
+#define LOCAL_WARP_WORDS_SHIFT 22u     /* words a thread's local window may span: 16 MiB */
+static uint32_t local_sectors(const exec_site *site, const uint64_t addr[32], uint32_t mask,
+                              uint32_t size, uint64_t out[64])
+{
+    const exec_launch *L = site->launch;
+    uint64_t block = site->ctaid.x +
+                     (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
+    uint64_t wpb = ((uint64_t)L->block.x * L->block.y * L->block.z + 31) / 32;
+    uint64_t warp_words = (block * wpb + site->warp) << LOCAL_WARP_WORDS_SHIFT;
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t a = addr[l] & ((1ull << (LOCAL_WARP_WORDS_SHIFT + 2)) - 1);
+        for (uint64_t wd = a >> 2; wd <= (a + (size ? size : 1) - 1) >> 2; wd++) {
+            uint64_t sct = (LOCAL_TIMING_BASE + ((warp_words + wd) * 32 + l) * 4) >> 5;
+            bool seen = false;
+            for (uint32_t k = 0; k < n && !seen; k++)
+                seen = out[k] == sct;
+            if (!seen && n < 64)
+                out[n++] = sct;
+        }
+    }
+    return n;
+}
+
 static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                    const uint64_t addr[32], uint32_t mask, uint32_t size)
 {
@@ -1309,7 +1362,18 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     if (!replay) {
         /* outside the replay only what DRAM must supply is kept: the access's sectors
          * against the launch's record (marking a sector twice counts it once) */
-        if (ps == PROF_SPACE_GLOBAL || ps == PROF_SPACE_LOCAL) {
+        if (ps == PROF_SPACE_LOCAL) {
+            uint64_t sect[64];
+            uint32_t n = local_sectors(site, addr, mask, size, sect);
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t fresh = 32 * first_touches(w, sect[i], sect[i]);
+                w->dram_bytes += fresh;
+                if (acc != EXEC_OBS_STORE)
+                    w->dram_read_bytes += fresh;
+            }
+            return;
+        }
+        if (ps == PROF_SPACE_GLOBAL) {
             if (mm && mm->nruns != MEMO_NO_RUNS) {
                 uint64_t first = addr[__builtin_ctz(mask)] >> 5;
                 for (uint32_t r = 0; r < mm->nruns; r++) {
@@ -1353,7 +1417,9 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         /* the access's sectors: from its pattern's runs, else from the lanes */
         uint64_t sect[64];
         uint32_t n = 0;
-        if (mm && mm->nruns != MEMO_NO_RUNS) {
+        if (ps == PROF_SPACE_LOCAL) {
+            n = local_sectors(site, addr, mask, size, sect);
+        } else if (mm && mm->nruns != MEMO_NO_RUNS) {
             uint64_t first = addr[__builtin_ctz(mask)] >> 5;
             for (uint32_t r = 0; r < mm->nruns; r++)
                 for (uint32_t i = 0; i < mm->run_len[r]; i++)
@@ -1536,6 +1602,7 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
         avg.issue_cycles /= s->blocks_seen;
         avg.shared_wavefronts /= s->blocks_seen;
         avg.l1_sectors /= s->blocks_seen;
+        avg.l1_lines /= s->blocks_seen;
         avg.miss_rounds /= s->blocks_seen;
         avg.sfu_insts /= s->blocks_seen;
         avg.fp64_insts /= s->blocks_seen;
@@ -1554,6 +1621,7 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
                                                  timed_sectors)
                                     : s->l2_bytes;
     in.dram_bytes = s->dram_bytes;
+    in.dram_read_bytes = s->dram_read_bytes;
     double scale = timed_sectors > 0 ? (double)sectors / timed_sectors : 1;
     in.sys_read_bytes = (uint64_t)((double)s->sys_read * scale);
     in.sys_write_bytes = (uint64_t)((double)s->sys_write * scale);

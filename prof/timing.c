@@ -51,8 +51,17 @@
  * Each estimate names the limit that bound it and the median |error| of the suite's
  * estimates so bound (prof_limiter_uncertainty).
  *
- * Not modelled: instruction cache misses, DRAM page and bank effects, L2 capacity (a
- * launch's data is read from DRAM once, however large), the retries of compare-and-swap
+ * 6. Measured on the suite's tuning half too: an SM takes a new block every ~160 cycles
+ *    (a grid of many short blocks is bound by it: "block dispatch"); a grid that only wrote
+ *    waits for L2 to take its stores, not for DRAM; %clock/%globaltimer are read in program
+ *    order (~10 cycles each); L1 looks up one line at a time (~1.2 cycles a line: a warp
+ *    access scattered over 32 lines, as a dynamically indexed local array's is, holds it
+ *    32 times as long); a volatile load waits until L2 has taken the warp's earlier
+ *    stores; and when the blocks resident at once touch more than L2 holds, their returns
+ *    to data past L1 go to DRAM as well (L2's capacity).
+ *
+ * Not modelled: instruction cache misses, DRAM page and bank effects (scattered sectors
+ * stream at the efficiency of whole lines here), the retries of compare-and-swap
  * loops under contention, managed memory's page faults (under Nsight Compute, which
  * replays a kernel over the same memory, the suite's managed kernels ran as fast as on
  * device memory, host-written pages included), clock boost, and the exact SASS a PTX instruction becomes (counts are
@@ -88,13 +97,21 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.lat_shuffle = 12;
     m.shared_wavefronts_per_cycle = 1.0;
     m.l1_sectors_per_cycle = 4.0;
+    /* L1 looks up one line at a time: a warp access scattered over 32 lines holds it 32
+     * times as long as a coalesced one (bench/timing/suite.cu: dynamically indexed local
+     * arrays, local_t16384_i128: ~1.2 cycles a line) */
+    m.l1_line_cycles_tput = 1.2;
     m.launch_overhead_s = 2.2e-6;
-    m.block_dispatch_cycles = 100;
+    /* an SM takes a new block every ~160 cycles: 4096 one-warp blocks, all resident at
+     * once, take 2.5 us more than one (bench/timing/suite.cu, empty_g4096) */
+    m.block_dispatch_cycles = 160;
     m.printf_cycles = 500;
     m.printf_record_cycles = 1920;
     m.printf_launch_s = 26.6e-6;
     m.printf_warp_cycles = 1230;
     m.dram_efficiency = 0.8;
+    m.l2_bytes = p->l2_cache_size > 0 ? (double)p->l2_cache_size : 50e6;
+    m.l2_thrash_span = 0.25;
     /* measured on an H100 with bench/timing/suite.cu (the tuning half of its cases) */
     m.sfu_cycles = 9.0;
     m.fp64_cycles = 2.4;
@@ -110,6 +127,7 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.sys_write_bytes_per_s = 52e9;
     m.lat_sys = 2000;
     m.lat_texture = 900;
+    m.lat_clock = 10;
     m.dp_first_s = 34.7e-6;
     m.dp_exponent = 0.53;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
@@ -174,7 +192,8 @@ static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, dou
         (double)b->critical_cycles + miss_extra * (double)b->miss_rounds,
         k * (double)b->issue_cycles / m->schedulers,
         k * (double)b->shared_wavefronts / m->shared_wavefronts_per_cycle,
-        k * (double)b->l1_sectors / m->l1_sectors_per_cycle,
+        k * fmax((double)b->l1_sectors / m->l1_sectors_per_cycle,
+                 (double)b->l1_lines * m->l1_line_cycles_tput),
         k * (double)b->sfu_insts * m->sfu_cycles / m->schedulers,
         k * (double)b->fp64_insts * m->fp64_cycles / m->schedulers,
         k * (double)b->const_cycles,
@@ -245,11 +264,13 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double *sm_first = malloc((size_t)m.sms * sizeof *sm_first);
     double *sm_last = calloc((size_t)m.sms, sizeof *sm_last);
     double *sm_dispatch = calloc((size_t)m.sms, sizeof *sm_dispatch);
-    if (!heap || !sm_first || !sm_last || !sm_dispatch) {
+    uint64_t *sm_blocks = calloc((size_t)m.sms, sizeof *sm_blocks);
+    if (!heap || !sm_first || !sm_last || !sm_dispatch || !sm_blocks) {
         free(heap);
         free(sm_first);
         free(sm_last);
         free(sm_dispatch);
+        free(sm_blocks);
         e.seconds = m.launch_overhead_s;
         e.limiter = "launch";
         e.uncertainty = prof_limiter_uncertainty(e.limiter);
@@ -273,6 +294,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     int limit_count[LIMITS] = {0};
     double printf_records = 0, printf_warps = 0;
     double resident_warp_cycles = 0, makespan = 0;
+    uint64_t sm_most = 0;  /* blocks the busiest SM took */
     for (uint64_t b = 0; b < in->blocks; b++) {
         const prof_block_cost *cost = in->block_costs ? &in->block_costs[b] : &typical;
         /* blocks sharing its SM: a full complement in whole waves, fewer in a last,
@@ -294,6 +316,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         int sm = (int)(s->order % (uint32_t)m.sms);
         /* the SM takes one new block at a time from the grid's queue */
         double start = s->free_at > sm_dispatch[sm] ? s->free_at : sm_dispatch[sm];
+        sm_blocks[sm]++;
         sm_dispatch[sm] = start + m.block_dispatch_cycles;
         printf_records += cost->printf_records;
         printf_warps += cost->printf_warps;
@@ -312,9 +335,13 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     e.block_cycles /= (double)in->blocks;
     e.makespan_cycles = makespan;
     double active = 0;
-    for (int s = 0; s < m.sms; s++)
+    for (int s = 0; s < m.sms; s++) {
         if (sm_first[s] >= 0)
             active += sm_last[s] - sm_first[s];
+        if (sm_blocks[s] > sm_most)
+            sm_most = sm_blocks[s];
+    }
+    free(sm_blocks);
     free(heap);
     free(sm_first);
     free(sm_last);
@@ -325,11 +352,31 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         if (limit_count[i] > limit_count[most])
             most = i;
     e.limiter = limit_names[most];
+    /* an SM that spent most of the run taking blocks one at a time: the dispatch rate,
+     * not the blocks' work, bounds it (many short blocks) */
+    if ((double)sm_most * m.block_dispatch_cycles > 0.8 * makespan &&
+        makespan > m.launch_overhead_s * m.clock_hz)
+        e.limiter = "block dispatch";
     double cycles = makespan;
-    /* streaming at the bandwidth DRAM sustains, after the first request's latency */
+    /* L2's capacity: when the blocks resident at once touch more than L2 holds (their
+     * share of the launch's footprint, the sectors it touched), a block coming back to
+     * its data finds it evicted, as an LRU cache swept by more than it holds does: its
+     * returns to data past L1 go to DRAM too (a dirty sector's write-back with them).
+     * Fully so once that working set exceeds the capacity by l2_thrash_span of it; data
+     * many blocks share, or a launch sweeping its data once, stays within it. */
+    double dram_bytes = (double)in->dram_bytes;
+    double resident = (double)per_sm * m.sms;
+    double working_set = dram_bytes * (resident < (double)in->blocks
+                                           ? resident / (double)in->blocks : 1.0);
+    double thrash = (working_set - m.l2_bytes) / (m.l2_thrash_span * m.l2_bytes);
+    if (thrash > 0 && in->l2_bytes > in->dram_bytes)
+        dram_bytes += (thrash < 1 ? thrash : 1) * (double)(in->l2_bytes - in->dram_bytes);
+    e.l2_thrash = thrash > 0 ? (thrash < 1 ? thrash : 1) : 0;
+    /* streaming at the bandwidth DRAM sustains, after the first request's latency (a read
+     * waits for DRAM; stores only need L2 to take them, which writes them back later) */
     double dram = e.detailed && in->dram_bytes
-                      ? (double)in->dram_bytes / (m.dram_bytes_per_cycle * m.dram_efficiency) +
-                            m.lat_dram
+                      ? dram_bytes / (m.dram_bytes_per_cycle * m.dram_efficiency) +
+                            (in->dram_read_bytes ? m.lat_dram : m.lat_l2)
                       : 0;
     double l2 = e.detailed ? (double)in->l2_bytes / m.l2_bytes_per_cycle : 0;
     e.dram_cycles = dram;
@@ -395,15 +442,15 @@ double prof_limiter_uncertainty(const char *limiter)
 {
     /* median |error| of the estimates bound by each limiter, over the tuning half of
      * bench/timing/suite.cu on an H100 (bench/timing/compare.py --half tune --by-limiter),
-     * at least 5%; L1 and launch bound none of them: the median over all (10%) */
+     * at least 5%; L1 (two launches) and launch (none): the median over all (9-10%) */
     static const struct {
         const char *limiter;
         double err;
     } table[] = {
-        {"latency", 0.16}, {"issue", 0.11}, {"shared memory", 0.05}, {"L1", 0.10},
-        {"SFU", 0.05}, {"FP64", 0.18}, {"constant cache", 0.05}, {"L2 bandwidth", 0.15},
+        {"latency", 0.14}, {"issue", 0.10}, {"shared memory", 0.05}, {"L1", 0.10},
+        {"SFU", 0.05}, {"FP64", 0.17}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
         {"DRAM bandwidth", 0.07}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.05},
-        {"launch", 0.10}, {"device launches", 0.09},
+        {"launch", 0.10}, {"device launches", 0.09}, {"block dispatch", 0.05},
     };
     for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].limiter, limiter) == 0)

@@ -45,6 +45,8 @@ typedef struct prof_sm_model {
     uint32_t divergence_cycles;     /* a divergent branch: setting up and reconverging */
     double shared_wavefronts_per_cycle; /* per SM */
     double l1_sectors_per_cycle;    /* per SM */
+    double l1_line_cycles_tput;     /* per SM: each line an access looks up holds the L1's
+                                     * tag stage this long (scattered accesses) */
     double l2_bytes_per_cycle;      /* whole device */
     double dram_bytes_per_cycle;    /* whole device */
     double launch_overhead_s;       /* a grid's fixed cost: launch, first block, drain */
@@ -54,6 +56,10 @@ typedef struct prof_sm_model {
     uint32_t printf_warp_cycles;    /* each warp's printf call: taken one after another */
     double printf_launch_s;         /* a grid that printed: the buffer's hand-over */
     double dram_efficiency;         /* share of the peak bandwidth streaming achieves */
+    double l2_bytes;                /* L2's capacity: a launch touching more than this finds
+                                     * what it touched earlier evicted */
+    double l2_thrash_span;          /* ... all of it once the footprint exceeds the capacity
+                                     * by this share of it (LRU over sweeps) */
     /* pipes narrower than a warp (per SM sub-partition: a warp-instruction holds it this
      * many cycles) */
     double sfu_cycles;              /* the special-function unit (MUFU: 4 lanes) */
@@ -72,6 +78,8 @@ typedef struct prof_sm_model {
     double sys_read_bytes_per_s, sys_write_bytes_per_s;
     uint32_t lat_sys;               /* a load from host memory */
     uint32_t lat_texture;           /* a texture or surface fetch (addresses not followed) */
+    uint32_t lat_clock;             /* reading %clock/%clock64/%globaltimer, after the warp's
+                                     * earlier instructions have issued */
     /* device-side launches: the parent grid lasts until its children have run; the first
      * costs dp_first_s, n of them dp_first_s * n^dp_exponent (launches overlap) */
     double dp_first_s, dp_exponent;
@@ -86,6 +94,8 @@ typedef struct prof_block_cost {
     uint64_t issue_cycles;      /* issue slots its warps used (warp-instructions, SASS-sized) */
     uint64_t shared_wavefronts;
     uint64_t l1_sectors;        /* global and local sectors through L1 */
+    uint64_t l1_lines;          /* the 128-byte lines those accesses looked up (a scattered
+                                 * warp access: one per lane) */
     uint64_t miss_rounds;       /* on the critical path: sequential waits for data from past
                                  * L1, each charged L2's latency in critical_cycles */
     uint64_t printf_records;    /* device printf calls (one per lane) */
@@ -108,6 +118,7 @@ typedef struct prof_kernel_input {
                                          * keep per block: their average) */
     uint64_t l2_bytes;           /* bytes that went past L1 (loads that missed, stores, atomics) */
     uint64_t dram_bytes;         /* bytes first touched in the launch (read or written) */
+    uint64_t dram_read_bytes;    /* of those, first touched by a read (an L2 miss: a wait) */
     /* global atomics: the busiest address's ops (weighted: an int op 1, a float op
      * atom_float_factor), transactions (warp-instruction x lines), distinct lines */
     double atomic_hot, atomic_ops;   /* (atomic_ops: all of them, weighted alike) */
@@ -124,7 +135,9 @@ typedef struct prof_time_estimate {
     const char *limiter;         /* what bounds it: "latency", "issue", "shared memory",
                                   * "L1", "SFU", "FP64", "constant cache", "L2 bandwidth",
                                   * "DRAM bandwidth", "atomics", "host memory", "printf",
-                                  * "launch" ("device launches": set by the runtime) */
+                                  * "launch", "block dispatch" (the SMs take blocks
+                                  * more slowly than their slots free), ("device launches":
+                                  * set by the runtime) */
     double uncertainty;          /* how far off the estimate typically is for this limiter
                                   * (median |error| on the calibration suite, a fraction) */
     /* residency over the run, for achieved_occupancy and sm_efficiency (sums over SMs, as
@@ -138,6 +151,8 @@ typedef struct prof_time_estimate {
     double makespan_cycles;      /* last block's end */
     double dram_cycles, l2_cycles; /* traffic / bandwidth */
     double atomic_cycles, sys_cycles; /* L2 atomic units; the host link */
+    double l2_thrash;            /* share of the returns to data past L1 that L2 no longer
+                                  * held (a footprint beyond its capacity) */
 } prof_time_estimate;
 
 /* The one kernel-time estimate: with block_costs, the full model; without, the same model

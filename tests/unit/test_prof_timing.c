@@ -25,6 +25,7 @@ static prof_time_estimate run(uint64_t blocks, uint32_t threads, int regs,
     in.block_costs = b;
     in.l2_bytes = dram_bytes;
     in.dram_bytes = dram_bytes;
+    in.dram_read_bytes = dram_bytes;  /* read: the first request waits for DRAM */
     prof_time_estimate e = prof_estimate_kernel(h100, &in);
     free(b);
     return e;
@@ -99,6 +100,7 @@ int main(void)
     in.every_block = &misses;
     in.l2_bytes = 1000;
     in.dram_bytes = 1000;  /* every miss came from DRAM */
+    in.dram_read_bytes = 1000;
     prof_time_estimate cold = prof_estimate_kernel(h100, &in);
     EXPECT_NEAR(cold.cycles - overhead, 5000 + 4.0 * (m.lat_dram - m.lat_l2), 1);
 

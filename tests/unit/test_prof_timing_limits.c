@@ -1,6 +1,7 @@
 /* test_prof_timing_limits — the timing model's narrower limits (prof/timing.c): the SFU
  * and FP64 pipes, the constant cache, global atomics in L2 (one busy address, one line,
- * many lines), host-mapped memory over the host link, printf, device-side launches, and the
+ * many lines), host-mapped memory over the host link, printf, device-side launches, L1's
+ * line lookups, block dispatch, DRAM latency for reads only, L2's capacity, and the
  * uncertainty each estimate carries for its limiter. */
 #include <stdlib.h>
 #include <string.h>
@@ -117,8 +118,59 @@ int main(void)
     EXPECT_EQ(d16 > 4 * m.dp_first_s && d16 < 16 * m.dp_first_s, 1);
     EXPECT_NEAR(prof_device_launch_s(h100, 16, 1e-3) - d16, 1e-3, 1e-12);
 
+    /* L1 looks up one line at a time: the same sectors scattered over 32 times the lines
+     * hold it longer than the schedulers */
+    prof_block_cost lines = plain;
+    lines.l1_sectors = 4000;
+    lines.l1_lines = 1000;  /* coalesced: 4 sectors a line, within the sector rate */
+    prof_time_estimate el1c = run(lines, none);
+    EXPECT_STR(el1c.limiter, "issue");
+    lines.l1_lines = 4000;  /* scattered: a line a sector */
+    prof_time_estimate el1 = run(lines, none);
+    EXPECT_STR(el1.limiter, "L1");
+    EXPECT_NEAR(el1.block_cycles, 8 * 4000 * m.l1_line_cycles_tput, 1);
+
+    /* many short blocks: the SMs take them one at a time, ~160 cycles each */
+    prof_kernel_input many = none;
+    prof_block_cost tiny = {.critical_cycles = 20, .issue_cycles = 4};
+    many.blocks = (uint64_t)h100->multiprocessor_count * 500;
+    many.threads_per_block = 32;
+    many.regs_per_thread = 16;
+    many.every_block = &tiny;
+    prof_time_estimate ed = prof_estimate_kernel(h100, &many);
+    EXPECT_STR(ed.limiter, "block dispatch");
+    EXPECT_NEAR(ed.cycles - overhead, 500.0 * m.block_dispatch_cycles, m.block_dispatch_cycles);
+    /* one such block: the launch's fixed cost, not dispatch, is what it pays */
+    many.blocks = 1;
+    EXPECT_EQ(strcmp(prof_estimate_kernel(h100, &many).limiter, "block dispatch") != 0, 1);
+
+    /* DRAM: a grid that read waits for DRAM's latency, one that only wrote for L2's */
+    prof_kernel_input wr = none;
+    wr.dram_bytes = wr.l2_bytes = 1 << 20;
+    prof_time_estimate ew = run(small, wr);
+    wr.dram_read_bytes = wr.dram_bytes;
+    prof_time_estimate erd = run(small, wr);
+    EXPECT_NEAR(erd.dram_cycles - ew.dram_cycles, (double)m.lat_dram - m.lat_l2, 1e-6);
+
+    /* L2's capacity: resident blocks touching more than L2 holds go back to DRAM for what
+     * they touched before; within it, or over a launch whose blocks come one wave at a
+     * time, L2 keeps it */
+    prof_kernel_input big = none;
+    big.l2_bytes = 1ull << 30;          /* 1 GiB past L1, over... */
+    big.dram_bytes = big.dram_read_bytes = 2 * (uint64_t)m.l2_bytes;  /* ...twice L2 */
+    prof_time_estimate et = run(small, big);
+    EXPECT_NEAR(et.l2_thrash, 1, 0);
+    EXPECT_STR(et.limiter, "DRAM bandwidth");
+    EXPECT_NEAR(et.dram_cycles,
+                (double)big.l2_bytes / (m.dram_bytes_per_cycle * m.dram_efficiency) + m.lat_dram,
+                1);
+    big.dram_bytes = big.dram_read_bytes = (uint64_t)(m.l2_bytes / 2);
+    prof_time_estimate ek = run(small, big);
+    EXPECT_NEAR(ek.l2_thrash, 0, 0);
+    EXPECT_EQ(ek.dram_cycles < et.dram_cycles / 2, 1);
+
     /* each estimate says how sure it is, by its limiter */
-    const prof_time_estimate *all[] = {&ei, &es, &ef, &ec, &ea, &er};
+    const prof_time_estimate *all[] = {&ei, &es, &ef, &ec, &ea, &er, &el1, &ed, &et};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         EXPECT_NEAR(all[i]->uncertainty, prof_limiter_uncertainty(all[i]->limiter), 0);
         EXPECT_EQ(all[i]->uncertainty > 0 && all[i]->uncertainty <= 0.5, 1);
