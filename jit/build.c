@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -220,7 +221,7 @@ void jit_kill_compiler(pid_t pid) {
  * process group dies with the program (kill_compilers_at_exit), and its driver with the
  * thread that started it. */
 static int run_cc(const char *c_path, const char *so_path, const char *log_path,
-                  const char *opt, jit_cancel *cancel) {
+                  const char *opt, jit_cancel *cancel, double *cpu_seconds) {
     const jit_cc *cc = jit_cc_get();
     char *argv[] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native",
                     "-ffp-contract=off", "-w", "-o", (char *)so_path, (char *)c_path, NULL};
@@ -258,17 +259,26 @@ static int run_cc(const char *c_path, const char *so_path, const char *log_path,
         setpgid(pid, pid); /* (also here: the group must exist before anyone kills it) */
         compiler_track(pid, true);
     }
+    int slot = -1; /* where the job that may stop it finds it */
     if (cancel) {
-        cancel->pid = pid > 0 ? pid : 0;
+        for (int k = 0; pid > 0 && slot < 0 && k < JIT_MAX_WORKERS; k++)
+            if (cancel->pids[k] == 0) {
+                cancel->pids[k] = pid;
+                slot = k;
+            }
         pthread_mutex_unlock(&cancel->mu);
     }
     if (pid < 0) return -1;
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    struct rusage ru; /* the driver's and the cc1, as and ld it waited for */
+    memset(&ru, 0, sizeof ru);
+    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {}
+    *cpu_seconds = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     compiler_track(pid, false);
-    if (cancel) {
+    if (cancel && slot >= 0) {
         pthread_mutex_lock(&cancel->mu);
-        cancel->pid = 0;
+        cancel->pids[slot] = 0;
         pthread_mutex_unlock(&cancel->mu);
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -409,7 +419,7 @@ static bool build_entry(const char *src, size_t len, const char *opt, const char
         return false;
     }
     double t0 = now_seconds();
-    int rc = run_cc(c_path, so_tmp, log_path, opt, cancel);
+    int rc = run_cc(c_path, so_tmp, log_path, opt, cancel, &out->cpu_seconds);
     out->compile_seconds = now_seconds() - t0;
     bool ok = false;
     if (rc != 0) {

@@ -120,6 +120,7 @@ cudaError_t rt_module_load(rt_context *c, rt_module *m) {
 void rt_modules_unload(rt_context *c) {
     mem_table *t = c->mem;
     for (rt_module *m = c->modules; m; m = m->next) {
+        if (m->jit) jit_job_describe(m->jit, m->jit_note, sizeof m->jit_note); /* (report) */
         jit_job_free(m->jit); /* stops a compile still running: the program goes */
         m->jit = NULL;
         if (m->state == RT_MOD_LOADED) exec_program_free(m->prog, t);
