@@ -103,9 +103,14 @@ const jit_cc *jit_cc_get(void) {
     return &the_cc;
 }
 
-/* The host CPU's model line, part of the key of -march=native code. */
-static void cpu_model(char *out, size_t n) {
-    out[0] = 0;
+/* The host CPU's model line, part of the key of -march=native code (read once: every
+ * unit's key has it). */
+static char the_cpu[4096];
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+static void cpu_read(void) {
+    char *out = the_cpu;
+    size_t n = sizeof the_cpu;
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f) return;
     char line[512];
@@ -131,8 +136,8 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
 
 static void make_key(const char *src, size_t len, const char *opt, char key[33]) {
     const jit_cc *cc = jit_cc_get();
-    char cpu[4096];
-    cpu_model(cpu, sizeof cpu);
+    pthread_once(&cpu_once, cpu_read);
+    const char *cpu = the_cpu;
     uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
     const char *parts[] = {cc->ident, JIT_CFLAGS, opt, cpu, "vcuda-jit-" JIT_VERSION};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

@@ -348,7 +348,7 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
     }
     if (c.compiled + c.cached)
         PUT("; %u of %u instructions inline", sum.inline_insns, sum.insns);
-    if (c.kernels)
+    if (c.kernels && done)
         PUT("; %u of %u kernels in the vector tier%s%s", c.vector, c.kernels,
             sum.vector_why[0] ? ", not " : "", sum.vector_why);
 #undef PUT
