@@ -366,9 +366,8 @@ static void emit_bra(jit_buf *o, const exec_insn *in, uint32_t i) {
     jit_buf_printf(o, "      goto L%d;\n    }\n    if (m) %s(%u);\n", in->target, core_macro(), i);
 }
 
-/* Is instruction i of f (n instructions) one that only calls its handler, which computes
- * or faults (PLAIN, or a specialised operation left to its handler without the
- * vectoriser)? */
+/* Is instruction i of f one that only calls its handler, which computes or faults (PLAIN,
+ * or a specialised operation left to its handler without the vectoriser)? */
 static bool handler_only(const exec_func *f, uint32_t i) {
     if (i >= f->ncode) return false;
     const exec_insn *in = &f->code[i];

@@ -323,6 +323,25 @@ int main(void) {
     jit_job_free(j);
     harness_free(&h5);
 
+    /* per-warp code built without the vectoriser (-O0: runs of handler calls through one
+     * loop, out-of-line broadcasts and core calls), every kernel, as large functions are */
+    setenv("VCUDA_JIT_OPT", "0", 1);
+    setenv("VCUDA_JIT_VECTOR", "0", 1);
+    harness h6 = {0};
+    CHECK(harness_load(&h6, text));
+    j = jit_program_start(h6.prog, JIT_ALWAYS, err, sizeof err);
+    if (!j) fprintf(stderr, "jit -O0: %s\n", err);
+    CHECK(j != NULL);
+    CHECK(all_native(h6.prog));
+    CHECK(!vector_tier(h6.prog, "jk_reduce"));
+    run_all(&h6, &got);
+    compare(&ref, &got, "interpreter / per-warp -O0");
+    free_outcome(&got);
+    jit_job_free(j);
+    harness_free(&h6);
+    unsetenv("VCUDA_JIT_OPT");
+    unsetenv("VCUDA_JIT_VECTOR");
+
     free_outcome(&ref);
     free(text);
     remove_dir(dir);
