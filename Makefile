@@ -41,11 +41,12 @@ test-sanitize:
 test-thrust: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^thrust$$' $(CTEST_ARGS)
 	
-# The multi-threaded stream stress test under ThreadSanitizer: right results, no races.
+# The multi-threaded stream stress test and the compiled tier's test (units installed by
+# background threads while kernels run) under ThreadSanitizer: right results, no races.
 test-tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVCUDA_TSAN=ON $(CMAKE_ARGS) >/dev/null
-	cmake --build build-tsan -j $(JOBS) --target test_streams_stress
-	cd build-tsan && ctest --output-on-failure -R '^unit/test_streams_stress$$'
+	cmake --build build-tsan -j $(JOBS) --target test_streams_stress test_jit_tiers
+	cd build-tsan && ctest --output-on-failure -R '^unit/test_(streams_stress|jit_tiers)$$'
 
 # The libFuzzer targets (clang), each for FUZZ_SECONDS; findings stop with the input kept.
 FUZZ_SECONDS ?= 30

@@ -854,9 +854,11 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
     for (uint32_t i = 0; i < b->nwarps; i++) init_warp(&b->warps[i], b, i, start);
     /* one test per block picks the loop; the plain one knows nothing of observers */
     void (*run)(exec_wstate *) = exec_warp_run;
-    /* the compiled tier, when the program has it: a block runs wholly in one tier, and
-     * observed blocks (profiler, checker) always in the interpreter, whose events and
-     * counters they read (the tiers agree byte for byte, so blocks of one grid may differ) */
+    /* the compiled tier, when the program has some of it: the native loop runs each
+     * function's code once it is installed (functions arrive one by one, even while the
+     * block runs) and interprets the rest; observed blocks (profiler, checker) always run
+     * in the interpreter, whose events and counters they read (the tiers agree byte for
+     * byte, so blocks of one grid, or warps of one block, may differ) */
     if (!L->observer && exec_program_native_ready(b->prog)) run = exec_warp_run_native;
     if (L->observer) {
         exec_observe_block_begin(b);
@@ -864,9 +866,11 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
     }
     /* the vector tier runs the whole block when the kernel has it; it hands the block to
      * the loop below when a warp meets what it does not run */
-    if (run == exec_warp_run_native && k->func->block_native && !L->warps_outlive_fault &&
-        b->nwarps <= EXEC_WARP_SIZE) {
-        if (k->func->block_native(b, &exec_native_block_runtime) == 0) goto done;
+    exec_native_block_fn bn = run == exec_warp_run_native
+                                  ? __atomic_load_n(&k->func->block_native, __ATOMIC_ACQUIRE)
+                                  : NULL;
+    if (bn && !L->warps_outlive_fault && b->nwarps <= EXEC_WARP_SIZE) {
+        if (bn(b, &exec_native_block_runtime) == 0) goto done;
     }
 
     for (;;) {

@@ -119,7 +119,9 @@ struct exec_func {
     uint32_t regs_estimate;
     void **blobs;              /* operand descriptions decoders allocated (exec_dec_blob) */
     uint32_t nblobs;
-    exec_native_fn native;     /* compiled code (exec/native.h), NULL: interpreted */
+    /* compiled code (exec/native.h), NULL: interpreted. Installed while launches may run
+     * on other threads: written once (release) and read with acquire loads. */
+    exec_native_fn native;
     exec_native_block_fn block_native; /* a kernel's whole-block code (exec/native.h), or NULL */
 };
 
@@ -145,8 +147,9 @@ struct exec_program {
     int32_t *var_sid;          /* per module variable: shared id, or -1 */
     uint32_t nsids;
     const ptx_var **sid_var;   /* per shared id: its declaration */
-    /* the compiled tier: set (release) once every function's native code is installed,
-     * read (acquire) when a block starts (exec/native.h) */
+    /* the compiled tier: set (release) once some function's native code is installed,
+     * read (acquire) when a block starts (exec/native.h); each function's code arrives
+     * on its own, so a block also reads the function's pointers (acquire) */
     bool native_ready;
     bool native_on;            /* blocks may use it (tests turn it off to compare) */
 };

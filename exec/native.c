@@ -110,8 +110,10 @@ void exec_warp_run_native(exec_wstate *w) {
             continue;
         }
         const exec_func *f = w->frames[w->depth].func;
-        if (f->native && in >= f->code && in <= f->code + f->ncode) {
-            int r = f->native(w, &exec_native_runtime);
+        /* (the function's code may arrive while the warp runs: from then on it runs it) */
+        exec_native_fn nf = __atomic_load_n(&f->native, __ATOMIC_ACQUIRE);
+        if (nf && in >= f->code && in <= f->code + f->ncode) {
+            int r = nf(w, &exec_native_runtime);
             if (r == 1) return;
             if (r == 0 || w->ip != in) continue;
             /* 2: not one of the code's entry points: this instruction is interpreted */
@@ -127,17 +129,22 @@ void exec_warp_run_native(exec_wstate *w) {
     }
 }
 
-void exec_program_set_native(exec_program *p, const exec_native_fn *fns) {
-    for (uint32_t i = 0; i < p->m->nfuncs; i++)
-        if (p->funcs[i].code) p->funcs[i].native = fns[i];
-    __atomic_store_n(&p->native_on, true, __ATOMIC_RELAXED);
-    /* the functions' pointers are visible to whoever sees the flag */
+void exec_program_install_native(exec_program *p, uint32_t i, exec_native_fn fn,
+                                 exec_native_block_fn bfn) {
+    if (i >= p->m->nfuncs || !p->funcs[i].code) return;
+    exec_func *f = &p->funcs[i];
+    /* the pointers are visible, with the code behind them (loaded by the installing
+     * thread), to whoever reads them with acquire; then the program's flag, which makes
+     * blocks that start look for them */
+    __atomic_store_n(&f->block_native, bfn, __ATOMIC_RELEASE);
+    __atomic_store_n(&f->native, fn, __ATOMIC_RELEASE);
     __atomic_store_n(&p->native_ready, true, __ATOMIC_RELEASE);
 }
 
-void exec_program_set_block_native(exec_program *p, const exec_native_block_fn *fns) {
-    for (uint32_t i = 0; i < p->m->nfuncs; i++)
-        if (p->funcs[i].code) p->funcs[i].block_native = fns[i];
+bool exec_kernel_native_ready(const exec_program *p, const exec_kernel *k) {
+    if (!exec_program_native_ready(p) || !k || !k->func) return false;
+    return __atomic_load_n(&k->func->native, __ATOMIC_ACQUIRE) ||
+           __atomic_load_n(&k->func->block_native, __ATOMIC_ACQUIRE);
 }
 
 bool exec_program_native_ready(const exec_program *p) {

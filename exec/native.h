@@ -105,13 +105,19 @@ typedef struct exec_native_block_rt {
 
 extern const exec_native_block_rt exec_native_block_runtime;
 
-/* Install native code: fns[i] for function i of p (NULL for functions without code), then
- * publish, so that blocks starting from now on run it. Call once per program. */
-void exec_program_set_native(exec_program *p, const exec_native_fn *fns);
-/* Install whole-block code (before exec_program_set_native publishes): fns[i] for kernel
- * function i, NULL where the function has none. */
-void exec_program_set_block_native(exec_program *p, const exec_native_block_fn *fns);
-/* Does p run compiled code in the blocks that start now (installed and turned on)? */
+/* Install the native code of function i of p: per-warp code fn and, for a kernel of the
+ * vector tier, its whole-block code bfn (either may be NULL). Each function's code is
+ * installed on its own, as soon as it is loaded, while launches may run on other host
+ * threads: blocks that start from then on run the kernel's whole-block code, and a warp
+ * running in the native loop (exec_warp_run_native) enters a function's per-warp code at
+ * its next entry point. Call at most once per function. */
+void exec_program_install_native(exec_program *p, uint32_t i, exec_native_fn fn,
+                                 exec_native_block_fn bfn);
+/* Has kernel k of p its own code installed (and is the program's code turned on)? */
+bool exec_kernel_native_ready(const exec_program *p, const exec_kernel *k);
+/* Does p run compiled code in the blocks that start now (some function's installed, and
+ * turned on)? Blocks then run in exec_warp_run_native, which runs each function's code
+ * once it is there. */
 bool exec_program_native_ready(const exec_program *p);
 /* Turn the installed code on or off for the blocks that start from now on (a test runs a
  * kernel in both tiers). */

@@ -329,6 +329,7 @@ exec_program *exec_program_load_opts(ptx_module *m, mem_table *mem, const exec_p
     p->mem = mem;
     if (o) p->opts = *o;
     p->serial = atomic_fetch_add(&program_serials, 1);
+    p->native_on = true; /* (code installed later runs unless a test turns it off) */
     p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
     if (!p->funcs) abort();
     if (!load_vars(p, err, errlen)) goto fail;

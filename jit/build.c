@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -102,9 +103,14 @@ const jit_cc *jit_cc_get(void) {
     return &the_cc;
 }
 
-/* The host CPU's model line, part of the key of -march=native code. */
-static void cpu_model(char *out, size_t n) {
-    out[0] = 0;
+/* The host CPU's model line, part of the key of -march=native code (read once: every
+ * unit's key has it). */
+static char the_cpu[4096];
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+static void cpu_read(void) {
+    char *out = the_cpu;
+    size_t n = sizeof the_cpu;
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f) return;
     char line[512];
@@ -130,8 +136,8 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
 
 static void make_key(const char *src, size_t len, const char *opt, char key[33]) {
     const jit_cc *cc = jit_cc_get();
-    char cpu[4096];
-    cpu_model(cpu, sizeof cpu);
+    pthread_once(&cpu_once, cpu_read);
+    const char *cpu = the_cpu;
     uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
     const char *parts[] = {cc->ident, JIT_CFLAGS, opt, cpu, "vcuda-jit-" JIT_VERSION};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
@@ -220,7 +226,7 @@ void jit_kill_compiler(pid_t pid) {
  * process group dies with the program (kill_compilers_at_exit), and its driver with the
  * thread that started it. */
 static int run_cc(const char *c_path, const char *so_path, const char *log_path,
-                  const char *opt, jit_cancel *cancel) {
+                  const char *opt, jit_cancel *cancel, double *cpu_seconds) {
     const jit_cc *cc = jit_cc_get();
     char *argv[] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native",
                     "-ffp-contract=off", "-w", "-o", (char *)so_path, (char *)c_path, NULL};
@@ -258,17 +264,26 @@ static int run_cc(const char *c_path, const char *so_path, const char *log_path,
         setpgid(pid, pid); /* (also here: the group must exist before anyone kills it) */
         compiler_track(pid, true);
     }
+    int slot = -1; /* where the job that may stop it finds it */
     if (cancel) {
-        cancel->pid = pid > 0 ? pid : 0;
+        for (int k = 0; pid > 0 && slot < 0 && k < JIT_MAX_WORKERS; k++)
+            if (cancel->pids[k] == 0) {
+                cancel->pids[k] = pid;
+                slot = k;
+            }
         pthread_mutex_unlock(&cancel->mu);
     }
     if (pid < 0) return -1;
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    struct rusage ru; /* the driver's and the cc1, as and ld it waited for */
+    memset(&ru, 0, sizeof ru);
+    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {}
+    *cpu_seconds = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     compiler_track(pid, false);
-    if (cancel) {
+    if (cancel && slot >= 0) {
         pthread_mutex_lock(&cancel->mu);
-        cancel->pid = 0;
+        cancel->pids[slot] = 0;
         pthread_mutex_unlock(&cancel->mu);
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -409,7 +424,7 @@ static bool build_entry(const char *src, size_t len, const char *opt, const char
         return false;
     }
     double t0 = now_seconds();
-    int rc = run_cc(c_path, so_tmp, log_path, opt, cancel);
+    int rc = run_cc(c_path, so_tmp, log_path, opt, cancel, &out->cpu_seconds);
     out->compile_seconds = now_seconds() - t0;
     bool ok = false;
     if (rc != 0) {

@@ -127,10 +127,14 @@ static const spec_op *spec_of(const exec_insn *in) {
     return NULL;
 }
 
-bool jit_vector_wanted(const exec_program *p) {
+/* Is the vector tier turned off (VCUDA_JIT_VECTOR=0)? */
+static bool vector_off(void) {
     const char *vt = getenv("VCUDA_JIT_VECTOR");
-    if (vt && !strcmp(vt, "0")) return false;
-    return jit_program_insns(p) <= JIT_VECTOR_MAX_INSNS;
+    return vt && !strcmp(vt, "0");
+}
+
+bool jit_vector_wanted(const exec_func *f) {
+    return !vector_off() && f->pf->is_entry && jit_func_insns(f) <= JIT_VECTOR_MAX_INSNS;
 }
 
 const char *jit_spec_scalar_expr(const exec_insn *in) {
@@ -167,7 +171,7 @@ static bool plain_op(const exec_insn *in) {
 /* ---- the text ---- */
 
 /* Whether the code is built with the C compiler's vectoriser (-O2): lane loops are worth
- * inlining only then (set by jit_emit_program for the program being generated). */
+ * inlining only then (set by jit_emit_unit for the unit being generated). */
 static _Thread_local bool o_vectorise;
 
 static void emit_prelude(jit_buf *o) {
@@ -215,7 +219,27 @@ static void emit_prelude(jit_buf *o) {
         "    if (m) FN(i)(w, INSN(i), m); goto top; } while (0)\n"
         "/* a possible break point (reconvergence point on top of the stack) */\n"
         "#define BREAK(i) do { if (UNLIKELY(BRK == INSN(i))) { IP = INSN(i); CLOCK = clk;\\\n"
-        "    goto top; } } while (0)\n\n",
+        "    goto top; } } while (0)\n"
+        "/* CORE and BCAST out of line (for code built without the vectoriser: less text to\n"
+        " * compile) */\n"
+        "static __attribute__((noinline)) void core_h(void *w, const char *C, u32 i, u64 clk, u32 m) {\n"
+        "  IP = INSN(i + 1); CLOCK = clk; if (m) FN(i)(w, INSN(i), m);\n}\n"
+        "#define CORE_H(i) do { core_h(w, C, (i), clk, m); goto top; } while (0)\n"
+        "static __attribute__((noinline)) void bcast(u64 *d, u32 m, u64 v) {\n"
+        "  if (m == FULL) for (u32 k = 0; k < 32; k++) d[k] = v; else bcast_some(d, m, v);\n}\n"
+        "/* instructions i to j - 1, each only calling its handler (which computes, or faults\n"
+        " * and yields), none of them a branch target or a break point: run as the\n"
+        " * interpreter's loop runs them; 1 when one yielded (IP and CLOCK then say where),\n"
+        " * else 0 with *ck advanced */\n"
+        "static __attribute__((noinline)) int run_h(void *w, const char *C, u32 i, u32 j, u64 *ck) {\n"
+        "  u64 clk = *ck;\n"
+        "  for (; i < j; i++) {\n"
+        "    const char *in = INSN(i); int g = *(const int *)(in + %zuu); u32 m = ACT;\n"
+        "    clk++;\n"
+        "    if (g >= 0) m &= *(const _Bool *)(in + %zuu) ? ~PP[g] : PP[g];\n"
+        "    if (m) { IP = in + ISZ; CLOCK = clk; FN(i)(w, in, m); if (UNLIKELY(YIELD)) return 1; }\n"
+        "  }\n"
+        "  *ck = clk;\n  return 0;\n}\n\n",
         EXEC_NATIVE_ABI, (unsigned)EXEC_RANGE_CACHE, sizeof(exec_range),
         offsetof(exec_range, lo), offsetof(exec_range, hi), offsetof(exec_range, writable),
         sizeof(exec_insn), offsetof(exec_insn, fn),
@@ -223,8 +247,15 @@ static void emit_prelude(jit_buf *o) {
         offsetof(exec_wstate, clock), offsetof(exec_wstate, slice_start),
         offsetof(exec_wstate, yield), offsetof(exec_wstate, h) + offsetof(exec_warp, R),
         offsetof(exec_wstate, h) + offsetof(exec_warp, P),
-        offsetof(exec_wstate, h) + offsetof(exec_warp, active), (unsigned)EXEC_TIME_SLICE);
+        offsetof(exec_wstate, h) + offsetof(exec_warp, active), (unsigned)EXEC_TIME_SLICE,
+        offsetof(exec_insn, guard), offsetof(exec_insn, guard_neg));
+    _Static_assert(sizeof(((exec_insn *)0)->guard) == sizeof(int) &&
+                   sizeof(((exec_insn *)0)->guard_neg) == sizeof(_Bool),
+                   "run_h reads an instruction's guard as an int and a _Bool");
 }
+
+/* CORE, or without the vectoriser its out-of-line form (less text to compile) */
+static const char *core_macro(void) { return o_vectorise ? "CORE" : "CORE_H"; }
 
 static void emit_guard(jit_buf *o, const exec_insn *in) {
     if (in->guard < 0) jit_buf_printf(o, "    m = ACT;\n");
@@ -271,7 +302,8 @@ static void emit_spec(jit_buf *o, const exec_insn *in, const spec_op *so, uint32
     if (uni) {
         jit_buf_printf(o, "    if (m) { u32 l = (u32)__builtin_ctz(m); ");
         emit_operands(o, in, "l");
-        jit_buf_printf(o, "BCAST(R + %uu * 32, m, (u64)(%s)); }\n", in->d[0], expr);
+        jit_buf_printf(o, "%s(R + %uu * 32, m, (u64)(%s)); }\n", o_vectorise ? "BCAST" : "bcast",
+                       in->d[0], expr);
     } else {
         jit_buf_printf(o, "    if (LIKELY(m == FULL)) { _Pragma(\"GCC ivdep\")\n"
                           "      for (u32 l = 0; l < 32; l++) { ");
@@ -288,8 +320,9 @@ static void emit_spec(jit_buf *o, const exec_insn *in, const spec_op *so, uint32
 static void emit_mem(jit_buf *o, const exec_insn *in, int shape, unsigned size, uint32_t i) {
     if (shape == EXEC_NATIVE_MEM_LD_KPARAM) { /* checked against the layout when decoded */
         jit_buf_printf(o, "    if (m) { %s pv_; __builtin_memcpy(&pv_, V.params + %lld, %u);\n"
-                          "      BCAST(R + %uu * 32, m, (u64)pv_); }\n",
-                       size == 4 ? "u32" : "u64", (long long)in->imm, size, in->d[0]);
+                          "      %s(R + %uu * 32, m, (u64)pv_); }\n",
+                       size == 4 ? "u32" : "u64", (long long)in->imm, size,
+                       o_vectorise ? "BCAST" : "bcast", in->d[0]);
         return;
     }
     bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
@@ -325,12 +358,25 @@ static void emit_bra(jit_buf *o, const exec_insn *in, uint32_t i) {
     jit_buf_printf(o, "    if (m && m == ACT) {\n");
     if (in->flags & EXEC_F_BACKWARD) {
         if (in->flags & EXEC_F_SPIN)
-            jit_buf_printf(o, "      CORE(%u);\n", i);
+            jit_buf_printf(o, "      %s(%u);\n", core_macro(), i);
         else
-            jit_buf_printf(o, "      if (UNLIKELY(clk - SLICE0 > SLICE || (ab && *ab))) CORE(%u);\n",
-                           i);
+            jit_buf_printf(o, "      if (UNLIKELY(clk - SLICE0 > SLICE || (ab && *ab))) %s(%u);\n",
+                           core_macro(), i);
     }
-    jit_buf_printf(o, "      goto L%d;\n    }\n    if (m) CORE(%u);\n", in->target, i);
+    jit_buf_printf(o, "      goto L%d;\n    }\n    if (m) %s(%u);\n", in->target, core_macro(), i);
+}
+
+/* Is instruction i of f one that only calls its handler, which computes or faults (PLAIN,
+ * or a specialised operation left to its handler without the vectoriser)? */
+static bool handler_only(const exec_func *f, uint32_t i) {
+    if (i >= f->ncode) return false;
+    const exec_insn *in = &f->code[i];
+    const spec_op *so = spec_of(in);
+    if (so) return !in->lane_fn && !o_vectorise;
+    unsigned msize = 0;
+    int shape = exec_native_mem_shape(in, &msize);
+    if (shape && (o_vectorise || shape == EXEC_NATIVE_MEM_LD_KPARAM)) return false;
+    return in->op != PTX_OP_bra && plain_op(in);
 }
 
 static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
@@ -392,6 +438,20 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         st->insns++;
         if (entry[i] || label[i]) jit_buf_printf(o, "L%u:\n", i);
         if (rpc[i]) jit_buf_printf(o, "    BREAK(%u);\n", i);
+        /* without the vectoriser, a run of instructions that only call their handlers is
+         * one call of a loop over them (the same work, a fraction of the text: large
+         * functions compile several times faster) */
+        uint32_t end = i;
+        if (!o_vectorise)
+            while (handler_only(f, end) && (end == i || !(entry[end] || label[end] || rpc[end])))
+                end++;
+        if (end > i) {
+            jit_buf_printf(o, "    if (run_h(w, C, %u, %u, &clk)) goto top;\n", i, end);
+            st->insns += end - i - 1;
+            st->handler_insns += end - i;
+            i = end - 1;
+            continue;
+        }
         jit_buf_printf(o, "    clk++;\n");
         emit_guard(o, in);
         const spec_op *so = i < n ? spec_of(in) : NULL;
@@ -412,7 +472,7 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
             jit_buf_printf(o, "    PLAIN(%u);\n", i);
             st->handler_insns++;
         } else {
-            jit_buf_printf(o, "    CORE(%u);\n", i);
+            jit_buf_printf(o, "    %s(%u);\n", core_macro(), i);
             st->handler_insns++;
         }
     }
@@ -422,41 +482,31 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
     free(label);
 }
 
-uint32_t jit_program_insns(const exec_program *p) {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < exec_program_nfuncs(p); i++) {
-        const exec_func *f = exec_program_func(p, i);
-        if (f->code) n += f->ncode + 1;
-    }
-    return n;
-}
+uint32_t jit_func_insns(const exec_func *f) { return f->code ? f->ncode + 1 : 0; }
 
-void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_stats *st) {
+void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st) {
     memset(st, 0, sizeof *st);
     o_vectorise = opt >= 2;
     emit_prelude(out);
-    jit_vemit_prelude(out);
-    bool vector = jit_vector_wanted(p);
-    uint32_t nf = exec_program_nfuncs(p);
-    for (uint32_t i = 0; i < nf; i++) {
-        const exec_func *f = exec_program_func(p, i);
-        if (!f->code) continue;
-        st->funcs++;
-        if (f->pf->is_entry) {
-            st->kernels++;
-            char why[160] = "";
+    st->funcs = 1;
+    if (f->pf->is_entry) {
+        st->kernels = 1;
+        char why[160] = "";
+        if (jit_vector_wanted(f)) {
             size_t mark = out->len;
-            if (vector && jit_vemit_func(f, out, why, sizeof why)) {
-                st->vector_funcs++;
-                st->inline_insns += f->ncode + 1;
-                st->insns += f->ncode + 1;
-                continue;
+            jit_vemit_prelude(out);
+            if (jit_vemit_func(f, out, why, sizeof why)) {
+                st->vector_funcs = 1;
+                st->inline_insns = st->insns = jit_func_insns(f);
+                return;
             }
-            out->len = mark; /* what it had written of the function goes */
-            if (out->s) out->s[mark] = 0;
-            if (!st->vector_why[0] && vector)
-                snprintf(st->vector_why, sizeof st->vector_why, "%s: %s", f->pf->name, why);
+            out->len = mark; /* what it had written goes */
+            out->s[mark] = 0;
+        } else if (!vector_off()) {
+            snprintf(why, sizeof why, "%u instructions (it takes up to %u)", jit_func_insns(f),
+                     JIT_VECTOR_MAX_INSNS);
         }
-        emit_func(out, f, st);
+        if (why[0]) snprintf(st->vector_why, sizeof st->vector_why, "%s: %s", f->pf->name, why);
     }
+    emit_func(out, f, st);
 }

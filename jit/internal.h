@@ -21,7 +21,7 @@ typedef struct jit_buf {
 void jit_buf_printf(jit_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void jit_buf_free(jit_buf *b);
 
-/* What the generator made of a program's instructions. */
+/* What the generator made of a compile unit's (or, summed, a program's) instructions. */
 typedef struct jit_emit_stats {
     uint32_t funcs;          /* functions with code */
     uint32_t insns;          /* instructions, end sentinels included */
@@ -29,30 +29,31 @@ typedef struct jit_emit_stats {
     uint32_t handler_insns;  /* run by calling the interpreter's handler */
     uint32_t vector_funcs;   /* kernels in the vector tier (jit/vemit.c) */
     uint32_t kernels;        /* kernels with code */
-    char vector_why[160];    /* why the first kernel left out of it was */
+    char vector_why[160];    /* why the (first) kernel left out of it was */
 } jit_emit_stats;
 
-/* Instructions of p's functions with code (end sentinels included). */
-uint32_t jit_program_insns(const exec_program *p);
-/* The C source of every function with code of p, to be built at optimisation level opt
- * (0-2): kernel i is `vb_f<i>` (an exec_native_block_fn) when the vector tier takes it
- * (VCUDA_JIT_VECTOR=0 turns it off), else function i is `vj_f<i>`, an exec_native_fn. */
+/* Instructions of function f's code (end sentinel included; 0: no code). */
+uint32_t jit_func_insns(const exec_func *f);
 /* Matching an instruction to a row of a table of inline operations (jit/emit.c). */
 bool jit_form_handler(const exec_insn *in, uint16_t op, uint8_t type, uint8_t var, uint8_t na,
                       bool setp);
 bool jit_form_plain(const exec_insn *in, bool setp);
 
-void jit_emit_program(const exec_program *p, int opt, jit_buf *out, jit_emit_stats *st);
+/* The C source of one compile unit: function f (which has code) alone, its per-warp code
+ * to be built at optimisation level opt (0-2) as `vj_f<i>` (an exec_native_fn), or, when
+ * f is a kernel the vector tier takes (jit_vector_wanted, jit/vemit.c), its whole-block
+ * code `vb_f<i>` (an exec_native_block_fn; st->vector_funcs is then 1). */
+void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st);
 
 /* The vector tier (jit/vemit.c): the definitions its functions use (once per file, after
  * jit/emit.c's), and kernel f as `vb_f<index>` (an exec_native_block_fn), or false with
  * the reason it cannot take f in why. */
 void jit_vemit_prelude(jit_buf *o);
-/* Does p get the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small enough that
- * the C compiler's time stays bounded (its code costs the compiler several times the
- * per-warp code's time: larger programs get only that)? */
+/* Is f a kernel for the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small
+ * enough that the C compiler's time stays bounded (its code costs the compiler several
+ * times the per-warp code's time: larger kernels get only that)? */
 #define JIT_VECTOR_MAX_INSNS 2000u
-bool jit_vector_wanted(const exec_program *p);
+bool jit_vector_wanted(const exec_func *f);
 /* jit/emit.c's one-lane C expression of an instruction it specialises (over u64 a, b, c;
  * for setp the condition), or NULL (selp, or not specialised). */
 const char *jit_spec_scalar_expr(const exec_insn *in);
@@ -71,6 +72,7 @@ typedef struct jit_build {
     void *handle;            /* dlopen handle */
     bool from_cache;
     double compile_seconds;  /* 0 when found in the cache */
+    double cpu_seconds;      /* the compiler's CPU time (its processes'), 0 likewise */
     char key[33];            /* cache key (hex) */
 } jit_build;
 

@@ -1,29 +1,49 @@
-/* jit/jit.c — compile jobs: generate a program's C (jit/emit.c), build or find it
- * (jit/build.c), look up each function's code and install it in the program
- * (exec/native.h), now or on a background thread.
+/* jit/jit.c — compile jobs: a program's functions are compile units of their own, each
+ * generated (jit/emit.c) at the optimisation level and in the tier its own size calls
+ * for, built or found in the cache (jit/build.c) by a pool of compiler processes, and
+ * installed in the program (exec/native.h) as soon as it is loaded, before the first
+ * launch or in the background.
  */
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { UNIT_PENDING, UNIT_BUILDING, UNIT_DONE, UNIT_FAILED };
+
+/* One function's code: generated text, then a loaded shared object. */
+typedef struct jit_unit {
+    uint32_t func;         /* its index in the program */
+    int opt;               /* optimisation level it is built at */
+    double cost;           /* the compiler's expected time, to order the work */
+    jit_buf src;           /* the generated C until it is built */
+    jit_emit_stats stats;
+    jit_build build;
+    int state;             /* UNIT_*; the job's mutex guards it after generation */
+    char why[300];         /* UNIT_FAILED: what the compiler or the loader said */
+} jit_unit;
 
 struct jit_job {
     exec_program *p;
-    pthread_t thread;
-    bool has_thread;
-    jit_cancel cancel;     /* its mutex also guards state and why */
-    int state;             /* JOB_* */
-    char why[400];
-    jit_build build;
-    jit_emit_stats stats;
-    jit_buf src;           /* the generated C until it is built */
-    int opt;               /* optimisation level it is built at */
+    jit_unit *units;
+    uint32_t nunits;
+    uint32_t *queue;       /* units to build, most expensive first */
+    uint32_t nqueue;
+    pthread_mutex_t mu;    /* guards next, left, t_done and the units' state */
+    uint32_t next;         /* queue entries taken by a worker */
+    uint32_t left;         /* units neither installed nor failed */
+    pthread_t threads[JIT_MAX_WORKERS];
+    unsigned nthreads;     /* background workers started (joined when the job goes) */
+    unsigned workers;      /* compilers at a time */
+    jit_cancel cancel;
+    double t_start, t_done; /* when building started and the last unit landed */
 };
-
-enum { JOB_RUNNING, JOB_DONE, JOB_FAILED };
 
 jit_mode jit_mode_from_env(void) {
     const char *v = getenv("VCUDA_JIT");
@@ -34,80 +54,155 @@ jit_mode jit_mode_from_env(void) {
     return JIT_TIERED;
 }
 
-/* The C compiler's time grows with the size of the code, steeply at -O2: small programs
- * are built at -O2 (lane loops inlined and vectorised) when the vector tier is off, else
- * at -O1, the largest at -O0 (VCUDA_JIT_OPT=0, 1 or 2 decides instead). */
-#define JIT_O2_MAX_INSNS 1500u
-#define JIT_O1_MAX_INSNS 4000u
-static int opt_level(const exec_program *p) {
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The C compiler's time grows with the size of a function's code, steeply at -O2 (about
+ * 12 ms of CPU per lowered instruction of per-warp code, against 0.6-1.3 ms at -O1 and
+ * 0.3-0.9 ms at -O0, measured with gcc 12): small functions are built at -O2 (lane loops
+ * inlined and vectorised), larger ones at -O1, the largest at -O0, so that no unit costs
+ * the compiler more than a few seconds; the vector tier's kernels at -O1 (VCUDA_JIT_OPT=0,
+ * 1 or 2 decides instead). */
+#define JIT_O2_MAX_INSNS 250u
+#define JIT_O1_MAX_INSNS 2000u
+static int opt_forced(void) {
     const char *v = getenv("VCUDA_JIT_OPT");
-    if (v && v[0] >= '0' && v[0] <= '2' && !v[1]) return v[0] - '0';
-    uint32_t n = jit_program_insns(p);
-    int opt = n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
+    return v && v[0] >= '0' && v[0] <= '2' && !v[1] ? v[0] - '0' : -1;
+}
+
+static int warp_opt(const exec_func *f) {
+    int forced = opt_forced();
+    if (forced >= 0) return forced;
+    uint32_t n = jit_func_insns(f);
+    return n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
+}
+
+/* Generate unit u (function u->func). */
+static void generate(jit_job *j, jit_unit *u) {
+    const exec_func *f = exec_program_func(j->p, u->func);
+    u->opt = warp_opt(f);
+    jit_emit_unit(f, u->opt, &u->src, &u->stats);
     /* the vector tier's code is explicit vector operations: -O1 keeps them in registers,
      * and -O2 would only multiply the compile time (several times, measured) */
-    if (jit_vector_wanted(p) && opt > 1) opt = 1;
-    return opt;
+    if (u->stats.vector_funcs && u->opt > 1 && opt_forced() < 0) u->opt = 1;
+    /* the compiler's CPU milliseconds per instruction, roughly (measured as above; the
+     * vector tier's code at -O1: 15-17) */
+    static const double per_insn[] = {0.6, 1.3, 12.0};
+    u->cost = jit_func_insns(f) * (u->stats.vector_funcs ? 16.0 : per_insn[u->opt]);
 }
 
-static void generate(jit_job *j) {
-    j->opt = opt_level(j->p);
-    jit_emit_program(j->p, j->opt, &j->src, &j->stats);
+/* What a failure message calls unit u's function. */
+static void unit_name(const jit_job *j, const jit_unit *u, char *buf, size_t n) {
+    const exec_func *f = exec_program_func(j->p, u->func);
+    snprintf(buf, n, "%s %s", f->pf->is_entry ? "kernel" : "function", f->pf->name);
 }
 
-/* Build the generated C (or, cache_only, just look for it in the cache) and install it. */
-static bool build_and_install(jit_job *j, bool cache_only, char *err, size_t errlen) {
+/* Build unit u (or, cache_only, just look for it in the cache), look up its function and
+ * install it in the program. The caller owns u (not shared yet, or UNIT_BUILDING). */
+static bool build_and_install(jit_job *j, jit_unit *u, bool cache_only, char *err,
+                              size_t errlen) {
     static const char *const flags[] = {"-O0", "-O1", "-O2"};
-    if (!jit_build_load(j->src.s, j->src.len, flags[j->opt], cache_only, &j->build, &j->cancel,
+    if (!jit_build_load(u->src.s, u->src.len, flags[u->opt], cache_only, &u->build, &j->cancel,
                         err, errlen))
         return false;
-    uint32_t nf = exec_program_nfuncs(j->p);
-    exec_native_fn *fns = calloc(nf + 1, sizeof *fns);
-    exec_native_block_fn *bfns = calloc(nf + 1, sizeof *bfns);
-    if (!fns || !bfns) abort();
-    for (uint32_t i = 0; i < nf; i++) {
-        const exec_func *f = exec_program_func(j->p, i);
-        if (!f->code) continue;
-        char name[32];
-        /* a kernel of the vector tier has only its whole-block code: a block it hands
-         * back runs interpreted */
-        snprintf(name, sizeof name, "vb_f%u", i);
-        void *sym = dlsym(j->build.handle, name);
-        if (sym) {
-            memcpy(&bfns[i], &sym, sizeof sym); /* object to function pointer, as POSIX allows */
-            continue;
-        }
-        snprintf(name, sizeof name, "vj_f%u", i);
-        sym = dlsym(j->build.handle, name);
-        if (!sym) {
-            snprintf(err, errlen, "compiled code lacks %s (function %s)", name, f->pf->name);
-            free(fns);
-            free(bfns);
-            return false;
-        }
-        memcpy(&fns[i], &sym, sizeof sym);
+    char name[32];
+    /* a kernel of the vector tier has only its whole-block code: a block it hands back
+     * runs interpreted */
+    snprintf(name, sizeof name, "%s%u", u->stats.vector_funcs ? "vb_f" : "vj_f", u->func);
+    void *sym = dlsym(u->build.handle, name);
+    if (!sym) {
+        snprintf(err, errlen, "compiled code lacks %s", name);
+        dlclose(u->build.handle);
+        u->build.handle = NULL;
+        return false;
     }
-    exec_program_set_block_native(j->p, bfns);
-    exec_program_set_native(j->p, fns);
-    free(fns);
-    free(bfns);
+    exec_native_fn fn = NULL;
+    exec_native_block_fn bfn = NULL;
+    if (u->stats.vector_funcs) memcpy(&bfn, &sym, sizeof sym); /* object to function pointer, */
+    else memcpy(&fn, &sym, sizeof sym);                          /* as POSIX allows */
+    exec_program_install_native(j->p, u->func, fn, bfn);
     return true;
 }
 
-static void finish(jit_job *j, bool ok, const char *err) {
+static bool job_cancelled(jit_job *j) {
     pthread_mutex_lock(&j->cancel.mu);
-    j->state = ok ? JOB_DONE : JOB_FAILED;
-    if (!ok) snprintf(j->why, sizeof j->why, "%s", err);
+    bool c = j->cancel.cancelled;
     pthread_mutex_unlock(&j->cancel.mu);
+    return c;
 }
 
-static void *job_thread(void *arg) {
+/* A worker of the pool: takes the next unit of the queue until none is left. */
+static void *worker(void *arg) {
     jit_job *j = arg;
-    char err[400] = "";
-    bool ok = build_and_install(j, false, err, sizeof err);
-    jit_buf_free(&j->src);
-    finish(j, ok, err);
-    return NULL;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        if (j->next == j->nqueue) {
+            pthread_mutex_unlock(&j->mu);
+            return NULL;
+        }
+        jit_unit *u = &j->units[j->queue[j->next++]];
+        u->state = UNIT_BUILDING;
+        pthread_mutex_unlock(&j->mu);
+        char err[300] = "";
+        bool ok = !job_cancelled(j) && build_and_install(j, u, false, err, sizeof err);
+        if (!ok && !err[0]) snprintf(err, sizeof err, "stopped");
+        jit_buf_free(&u->src);
+        pthread_mutex_lock(&j->mu);
+        u->state = ok ? UNIT_DONE : UNIT_FAILED;
+        if (!ok) snprintf(u->why, sizeof u->why, "%s", err);
+        if (--j->left == 0) j->t_done = now_seconds();
+        pthread_mutex_unlock(&j->mu);
+    }
+}
+
+/* Host cores this process may run on: how many compilers to run at once (VCUDA_JIT_JOBS
+ * decides instead). */
+static unsigned pool_size(void) {
+    const char *v = getenv("VCUDA_JIT_JOBS");
+    long n = v && *v ? atol(v) : 0;
+    if (n <= 0) {
+        cpu_set_t set;
+        n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                         : sysconf(_SC_NPROCESSORS_ONLN);
+    }
+    return n < 1 ? 1 : n > JIT_MAX_WORKERS ? JIT_MAX_WORKERS : (unsigned)n;
+}
+
+/* Queue the units not installed yet, most expensive first (the pool then ends soonest),
+ * and start background workers for them (as many as there are cores and units; with
+ * foreground, the calling thread is one of them and the others are joined on return). */
+static void start_pool(jit_job *j, bool foreground) {
+    j->nqueue = 0;
+    for (uint32_t i = 0; i < j->nunits; i++)
+        if (j->units[i].state == UNIT_PENDING) j->queue[j->nqueue++] = i;
+    j->left = j->nqueue;
+    for (uint32_t a = 1; a < j->nqueue; a++) /* (by insertion: programs have few functions) */
+        for (uint32_t b = a; b > 0 && j->units[j->queue[b]].cost > j->units[j->queue[b - 1]].cost;
+             b--) {
+            uint32_t t = j->queue[b];
+            j->queue[b] = j->queue[b - 1];
+            j->queue[b - 1] = t;
+        }
+    j->workers = pool_size();
+    if (j->workers > j->nqueue) j->workers = j->nqueue;
+    j->t_start = now_seconds();
+    if (!j->nqueue) {
+        j->t_done = j->t_start;
+        return;
+    }
+    unsigned background = foreground ? j->workers - 1 : j->workers;
+    for (unsigned k = 0; k < background; k++) {
+        if (pthread_create(&j->threads[j->nthreads], NULL, worker, j) != 0) break;
+        j->nthreads++;
+    }
+    if (foreground || !j->nthreads) worker(j); /* (no thread: the work is done here) */
+    if (foreground) {
+        for (unsigned k = 0; k < j->nthreads; k++) pthread_join(j->threads[k], NULL);
+        j->nthreads = 0;
+    }
 }
 
 jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t errlen) {
@@ -115,34 +210,54 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
     jit_job *j = calloc(1, sizeof *j);
     if (!j) abort();
     j->p = p;
+    pthread_mutex_init(&j->mu, NULL);
     pthread_mutex_init(&j->cancel.mu, NULL);
-    generate(j);
-    char why[400] = "";
-    if (mode == JIT_ALWAYS) {
-        bool ok = build_and_install(j, false, why, sizeof why);
-        jit_buf_free(&j->src);
-        if (!ok) {
-            snprintf(err, errlen, "cannot compile the device code (VCUDA_JIT=always): %s", why);
-            jit_job_free(j);
-            return NULL;
+    uint32_t nf = exec_program_nfuncs(p);
+    j->units = calloc(nf + 1, sizeof *j->units);
+    j->queue = calloc(nf + 1, sizeof *j->queue);
+    if (!j->units || !j->queue) abort();
+    for (uint32_t i = 0; i < nf; i++) {
+        if (!exec_program_func(p, i)->code) continue;
+        jit_unit *u = &j->units[j->nunits++];
+        u->func = i;
+        generate(j, u);
+    }
+    if (mode == JIT_TIERED) {
+        /* code found in the cache runs from the first launch on; the rest is built in the
+         * background while the first launches run interpreted */
+        for (uint32_t i = 0; i < j->nunits; i++) {
+            jit_unit *u = &j->units[i];
+            char why[300];
+            if (build_and_install(j, u, true, why, sizeof why)) {
+                u->state = UNIT_DONE;
+                jit_buf_free(&u->src);
+            }
         }
-        finish(j, true, "");
+        start_pool(j, false);
         return j;
     }
-    /* tiered: code found in the cache runs from the first launch on; else it is built on
-     * a thread while the first launches run interpreted */
-    if (build_and_install(j, true, why, sizeof why)) {
-        jit_buf_free(&j->src);
-        finish(j, true, "");
-        return j;
+    start_pool(j, true);
+    /* VCUDA_JIT=always: every unit, or a load error naming those that did not build */
+    size_t len = 0;
+    uint32_t failed = 0;
+    for (uint32_t i = 0; i < j->nunits; i++) {
+        const jit_unit *u = &j->units[i];
+        if (u->state != UNIT_FAILED) continue;
+        char name[300];
+        unit_name(j, u, name, sizeof name);
+        if (len < errlen)
+            len += (size_t)snprintf(err + len, errlen - len, "%s%s: %s", failed ? "; " : "",
+                                    name, u->why);
+        failed++;
     }
-    j->state = JOB_RUNNING;
-    if (pthread_create(&j->thread, NULL, job_thread, j) != 0) {
-        jit_buf_free(&j->src);
-        finish(j, false, "cannot start a compile thread");
-        return j;
+    if (failed) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "cannot compile the device code (VCUDA_JIT=always): %u of %u "
+                              "functions: %s", failed, j->nunits, why);
+        jit_job_free(j);
+        return NULL;
     }
-    j->has_thread = true;
     return j;
 }
 
@@ -150,34 +265,92 @@ void jit_job_free(jit_job *j) {
     if (!j) return;
     pthread_mutex_lock(&j->cancel.mu);
     j->cancel.cancelled = true;
-    jit_kill_compiler(j->cancel.pid); /* our own compiler and its children */
+    for (int k = 0; k < JIT_MAX_WORKERS; k++)
+        jit_kill_compiler(j->cancel.pids[k]); /* our own compilers and their children */
     pthread_mutex_unlock(&j->cancel.mu);
-    if (j->has_thread) pthread_join(j->thread, NULL);
-    if (j->build.handle) dlclose(j->build.handle);
-    jit_buf_free(&j->src);
+    for (unsigned k = 0; k < j->nthreads; k++) pthread_join(j->threads[k], NULL);
+    for (uint32_t i = 0; i < j->nunits; i++) {
+        if (j->units[i].build.handle) dlclose(j->units[i].build.handle);
+        jit_buf_free(&j->units[i].src);
+    }
+    free(j->units);
+    free(j->queue);
     pthread_mutex_destroy(&j->cancel.mu);
+    pthread_mutex_destroy(&j->mu);
     free(j);
 }
 
+/* (the caller holds j->mu) */
+static bool counts_locked(jit_job *j, jit_job_counts *c, jit_emit_stats *sum) {
+    memset(c, 0, sizeof *c);
+    if (sum) memset(sum, 0, sizeof *sum);
+    c->units = j->nunits;
+    for (uint32_t i = 0; i < j->nunits; i++) {
+        const jit_unit *u = &j->units[i];
+        c->kernels += u->stats.kernels;
+        if (u->state == UNIT_FAILED) c->failed++;
+        if (u->state != UNIT_DONE) continue;
+        if (u->build.from_cache) c->cached++;
+        else c->compiled++;
+        c->vector += u->stats.vector_funcs;
+        if (!sum) continue;
+        sum->insns += u->stats.insns;
+        sum->inline_insns += u->stats.inline_insns;
+    }
+    /* why the first kernel left out of the vector tier was (generated or not yet) */
+    for (uint32_t i = 0; sum && i < j->nunits && !sum->vector_why[0]; i++)
+        memcpy(sum->vector_why, j->units[i].stats.vector_why, sizeof sum->vector_why);
+    return c->cached + c->compiled + c->failed == c->units;
+}
+
+bool jit_job_counts_get(jit_job *j, jit_job_counts *c) {
+    pthread_mutex_lock(&j->mu);
+    bool done = counts_locked(j, c, NULL);
+    pthread_mutex_unlock(&j->mu);
+    return done;
+}
+
 void jit_job_describe(jit_job *j, char *buf, size_t n) {
-    pthread_mutex_lock(&j->cancel.mu);
-    switch (j->state) {
-    case JOB_RUNNING: snprintf(buf, n, "still compiling"); break;
-    case JOB_FAILED: snprintf(buf, n, "compile failed: %s", j->why); break;
-    default: {
-        char vec[240] = "";
-        if (j->stats.kernels)
-            snprintf(vec, sizeof vec, "; %u of %u kernels in the vector tier%s%s",
-                     j->stats.vector_funcs, j->stats.kernels, j->stats.vector_why[0] ? ", not " : "",
-                     j->stats.vector_why);
-        if (j->build.from_cache)
-            snprintf(buf, n, "compiled code found in the cache (%u of %u instructions inline%s)",
-                     j->stats.inline_insns, j->stats.insns, vec);
+    pthread_mutex_lock(&j->mu);
+    jit_job_counts c;
+    jit_emit_stats sum;
+    bool done = counts_locked(j, &c, &sum);
+    size_t len = 0;
+#define PUT(...)                                                                           \
+    do {                                                                                   \
+        if (len < n) len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__);             \
+    } while (0)
+    if (!done)
+        PUT("still compiling: %u of %u units ready (%u found in the cache, %u compiled)",
+            c.cached + c.compiled, c.units, c.cached, c.compiled);
+    else
+        PUT("%u units: %u found in the cache, %u compiled", c.units, c.cached, c.compiled);
+    if (c.compiled) {
+        double cpu = 0;
+        for (uint32_t i = 0; i < j->nunits; i++)
+            if (j->units[i].state == UNIT_DONE && !j->units[i].build.from_cache)
+                cpu += j->units[i].build.cpu_seconds;
+        if (done)
+            PUT(" in %.2f s (%.2f s of compiler CPU time, %u at a time)", j->t_done - j->t_start,
+                cpu, j->workers);
         else
-            snprintf(buf, n, "compiled in %.2f s (%u of %u instructions inline%s)",
-                     j->build.compile_seconds, j->stats.inline_insns, j->stats.insns, vec);
-        break;
+            PUT(" (%.2f s of compiler CPU time, %u at a time)", cpu, j->workers);
     }
+    if (c.failed) {
+        PUT(", %u failed", c.failed);
+        for (uint32_t i = 0; i < j->nunits; i++)
+            if (j->units[i].state == UNIT_FAILED) {
+                char name[300];
+                unit_name(j, &j->units[i], name, sizeof name);
+                PUT(" (%s: %s)", name, j->units[i].why);
+                break;
+            }
     }
-    pthread_mutex_unlock(&j->cancel.mu);
+    if (c.compiled + c.cached)
+        PUT("; %u of %u instructions inline", sum.inline_insns, sum.insns);
+    if (c.kernels && done)
+        PUT("; %u of %u kernels in the vector tier%s%s", c.vector, c.kernels,
+            sum.vector_why[0] ? ", not " : "", sum.vector_why);
+#undef PUT
+    pthread_mutex_unlock(&j->mu);
 }

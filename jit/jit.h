@@ -1,7 +1,7 @@
 /* jit/jit.h — the compiled tier as the runtime sees it: which mode the environment asks
  * for (VCUDA_JIT), and a compile job per loaded program that installs native code in it
- * (exec/native.h) before its first launch (VCUDA_JIT=always) or in the background while
- * the first launches run interpreted (VCUDA_JIT=1, the default).
+ * (exec/native.h), function by function, before its first launch (VCUDA_JIT=always) or in
+ * the background while the first launches run interpreted (VCUDA_JIT=1, the default).
  */
 #ifndef VCUDA_JIT_JIT_H
 #define VCUDA_JIT_JIT_H
@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "../exec/exec.h"
 
@@ -25,23 +26,45 @@ typedef enum jit_mode {
 /* The mode VCUDA_JIT asks for (an unknown value says so on stderr and means the default). */
 jit_mode jit_mode_from_env(void);
 
-/* Lets another thread stop a compilation (the compiler's process id while it runs). */
+/* The most compilers a job runs at once. */
+#define JIT_MAX_WORKERS 16
+
+/* Lets another thread stop a job's compilations (its compilers' process ids while they
+ * run). */
 typedef struct jit_cancel {
     pthread_mutex_t mu;
-    pid_t pid;
+    pid_t pids[JIT_MAX_WORKERS];
     bool cancelled;
 } jit_cancel;
 
 typedef struct jit_job jit_job;
 
-/* Start compiling program p in the given mode (JIT_OFF: returns NULL). JIT_ALWAYS compiles
- * now and installs the code before returning; on failure it returns NULL with the reason
- * in err. JIT_TIERED returns at once; a thread compiles and installs. */
+/* Start compiling program p in the given mode (JIT_OFF: returns NULL). Each function with
+ * code is a compile unit of its own (its own cache entry, optimisation level and vector
+ * tier decision, by its own size), built by a pool of compilers (as many at a time as the
+ * host has cores, or $VCUDA_JIT_JOBS), and installed in p as soon as it is loaded.
+ * JIT_ALWAYS builds every unit now and installs the code before returning; when a unit
+ * does not build it returns NULL with the reason, naming the functions, in err.
+ * JIT_TIERED installs what the cache holds and returns; threads build and install the
+ * rest, so each kernel runs compiled from the first block that starts after its unit
+ * landed. */
 jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t errlen);
-/* Stop (killing the compiler if it runs) and wait for the job; before the program goes. */
+/* Stop (killing the compilers that run) and wait for the job; before the program goes. */
 void jit_job_free(jit_job *j);
-/* Where the job stands, for reports: "compiled in 0.42 s", "found in the cache",
- * "still compiling", "compile failed: ...". */
+/* Where the job stands, for reports: "16 units: 16 found in the cache, 0 compiled; ...",
+ * "still compiling: 3 of 16 units ready", and what it took. */
 void jit_job_describe(jit_job *j, char *buf, size_t n);
+
+/* The job's units so far. */
+typedef struct jit_job_counts {
+    uint32_t units;      /* compile units (functions with code) */
+    uint32_t cached;     /* found in the cache */
+    uint32_t compiled;   /* built by the compiler */
+    uint32_t failed;     /* did not build (their functions stay interpreted) */
+    uint32_t vector;     /* kernels in the vector tier, of those installed */
+    uint32_t kernels;
+} jit_job_counts;
+/* The counts now; true when no unit is left to build. */
+bool jit_job_counts_get(jit_job *j, jit_job_counts *c);
 
 #endif

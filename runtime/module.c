@@ -176,6 +176,7 @@ void rt_module_free_programs(rt_context *c, rt_module *m) {
 
 void rt_modules_unload(rt_context *c) {
     for (rt_module *m = c->modules; m; m = m->next) {
+        if (m->jit) jit_job_describe(m->jit, m->jit_note, sizeof m->jit_note); /* (report) */
         rt_module_free_programs(c, m);
         /* A module that failed for a reason in its image fails again; one that failed to
          * reach the device may load after the reset. */

@@ -1,9 +1,11 @@
 /* runtime/report.c — the per-kernel summary printed on stderr at exit when VCUDA_REPORT=1
  * (`vcuda run` sets it): for each kernel that ran, most host time first, its share of the
  * time, the host time its grids took, its launches, the last grid and block shape, and the
- * warp-instructions executed.
+ * warp-instructions executed; then which tier each kernel's launches ran in, and what the
+ * compiled tier made of each program.
  */
 #include "rt.h"
+#include "../jit/jit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,15 @@ void rt_report_print(rt_context *c) {
             fprintf(stderr, "vcuda: tier: %s: %s\n", pretty ? pretty : f->name, why);
             free(pretty);
         }
+    }
+    /* the compiled tier per program: its units (one per function) built, found in the
+     * cache or failed, and the vector tier's share (as the job left it, for a program a
+     * device reset unloaded) */
+    for (rt_module *m = c->modules; m; m = m->next) {
+        char desc[768];
+        if (m->jit) jit_job_describe(m->jit, desc, sizeof desc);
+        else snprintf(desc, sizeof desc, "%s", m->jit_note); /* (unloaded by a reset) */
+        if (desc[0]) fprintf(stderr, "vcuda: compiled code: %s: %s\n", m->name, desc);
     }
     free(order);
     pthread_mutex_unlock(&c->lock);

@@ -110,6 +110,7 @@ typedef struct rt_module {
     char *error;                /* why registration found the image unusable, or NULL */
     bool has_managed;           /* holds __managed__ variables */
     struct jit_job *jit;        /* the compiled tier's job for prog (NULL: none) */
+    char jit_note[768];         /* what the last job made of it, kept when it went (report) */
     bool regs_checked;          /* ptxas asked for its kernels' registers (regs.c) */
     /* relocatable device code (rdc.c): the fatbins of every -rdc object, linked into one
      * program when the module is loaded */

@@ -2,9 +2,11 @@
 # tests/cuda/jit_cache.sh — the compiled tier's cache across runs of a program.
 #
 # In a fresh cache directory: the first run (VCUDA_JIT=always) compiles the program's
-# kernels; a second run with the default tier (VCUDA_JIT=1) must find them in the cache,
-# run every kernel compiled from its first launch (VCUDA_REPORT's tier lines), add nothing
-# to the cache, and print what the first run and the interpreter (VCUDA_JIT=0) printed.
+# functions, one compile unit (and cache entry) each; a second run with the default tier
+# (VCUDA_JIT=1) must find every unit in the cache and compile nothing (VCUDA_REPORT's
+# "compiled code" line), run every kernel compiled from its first launch (its tier lines),
+# add nothing to the cache, and print what the first run and the interpreter
+# (VCUDA_JIT=0) printed. The program should have several kernels.
 #
 # Usage: jit_cache.sh <program> [args...]
 set -u
@@ -15,7 +17,8 @@ export VCUDA_CACHE_DIR="$tmp/cache"
 fail=0
 
 VCUDA_JIT=0 "$@" > "$tmp/interp.out" 2>/dev/null
-VCUDA_JIT=always "$@" > "$tmp/first.out" 2>/dev/null || { echo "first run failed"; fail=1; }
+VCUDA_JIT=always VCUDA_REPORT=1 "$@" > "$tmp/first.out" 2> "$tmp/first.err" ||
+    { echo "first run failed"; fail=1; }
 entries=$(ls "$VCUDA_CACHE_DIR" | grep -c '\.so$')
 if [ "$entries" -lt 1 ]; then
     echo "the first run left no compiled code in the cache"
@@ -33,6 +36,28 @@ compiled=$(grep -c '^vcuda: tier: .*: compiled$' "$tmp/second.err")
 if [ "$tiers" -lt 1 ] || [ "$tiers" != "$compiled" ]; then
     echo "second run: not every kernel ran compiled:"
     grep '^vcuda: tier: ' "$tmp/second.err"
+    fail=1
+fi
+# the report's line per program: one unit per function, every one built by the first run
+# and found in the cache by the second ("N units: N found in the cache, 0 compiled")
+units=$(sed -n 's/^vcuda: compiled code: .*: \([0-9]*\) units: .*/\1/p' "$tmp/first.err" | head -1)
+if [ -z "$units" ] || [ "$units" -lt 2 ]; then
+    echo "first run: no report of several compile units:"
+    grep '^vcuda: compiled code: ' "$tmp/first.err"
+    fail=1
+elif ! grep -q "^vcuda: compiled code: .*: $units units: 0 found in the cache, $units compiled in " \
+        "$tmp/first.err"; then
+    echo "first run: not every unit was compiled:"
+    grep '^vcuda: compiled code: ' "$tmp/first.err"
+    fail=1
+elif [ "$entries" != "$units" ]; then
+    echo "the first run left $entries entries in the cache for $units units"
+    fail=1
+fi
+if ! grep -q "^vcuda: compiled code: .*: $units units: $units found in the cache, 0 compiled" \
+        "$tmp/second.err"; then
+    echo "second run: compiled something (or found less than $units units in the cache):"
+    grep '^vcuda: compiled code: ' "$tmp/second.err"
     fail=1
 fi
 for run in first second; do

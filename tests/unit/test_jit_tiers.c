@@ -2,8 +2,9 @@
  * tests/unit/data/jit_kernels.cu (shared memory and barriers in loops, divergence, a
  * warp-synchronous tail, recursion, printf, warp shuffles, atomics, floats, a fault) run
  * in both tiers and must leave the same memory, print the same text and fail with the same
- * diagnostic. Also the compile cache: a second load of the same program compiles nothing,
- * and a corrupt entry is rebuilt.
+ * diagnostic. Also the compile units (one per function) and their cache: a second load
+ * of the same program compiles nothing, a corrupt entry is rebuilt alone, and in the
+ * background the units land one by one while kernels run.
  */
 #include "exec_harness.h"
 #include "exec/core.h"
@@ -124,6 +125,12 @@ static bool all_native(const exec_program *p) {
     return true;
 }
 
+static uint32_t funcs_with_code(const exec_program *p) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < exec_program_nfuncs(p); i++) n += exec_program_func(p, i)->code != NULL;
+    return n;
+}
+
 /* The kernel named name runs in the vector tier. */
 static bool vector_tier(const exec_program *p, const char *name) {
     for (uint32_t i = 0; i < exec_program_nfuncs(p); i++) {
@@ -194,10 +201,19 @@ int main(void) {
     CHECK(vector_tier(h.prog, "jk_reduce"));
     CHECK(vector_tier(h.prog, "jk_mix"));
     char desc[512];
+    jit_job_counts c;
+    memset(&c, 0, sizeof c);
     if (j) {
         jit_job_describe(j, desc, sizeof desc);
-        CHECK(strstr(desc, "compiled in") != NULL);
         CHECK(strstr(desc, "kernels in the vector tier") != NULL);
+        /* one unit per function with code, each built */
+        CHECK(jit_job_counts_get(j, &c));
+        CHECK_EQ_U64(c.units, funcs_with_code(h.prog));
+        CHECK(c.units > 5);
+        CHECK_EQ_U64(c.compiled, c.units);
+        CHECK_EQ_U64(c.cached, 0);
+        CHECK_EQ_U64(c.failed, 0);
+        CHECK(c.vector >= 2);
     }
     run_all(&h, &got);
     compare(&ref, &got, "interpreter / compiled");
@@ -216,8 +232,11 @@ int main(void) {
     j = jit_program_start(h2.prog, JIT_ALWAYS, err, sizeof err);
     CHECK(j != NULL);
     if (j) {
-        jit_job_describe(j, desc, sizeof desc);
-        CHECK(strstr(desc, "found in the cache") != NULL);
+        uint32_t units = c.units;
+        CHECK(jit_job_counts_get(j, &c));
+        CHECK_EQ_U64(c.cached, units);
+        CHECK_EQ_U64(c.compiled, 0);
+        CHECK(all_native(h2.prog));
     }
     run_all(&h2, &got);
     compare(&ref, &got, "interpreter / cached");
@@ -241,9 +260,11 @@ int main(void) {
     CHECK(harness_load(&h3, text));
     j = jit_program_start(h3.prog, JIT_ALWAYS, err, sizeof err);
     CHECK(j != NULL);
-    if (j) {
-        jit_job_describe(j, desc, sizeof desc);
-        CHECK(strstr(desc, "compiled in") != NULL);
+    if (j) { /* that entry alone */
+        uint32_t units = c.units;
+        CHECK(jit_job_counts_get(j, &c));
+        CHECK_EQ_U64(c.compiled, 1);
+        CHECK_EQ_U64(c.cached, units - 1);
     }
     run_all(&h3, &got);
     compare(&ref, &got, "interpreter / rebuilt");
@@ -263,6 +284,63 @@ int main(void) {
     free_outcome(&got);
     jit_job_free(j);
     harness_free(&h4);
+
+    /* the background compile of units the cache lost: they land one by one while
+     * kernels run (each as soon as it is loaded: TSan sees the installs race-free), the
+     * others run compiled from the start, and every one ends installed */
+    for (int k = 0; k < 3; k++) {
+        char *gone = cache_entry(dir);
+        CHECK(gone != NULL);
+        if (gone) unlink(gone);
+        free(gone);
+    }
+    harness h5 = {0};
+    CHECK(harness_load(&h5, text));
+    j = jit_program_start(h5.prog, JIT_TIERED, err, sizeof err);
+    CHECK(j != NULL);
+    run_all(&h5, &got);
+    compare(&ref, &got, "interpreter / tiering up");
+    free_outcome(&got);
+    for (int k = 0; k < 12000 && j && !jit_job_counts_get(j, &c); k++) {
+        if (k % 50 == 0) { /* launches while the units land */
+            run_all(&h5, &got);
+            compare(&ref, &got, "interpreter / tiering up");
+            free_outcome(&got);
+        }
+        usleep(10000);
+    }
+    CHECK(j && jit_job_counts_get(j, &c));
+    CHECK_EQ_U64(c.compiled, 3);
+    CHECK_EQ_U64(c.cached, c.units - 3);
+    CHECK(all_native(h5.prog));
+    if (j) {
+        jit_job_describe(j, desc, sizeof desc);
+        CHECK(strstr(desc, " compiled in ") != NULL);
+    }
+    run_all(&h5, &got);
+    compare(&ref, &got, "interpreter / tiered");
+    free_outcome(&got);
+    jit_job_free(j);
+    harness_free(&h5);
+
+    /* per-warp code built without the vectoriser (-O0: runs of handler calls through one
+     * loop, out-of-line broadcasts and core calls), every kernel, as large functions are */
+    setenv("VCUDA_JIT_OPT", "0", 1);
+    setenv("VCUDA_JIT_VECTOR", "0", 1);
+    harness h6 = {0};
+    CHECK(harness_load(&h6, text));
+    j = jit_program_start(h6.prog, JIT_ALWAYS, err, sizeof err);
+    if (!j) fprintf(stderr, "jit -O0: %s\n", err);
+    CHECK(j != NULL);
+    CHECK(all_native(h6.prog));
+    CHECK(!vector_tier(h6.prog, "jk_reduce"));
+    run_all(&h6, &got);
+    compare(&ref, &got, "interpreter / per-warp -O0");
+    free_outcome(&got);
+    jit_job_free(j);
+    harness_free(&h6);
+    unsetenv("VCUDA_JIT_OPT");
+    unsetenv("VCUDA_JIT_VECTOR");
 
     free_outcome(&ref);
     free(text);
