@@ -89,11 +89,12 @@ static CUresult drv_launch(const char *call, const CUlaunchConfig *cfg, CUfuncti
     return drv_rt_end(saved, e);
 }
 
-/* The cluster occupancy calculator: the runtime's answers (runtime/func.c). */
-DRV_API CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
-                                              const CUlaunchConfig *config) {
-    if (!numClusters || !config || (config->numAttrs && !config->attrs))
-        return CUDA_ERROR_INVALID_VALUE;
+/* The cluster occupancy calculator: the runtime's answers (runtime/func.c), asked through
+ * rt_call with the driver's launch configuration. */
+static CUresult drv_cluster_query(int *out, CUfunction func, const CUlaunchConfig *config,
+                                  cudaError_t (*rt_call)(int *, const void *,
+                                                         const cudaLaunchConfig_t *)) {
+    if (!out || !config || (config->numAttrs && !config->attrs)) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = drv_enter(NULL);
     if (r) return r;
     rt_func *f;
@@ -101,21 +102,17 @@ DRV_API CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
     if (r) return r;
     cudaLaunchConfig_t rc = drv_rt_config(config);
     cudaError_t saved = drv_rt_begin();
-    return drv_rt_end(saved, cudaOccupancyMaxActiveClusters(numClusters, f, &rc));
+    return drv_rt_end(saved, rt_call(out, f, &rc));
+}
+
+DRV_API CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
+                                              const CUlaunchConfig *config) {
+    return drv_cluster_query(numClusters, func, config, cudaOccupancyMaxActiveClusters);
 }
 
 DRV_API CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func,
                                                     const CUlaunchConfig *config) {
-    if (!clusterSize || !config || (config->numAttrs && !config->attrs))
-        return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = drv_enter(NULL);
-    if (r) return r;
-    rt_func *f;
-    r = drv_func_lookup(func, &f);
-    if (r) return r;
-    cudaLaunchConfig_t rc = drv_rt_config(config);
-    cudaError_t saved = drv_rt_begin();
-    return drv_rt_end(saved, cudaOccupancyMaxPotentialClusterSize(clusterSize, f, &rc));
+    return drv_cluster_query(clusterSize, func, config, cudaOccupancyMaxPotentialClusterSize);
 }
 
 static CUresult drv_launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,

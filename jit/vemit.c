@@ -869,10 +869,15 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     emit_preds(o, v, true, NULL);
     /* the registers every warp shares were not stored at the barriers: each warp's gets
      * them now (vb_fix gives them to every lane) */
-    for (uint32_t s = 0; s < v->f->nslots; s++)
-        if (v->inv[s] && SET_HAS(v->isvar, s))
-            jit_buf_printf(o, "    for (u32 k_ = 0; k_ < V.nwarps; k_++) { void *w = V.warps + (u64)k_ * WSZ;\n"
-                              "      RR[%uu * 32] = s%u; }\n", s, s);
+    bool any = false;
+    for (uint32_t s = 0; s < v->f->nslots; s++) {
+        if (!v->inv[s] || !SET_HAS(v->isvar, s)) continue;
+        if (!any)
+            jit_buf_printf(o, "    for (u32 k_ = 0; k_ < V.nwarps; k_++) { void *w = V.warps + (u64)k_ * WSZ;\n");
+        any = true;
+        jit_buf_printf(o, "      RR[%uu * 32] = s%u;\n", s, s);
+    }
+    if (any) jit_buf_printf(o, "    }\n");
     if (v->region_of[i] < 0) {
         jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; %s_fix%u(&V, wi, alive, res);\n"
                           "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->pfx, v->f->index, i);
@@ -1014,6 +1019,17 @@ static void emit_aff(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, ") & %s;\n", mask);
 }
 
+/* The range instruction i's access may touch (lo, hi), the base its addresses are
+ * relative to, and whether it may (ok: a store needs a writable allocation): the block's
+ * shared memory, or the allocation the worker last found for the instruction. */
+static void emit_mem_range(jit_buf *o, uint32_t i, bool shared, bool load) {
+    if (shared)
+        jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
+    else
+        jit_buf_printf(o, "      const char *rg = RNG(%u); u64 lo = RLO(rg), hi = RHI(rg);\n"
+                          "      unsigned char *base = 0; _Bool ok = %s;\n", i, load ? "1" : "RWR(rg)");
+}
+
 /* A load or store whose address steps by its size from lane to lane: the warp's access is
  * one contiguous range, checked once (for all 32 lanes: lanes off the path load what they
  * do not keep, and store nothing), else the handler's. */
@@ -1025,11 +1041,7 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
     insn_slots(v, i, use, &nuse, def, &ndef);
     uint32_t as = in->a[0];
     jit_buf_printf(o, "    { u64 a0 = s%u + (u64)%lldll;\n", as, (long long)in->imm);
-    if (shared)
-        jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
-    else
-        jit_buf_printf(o, "      const char *rg = RNG(%u); u64 lo = RLO(rg), hi = RHI(rg);\n"
-                          "      unsigned char *base = 0; _Bool ok = %s;\n", i, load ? "1" : "RWR(rg)");
+    emit_mem_range(o, i, shared, load);
     /* a 32-bit address register's lanes must not wrap at 2^32 */
     char nowrap[64] = "";
     if (v->w32[as])
@@ -1092,11 +1104,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         opnd(o, v, in->a[0]);
         jit_buf_printf(o, "; u64 a0 = A_.q[0][0] + (u64)%lldll;\n", (long long)in->imm);
     }
-    if (shared)
-        jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
-    else
-        jit_buf_printf(o, "      const char *rg = RNG(%u); u64 lo = RLO(rg), hi = RHI(rg);\n"
-                          "      unsigned char *base = 0; _Bool ok = %s;\n", i, load ? "1" : "RWR(rg)");
+    emit_mem_range(o, i, shared, load);
     if (uni) { /* one address for the warp: one scalar access */
         jit_buf_printf(o,
             "      if (LIKELY(%s && m && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu)) {\n",

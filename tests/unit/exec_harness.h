@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "exec/exec.h"
 #include "mem/mem.h"
@@ -161,6 +163,20 @@ static inline harness_run harness_launch(harness *h, const char *kernel, exec_di
 static inline exec_dim3 dim(uint32_t x, uint32_t y, uint32_t z) {
     exec_dim3 d = {x, y, z};
     return d;
+}
+
+/* Remove a directory of plain files (a test's own compile cache, say). */
+static inline void harness_remove_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char path[1024];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 static inline int harness_report(const char *name) {

@@ -11,9 +11,6 @@
 #include "exec/native.h"
 #include "jit/jit.h"
 
-#include <dirent.h>
-#include <unistd.h>
-
 #define OUT_INTS 8192u
 
 /* One pass over every case: the words each launch left, concatenated. */
@@ -129,19 +126,6 @@ static void run_all(harness *h, outcome *o) {
     harness_dealloc(h, out);
 }
 
-static void remove_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    char path[1024];
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 int main(void) {
     char dir[] = "/tmp/vcuda-jit-affine-XXXXXX";
     if (!mkdtemp(dir)) return 1;
@@ -184,6 +168,6 @@ int main(void) {
     jit_job_free(j);
     harness_free(&h);
     free(text);
-    remove_dir(dir);
+    harness_remove_dir(dir);
     return harness_report("test_jit_affine");
 }

@@ -156,19 +156,6 @@ static char *cache_entry(const char *dir) {
     return found;
 }
 
-static void remove_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    char path[1024];
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 int main(void) {
     char dir[] = "/tmp/vcuda-jit-test-XXXXXX";
     if (!mkdtemp(dir)) return 1;
@@ -344,6 +331,6 @@ int main(void) {
 
     free_outcome(&ref);
     free(text);
-    remove_dir(dir);
+    harness_remove_dir(dir);
     return harness_report("test_jit_tiers");
 }
