@@ -1064,9 +1064,10 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
             jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) { X4(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * 32, &t_, 32);) }\n");
         else
             jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &d_, 256);\n");
-        jit_buf_printf(o, "        else for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l = __builtin_ctz(mm_);\n"
-                          "          %s x_ = (%s)LANE(d_, l); __builtin_memcpy(base + a0 + l * %uu, &x_, %u); }\n",
-                       T, T, size, size);
+        /* some lanes: a masked store of each chunk (no lane writes what it need not) */
+        jit_buf_printf(o, "        else { X4(if ((u8)(m >> (8 * k_))) STM%u(base + a0 + k_ * %u, (u8)(m >> (8 * k_)), d_.q[k_]);) }\n",
+                       size, 8 * size);
+        (void)T;
     }
     jit_buf_printf(o, "      } else if (m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
@@ -1147,19 +1148,22 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     /* other patterns of the whole warp: every lane's address checked against the one
      * allocation, then a gather or scatter lane by lane (in lane order, as the handler) */
     const char *T = size == 4 ? "u32" : "u64";
+    /* (under a partial mask only the active lanes' addresses are checked and accessed:
+     * an inactive lane's address may be anything) */
     jit_buf_printf(o, "      } else { _Bool gok_ = 0;\n"
-                      "        if (m == FULL && ok && hi >= %uu) { Q bad_ = BQ(0);\n"
+                      "        if (m && ok && hi >= %uu) { Q bad_ = BQ(0);\n"
                       "          X4(Q a_ = A_.q[k_] + BQ(%lldll);\n"
-                      "             bad_ |= (Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu));)\n"
+                      "             bad_ |= ((Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu))) & LM(m);)\n"
                       "          gok_ = !TESTQ(bad_);\n",
                    size, (long long)in->imm, size, size - 1);
     if (load) {
-        jit_buf_printf(o, "          if (gok_) { X4(r%u.q[k_] = GATHER%u(base, A_.q[k_] + BQ(%lldll));) }\n",
-                       in->d[0], size, (long long)in->imm);
+        jit_buf_printf(o, "          if (gok_ && m == FULL) { X4(r%u.q[k_] = GATHER%u(base, A_.q[k_] + BQ(%lldll));) }\n"
+                          "          else if (gok_) { X4(if ((u8)(m >> (8 * k_))) WR(r%u, GATHERM%u(base, A_.q[k_] + BQ(%lldll), (u8)(m >> (8 * k_))));) }\n",
+                       in->d[0], size, (long long)in->imm, in->d[0], size, (long long)in->imm);
     } else {
         jit_buf_printf(o, "          if (gok_) { vu d_ = ");
         opnd(o, v, in->d[0]);
-        jit_buf_printf(o, "; for (u32 l = 0; l < 32; l++) { %s x_ = (%s)LANE(d_, l);\n"
+        jit_buf_printf(o, "; for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l = __builtin_ctz(mm_); %s x_ = (%s)LANE(d_, l);\n"
                           "            __builtin_memcpy(base + LANE(A_, l) + (u64)%lldll, &x_, %u); } }\n",
                        T, T, (long long)in->imm, size);
     }
@@ -1714,6 +1718,20 @@ void jit_vemit_prelude(jit_buf *o) {
         "#else\n"
         "#define GATHER4(b, a) ({ Q g_; for (int l = 0; l < 8; l++) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
         "#define GATHER8(b, a) ({ Q g_; for (int l = 0; l < 8; l++) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
+        "#endif\n"
+        "/* the same for the lanes of k (8 bits), the others 0; and a chunk stored to p + lane *\n"
+        " * size in the lanes of k only (STM4 narrows the slots to 32 bits) */\n"
+        "typedef unsigned char u8;\n"
+        "#if defined(__AVX512F__) && defined(__AVX512VL__)\n"
+        "#define GATHERM4(b, a, k) __builtin_convertvector((Q32)_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), (__mmask8)(k), (__m512i)(a), (const void *)(b), 1), Q)\n"
+        "#define GATHERM8(b, a, k) ((Q)_mm512_mask_i64gather_epi64(_mm512_setzero_si512(), (__mmask8)(k), (__m512i)(a), (const void *)(b), 1))\n"
+        "#define STM4(p, k, q) _mm256_mask_storeu_epi32((void *)(p), (__mmask8)(k), (__m256i)__builtin_convertvector((q), Q32))\n"
+        "#define STM8(p, k, q) _mm512_mask_storeu_epi64((void *)(p), (__mmask8)(k), (__m512i)(q))\n"
+        "#else\n"
+        "#define GATHERM4(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
+        "#define GATHERM8(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
+        "#define STM4(p, k, q) do { Q s_ = (q); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) { u32 x_ = (u32)s_[l]; __builtin_memcpy((unsigned char *)(p) + l * 4, &x_, 4); } } while (0)\n"
+        "#define STM8(p, k, q) do { Q s_ = (q); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) __builtin_memcpy((unsigned char *)(p) + l * 8, &s_[l], 8); } while (0)\n"
         "#endif\n"
         "/* the non-zero elements of a chunk, as 8 bits */\n"
         "#if defined(__AVX512F__)\n#include <immintrin.h>\n"

@@ -3,8 +3,8 @@
  * cases where the affine form stops holding (lanes that wrap at 2^32 before a widening,
  * inside and outside an if, in live and in exited lanes; negative steps; strides other
  * than the access size; block shapes whose warps are not one row of consecutive threads;
- * partial warps; div and rem by powers of two and other divisors, zero included), and must
- * leave the same memory.
+ * partial warps; div and rem by powers of two and other divisors, zero included; gathers,
+ * scatters and stores of some lanes only), and must leave the same memory.
  */
 #include "exec_harness.h"
 #include "exec/core.h"
@@ -119,6 +119,16 @@ static void run_all(harness *h, outcome *o) {
     launch(h, o, "ja_neighbored", dim(4, 1, 1), dim(256, 1, 1), nb);
     keep(o, out, 1024 * 4);
     keep(o, out2, 4 * 4);
+
+    /* ja_masked: a gather and a scatter of some lanes whose other lanes' addresses are
+     * 1 GiB away, contiguous stores of some lanes (4 and 8 bytes); blocks of 96 */
+    memset(out, 0x33, OUT_INTS * 4);
+    memset(wide, 0x44, 2048 * 8);
+    uint32_t far = 0x10000000u;
+    void *mk[] = {&in, &out, &wide, &far};
+    launch(h, o, "ja_masked", dim(2, 1, 1), dim(96, 1, 1), mk);
+    keep(o, out, 4096 * 4);
+    keep(o, wide, 256 * 8);
 
     harness_dealloc(h, wide);
     harness_dealloc(h, in);

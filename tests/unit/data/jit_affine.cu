@@ -89,3 +89,20 @@ extern "C" __global__ void ja_cmp(int *out, int c, unsigned uc) {
     o[12 * n] = u == uc ? 23 : 0;
     o[13 * n] = (y ^ c) <= x ? 24 : 0;       // a vector against an affine value
 }
+
+// Accesses under a partial mask: a gather and a scatter whose inactive lanes' addresses lie
+// far outside every allocation (only the active lanes may be checked and touched), and
+// contiguous 4- and 8-byte stores of some lanes (the others' words must stay as they were).
+extern "C" __global__ void ja_masked(const int *in, int *out, long long *wide, unsigned far) {
+    unsigned t = threadIdx.x + blockIdx.x * blockDim.x;
+    unsigned sel = t % 3;
+    const int *src = in + (sel == 0 ? t * 5 : t * 5 + far);
+    int v = -1;
+    asm volatile("{ .reg .pred p; setp.eq.u32 p, %2, 0; @p ld.global.u32 %0, [%1]; }"
+                 : "+r"(v) : "l"(src), "r"(sel));
+    int *dst = out + 1024 + (sel == 1 ? t * 7 : t * 7 + far);
+    asm volatile("{ .reg .pred p; setp.eq.u32 p, %2, 1; @p st.global.u32 [%0], %1; }"
+                 :: "l"(dst), "r"(v + (int)t), "r"(sel) : "memory");
+    if (t & 1) out[t] = v * 3 + 1;
+    if (t % 4 == 1) wide[t] = (long long)v << 20 | t;
+}
