@@ -1096,6 +1096,9 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         emit_mem_affine(o, v, i, shared, load, size);
         return;
     }
+    /* a load from an address every lane holds alike (a register of one value for the warp:
+     * tile[k] in a 1-D block) is one scalar load, as a warp-uniform one */
+    if (load && !v->konst[as] && v->uni[as] && !v->stride[as]) uni = true;
     if (uni) {
         jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
         opnd_s(o, v, in->a[0]);
@@ -1157,7 +1160,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
                       "          gok_ = !TESTQ(bad_);\n",
                    size, (long long)in->imm, size, size - 1);
     if (load) {
-        jit_buf_printf(o, "          if (gok_ && m == FULL) { X4(r%u.q[k_] = GATHER%u(base, A_.q[k_] + BQ(%lldll));) }\n"
+        jit_buf_printf(o, "          if (gok_ && m == FULL) { X4(r%u.q[k_] = LDC%u(base, A_.q[k_] + BQ(%lldll));) }\n"
                           "          else if (gok_) { X4(if ((u8)(m >> (8 * k_))) WR(r%u, GATHERM%u(base, A_.q[k_] + BQ(%lldll), (u8)(m >> (8 * k_))));) }\n",
                        in->d[0], size, (long long)in->imm, in->d[0], size, (long long)in->imm);
     } else {
@@ -1719,6 +1722,17 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define GATHER4(b, a) ({ Q g_; for (int l = 0; l < 8; l++) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
         "#define GATHER8(b, a) ({ Q g_; for (int l = 0; l < 8; l++) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
         "#endif\n"
+        "/* the same, as one vector load where the chunk's 8 addresses are consecutive and as\n"
+        " * one scalar load where they are equal (rows of 16 or 8 threads: tile[ty][k],\n"
+        " * tile[k][tx]), else a gather (every address was checked) */\n"
+        "#define LDC4(b, a) ({ Q a_ = (a); u64 c_ = a_[0]; Q r_ = a_ - BQ(c_); Q v_;\\\n"
+        "  if (!TESTQ(r_ - IOTA.q[0] * 4u)) { Q32 t_; __builtin_memcpy(&t_, (b) + c_, 32); v_ = __builtin_convertvector(t_, Q); }\\\n"
+        "  else if (!TESTQ(r_)) { u32 x_; __builtin_memcpy(&x_, (b) + c_, 4); v_ = BQ(x_); }\\\n"
+        "  else v_ = GATHER4(b, a_); v_; })\n"
+        "#define LDC8(b, a) ({ Q a_ = (a); u64 c_ = a_[0]; Q r_ = a_ - BQ(c_); Q v_;\\\n"
+        "  if (!TESTQ(r_ - IOTA.q[0] * 8u)) __builtin_memcpy(&v_, (b) + c_, 64);\\\n"
+        "  else if (!TESTQ(r_)) { u64 x_; __builtin_memcpy(&x_, (b) + c_, 8); v_ = BQ(x_); }\\\n"
+        "  else v_ = GATHER8(b, a_); v_; })\n"
         "/* the same for the lanes of k (8 bits), the others 0; and a chunk stored to p + lane *\n"
         " * size in the lanes of k only (STM4 narrows the slots to 32 bits) */\n"
         "typedef unsigned char u8;\n"
