@@ -506,7 +506,11 @@ void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st
             snprintf(why, sizeof why, "%u instructions (it takes up to %u)", jit_func_insns(f),
                      JIT_VECTOR_MAX_INSNS);
         }
-        if (why[0]) snprintf(st->vector_why, sizeof st->vector_why, "%s: %s", f->pf->name, why);
+        /* (a C++ kernel's mangled name can fill the note: its first 60 characters say
+         * which one it is and leave room for the reason) */
+        if (why[0])
+            snprintf(st->vector_why, sizeof st->vector_why, "%.60s%s: %s", f->pf->name,
+                     strlen(f->pf->name) > 60 ? "..." : "", why);
     }
     emit_func(out, f, st);
 }

@@ -29,7 +29,7 @@ typedef struct jit_emit_stats {
     uint32_t handler_insns;  /* run by calling the interpreter's handler */
     uint32_t vector_funcs;   /* kernels in the vector tier (jit/vemit.c) */
     uint32_t kernels;        /* kernels with code */
-    char vector_why[160];    /* why the (first) kernel left out of it was */
+    char vector_why[256];    /* why the (first) kernel left out of it was */
 } jit_emit_stats;
 
 /* Instructions of function f's code (end sentinel included; 0: no code). */
