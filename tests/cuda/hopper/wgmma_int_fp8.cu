@@ -1,10 +1,9 @@
 // Warpgroup MMA with Hopper's 8-bit inputs (sm_90a): m64n64k32 with s8/u8 operands into
 // s32 (.satfinite too) and e4m3/e5m2 operands into f32 and f16, both operands in shared
-// memory through descriptors (K-major core matrices of 8 rows x 16 bytes, no swizzle), and
-// mma.sync m16n8k32 with e4m3/e5m2 into f32. The inputs are random in several styles (all
-// bit patterns, narrow exponents, cancelling terms, a dominating accumulator), so the
-// results show the tensor cores' accumulation; each D is printed as a hash of its bits
-// with a few elements. expected/wgmma_int_fp8.out is what the H200 gave. With an argument,
+// memory through descriptors (K-major core matrices of 8 rows x 16 bytes, no swizzle). The
+// inputs are random in several styles (all bit patterns, narrow exponents, cancelling
+// terms, a dominating accumulator), so the results show the tensor cores' accumulation;
+// each D is printed as a hash of its bits with a few elements. expected/wgmma_int_fp8.out is what the H200 gave. With an argument,
 // the program also writes every case's A, B, C and D to that file (how the numerics in
 // exec/mma_numerics.c were measured).
 // nvcc-flags: -gencode arch=compute_90a,code=sm_90a
@@ -34,15 +33,14 @@ __device__ uint64_t desc(const void *p, uint32_t lbo, uint32_t sbo) {
     shape_types " " __VA_ARGS__)
 
 enum { K_S8, K_U8, K_S8U8, K_U8S8, K_S8SAT, K_E4M3, K_E5M2, K_E4E5, K_E5E4, K_E4M3_F16, K_E5M2_F16, K_E4M3_NEG,
-       K_MMA_E4M3, K_MMA_E5M2, NKINDS };
+       NKINDS };
 static const char *kind_names[NKINDS] = {
     "wgmma s32.s8.s8", "wgmma s32.u8.u8", "wgmma s32.s8.u8", "wgmma s32.u8.s8", "wgmma satfinite s32.s8.s8",
     "wgmma f32.e4m3.e4m3", "wgmma f32.e5m2.e5m2", "wgmma f32.e4m3.e5m2", "wgmma f32.e5m2.e4m3",
-    "wgmma f16.e4m3.e4m3", "wgmma f16.e5m2.e5m2", "wgmma f32.e4m3.e4m3, A scaled -1",
-    "mma.sync m16n8k32 f32.e4m3.e4m3", "mma.sync m16n8k32 f32.e5m2.e5m2"};
+    "wgmma f16.e4m3.e4m3", "wgmma f16.e5m2.e5m2", "wgmma f32.e4m3.e4m3, A scaled -1"};
 
 // A: 64 x 32 bytes row-major (row, k); B: 64 x 32 (column n, k); C, D: 64 x 64 32-bit
-// (f16 results: the low half-words). mma.sync kinds use the first 16 rows and 8 columns.
+// (f16 results: the low half-words).
 __global__ void wg_kernel(int kind, const uint8_t *A, const uint8_t *B, const uint32_t *C, uint32_t *D) {
     __shared__ alignas(128) uint8_t sa[2048], sb[2048];
     int t = threadIdx.x;
@@ -56,25 +54,6 @@ __global__ void wg_kernel(int kind, const uint8_t *A, const uint8_t *B, const ui
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
     int w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
-    if (kind >= K_MMA_E4M3) {
-        if (w) return;
-        // mma.sync m16n8k32: A 4 registers (row g / g+8, k 4q..4q+3 / +16), B 2 (k 4q.. / +16, column g)
-        uint32_t a[4], b[2], d[4];
-        for (int i = 0; i < 4; i++) {
-            int row = g + 8 * (i & 1), k0 = 4 * q + 16 * (i >> 1);
-            memcpy(&a[i], A + row * 32 + k0, 4);
-        }
-        for (int i = 0; i < 2; i++) memcpy(&b[i], B + g * 32 + 4 * q + 16 * i, 4);
-        for (int e = 0; e < 4; e++) d[e] = C[(g + 8 * (e >> 1)) * 64 + 2 * q + (e & 1)];
-        if (kind == K_MMA_E4M3)
-            asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                         : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-        else
-            asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                         : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-        for (int e = 0; e < 4; e++) D[(g + 8 * (e >> 1)) * 64 + 2 * q + (e & 1)] = d[e];
-        return;
-    }
     uint32_t d[32], h[16];
     for (int j = 0; j < 8; j++)
         for (int e = 0; e < 4; e++) d[4 * j + e] = C[(16 * w + g + 8 * (e >> 1)) * 64 + 8 * j + 2 * q + (e & 1)];
@@ -122,7 +101,7 @@ static uint32_t rs = 2463534242u;
 static uint32_t rnd() { rs ^= rs << 13; rs ^= rs >> 17; rs ^= rs << 5; return rs; }
 
 static bool e5(int kind, int m) { // operand m (0 A, 1 B) is e5m2
-    return kind == K_E5M2 || kind == K_E5M2_F16 || kind == K_MMA_E5M2 || (kind == K_E4E5 && m) || (kind == K_E5E4 && !m);
+    return kind == K_E5M2 || kind == K_E5M2_F16 || (kind == K_E4E5 && m) || (kind == K_E5E4 && !m);
 }
 // An fp8 element in style s: 0 any bits but NaN, 1 exponents near the bias, 2 wide exponents,
 // 3 few distinct magnitudes (cancellation).
