@@ -11,13 +11,23 @@
  * zero, or as a NaN for float types with CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
  * and are not written by a store. With a swizzle mode the 16-byte chunks of shared memory
  * are permuted as the hardware does, by the bits of the shared address: chunk bits [4, 4+k)
- * are XORed with bits [7, 7+k) (k = 1, 2, 3 for 32B, 64B, 128B).
+ * are XORed with bits [7, 7+k) (k = 1, 2, 3 for 32B, 64B, 128B), and each row of the box
+ * starts a new span of the swizzle (32, 64 or 128 bytes), however narrow the box.
+ *
+ * What the hardware refuses (measured on an H200, tests/cuda/hopper/tma_rules.cu): a box
+ * whose innermost coordinate is not a multiple of 16 bytes (coordinate x element size;
+ * negative ones too: x = -4 of f32 passes, x = -1 does not), with or without a swizzle, is
+ * an illegal instruction; a shared-memory address that is not 128-byte aligned is a
+ * misaligned address (with a swizzle too: the pattern follows the address bits, so a
+ * swizzled box need not start on its 1024-byte pattern boundary).
  *
  * Like the other bulk copies (exec/bulk.c) the copy is made when the instruction executes.
  * Im2col mode and tensor reductions are refused at load time, naming them.
  */
 #include "core.h"
 #include "tensormap.h"
+
+#include <stdio.h>
 
 #define BT_MBAR      (EXEC_F_HANDLER << 8)
 #define BT_MULTICAST (EXEC_F_HANDLER << 9)
@@ -90,16 +100,31 @@ static bool bt_copy(exec_wstate *w, const exec_insn *in, uint32_t lane, const ex
         if (i) rows *= n[i];
     }
     uint64_t row_bytes = (uint64_t)n[0] * es;
+    /* with a swizzle each row takes the swizzle's whole span in shared memory (a box row
+     * narrower than it leaves the rest of the span as it was); the transaction count is
+     * the box's bytes all the same */
+    uint64_t pitch = t->swizzle ? 16u << t->swizzle : row_bytes;
     *bytes = row_bytes * rows;
-    if (smem & 15) {
+    /* the two rules the H200 enforces (tests/cuda/hopper/tma_rules.cu), with any swizzle
+     * or none, for loads and stores alike */
+    if (smem & 127) {
         exec_fault_at(&w->h, in, lane, EXEC_FAULT_MISALIGNED,
-                      "cp.async.bulk.tensor: the shared memory address must be 16-byte aligned");
+                      "cp.async.bulk.tensor: the shared memory address must be 128-byte aligned");
+        return false;
+    }
+    if (((int64_t)c[0] * es) & 15) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "cp.async.bulk.tensor: the box starts %lld bytes into the "
+                 "innermost dimension (coordinate %d); it must start on a multiple of 16 bytes",
+                 (long long)c[0] * es, (int)c[0]);
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION, msg);
         return false;
     }
     /* the whole box must lie in the block's shared memory */
     uint8_t *sbase = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, smem, 16,
                                    store ? EXEC_ACC_READ : EXEC_ACC_WRITE);
-    if (!sbase || !exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, smem + *bytes - 16, 16,
+    uint64_t end = smem + pitch * (rows - 1) + row_bytes; /* past the last byte written */
+    if (!sbase || !exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, end - 16, 16,
                                  store ? EXEC_ACC_READ : EXEC_ACC_WRITE))
         return false;
     sbase -= smem; /* host address of shared offset 0 */
@@ -128,7 +153,7 @@ static bool bt_copy(exec_wstate *w, const exec_insn *in, uint32_t lane, const ex
             if (!gp || !exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, first + len - 1, 1, acc))
                 return false;
         }
-        uint64_t soff = smem + ri * row_bytes;
+        uint64_t soff = smem + ri * pitch;
         if (!store) {
             for (int64_t e = 0; e < lo; e++) bt_fill(row + e * es, t);
             if (hi > lo) memcpy(row + lo * es, gp, (size_t)(hi - lo) * es);

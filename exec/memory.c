@@ -210,7 +210,8 @@ void *exec_mem_addr(exec_wstate *w, const exec_insn *in, uint32_t lane, ptx_spac
     if (a & (size - 1))
         return mem_fault(w, in, lane, EXEC_FAULT_MISALIGNED, sp, a, size, access, NULL);
     switch (sp) {
-    case PTX_SPACE_SHARED: return shared_addr(w, in, lane, sp, a, size, access);
+    case PTX_SPACE_SHARED: /* 32-bit addresses: a register plus an offset wraps */
+        return shared_addr(w, in, lane, sp, (uint32_t)a, size, access);
     case PTX_SPACE_LOCAL: return local_addr(w, in, lane, a, size, access);
     case PTX_SPACE_PARAM: return param_addr(w, in, lane, a, size, access);
     case PTX_SPACE_GLOBAL:

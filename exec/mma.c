@@ -9,6 +9,21 @@
  * 32 lanes into whole matrices, computes, and gives each lane of the mask its fragment of
  * the result; a lane's registers are written only after everything was read, so D may
  * name C's registers.
+ *
+ * Sparse mma (mma.sp, mma.sp::ordered_metadata; f16/bf16 m16n8k16 and m16n8k32, s8/u8
+ * m16n8k32 and m16n8k64): A is 2:4 structured, given compressed (M x K/2, two values of
+ * each group of four k) in the fragment of the dense shape with half the K, with a 32-bit
+ * metadata register e holding a 2-bit k index (within its group) per value, and a
+ * sparsity selector f naming the lanes whose e counts. B, C and D are dense. Which lane
+ * and bits hold row m's nibble of group j (g = m % 8), as recorded on an H200 (one warp,
+ * every lane's registers, exact integer products; every layout below matched them all):
+ *   16-bit, k16: lane 4g + f,              bits 4j + 16(m / 8)       (f 0..3)
+ *   16-bit, k32: lane 4g + 2f + j / 4,     bits 4(j % 4) + 16(m / 8) (f 0..1)
+ *   8-bit,  k32: lane 4g + 2f + m / 8,     bits 4j                   (f 0..1)
+ *   8-bit,  k64: lane 4g + m / 8 + 2(j / 8), bits 4(j % 8)           (f 0)
+ * A nibble holds the indices of the group's two values, the first in its low two bits.
+ * The arithmetic is the dense one over the K/2 products the values take part in (the
+ * dense product's other terms are zeros, which take no part in it).
  */
 #include "core.h"
 #include "mma_internal.h"
@@ -33,6 +48,9 @@ typedef struct mma_desc {
     uint32_t regs[4][MMA_MAX_REGS];
     uint32_t addr, stride;      /* load/store: address base slot, stride slot */
     int64_t off;                /* load/store: address offset */
+    bool sparse;                /* mma.sp: A compressed, with metadata */
+    uint8_t selector;           /* mma.sp: the sparsity selector */
+    uint32_t meta;              /* mma.sp: the metadata register's slot */
 } mma_desc;
 
 static const mma_desc *desc_of(const exec_insn *in) {
@@ -176,6 +194,69 @@ static void h_mma(exec_warp *w, const exec_insn *in, uint32_t mask) {
             unsigned r, c;
             if (exec_mma_frag_rc(m->wmma, M, N, K, EXEC_MMA_C, bits, lane, e, &r, &c))
                 frag_put(regs, bits, e, D[r * N + c]);
+        }
+        for (unsigned r = 0; r < m->nregs[0]; r++) EXEC_R(w, m->regs[0][r], lane) = regs[r];
+    }
+}
+
+/* mma.sp (the header): every matrix gathered by the mma.sync fragment pattern, for A with
+ * K/2 columns, then each row's products taken where its metadata puts its values. */
+static void h_mma_sp(exec_warp *w, const exec_insn *in, uint32_t mask) {
+    const mma_desc *m = desc_of(in);
+    unsigned K = m->K, KC = K / 2, abits = exec_mma_fmt_bits(m->fmt[1]), E = 32 / abits;
+    unsigned cbits = exec_mma_fmt_bits(m->fmt[3]);
+    uint32_t A[16 * 32], B[64 * 8], meta[EXEC_WARP_SIZE];
+    uint64_t C[16 * 8], D[16 * 8];
+    for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) {
+        unsigned g = lane / 4, q = lane % 4;
+        meta[lane] = (uint32_t)EXEC_R(w, m->meta, lane);
+        for (unsigned r = 0; r < m->nregs[1]; r++) {
+            uint32_t v = (uint32_t)EXEC_R(w, m->regs[1][r], lane);
+            for (unsigned h = 0; h < E; h++)
+                A[(g + 8 * (r & 1)) * KC + E * q + h + 4 * E * (r >> 1)] =
+                    (v >> (h * abits)) & ((1u << abits) - 1);
+        }
+        for (unsigned r = 0; r < m->nregs[2]; r++) {
+            uint32_t v = (uint32_t)EXEC_R(w, m->regs[2][r], lane);
+            for (unsigned h = 0; h < E; h++)
+                B[g * K + E * q + h + 4 * E * r] = (v >> (h * abits)) & ((1u << abits) - 1);
+        }
+        for (unsigned e = 0; e < 4; e++) { /* C: f32/s32 one a register, f16 two */
+            uint64_t v = EXEC_R(w, m->regs[3][cbits == 16 ? e >> 1 : e], lane);
+            if (cbits == 16) v = (v >> (16 * (e & 1))) & 0xffff;
+            else v &= 0xffffffffu;
+            C[(g + 8 * (e >> 1)) * 8 + 2 * q + (e & 1)] = v;
+        }
+    }
+    for (unsigned row = 0; row < 16; row++) {
+        unsigned g = row % 8, h8 = row / 8, kidx[32];
+        for (unsigned c = 0; c < KC; c++) {
+            unsigned j = c / 2, lane, bit;
+            if (abits == 16) {
+                lane = 4 * g + (K == 16 ? m->selector : 2u * m->selector + j / 4);
+                bit = 4 * (j % 4) + 16 * h8;
+            } else {
+                lane = 4 * g + (K == 32 ? 2u * m->selector : 2 * (j / 8)) + h8;
+                bit = 4 * (j % 8);
+            }
+            kidx[c] = 4 * j + ((meta[lane] >> (bit + 2 * (c & 1))) & 3);
+        }
+        for (unsigned n = 0; n < 8; n++) {
+            uint32_t b[32];
+            for (unsigned c = 0; c < KC; c++) b[c] = B[n * K + kidx[c]];
+            D[row * 8 + n] = exec_mma_dot(&A[row * KC], b, KC, 0, m->fmt[1], m->fmt[2],
+                                          C[row * 8 + n], m->fmt[3], m->fmt[0], m->flags);
+        }
+    }
+    unsigned dbits = exec_mma_fmt_bits(m->fmt[0]);
+    for (uint32_t mm = mask; mm; mm &= mm - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(mm);
+        unsigned g = lane / 4, q = lane % 4;
+        uint64_t regs[4] = {0};
+        for (unsigned e = 0; e < 4; e++) {
+            uint64_t v = D[(g + 8 * (e >> 1)) * 8 + 2 * q + (e & 1)];
+            if (dbits == 16) regs[e >> 1] |= (v & 0xffff) << (16 * (e & 1));
+            else regs[e] = v & 0xffffffffu;
         }
         for (unsigned r = 0; r < m->nregs[0]; r++) EXEC_R(w, m->regs[0][r], lane) = regs[r];
     }
@@ -361,10 +442,57 @@ static int decode_load_store(exec_decoder *d, const ptx_insn *pi, exec_insn *out
     return 1;
 }
 
+static int decode_mma_sp(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_desc *m) {
+    if (m->wmma || pi->ntypes != 4) return exec_dec_error(d, pi, "unsupported sparse mma"), -1;
+    for (unsigned i = 0; i < 4; i++) m->fmt[i] = fmt_of_type(pi->types[i]);
+    int a = m->fmt[1], b = m->fmt[2], c = m->fmt[3], dt = m->fmt[0];
+    bool h16 = (a == EXEC_MMA_F16 || a == EXEC_MMA_BF16) && b == a && (m->K == 16 || m->K == 32) &&
+               (dt == EXEC_MMA_F32 || (a == EXEC_MMA_F16 && dt == EXEC_MMA_F16)) &&
+               (c == EXEC_MMA_F32 || (a == EXEC_MMA_F16 && c == EXEC_MMA_F16));
+    bool i8 = (a == EXEC_MMA_S8 || a == EXEC_MMA_U8) && (b == EXEC_MMA_S8 || b == EXEC_MMA_U8) &&
+              (m->K == 32 || m->K == 64) && dt == EXEC_MMA_S32 && c == EXEC_MMA_S32;
+    if (m->M != 16 || m->N != 8 || (!h16 && !i8)) {
+        char text[200];
+        ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
+        return exec_dec_error(d, pi, "unsupported sparse mma shape or types in '%s' (f16/bf16 "
+                              "m16n8k16/k32 and s8/u8 m16n8k32/k64 are supported)", text), -1;
+    }
+    if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) {
+        if (!i8) return exec_dec_error(d, pi, "mma.sp: .satfinite is for integer types"), -1;
+        m->flags |= EXEC_MMA_SATFINITE;
+    }
+    if (pi->nopnds != 6)
+        return exec_dec_error(d, pi, "sparse mma takes 6 operands (d, a, b, c, metadata, "
+                              "sparsity selector)"), -1;
+    const ptx_operand *f = &pi->opnd[5];
+    unsigned nsel = h16 ? (m->K == 16 ? 4 : 2) : (m->K == 32 ? 2 : 1);
+    if (f->kind != PTX_OPND_IMM_INT || f->ival < 0 || f->ival >= (int64_t)nsel)
+        return exec_dec_error(d, pi, "mma.sp: the sparsity selector must be a constant from 0 "
+                              "to %u", nsel - 1), -1;
+    m->selector = (uint8_t)f->ival;
+    m->sparse = true;
+    /* A compressed: K/2 values a row; B dense; C and D one register an element, or a pair
+     * of f16 */
+    unsigned n[4];
+    n[1] = 16 * (m->K / 2) * exec_mma_fmt_bits(a) / (32 * 32);
+    n[2] = m->K * 8 * exec_mma_fmt_bits(b) / (32 * 32);
+    n[0] = dt == EXEC_MMA_F16 ? 2 : 4;
+    n[3] = c == EXEC_MMA_F16 ? 2 : 4;
+    static const char *const names[4] = {"D", "A", "B", "C"};
+    for (unsigned i = 0; i < 4; i++) {
+        m->nregs[i] = (uint8_t)n[i];
+        if (!dec_vector(d, pi, &pi->opnd[i], n[i], i == 0, m->fmt[i], m->regs[i], names[i]))
+            return -1;
+    }
+    if (!exec_dec_src(d, pi, &pi->opnd[4], PTX_T_b32, &m->meta)) return -1;
+    out->fn = h_mma_sp;
+    return 1;
+}
+
 static int decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_desc *m) {
     m->kind = MMA_MMA;
-    if (ptx_insn_has_mod(pi, PTX_MOD_sp))
-        return exec_dec_error(d, pi, "sparse mma (mma.sp) is not supported"), -1;
+    if (ptx_insn_has_mod(pi, PTX_MOD_sp) || ptx_insn_has_mod(pi, PTX_MOD_sp_ordered))
+        return decode_mma_sp(d, pi, out, m);
     int sub[2];
     if (pi->ntypes == 2 && m->wmma && sub_byte_fmts(pi, sub, 2) == 0) { /* f16: .dtype.ctype */
         m->fmt[0] = fmt_of_type(pi->types[0]);

@@ -13,7 +13,8 @@
 enum exec_mma_fmt {
     EXEC_MMA_NONE = 0,
     EXEC_MMA_F16, EXEC_MMA_BF16, EXEC_MMA_TF32, EXEC_MMA_F32, EXEC_MMA_F64,
-    EXEC_MMA_S8, EXEC_MMA_U8, EXEC_MMA_S4, EXEC_MMA_U4, EXEC_MMA_B1, EXEC_MMA_S32
+    EXEC_MMA_S8, EXEC_MMA_U8, EXEC_MMA_S4, EXEC_MMA_U4, EXEC_MMA_B1, EXEC_MMA_S32,
+    EXEC_MMA_E4M3, EXEC_MMA_E5M2 /* fp8 (wgmma) */
 };
 
 /* exec_mma_dot flags: clamp integer results (.satfinite); b1 products are a AND b

@@ -29,6 +29,17 @@
  * is a chain of IEEE fused multiply-adds, c first, then k = 0, 1, ... in order. Integer
  * products (s8, u8, s4, u4) are exact, summed in 32 bits with wrap-around, or clamped with
  * .satfinite; b1 adds the population count of a AND b or a XOR b.
+ *
+ * fp8 inputs (e4m3, e5m2: wgmma's m64nNk32, measured on an H200 with 45,056 products of
+ * random e4m3/e5m2 operands in four styles, mixed formats and f32 accumulators up to 2^19,
+ * into f32 and f16: tests/cuda/hopper/wgmma_int_fp8.cu reproduces all of them bit for bit)
+ * go through the same steps with a much narrower adder, the one behind the "14-bit"
+ * accumulation of fp8 GEMMs on Hopper: all 32 products and c form one block (step 2 as
+ * above), each term is truncated to a multiple of 2^(emax - 13) (13 bits below the largest
+ * term's leading bit, where the other formats keep 25), and an f32 result is truncated to
+ * 13 fraction bits (its low 10 bits are always zero); an f16 result is the exact sum of
+ * the truncated terms rounded to nearest-even. e4m3 has no infinity (S.1111.111 is its
+ * NaN); e5m2 has IEEE infinities and NaNs.
  */
 #include "mma_internal.h"
 
@@ -40,7 +51,7 @@ unsigned exec_mma_fmt_bits(int fmt) {
     case EXEC_MMA_F16: case EXEC_MMA_BF16: return 16;
     case EXEC_MMA_TF32: case EXEC_MMA_F32: case EXEC_MMA_S32: return 32;
     case EXEC_MMA_F64: return 64;
-    case EXEC_MMA_S8: case EXEC_MMA_U8: return 8;
+    case EXEC_MMA_S8: case EXEC_MMA_U8: case EXEC_MMA_E4M3: case EXEC_MMA_E5M2: return 8;
     case EXEC_MMA_S4: case EXEC_MMA_U4: return 4;
     case EXEC_MMA_B1: return 1;
     default: return 0;
@@ -61,6 +72,8 @@ static void fmt_shape(int fmt, int *ebits, int *mbits) {
     case EXEC_MMA_F16: *ebits = 5; *mbits = 10; break;
     case EXEC_MMA_BF16: *ebits = 8; *mbits = 7; break;
     case EXEC_MMA_TF32: *ebits = 8; *mbits = 10; break; /* the top 19 bits of an f32 */
+    case EXEC_MMA_E4M3: *ebits = 4; *mbits = 3; break;
+    case EXEC_MMA_E5M2: *ebits = 5; *mbits = 2; break;
     default: *ebits = 8; *mbits = 23; break;              /* f32 */
     }
 }
@@ -77,17 +90,21 @@ static mma_num unpack(uint64_t bits, int fmt) {
     n.frac = mb;
     n.exp = e ? (int)e - bias : 1 - bias;
     n.sig = e ? m | (1ull << mb) : m;
-    if (e == (1u << eb) - 1) n.cls = m ? NUM_NAN : NUM_INF;
+    if (fmt == EXEC_MMA_E4M3) /* no infinities: only S.1111.111 is special, a NaN */
+        n.cls = (bits & 0x7f) == 0x7f ? NUM_NAN : n.sig ? NUM_FINITE : NUM_ZERO;
+    else if (e == (1u << eb) - 1) n.cls = m ? NUM_NAN : NUM_INF;
     else n.cls = n.sig ? NUM_FINITE : NUM_ZERO;
     return n;
 }
 
-/* s * 2^q rounded to fmt (f32 or f16): toward zero, or to nearest even. */
-static uint64_t round_to(int64_t s, int q, int fmt, bool nearest) {
+/* s * 2^q rounded to fmt (f32 or f16): toward zero, or to nearest even; to keep fraction
+ * bits (fewer than the format's for fp8 products into f32, else the format's own). */
+static uint64_t round_to(int64_t s, int q, int fmt, bool nearest, int keep) {
     if (s == 0) return 0;
-    int eb, mb;
-    fmt_shape(fmt, &eb, &mb);
-    uint64_t sign = (uint64_t)(s < 0) << (eb + mb);
+    int eb, fb, mb;
+    fmt_shape(fmt, &eb, &fb);
+    mb = keep < fb ? keep : fb;
+    uint64_t sign = (uint64_t)(s < 0) << (eb + fb);
     uint64_t mag = s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s;
     int bias = (1 << (eb - 1)) - 1, emin = 1 - bias;
     int lead = 63 - __builtin_clzll(mag);
@@ -106,12 +123,13 @@ static uint64_t round_to(int64_t s, int q, int fmt, bool nearest) {
     }
     if (f >> (mb + 1)) { f >>= 1; e++; }  /* rounding carried into a new bit */
     if (e > bias) {                       /* overflow */
-        uint64_t inf = ((1ull << eb) - 1) << mb;
+        uint64_t inf = ((1ull << eb) - 1) << fb;
         return sign | inf;
     }
     if (f == 0) return 0;                 /* rounded to zero: +0 */
-    if (!(f >> mb)) return sign | f;      /* subnormal */
-    return sign | (uint64_t)(e + bias) << mb | (f & ((1ull << mb) - 1));
+    f <<= fb - mb;
+    if (!(f >> fb)) return sign | f;      /* subnormal */
+    return sign | (uint64_t)(e + bias) << fb | (f & ((1ull << fb) - 1));
 }
 
 static uint64_t nan_of(int fmt) { return fmt == EXEC_MMA_F16 ? 0x7fffu : 0x7fffffffu; }
@@ -120,9 +138,10 @@ static uint64_t inf_of(int fmt, bool neg) {
 }
 
 /* Steps 1-5 of the header for products pa[0..n) * pb[0..n) (unpacked) and c (format
- * cfmt). */
+ * cfmt); fp8 products take the narrower adder. */
 static uint64_t block_dot(const mma_num *pa, const mma_num *pb, unsigned n, uint64_t c,
                           int cfmt, int dfmt) {
+    bool fp8 = n && pa[0].frac <= 3;
     mma_num nc = unpack(c, cfmt);
     bool nan = nc.cls == NUM_NAN, pinf = nc.cls == NUM_INF && !nc.neg,
          ninf = nc.cls == NUM_INF && nc.neg;
@@ -142,7 +161,7 @@ static uint64_t block_dot(const mma_num *pa, const mma_num *pb, unsigned n, uint
     if (nc.cls == NUM_FINITE && nc.exp > emax) emax = nc.exp;
     if (emax == INT32_MIN) return 0; /* every term is zero */
 
-    int q = emax - 25; /* the quantum every term is truncated to */
+    int q = emax - (fp8 ? 13 : 25); /* the quantum every term is truncated to */
     int64_t sum = 0;
     for (unsigned k = 0; k <= n; k++) {
         uint64_t sig;
@@ -163,7 +182,7 @@ static uint64_t block_dot(const mma_num *pa, const mma_num *pb, unsigned n, uint
         uint64_t v = sh >= 0 ? sig << sh : (-sh >= 64 ? 0 : sig >> -sh);
         sum += neg ? -(int64_t)v : (int64_t)v;
     }
-    return round_to(sum, q, dfmt, dfmt == EXEC_MMA_F16);
+    return round_to(sum, q, dfmt, dfmt == EXEC_MMA_F16, fp8 ? 13 : 23);
 }
 
 /* The products of K unpacked pairs and c, added block by block (exec_mma_dot). */

@@ -3,6 +3,9 @@
  *   wgmma.fence.sync.aligned;  wgmma.commit_group.sync.aligned;  wgmma.wait_group.sync.aligned N;
  *   wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype  d, a, b-desc, scale-d,
  *       imm-scale-a, imm-scale-b{, imm-trans-a, imm-trans-b};
+ *   wgmma.mma_async.sync.aligned.m64nNk32{.satfinite}.s32.{s8,u8}.{s8,u8}  d, a, b-desc, scale-d;
+ *   wgmma.mma_async.sync.aligned.m64nNk32.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}  d, a, b-desc,
+ *       scale-d, imm-scale-a, imm-scale-b;
  *
  * The product is computed when mma_async executes, so the fence and the groups have nothing
  * to wait for. A warpgroup is four consecutive warps of the block; warp r of it (its index
@@ -24,8 +27,10 @@
  * operands fault as unsupported.
  *
  * Numerics: each element of D is exec_mma_dot's, the tensor cores' arithmetic that
- * mma.sync measured (exec/mma_numerics.c); scale-d false starts from +0, imm-scale-a/b -1
- * negate A/B.
+ * mma.sync measured (exec/mma_numerics.c), with the narrower adder of fp8 products there;
+ * integer products are exact, summed in 32 bits (wrapping, or clamped with .satfinite);
+ * scale-d false starts from +0, imm-scale-a/b -1 negate A/B. The 8-bit forms were
+ * recorded on an H200 (tests/cuda/hopper/wgmma_int_fp8.cu).
  */
 #include "core.h"
 #include "mma_internal.h"
@@ -35,7 +40,8 @@
 
 typedef struct {
     unsigned N, K;
-    int dfmt, afmt;            /* EXEC_MMA_* (B's format is A's) */
+    int dfmt, afmt, bfmt;      /* EXEC_MMA_* */
+    unsigned flags;            /* exec_mma_dot's: EXEC_MMA_SATFINITE */
     uint32_t a, b;             /* descriptor slots (a: when WG_A_DESC) */
     uint32_t areg[4];          /* A fragment registers otherwise */
     uint32_t scale_d;          /* predicate index */
@@ -76,8 +82,8 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     const wg_desc *m = (const wg_desc *)(uintptr_t)in->imm;
     unsigned N = m->N, K = m->K, r0 = 16 * (hw->warp_in_block % 4);
-    unsigned size = m->afmt == EXEC_MMA_TF32 ? 4 : 2;
-    uint32_t sign = m->afmt == EXEC_MMA_TF32 ? 0x80000000u : 0x8000u;
+    unsigned size = exec_mma_fmt_bits(m->afmt) / 8;
+    uint32_t sign = 1u << (8 * size - 1); /* imm-scale -1 flips it (never for integers) */
     uint32_t lane0 = mask ? (uint32_t)__builtin_ctz(mask) : 0;
     uint64_t bdesc = EXEC_R(hw, m->b, lane0);
     /* the matrix base offset (bits 49-51) places a swizzle pattern that does not start at
@@ -89,7 +95,7 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                       "supported");
         return;
     }
-    static _Thread_local uint32_t A[16 * 16], B[WG_MAX_N * 16]; /* A row-major, B by column */
+    static _Thread_local uint32_t A[16 * 32], B[WG_MAX_N * 32]; /* A row-major, B by column */
     for (unsigned i = 0; i < 16; i++)
         for (unsigned k = 0; k < K; k++) {
             uint32_t v = 0;
@@ -115,7 +121,7 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
             if (!wg_elem(w, in, bdesc, n, k, size, &B[n * K + k])) return;
     if (m->neg_a) for (unsigned i = 0; i < 16 * K; i++) A[i] ^= sign;
     if (m->neg_b) for (unsigned i = 0; i < N * K; i++) B[i] ^= sign;
-    bool f16d = m->dfmt == EXEC_MMA_F16;
+    bool f16d = m->dfmt == EXEC_MMA_F16, s32d = m->dfmt == EXEC_MMA_S32;
     for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) {
         if (!((mask >> lane) & 1u)) continue;
         bool acc = ((hw->P[m->scale_d] >> lane) & 1u) != m->scale_d_neg;
@@ -128,8 +134,8 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                 if (f16d) { row = g + 8 * (i & 1); col = 8 * (i >> 1) + 2 * q + h; }
                 else { row = g + 8 * ((i % 4) >> 1); col = 8 * (i / 4) + 2 * q + (i & 1); }
                 uint64_t c = acc ? (f16d ? (*reg >> (16 * h)) & 0xffff : *reg & 0xffffffffu) : 0;
-                uint64_t v = exec_mma_dot(&A[row * K], &B[col * K], K, 0, m->afmt, m->afmt, c,
-                                          m->dfmt, m->dfmt, 0);
+                uint64_t v = exec_mma_dot(&A[row * K], &B[col * K], K, 0, m->afmt, m->bfmt, c,
+                                          s32d ? EXEC_MMA_S32 : m->dfmt, m->dfmt, m->flags);
                 out |= (f16d ? v & 0xffff : v & 0xffffffffu) << (16 * h);
             }
             *reg = out;
@@ -142,6 +148,9 @@ static const struct { ptx_mod mod; unsigned n, k; } wg_shapes[] = {
     { PTX_MOD_m64n64k16, 64, 16 }, { PTX_MOD_m64n128k16, 128, 16 }, { PTX_MOD_m64n256k16, 256, 16 },
     { PTX_MOD_m64n8k8, 8, 8 }, { PTX_MOD_m64n16k8, 16, 8 }, { PTX_MOD_m64n32k8, 32, 8 },
     { PTX_MOD_m64n64k8, 64, 8 }, { PTX_MOD_m64n128k8, 128, 8 }, { PTX_MOD_m64n256k8, 256, 8 },
+    { PTX_MOD_m64n8k32, 8, 32 }, { PTX_MOD_m64n16k32, 16, 32 }, { PTX_MOD_m64n32k32, 32, 32 },
+    { PTX_MOD_m64n64k32, 64, 32 }, { PTX_MOD_m64n128k32, 128, 32 },
+    { PTX_MOD_m64n256k32, 256, 32 },
 };
 
 static int wg_fmt(int t) {
@@ -150,6 +159,11 @@ static int wg_fmt(int t) {
     case PTX_T_bf16: return EXEC_MMA_BF16;
     case PTX_T_tf32: return EXEC_MMA_TF32;
     case PTX_T_f32: return EXEC_MMA_F32;
+    case PTX_T_s32: return EXEC_MMA_S32;
+    case PTX_T_s8: return EXEC_MMA_S8;
+    case PTX_T_u8: return EXEC_MMA_U8;
+    case PTX_T_e4m3: return EXEC_MMA_E4M3;
+    case PTX_T_e5m2: return EXEC_MMA_E5M2;
     default: return EXEC_MMA_NONE;
     }
 }
@@ -182,13 +196,24 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (pi->ntypes != 3) return exec_dec_error(d, pi, "wgmma needs .dtype.atype.btype"), -1;
     m->dfmt = wg_fmt(pi->types[0]);
     m->afmt = wg_fmt(pi->types[1]);
-    bool tf32 = m->afmt == EXEC_MMA_TF32;
-    if (wg_fmt(pi->types[2]) != m->afmt || (tf32 ? m->K != 8 : m->K != 16) ||
-        !(m->afmt == EXEC_MMA_F16 || m->afmt == EXEC_MMA_BF16 || tf32) ||
-        !(m->dfmt == EXEC_MMA_F32 || (m->dfmt == EXEC_MMA_F16 && m->afmt == EXEC_MMA_F16)))
-        return exec_dec_error(d, pi, "unsupported wgmma types (f16, bf16 and tf32 inputs are; "
-                                     "fp8 and integer ones are not)"), -1;
-    unsigned nimm = tf32 ? 2 : 4;
+    m->bfmt = wg_fmt(pi->types[2]);
+    int a = m->afmt, b = m->bfmt, dt = m->dfmt;
+    bool tf32 = a == EXEC_MMA_TF32;
+    bool f16 = (a == EXEC_MMA_F16 || a == EXEC_MMA_BF16) && b == a && m->K == 16 &&
+               (dt == EXEC_MMA_F32 || (dt == EXEC_MMA_F16 && a == EXEC_MMA_F16));
+    bool i8 = (a == EXEC_MMA_S8 || a == EXEC_MMA_U8) && (b == EXEC_MMA_S8 || b == EXEC_MMA_U8) &&
+              dt == EXEC_MMA_S32 && m->K == 32;
+    bool f8 = (a == EXEC_MMA_E4M3 || a == EXEC_MMA_E5M2) && (b == EXEC_MMA_E4M3 || b == EXEC_MMA_E5M2) &&
+              (dt == EXEC_MMA_F32 || dt == EXEC_MMA_F16) && m->K == 32;
+    if (!f16 && !i8 && !f8 && !(tf32 && b == a && dt == EXEC_MMA_F32 && m->K == 8))
+        return exec_dec_error(d, pi, "unsupported wgmma types or shape (f16/bf16 with k16, tf32 "
+                                     "with k8, s8/u8 and e4m3/e5m2 with k32 are)"), -1;
+    if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) {
+        if (!i8) return exec_dec_error(d, pi, "wgmma: .satfinite is for integer types"), -1;
+        m->flags |= EXEC_MMA_SATFINITE;
+    }
+    /* immediates: scale-a/b except for integers, transposes for 16-bit types only */
+    unsigned nimm = i8 ? 0 : f16 ? 4 : 2;
     if (pi->nopnds != 4 + nimm) return exec_dec_error(d, pi, "wgmma takes %u operands", 4 + nimm), -1;
     const ptx_operand *dv = &pi->opnd[0];
     m->nd = m->dfmt == EXEC_MMA_F16 ? m->N / 4 : m->N / 2;
@@ -206,10 +231,11 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         out->flags |= WG_A_DESC;
     }
     if (!exec_dec_src(d, pi, &pi->opnd[2], PTX_T_b64, &m->b) ||
-        !exec_dec_pred(d, pi, &pi->opnd[3], &m->scale_d, &m->scale_d_neg) ||
-        !wg_imm(d, pi, 4, true, &m->neg_a) || !wg_imm(d, pi, 5, true, &m->neg_b))
+        !exec_dec_pred(d, pi, &pi->opnd[3], &m->scale_d, &m->scale_d_neg))
         return -1;
-    if (!tf32 && (!wg_imm(d, pi, 6, false, &m->trans_a) || !wg_imm(d, pi, 7, false, &m->trans_b)))
+    if (nimm && (!wg_imm(d, pi, 4, true, &m->neg_a) || !wg_imm(d, pi, 5, true, &m->neg_b)))
+        return -1;
+    if (nimm == 4 && (!wg_imm(d, pi, 6, false, &m->trans_a) || !wg_imm(d, pi, 7, false, &m->trans_b)))
         return -1;
     if (m->trans_a && !(out->flags & WG_A_DESC))
         return exec_dec_error(d, pi, "wgmma: A in registers cannot be transposed"), -1;

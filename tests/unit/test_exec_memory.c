@@ -127,6 +127,40 @@ static void test_narrow(void) {
     harness_free(&h);
 }
 
+/* A shared address is 32 bits: a register holding 0xfffffffc plus an offset of 4 is
+ * address 0, as on the GPU (nvcc's unrolled loops over a shared array at offset 0 make
+ * such addresses: [%r - 4] with the offset +4 added back). */
+static const char *wrap_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry wrap(.param .u64 out)\n{\n"
+    "  .shared .align 4 .b8 sh[16];\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, sh;\n  add.s32 %r1, %r1, -4;\n"
+    "  st.shared.u32 [%r1+4], 0x12345678;\n"
+    "  st.shared.u8 [%r1+9], 0x5a;\n"
+    "  ld.shared.u32 %r2, [sh];\n  ld.shared.u8 %r3, [sh+5];\n"
+    "  st.global.u32 [%rd1], %r2;\n  st.global.u32 [%rd1+4], %r3;\n"
+    "  ret;\n}\n";
+
+static void test_shared_wrap(void) {
+    harness h = {0};
+    if (!harness_load(&h, wrap_ptx)) {
+        fprintf(stderr, "load wrap: %s\n", h.err);
+        harness_failures++;
+        return;
+    }
+    uint32_t *out = harness_alloc(&h, 8);
+    void *args[] = {&out};
+    harness_run r = harness_launch(&h, "wrap", dim(1, 1, 1), dim(1, 1, 1), 0, args);
+    CHECK_EQ_U64(r.kind, EXEC_OK);
+    if (r.kind) fprintf(stderr, "wrap: %s\n", r.fault.msg);
+    CHECK_EQ_U64(out[0], 0x12345678u);
+    CHECK_EQ_U64(out[1], 0x5a);
+    harness_dealloc(&h, out);
+    harness_free(&h);
+}
+
 static void expect_load_error(const char *text, const char *part) {
     harness h = {0};
     CHECK(!harness_load(&h, text));
@@ -166,6 +200,7 @@ int main(void) {
     }
     harness_free(&h);
     test_narrow();
+    test_shared_wrap();
     test_load_errors();
     return harness_report("test_exec_memory");
 }

@@ -2,7 +2,8 @@
  * against what the GPU computed: tests/data/h100/mma_numerics.txt holds random and crafted
  * wmma products (GEMM sections: f16 and bf16 with f32 accumulators, f16 with f16, tf32,
  * f64) and mma.sync products (MMA sections: the shapes and types wmma lacks) with their
- * inputs and results as bit patterns; every result must match bit for bit. A path given
+ * inputs and results as bit patterns, and wgmma's fp8 products (MMA sections e4m3/e5m2,
+ * K = 32); every result must match bit for bit. A path given
  * as the first argument reads another file of the same format (the full capture). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@ static int fmt_of(const char *s) {
     if (!strcmp(s, "f32")) return EXEC_MMA_F32;
     if (!strcmp(s, "f64")) return EXEC_MMA_F64;
     if (!strcmp(s, "s32")) return EXEC_MMA_S32;
+    if (!strcmp(s, "e4m3")) return EXEC_MMA_E4M3;
+    if (!strcmp(s, "e5m2")) return EXEC_MMA_E5M2;
     return EXEC_MMA_NONE;
 }
 
@@ -56,6 +59,8 @@ int main(int argc, char **argv) {
         *dot = 0;
         int in = fmt_of(name), in_b = in, acc = fmt_of(dot + 1);
         if (!strcmp(name, "s8u8")) { in = EXEC_MMA_S8; in_b = EXEC_MMA_U8; }
+        if (!strcmp(name, "e4m3e5m2")) { in = EXEC_MMA_E4M3; in_b = EXEC_MMA_E5M2; }
+        if (!strcmp(name, "e5m2e4m3")) { in = EXEC_MMA_E5M2; in_b = EXEC_MMA_E4M3; }
         /* wmma's m16n16k8 tf32 adds its products four at a time; mma.sync all K at once */
         unsigned block = wmma && in == EXEC_MMA_TF32 ? 4 : 0;
         sections++;
@@ -99,8 +104,8 @@ int main(int argc, char **argv) {
         checked += total;
     }
     fclose(f);
-    if (sections < 13 || checked == 0) {
-        fprintf(stderr, "%s: expected 13 sections of results\n", path);
+    if (sections < 19 || checked == 0) {
+        fprintf(stderr, "%s: expected 19 sections of results\n", path);
         failures++;
     }
     return failures ? 1 : 0;
