@@ -38,7 +38,7 @@
 #include <string.h>
 
 enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K_MEMH, K_PLOGIC,
-       K_FLT };
+       K_FLT, K_HCALL };
 
 /* Vector forms of jit/emit.c's specialised operations: a, b, c are the 32 lanes' 64-bit
  * slots (narrower values zero-extended), the value is the slots stored. */
@@ -120,12 +120,35 @@ static bool simple_op(const exec_insn *in) {
     case PTX_OP_mov: case PTX_OP_and: case PTX_OP_or: case PTX_OP_xor: case PTX_OP_not:
     case PTX_OP_shl: case PTX_OP_shr: case PTX_OP_bfe: case PTX_OP_popc: case PTX_OP_clz:
     case PTX_OP_brev: case PTX_OP_mul24: case PTX_OP_mad24: case PTX_OP_sad:
-    case PTX_OP_copysign: case PTX_OP_cnot:
+    case PTX_OP_copysign: case PTX_OP_cnot: case PTX_OP_bmsk:
         return true;
     default:
         return false;
     }
 }
+
+/* Instructions run by their handler on the spilled operands that read and write more than
+ * simple_op's: atomics (memory, across host threads), a register unpacked into several
+ * (mov {a, b}, c), shuffles (the other lanes' values; a predicate d[1] with EXEC_F_D2_PRED),
+ * activemask (the lanes on the path: ACT, which the handler call sets).
+ * Their register operands are slots: a[0..na-1] read, d[0..] written. */
+static bool hcall_op(const exec_insn *in) {
+    if (in->flags & (EXEC_F_D_PRED | EXEC_F_CC_IN | EXEC_F_CC_OUT)) return false;
+    switch (in->op) {
+    case PTX_OP_atom: return in->nd == 1 && in->na <= 4 && !(in->flags & EXEC_F_D2_PRED);
+    case PTX_OP_red: return in->nd == 0 && in->na <= 4 && !(in->flags & EXEC_F_D2_PRED);
+    case PTX_OP_mov:
+        return ALU_AUX_VAR(in->aux) == ALU_V_UNPACK && in->nd >= 2 && in->nd <= 4 && in->na == 1 &&
+               !(in->flags & EXEC_F_D2_PRED);
+    case PTX_OP_shfl: return in->nd >= 1 && in->nd <= 2 && in->na == 4;
+    case PTX_OP_activemask: return in->nd == 1 && in->na == 0;
+    default: return false;
+    }
+}
+
+/* A collective of the warp's lanes: run by the handler only when all 32 take part (with
+ * lanes apart, the interpreter, which lets them meet) */
+static bool hcall_collective(const exec_insn *in) { return in->op == PTX_OP_shfl; }
 
 /* The memory shape of in (exec_native_mem_shape), also when exec/uniform.c made it one
  * access for the warp (uniform: then every lane reads the same address). */
@@ -245,6 +268,11 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
     case K_SREG:
         def[(*ndef)++] = in->d[0];
         break;
+    case K_HCALL:
+        for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
+        for (unsigned k = 0; k < in->nd; k++)
+            if (!(k == 1 && (in->flags & EXEC_F_D2_PRED))) def[(*ndef)++] = in->d[k];
+        break;
     case K_MEM: {
         unsigned sz;
         bool uni;
@@ -303,6 +331,8 @@ static bool classify(vfunc *v, char *why, size_t wn) {
             v->kind[i] = K_OFFSET;
         } else if (simple_op(in)) {
             v->kind[i] = K_SIMPLE;
+        } else if (hcall_op(in)) {
+            v->kind[i] = K_HCALL;
         } else if (in->op == PTX_OP_bra) {
             if (in->target < 0 || (uint32_t)in->target > v->n)
                 return reject(why, wn, in, "a branch out of the code");
@@ -585,6 +615,7 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
     int32_t rt = v->region_of[i];
     if (rt >= 0 && SET_HAS(&v->live[(uint32_t)rt * v->nw], in->d[0])) return AV_VEC;
     switch (v->kind[i]) {
+    case K_HCALL: return AV_VEC;
     case K_SREG: {
         uint32_t sreg = (uint32_t)in->target;
         if (sreg >= PTX_SREG_NTID_X && sreg <= PTX_SREG_NTID_Z)
@@ -1502,6 +1533,20 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             emit_handler(o, v, i, use, nuse, def, ndef);
             jit_buf_printf(o, "    }\n");
             break;
+        case K_HCALL: {
+            if (hcall_collective(in)) {
+                jit_buf_printf(o, "    if (m && m != FULL) {\n");
+                emit_bail(o, v, i);
+                jit_buf_printf(o, "    }\n");
+            }
+            bool d2p = (in->flags & EXEC_F_D2_PRED) && in->nd > 1 && in->d[1] < v->f->npreds;
+            jit_buf_printf(o, "    if (m) {\n");
+            if (d2p) jit_buf_printf(o, "    P[%u] = p%u;\n", in->d[1], in->d[1]);
+            emit_handler(o, v, i, use, nuse, def, ndef);
+            if (d2p) jit_buf_printf(o, "    p%u = P[%u];\n", in->d[1], in->d[1]);
+            jit_buf_printf(o, "    }\n");
+            break;
+        }
         case K_BRA: emit_bra_v(o, v, i); break;
         case K_OFFSET: {
             unsigned long long keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull;

@@ -4,7 +4,8 @@
  * inside and outside an if, in live and in exited lanes; negative steps; strides other
  * than the access size; block shapes whose warps are not one row of consecutive threads;
  * partial warps; div and rem by powers of two and other divisors, zero included; gathers,
- * scatters and stores of some lanes only), and must leave the same memory.
+ * scatters and stores of some lanes only; shuffles, atomics and unpacking moves, which it
+ * runs through their handlers), and must leave the same memory.
  */
 #include "exec_harness.h"
 #include "exec/core.h"
@@ -129,6 +130,18 @@ static void run_all(harness *h, outcome *o) {
     launch(h, o, "ja_masked", dim(2, 1, 1), dim(96, 1, 1), mk);
     keep(o, out, 4096 * 4);
     keep(o, wide, 256 * 8);
+
+    /* ja_hcall: shuffles (all lanes; lanes apart), atomics, a register unpacked */
+    memset(out, 0, OUT_INTS * 4);
+    memset(wide, 0, 2048 * 8);
+    int32_t *counter = harness_alloc(h, 4);
+    *counter = 0;
+    void *hc[] = {&in, &out, &wide, &counter};
+    launch(h, o, "ja_hcall", dim(3, 1, 1), dim(128, 1, 1), hc);
+    keep(o, out, 2048 * 4);
+    keep(o, wide, 384 * 8);
+    keep(o, counter, 4);
+    harness_dealloc(h, counter);
 
     harness_dealloc(h, wide);
     harness_dealloc(h, in);

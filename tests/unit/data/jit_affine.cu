@@ -106,3 +106,29 @@ extern "C" __global__ void ja_masked(const int *in, int *out, long long *wide, u
     if (t & 1) out[t] = v * 3 + 1;
     if (t % 4 == 1) wide[t] = (long long)v << 20 | t;
 }
+
+// Instructions the vector tier runs through their handlers: shuffles (all lanes, and lanes
+// apart, which hand the block to the interpreter), atomics on global and shared memory, and
+// a 64-bit register unpacked into two.
+extern "C" __global__ void ja_hcall(const int *in, int *out, unsigned long long *wide,
+                                    int *counter) {
+    __shared__ int hist[8];
+    unsigned t = threadIdx.x + blockIdx.x * blockDim.x;
+    if (threadIdx.x < 8) hist[threadIdx.x] = 0;
+    __syncthreads();
+    int v = in[t];
+    int s = v;
+    for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
+    if (threadIdx.x % 32 == 0) out[t / 32] = s;
+    if (v & 1) {                    // lanes apart: the interpreter's
+        int u = __shfl_xor_sync(__activemask(), v, 1);
+        out[256 + t] = u;
+    }
+    int old = atomicAdd(counter, v & 15);
+    atomicAdd(&hist[v & 7], 1);
+    __syncthreads();
+    if (threadIdx.x < 8) atomicAdd(&out[512 + threadIdx.x], hist[threadIdx.x]);
+    double x = (double)v * 1.5;
+    out[1024 + t] = __double2hiint(x) ^ __double2loint(x);
+    wide[t] = (unsigned long long)(old >= 0);
+}
