@@ -66,8 +66,9 @@ static double now_seconds(void) {
  * inlined and vectorised), larger ones at -O1, the largest at -O0, so that no unit costs
  * the compiler more than a few seconds; the vector tier's kernels at -O1 (VCUDA_JIT_OPT=0,
  * 1 or 2 decides instead). Per-warp code at -O0 runs no faster than the interpreter (CUB's
- * onesweep radix-sort kernel, 663 PTX lines and just over 2,000 lowered instructions: 2.0 s at -O0 against 1.6-1.8 s
- * interpreted and 1.2-1.6 s at -O1, 2^22 keys), so -O1 goes up to 4,000 instructions. */
+ * onesweep radix-sort kernel, 663 PTX lines, just over 2,000 lowered instructions: 2.0 s at
+ * -O0 against 1.6-1.8 s interpreted and 1.2-1.6 s at -O1 for 2^22 keys), so -O1 goes up to
+ * 4,000 instructions. */
 #define JIT_O2_MAX_INSNS 250u
 #define JIT_O1_MAX_INSNS 4000u
 static int opt_forced(void) {
