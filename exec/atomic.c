@@ -238,7 +238,11 @@ int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         return exec_dec_error(d, pi, "red does not take .cas or .exch"), -1;
     if (ptx_insn_has_mod(pi, PTX_MOD_v2) || ptx_insn_has_mod(pi, PTX_MOD_v4) ||
         ptx_insn_has_mod(pi, PTX_MOD_v8))
-        return exec_dec_error(d, pi, "vector atomics are not supported"), -1;
+    {
+        char text[200];
+        ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
+        return exec_dec_error(d, pi, "vector atomics are not supported: '%s'", text), -1;
+    }
     ptx_type t = (ptx_type)pi->types[pi->ntypes - 1];
     if (!type_ok(op, t))
         return exec_dec_error(d, pi, "%s of .%s is not supported", is_atom ? "atom" : "red",

@@ -615,6 +615,8 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         out->fn = h_nanosleep;
         return 1;
     case PTX_OP_griddepcontrol: case PTX_OP_pmevent:
+    case PTX_OP_setmaxnreg: /* moves registers between warpgroups: vcuda's registers are not a
+                             * shared pool, so no warp ever waits for them */
         out->fn = exec_h_nop;
         return 1;
     case PTX_OP_createpolicy: /* a cache policy value: only ever passed to cache hints */

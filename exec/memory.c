@@ -892,8 +892,8 @@ int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     case PTX_OP_cvta: return dec_cvta(d, pi, out);
     case PTX_OP_isspacep: return dec_isspacep(d, pi, out);
     case PTX_OP_cp: return dec_cp(d, pi, out);
-    case PTX_OP_prefetch: case PTX_OP_prefetchu: case PTX_OP_discard:
-        out->fn = exec_h_nop; /* cache hints: no effect on results */
+    case PTX_OP_prefetch: case PTX_OP_prefetchu: case PTX_OP_discard: case PTX_OP_applypriority:
+        out->fn = exec_h_nop; /* cache hints (and prefetch.tensormap): no effect on results */
         return 1;
     case PTX_OP_mov:
         if (pi->nopnds == 2 && pi->opnd[1].kind == PTX_OPND_SYM) {

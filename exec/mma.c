@@ -509,8 +509,11 @@ static int decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_d
         return exec_dec_error(d, pi, "unsupported types in %s", m->wmma ? "wmma.mma" : "mma"), -1;
     }
     for (unsigned i = 0; i < 4; i++)
-        if (m->fmt[i] == EXEC_MMA_NONE)
-            return exec_dec_error(d, pi, "unsupported type in %s", m->wmma ? "wmma.mma" : "mma"), -1;
+        if (m->fmt[i] == EXEC_MMA_NONE) { /* the whole instruction, so the message names the form */
+            char text[200];
+            ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
+            return exec_dec_error(d, pi, "unsupported type in %s: '%s'", m->wmma ? "wmma.mma" : "mma", text), -1;
+        }
     bool byte = m->fmt[1] == EXEC_MMA_S8 || m->fmt[1] == EXEC_MMA_U8;
     bool nibble = m->fmt[1] == EXEC_MMA_S4 || m->fmt[1] == EXEC_MMA_U4;
     bool ab_ok = m->fmt[1] == m->fmt[2] ||

@@ -212,8 +212,10 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         if (!i8) return exec_dec_error(d, pi, "wgmma: .satfinite is for integer types"), -1;
         m->flags |= EXEC_MMA_SATFINITE;
     }
-    /* immediates: scale-a/b except for integers, transposes for 16-bit types only */
-    unsigned nimm = i8 ? 0 : f16 ? 4 : 2;
+    /* immediates: scale-a/b except for integers, transposes for 16-bit types only, and no
+     * transpose of A when A is in registers (d, a, b-desc, scale-d, scale-a, scale-b, trans-b) */
+    bool a_regs = pi->nopnds > 1 && pi->opnd[1].kind == PTX_OPND_VEC;
+    unsigned nimm = i8 ? 0 : f16 ? (a_regs ? 3 : 4) : 2;
     if (pi->nopnds != 4 + nimm) return exec_dec_error(d, pi, "wgmma takes %u operands", 4 + nimm), -1;
     const ptx_operand *dv = &pi->opnd[0];
     m->nd = m->dfmt == EXEC_MMA_F16 ? m->N / 4 : m->N / 2;
@@ -237,6 +239,7 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         return -1;
     if (nimm == 4 && (!wg_imm(d, pi, 6, false, &m->trans_a) || !wg_imm(d, pi, 7, false, &m->trans_b)))
         return -1;
+    if (nimm == 3 && !wg_imm(d, pi, 6, false, &m->trans_b)) return -1;
     if (m->trans_a && !(out->flags & WG_A_DESC))
         return exec_dec_error(d, pi, "wgmma: A in registers cannot be transposed"), -1;
     out->imm = (int64_t)(uintptr_t)m;

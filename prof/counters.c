@@ -128,6 +128,7 @@ prof_insn_class prof_insn_class_of(unsigned op, unsigned type)
         return PROF_CLASS_CONTROL;
     case PTX_OP_ld: case PTX_OP_ldu: case PTX_OP_st: case PTX_OP_atom: case PTX_OP_red:
     case PTX_OP_cp: case PTX_OP_prefetch: case PTX_OP_prefetchu: case PTX_OP_discard:
+    case PTX_OP_applypriority:
         return PROF_CLASS_LDST;
     case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux:
     case PTX_OP_activemask: case PTX_OP_elect:
@@ -137,7 +138,7 @@ prof_insn_class prof_insn_class_of(unsigned op, unsigned type)
     case PTX_OP_mov: case PTX_OP_bar: case PTX_OP_barrier: case PTX_OP_fence:
     case PTX_OP_membar: case PTX_OP_nanosleep: case PTX_OP_pmevent: case PTX_OP_brkpt:
     case PTX_OP_griddepcontrol: case PTX_OP_alloca: case PTX_OP_stacksave:
-    case PTX_OP_stackrestore: case PTX_OP_createpolicy:
+    case PTX_OP_stackrestore: case PTX_OP_createpolicy: case PTX_OP_setmaxnreg:
         return PROF_CLASS_MISC;
     default:
         return class_of_type(type);

@@ -247,7 +247,8 @@ static bool writes_first_operand(unsigned op)
     case PTX_OP_st: case PTX_OP_red: case PTX_OP_bra: case PTX_OP_brx: case PTX_OP_call:
     case PTX_OP_ret: case PTX_OP_exit: case PTX_OP_trap: case PTX_OP_bar: case PTX_OP_barrier:
     case PTX_OP_membar: case PTX_OP_fence: case PTX_OP_prefetch: case PTX_OP_prefetchu:
-    case PTX_OP_cp: case PTX_OP_nanosleep:
+    case PTX_OP_cp: case PTX_OP_nanosleep: case PTX_OP_applypriority: case PTX_OP_discard:
+    case PTX_OP_setmaxnreg:
         return false;
     default:
         return true;

@@ -41,6 +41,8 @@ typedef enum ptx_mod {
 #undef MOD
     PTX_MOD_COUNT
 } ptx_mod;
+/* an instruction keeps each of its modifiers in a byte (ptx_insn.mods) */
+_Static_assert(PTX_MOD_COUNT <= 256, "too many PTX modifiers for ptx_insn.mods");
 
 /* Tables generated from the .def files (ptx/tables.c). */
 extern const char *const ptx_opcode_names[PTX_OP_COUNT];

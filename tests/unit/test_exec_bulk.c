@@ -58,6 +58,23 @@ static const char *kernels =
     "\twgmma.fence.sync.aligned;\n"
     "\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0,%f1,%f2,%f3}, %rd1, %rd1, 1, 1, 1, 0, 0;\n"
     "\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n"
+    "\tret;\n}\n"
+    /* wgmma with A in registers (7 operands: no transpose of A): A all 2.0, B all 1.0 from a
+     * descriptor, D starting at 1.0, so every element is 1 + 16 * 2 whatever the layouts */
+    ".visible .entry wga(.param .u64 out)\n{\n"
+    "\t.reg .f32 %f<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n"
+    "\t.shared .align 128 .b8 s[1024];\n"
+    "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, s;\n\tshl.b32 %r3, %r1, 3;\n\tadd.u32 %r3, %r2, %r3;\n"
+    "\tmov.b32 %r4, 0x3C003C00;\n\tst.shared.v2.b32 [%r3], {%r4, %r4};\n\tbar.sync 0;\n"
+    "\tbfe.u32 %r5, %r2, 4, 14;\n\tcvt.u64.u32 %rd1, %r5;\n\tor.b64 %rd1, %rd1, 0x0000001000080000;\n"
+    "\tmov.b32 %r6, 0x40004000;\n"
+    "\tmov.f32 %f0, 0f3F800000;\n\tmov.f32 %f1, %f0;\n\tmov.f32 %f2, %f0;\n\tmov.f32 %f3, %f0;\n"
+    "\tsetp.ne.b32 %p1, 1, 0;\n"
+    "\twgmma.fence.sync.aligned;\n"
+    "\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0,%f1,%f2,%f3}, {%r6,%r6,%r6,%r6}, %rd1, %p1, 1, 1, 0;\n"
+    "\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n"
+    "\tld.param.u64 %rd2, [out];\n\tmul.wide.u32 %rd3, %r1, 16;\n\tadd.u64 %rd2, %rd2, %rd3;\n"
+    "\tst.global.v4.f32 [%rd2], {%f0, %f1, %f2, %f3};\n"
     "\tret;\n}\n";
 
 int main(void) {
@@ -99,6 +116,13 @@ int main(void) {
     run = harness_launch(&h, "wg", dim(1, 1, 1), dim(128, 1, 1), 0, args1);
     CHECK(run.kind == EXEC_FAULT_ILLEGAL_INSTRUCTION);
     CHECK(strstr(run.fault.msg, "base offset") != NULL);
+    float *d = harness_alloc(&h, 128 * 16);
+    void *args2[] = {&d};
+    run = harness_launch(&h, "wga", dim(1, 1, 1), dim(128, 1, 1), 0, args2);
+    CHECK(run.kind == EXEC_OK);
+    if (run.kind) fprintf(stderr, "%s\n", run.fault.msg);
+    for (int i = 0; i < 128 * 4; i++) CHECK(d[i] == 33.0f);
+    harness_dealloc(&h, d);
     harness_dealloc(&h, buf);
     harness_free(&h);
     return harness_report("test_exec_bulk");

@@ -1,7 +1,8 @@
 /* test_exec_misc — special registers, clocks, named barriers with bar.arrive, the
  * synchronisation no-ops, cp.async, mbarrier split barriers, brkpt
  * (tests/ptx/exec/misc.cu) and brx.idx jump tables with per-lane targets (hand-written
- * PTX). */
+ * PTX), and the sm_90 hints that change no result (createpolicy, applypriority,
+ * prefetch.tensormap, fence.proxy.tensormap, setmaxnreg) amid loads and stores. */
 #include "exec_harness.h"
 
 static void test_sregs(harness *h) {
@@ -139,6 +140,49 @@ static void test_brx(void) {
     harness_free(&h);
 }
 
+/* Each thread loads in[t] under an L2 policy from createpolicy (fractional and range forms),
+ * with applypriority, prefetch.tensormap, fence.proxy.tensormap and setmaxnreg between, and
+ * stores in[t] * 3 + t: the hints must leave the data and the control flow alone. */
+static const char hints_ptx[] =
+    ".version 8.7\n.target sm_90a\n.address_size 64\n"
+    ".visible .entry hints(.param .u64 in, .param .u64 out)\n{\n"
+    "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<8>;\n"
+    "\tld.param.u64 %rd1, [in];\n\tld.param.u64 %rd2, [out];\n"
+    "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 4;\n"
+    "\tadd.s64 %rd4, %rd1, %rd3;\n\tadd.s64 %rd5, %rd2, %rd3;\n"
+    "\tsetmaxnreg.dec.sync.aligned.u32 40;\n"
+    "\tcreatepolicy.fractional.L2::evict_last.b64 %rd6, 0.5;\n"
+    "\tcreatepolicy.range.L2::evict_last.L2::evict_unchanged.b64 %rd7, [%rd1], 64, 256;\n"
+    "\tapplypriority.global.L2::evict_normal [%rd1], 128;\n"
+    "\tprefetch.tensormap [%rd1];\n"
+    "\tfence.proxy.tensormap::generic.release.gpu;\n"
+    "\tld.global.L2::cache_hint.u32 %r2, [%rd4], %rd6;\n"
+    "\tfence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;\n"
+    "\tsetmaxnreg.inc.sync.aligned.u32 232;\n"
+    "\tmad.lo.s32 %r3, %r2, 3, %r1;\n"
+    "\tst.global.L2::cache_hint.u32 [%rd5], %r3, %rd7;\n"
+    "\tret;\n}\n";
+
+static void test_hints(void) {
+    harness h = {0};
+    if (!harness_load(&h, hints_ptx)) {
+        fprintf(stderr, "load hints: %s\n", h.err);
+        harness_failures++;
+        return;
+    }
+    enum { T = 128 };
+    int *in = harness_alloc(&h, T * 4), *out = harness_alloc(&h, T * 4);
+    for (int t = 0; t < T; t++) in[t] = t * 7 - 300;
+    void *args[] = {&in, &out};
+    harness_run r = harness_launch(&h, "hints", dim(1, 1, 1), dim(T, 1, 1), 0, args);
+    CHECK_EQ_U64(r.kind, EXEC_OK);
+    if (r.kind) fprintf(stderr, "%s\n", r.fault.msg);
+    for (int t = 0; t < T; t++) CHECK_EQ_U64((uint32_t)out[t], (uint32_t)((t * 7 - 300) * 3 + t));
+    harness_dealloc(&h, in);
+    harness_dealloc(&h, out);
+    harness_free(&h);
+}
+
 int main(void) {
     harness h = {0};
     if (harness_load_file(&h, "exec/misc.ptx")) {
@@ -155,5 +199,6 @@ int main(void) {
     }
     harness_free(&h);
     test_brx();
+    test_hints();
     return harness_report("test_exec_misc");
 }
