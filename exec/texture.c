@@ -238,14 +238,9 @@ static int dec_suq(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
 
 static int dec_surface(exec_decoder *d, const ptx_insn *pi, exec_insn *out, bool load) {
     const char *name = load ? "suld" : "sust";
-    /* suld.p is no instruction of sm_90: the GPU's ptxas (CUDA 13.0) stops at it with "Not
-     * a name of any known instruction: 'suld.p'", so no program for the GPU holds one.
-     * sust.p assembles there, but converting to the array's format is not modelled. */
+    /* .p never gets here: the parser refuses it (ptx/parser_insn.c) */
     if (!ptx_insn_has_mod(pi, PTX_MOD_comp_b))
-        return exec_dec_error(d, pi, load ? "suld.p (formatted surface load) is not a known "
-                                            "instruction on sm_90 (ptxas refuses it)"
-                                          : "sust.p (formatted surface store) is not supported"),
-               -1;
+        return exec_dec_error(d, pi, "%s without .b is not supported", name), -1;
     int g = geometry(pi);
     if (g < 0 || g == G_CUBE || g == G_ACUBE)
         return exec_dec_error(d, pi, "%s of this geometry is not supported", name), -1;
