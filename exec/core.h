@@ -413,13 +413,19 @@ enum exec_obs_kind {
     EXEC_OBS_K_BARRIER,      /* bar/barrier (sync, arrive, red): exec_barrier_id */
     EXEC_OBS_K_WARP_SYNC_A0, /* warp-synchronous op with its membermask in a[0] */
     EXEC_OBS_K_WARP_SYNC_A1, /* ... in a[1] */
-    EXEC_OBS_K_WARP_SYNC_A3  /* ... in a[3] */
+    EXEC_OBS_K_WARP_SYNC_A3, /* ... in a[3] */
+    EXEC_OBS_K_TEX           /* tex/tld4/suld/sust: exec_tex_footprint_of */
 };
 
 /* ---- observe.c: events for the launch's observer (exec/observe.h) ---- */
 /* The events of instruction in, issued with guard-true lanes m (0 when none), before it
  * takes effect. */
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
+/* texture.c: what a tex/tld4/suld/sust on the lanes in mask touches (exec/observe.h),
+ * without running it or faulting. */
+struct exec_tex_footprint;
+void exec_tex_footprint_of(exec_warp *w, const exec_insn *in, uint32_t mask,
+                           struct exec_tex_footprint *fp);
 /* Set in->obs from the IR instruction the decoder just turned into in. */
 void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in);
 /* Device-side malloc/free by lane (exec/observe.h's heap event; nothing without an

@@ -57,6 +57,7 @@ void exec_observe_classify(const ptx_func *pf, const ptx_insn *pi, exec_insn *in
     case PTX_OP_shfl: k = EXEC_OBS_K_WARP_SYNC_A3; break;
     case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux: k = EXEC_OBS_K_WARP_SYNC_A1; break;
     case PTX_OP_elect: k = EXEC_OBS_K_WARP_SYNC_A0; break;
+    case PTX_OP_tex: case PTX_OP_tld4: case PTX_OP_suld: case PTX_OP_sust: k = EXEC_OBS_K_TEX; break;
     default: break;
     }
     in->obs = k;
@@ -152,6 +153,14 @@ static uint32_t brx_first_group(const exec_wstate *w, const exec_insn *in, uint3
     return group;
 }
 
+/* A texture instruction's footprint (some 8 KiB: kept out of exec_observe_insn's frame). */
+static __attribute__((noinline)) void report_tex(const exec_observer *o, const exec_site *s,
+                                                 exec_wstate *w, const exec_insn *in, uint32_t m) {
+    exec_tex_footprint fp;
+    exec_tex_footprint_of(&w->h, in, m, &fp);
+    o->tex(s, &fp, m);
+}
+
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     if (in->obs == EXEC_OBS_K_HIDDEN) return;
     const exec_observer *o = w->h.block->L->observer;
@@ -202,6 +211,9 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
         report_mem(o, &s, w, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, addr, m, in->vec);
         lane_addresses(w, in->a[0], (uint64_t)in->imm, addr);
         o->mem(&s, PTX_SPACE_SHARED, EXEC_OBS_STORE, addr, m, in->vec);
+        return;
+    case EXEC_OBS_K_TEX:
+        if ((ev & EXEC_OBS_EV_MEM) && o->tex) report_tex(o, &s, w, in, m);
         return;
     case EXEC_OBS_K_BARRIER:
         if ((ev & EXEC_OBS_EV_BARRIER) && m)
@@ -274,7 +286,7 @@ static uint32_t calls_for(uint32_t ev) {
 #define K(kind) (1u << EXEC_OBS_K_##kind)
     return (ev & EXEC_OBS_EV_BRANCH ? K(BRANCH) : 0) |
            (ev & EXEC_OBS_EV_BRANCH_IDX ? K(BRANCH_IDX) : 0) |
-           (ev & EXEC_OBS_EV_MEM ? K(LOAD) | K(STORE) | K(ATOMIC) | K(CP_ASYNC) : 0) |
+           (ev & EXEC_OBS_EV_MEM ? K(LOAD) | K(STORE) | K(ATOMIC) | K(CP_ASYNC) | K(TEX) : 0) |
            (ev & EXEC_OBS_EV_PARAM ? K(LOAD_KPARAM) : 0) |
            (ev & EXEC_OBS_EV_BARRIER ? K(BARRIER) : 0) |
            (ev & EXEC_OBS_EV_WARP_SYNC ? K(WARP_SYNC_A0) | K(WARP_SYNC_A1) | K(WARP_SYNC_A3) : 0);

@@ -36,6 +36,27 @@ typedef enum exec_mem_access {
     EXEC_OBS_LOAD, EXEC_OBS_STORE, EXEC_OBS_ATOMIC
 } exec_mem_access;
 
+/* What the texture pipe reads or writes for one texture or surface instruction: for each
+ * lane, the L1TEX sectors (32 bytes) and cache lines (128 bytes) its texels fall in, named
+ * by the address of their first byte. CUDA arrays lie in the GPU's block-linear layout,
+ * where a sector is 16 bytes of two rows and a line 32 bytes of four rows; linear and
+ * pitched memory lie row by row. The unit takes a warp's lanes in groups of `group`
+ * (a request each): 4 for lookups of arrays, 8 for fetches from linear memory and for
+ * surfaces (what an H200 counted, tests/prof/texture). */
+#define EXEC_TEX_FOOTPRINT_MAX 16
+typedef enum exec_tex_op { EXEC_TEX_OP_TEXTURE, EXEC_TEX_OP_SURFACE_LD, EXEC_TEX_OP_SURFACE_ST }
+    exec_tex_op;
+typedef struct exec_tex_lane_footprint {
+    uint32_t n;
+    uint64_t sector[EXEC_TEX_FOOTPRINT_MAX];
+    uint64_t line[EXEC_TEX_FOOTPRINT_MAX];
+} exec_tex_lane_footprint;
+typedef struct exec_tex_footprint {
+    exec_tex_op op;
+    uint32_t group;
+    exec_tex_lane_footprint lane[32];
+} exec_tex_footprint;
+
 typedef enum exec_heap_op {
     EXEC_OBS_MALLOC, EXEC_OBS_FREE
 } exec_heap_op;
@@ -137,6 +158,11 @@ typedef struct exec_observer {
      * reports PTX_SPACE_GLOBAL. cp.async reports its global read and its shared write. */
     void (*mem)(const exec_site *s, ptx_space space, exec_mem_access access,
                 const uint64_t addr[32], uint32_t mask, uint32_t size);
+
+    /* A texture or surface instruction (tex, tld4, suld, sust) on the lanes in mask, with
+     * what each lane's texels touch (lanes whose object is not live touch nothing).
+     * Comes with EXEC_OBS_EV_MEM. */
+    void (*tex)(const exec_site *s, const exec_tex_footprint *fp, uint32_t mask);
 
     /* A barrier reached by the lanes in arrived (bar.sync/barrier.sync id). expected is
      * the set of the warp's lanes that have not exited. */

@@ -26,6 +26,11 @@ typedef struct exec_tex_lookup {
 
 enum exec_tex_lod { EXEC_TEX_LOD_BASE, EXEC_TEX_LOD_LEVEL, EXEC_TEX_LOD_GRAD };
 
+/* While set (by exec_tex_footprint_of, on its own thread, for one lookup), every texel a
+ * lookup reads is also noted there: the profiler's sectors of the texture pipe. */
+struct exec_tex_lane_footprint;
+extern _Thread_local struct exec_tex_lane_footprint *exec_tex_trace;
+
 /* tex: the filtered value at the lookup. */
 void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t out[4]);
 /* tld4: channel comp of the four texels a bilinear lookup of a 2D texture would blend, in

@@ -15,6 +15,7 @@
  */
 #include "tex_internal.h"
 #include "alu_internal.h" /* alu_h2f */
+#include "observe.h"      /* exec_tex_lane_footprint */
 
 #include <math.h>
 #include <string.h>
@@ -77,9 +78,32 @@ static uint32_t chan_int(const exec_texobj *t, const uint8_t *p) {
     }
 }
 
+_Thread_local struct exec_tex_lane_footprint *exec_tex_trace;
+
+/* Notes texel (x, y) of slice s in exec_tex_trace: the sector and line holding it, in the
+ * block-linear layout of a CUDA array (16 bytes of 2 rows, 32 bytes of 4 rows) or the rows
+ * of linear and pitched memory (32 and 128 bytes). */
+static void note_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t x, uint32_t y,
+                       uint32_t s) {
+    exec_tex_lane_footprint *f = exec_tex_trace;
+    if (f->n == EXEC_TEX_FOOTPRINT_MAX) return;
+    uint64_t plane = (uint64_t)(uintptr_t)(lv->base + s * lv->slice);
+    uint64_t xb = (uint64_t)x * t->elem_size;
+    if (t->res == EXEC_TEX_RES_LINEAR || t->res == EXEC_TEX_RES_PITCH2D) {
+        uint64_t a = plane + y * lv->pitch + xb;
+        f->sector[f->n] = a & ~(uint64_t)31;
+        f->line[f->n] = a & ~(uint64_t)127;
+    } else {
+        f->sector[f->n] = plane + (y & ~1u) * lv->pitch + (xb & ~(uint64_t)15);
+        f->line[f->n] = plane + (y & ~3u) * lv->pitch + (xb & ~(uint64_t)31);
+    }
+    f->n++;
+}
+
 /* Channels a format lacks read as 0 (the fourth too, unlike OpenGL). */
 static void read_texel(const exec_texobj *t, const exec_tex_level *lv, uint32_t x, uint32_t y,
                        uint32_t s, tex_val *v) {
+    if (exec_tex_trace) note_texel(t, lv, x, y, s);
     const uint8_t *p = lv->base + s * lv->slice + y * lv->pitch + (uint64_t)x * t->elem_size;
     bool ints = exec_tex_returns_int(t);
     v->border = false;

@@ -11,6 +11,7 @@
  */
 #include "core.h"
 #include "tex_internal.h"
+#include "observe.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -237,8 +238,9 @@ static int dec_suq(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
 
 static int dec_surface(exec_decoder *d, const ptx_insn *pi, exec_insn *out, bool load) {
     const char *name = load ? "suld" : "sust";
+    /* .p never gets here: the parser refuses it (ptx/parser_insn.c) */
     if (!ptx_insn_has_mod(pi, PTX_MOD_comp_b))
-        return exec_dec_error(d, pi, "%s.p (formatted surface access) is not supported", name), -1;
+        return exec_dec_error(d, pi, "%s without .b is not supported", name), -1;
     int g = geometry(pi);
     if (g < 0 || g == G_CUBE || g == G_ACUBE)
         return exec_dec_error(d, pi, "%s of this geometry is not supported", name), -1;
@@ -522,5 +524,89 @@ static void h_sust(exec_warp *w, const exec_insn *in, uint32_t mask) {
             uint64_t v = EXEC_R(w, in->d[k], lane);
             memcpy(p + k * esize, &v, esize); /* little-endian: the low bytes */
         }
+    }
+}
+
+/* ---- what an instruction touches, for an observer ---- */
+
+/* The live object a handle names, or NULL: object()'s checks, without a fault. */
+static const exec_texobj *live_object(exec_warp *w, uint64_t h, uint32_t magic) {
+    const exec_launch *L = w->block->L;
+    mem_alloc a;
+    if (!L->mem || !mem_table_find(L->mem, h, &a) || a.base != h ||
+        !(a.flags & EXEC_MEM_FLAG_OBJECT) || a.size < sizeof(exec_texobj) ||
+        ((const exec_texobj *)(uintptr_t)h)->magic != magic)
+        return NULL;
+    const exec_texobj *t = (const exec_texobj *)(uintptr_t)h;
+    return mem_table_check(L->mem, t->store_base, t->store_size, NULL) ? t : NULL;
+}
+
+/* The sectors and lines of a surface access of size bytes by lane (none when it falls
+ * outside in .zero or .trap mode): surface_at's position, without its faults. */
+static void surface_footprint(exec_warp *w, const exec_insn *in, uint32_t lane,
+                              const exec_texobj *t, unsigned size, exec_tex_lane_footprint *f) {
+    unsigned g = AUX_GEOM(in->aux);
+    unsigned clamp = (in->aux >> AUX_CLAMP_SHIFT) & 3u;
+    if (t->cubemap || t->dims != geom_coords[g] || t->layered != (geom_layered[g] != 0)) return;
+    const exec_tex_level *lv = &t->level[0];
+    unsigned first = geom_layered[g];
+    const int64_t limit[3] = {(int64_t)lv->width * t->elem_size - size, (int64_t)lv->height - 1,
+                              (int64_t)lv->depth - 1};
+    int64_t pos[3] = {0, 0, 0};
+    for (unsigned k = 0; k < geom_coords[g]; k++) {
+        pos[k] = (int32_t)(uint32_t)EXEC_R(w, packed_slot(in->imm, first + k), lane);
+        if (pos[k] < 0 || pos[k] > limit[k]) {
+            if (clamp != CLAMP_CLAMP) return;
+            pos[k] = pos[k] < 0 ? 0 : limit[k];
+        }
+    }
+    int64_t layer = first ? (int32_t)(uint32_t)EXEC_R(w, packed_slot(in->imm, 0), lane) : 0;
+    uint32_t slices = t->layered ? t->layers : 1u;
+    if (layer < 0 || layer >= slices) {
+        if (clamp != CLAMP_CLAMP) return;
+        layer = layer < 0 ? 0 : slices - 1;
+    }
+    uint64_t s = g == G_3D ? (uint64_t)pos[2] : (uint64_t)layer;
+    uint64_t plane = (uint64_t)(uintptr_t)(lv->base + s * lv->slice);
+    uint64_t y = (uint64_t)pos[1];
+    for (uint64_t xb = (uint64_t)pos[0] & ~(uint64_t)15; xb < (uint64_t)pos[0] + size &&
+                                                         f->n < EXEC_TEX_FOOTPRINT_MAX; xb += 16) {
+        f->sector[f->n] = plane + (y & ~1ull) * lv->pitch + xb;
+        f->line[f->n] = plane + (y & ~3ull) * lv->pitch + (xb & ~(uint64_t)31);
+        f->n++;
+    }
+}
+
+void exec_tex_footprint_of(exec_warp *w, const exec_insn *in, uint32_t mask,
+                           exec_tex_footprint *fp) {
+    bool surface = in->fn == h_suld || in->fn == h_sust;
+    fp->op = in->fn == h_suld ? EXEC_TEX_OP_SURFACE_LD
+             : in->fn == h_sust ? EXEC_TEX_OP_SURFACE_ST : EXEC_TEX_OP_TEXTURE;
+    fp->group = 4;
+    if (surface) fp->group = 8;
+    unsigned esize = (in->aux >> AUX_SIZE_SHIFT) & 0xfu;
+    for (uint32_t l = 0; l < 32; l++) fp->lane[l].n = 0;
+    EXEC_FOR_LANES(mask, lane) {
+        const exec_texobj *t = live_object(w, EXEC_R(w, in->a[0], lane),
+                                           surface ? EXEC_SURFOBJ_MAGIC : EXEC_TEXOBJ_MAGIC);
+        if (!t) continue;
+        if (surface) {
+            surface_footprint(w, in, lane, t, esize * in->vec, &fp->lane[lane]);
+            continue;
+        }
+        unsigned g = AUX_GEOM(in->aux);
+        bool cube = g == G_CUBE || g == G_ACUBE;
+        if (cube ? !(t->cubemap && t->layered == (g == G_ACUBE))
+                 : t->cubemap || t->dims != geom_coords[g] || t->layered != (geom_layered[g] != 0))
+            continue;
+        /* fetches from linear memory go eight lanes to a request, as surfaces do */
+        if (t->res == EXEC_TEX_RES_LINEAR) fp->group = 8;
+        exec_tex_lookup q;
+        lookup_of(w, in, lane, &q);
+        uint32_t out[4];
+        exec_tex_trace = &fp->lane[lane];
+        if (in->fn == h_tld4) exec_tex_gather(t, &q, (in->aux >> AUX_COMP_SHIFT) & 3u, out);
+        else exec_tex_sample(t, &q, out);
+        exec_tex_trace = NULL;
     }
 }

@@ -88,7 +88,8 @@ const char *prof_mem_kind_name(prof_mem_kind k)
         [PROF_MEM_GLOBAL_ATOM] = "global_atom", [PROF_MEM_GLOBAL_RED] = "global_red",
         [PROF_MEM_LOCAL_LD] = "local_ld", [PROF_MEM_LOCAL_ST] = "local_st",
         [PROF_MEM_SHARED_LD] = "shared_ld", [PROF_MEM_SHARED_ST] = "shared_st",
-        [PROF_MEM_SHARED_ATOM] = "shared_atom",
+        [PROF_MEM_SHARED_ATOM] = "shared_atom", [PROF_MEM_TEXTURE] = "texture",
+        [PROF_MEM_SURFACE_LD] = "surface_ld", [PROF_MEM_SURFACE_ST] = "surface_st",
     };
     return (unsigned)k < PROF_MEM_KIND_COUNT ? names[k] : "?";
 }

@@ -50,6 +50,8 @@ typedef enum prof_mem_kind {
     PROF_MEM_GLOBAL_LD, PROF_MEM_GLOBAL_ST, PROF_MEM_GLOBAL_ATOM, PROF_MEM_GLOBAL_RED,
     PROF_MEM_LOCAL_LD, PROF_MEM_LOCAL_ST,
     PROF_MEM_SHARED_LD, PROF_MEM_SHARED_ST, PROF_MEM_SHARED_ATOM,
+    /* the texture pipe: texture lookups (tex, tld4), surface loads and stores */
+    PROF_MEM_TEXTURE, PROF_MEM_SURFACE_LD, PROF_MEM_SURFACE_ST,
     PROF_MEM_KIND_COUNT
 } prof_mem_kind;
 

@@ -20,6 +20,7 @@
  *                      addresses of the lanes whose guard held; vector accesses pass their
  *                      whole width as size. A warp whose lanes resolve a generic address to
  *                      different spaces makes one call per space, with the lanes of each.
+ *   prof_on_tex        every tex, tld4, suld, sust: its requests, sectors and lines.
  *   prof_on_sm_interval  from the block scheduler: an SM held resident_warps warps for
  *                      cycles cycles (0 warps: it sat idle).
  */
@@ -73,6 +74,21 @@ static inline void prof_on_branch_multi(prof_recorder *p, uint32_t ntargets)
  * guard): it then counts as an executed instruction with no request. */
 void prof_on_mem(prof_recorder *p, prof_space space, prof_access access,
                  const uint64_t addr[32], uint32_t mask, unsigned size);
+
+/* One warp-level texture or surface instruction (kind PROF_MEM_TEXTURE, _SURFACE_LD or
+ * _SURFACE_ST) that made requests L1TEX requests touching sectors sectors and lines cache
+ * lines (each counted once per request that touches it), moving bytes bytes. */
+static inline void prof_on_tex(prof_recorder *p, prof_mem_kind kind, uint32_t requests,
+                               uint32_t sectors, uint32_t lines)
+{
+    prof_mem_counts *m = &p->c.mem[kind];
+    m->inst++;
+    m->requests += requests;
+    m->sectors += sectors;
+    m->set_accesses += lines;
+    m->transactions += sectors;
+    m->bytes_transferred += 32u * (uint64_t)sectors;
+}
 
 static inline void prof_on_sm_interval(prof_recorder *p, uint32_t resident_warps,
                                        uint64_t cycles)

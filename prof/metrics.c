@@ -236,6 +236,9 @@ MEM_METRICS(lst, LOCAL_ST)
 MEM_METRICS(sld, SHARED_LD)
 MEM_METRICS(sst, SHARED_ST)
 MEM_METRICS(satom, SHARED_ATOM)
+MEM_METRICS(tex, TEXTURE)
+MEM_METRICS(suld, SURFACE_LD)
+MEM_METRICS(sust, SURFACE_ST)
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -406,6 +409,31 @@ const prof_metric prof_metrics[] = {
      "Bytes requested for global loads", gld_bytes},
     {NULL, "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum", 1, C, "byte", 0,
      "Bytes requested for global stores", gst_bytes},
+
+    /* the texture pipe (prof_on_tex says how requests and sectors are counted) */
+    {"tex_cache_requests", "l1tex__t_requests_pipe_tex_mem_texture.sum", 1, C, "", 0,
+     "Texture Cache Requests", tex_requests},
+    {"texture_load_requests", NULL, 1, C, "", 0, "Texture Load Requests", tex_requests},
+    {"tex_cache_transactions", "l1tex__t_sectors_pipe_tex_mem_texture.sum", 1, C, "sector", 0,
+     "Texture Cache Transactions", tex_sectors},
+    {NULL, "l1tex__t_set_accesses_pipe_tex_mem_texture.sum", 1, C, "", 0,
+     "Cache set accesses for texture lookups", tex_set_accesses},
+    {"inst_executed_tex_ops", "smsp__inst_executed_op_texture.sum", 1, C, "inst", 0,
+     "Warp level instructions for texture", tex_inst},
+    {NULL, "smsp__sass_inst_executed_op_texture.sum", 1, C, "inst", 0,
+     "Warp level instructions for texture", tex_inst},
+    {"surface_load_requests", "l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum", 1, C, "", 0,
+     "Surface Load Requests", suld_requests},
+    {NULL, "l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum", 1, C,
+     "sector", 0, "Sectors requested for surface loads", suld_sectors},
+    {"surface_store_requests", "l1tex__t_requests_pipe_tex_mem_surface_op_st.sum", 1, C, "", 0,
+     "Surface Store Requests", sust_requests},
+    {NULL, "l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum", 1, C,
+     "sector", 0, "Sectors requested for surface stores", sust_sectors},
+    {"inst_executed_surface_loads", "smsp__inst_executed_op_surface_ld.sum", 1, C, "inst", 0,
+     "Warp level instructions for surface loads", suld_inst},
+    {"inst_executed_surface_stores", "smsp__inst_executed_op_surface_st.sum", 1, C, "inst", 0,
+     "Warp level instructions for surface stores", sust_inst},
 
     /* atomics */
     {"atomic_transactions", NULL, 1, C, "", 0,

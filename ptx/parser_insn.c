@@ -364,6 +364,12 @@ void ptx_parse_insn(ptx_parser *p, ptx_insn *in) {
         int mod;
         if (k && k->kind == PTX_NK_MOD) mod = k->value;
         else if (is_cache_hint(d)) mod = PTX_MOD_cache_hint;
+        else if (d->len == 2 && d->text[1] == 'p' && in->op == PTX_OP_suld)
+            /* formatted surface loads: the GPU's ptxas (CUDA 13.0) knows no suld.p for sm_90 */
+            ptx_fail_tok(p, d, "suld.p (formatted surface load) is not a known instruction on "
+                               "sm_90 (ptxas refuses it)");
+        else if (d->len == 2 && d->text[1] == 'p' && in->op == PTX_OP_sust)
+            ptx_fail_tok(p, d, "sust.p (formatted surface store) is not supported");
         else ptx_fail_tok(p, d, "unknown modifier '%.*s' in '%.*s'", (int)d->len, d->text, name_len, op.text);
         if (in->nmods == PTX_MAX_MODS) ptx_fail_tok(p, d, "too many modifiers in '%.*s'", name_len, op.text);
         in->mods[in->nmods++] = (uint8_t)mod;

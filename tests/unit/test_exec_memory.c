@@ -186,6 +186,19 @@ static void test_load_errors(void) {
                       ".visible .entry k(.param .u32 a)\n{\n"
                       "  st.param.u32 [a], 1;\n  ret;\n}\n",
                       "store to a kernel parameter");
+    /* formatted surface accesses: the GPU's ptxas refuses suld.p on sm_90 */
+    expect_load_error(".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 s)\n{\n  .reg .b32 %r<6>;\n"
+                      "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [s];\n  mov.u32 %r1, 0;\n"
+                      "  suld.p.2d.v4.b32.trap {%r2, %r3, %r4, %r5}, [%rd1, {%r1, %r1}];\n"
+                      "  ret;\n}\n",
+                      "suld.p (formatted surface load) is not a known instruction on sm_90");
+    expect_load_error(".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 s)\n{\n  .reg .b32 %r<6>;\n"
+                      "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [s];\n  mov.u32 %r1, 0;\n"
+                      "  sust.p.2d.v4.b32.trap [%rd1, {%r1, %r1}], {%r1, %r1, %r1, %r1};\n"
+                      "  ret;\n}\n",
+                      "sust.p (formatted surface store) is not supported");
 }
 
 int main(void) {
