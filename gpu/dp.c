@@ -51,6 +51,7 @@
  */
 #include "dp.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,10 @@ void gpu_dp_grid_init(gpu_dp_grid *g, gpu_device *d, uint32_t depth) {
 static void free_launches(gpu_device *d, gpu_dp_launch *l) {
     while (l) {
         gpu_dp_launch *next = l->next;
+        if (l->env_last) { /* an environment that will never complete */
+            free_launches(d, l->env->tails);
+            free(l->env);
+        }
         if (!l->copy) atomic_fetch_sub(&d->dp_outstanding, 1);
         free(l->copy);
         free(l);
@@ -109,6 +114,7 @@ static void free_launches(gpu_device *d, gpu_dp_launch *l) {
 static void free_block(gpu_device *d, gpu_dp_block *b) {
     free_launches(d, b->work);
     free_launches(d, b->tails);
+    free_launches(d, b->gtails);
     for (size_t i = 0; i < b->nhandles; i++) free(b->handles[i]);
     free(b->handles);
     free(b->epochs);
@@ -204,11 +210,32 @@ gpu_dp_launch *gpu_dp_grid_take_work(gpu_dp_grid *g) {
             while (*end) end = &(*end)->next;
             *list = NULL;
         }
+    /* graph tail launches wait for the grid's environment to complete (they are in the
+     * blocks' tails when the grid has none) */
+    for (size_t i = 0; g->env && i < n; i++) {
+        if (!v[i]->gtails) continue;
+        *g->env->tails_end = v[i]->gtails;
+        g->env->tails_end = v[i]->gtails_end;
+        v[i]->gtails = NULL;
+        v[i]->gtails_end = &v[i]->gtails;
+    }
     free(v);
     return head;
 }
 
 /* ---- running launched grids ---- */
+
+/* The last node of l's environment is done, with all it launched: the environment is
+ * complete, and its tail launches run next, ahead of the rest of *queue. */
+static void env_complete(gpu_dp_launch *l, gpu_dp_launch **queue) {
+    gpu_dp_env *env = l->env;
+    l->env_last = false;
+    if (env->tails) {
+        *env->tails_end = *queue;
+        *queue = env->tails;
+    }
+    free(env);
+}
 
 typedef struct dp_frame {
     gpu_dp_launch *queue;   /* what is left to run at this level */
@@ -231,8 +258,10 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
     while (n > 0) {
         dp_frame *f = &stack[n - 1];
         if (!f->queue) { /* everything at this level done: its grid is complete */
-            if (f->owner) free_launches(d, f->owner);
+            gpu_dp_launch *owner = f->owner;
             n--;
+            if (owner && owner->env_last) env_complete(owner, &stack[n - 1].queue);
+            if (owner) free_launches(d, owner);
             continue;
         }
         gpu_dp_launch *l = f->queue;
@@ -249,11 +278,13 @@ exec_fault_kind gpu_dp_run(gpu_device *d, gpu_dp_launch *queue, exec_output *sin
                 for (size_t i = 0; i + c->elem <= c->count; i += c->elem)
                     memcpy((uint8_t *)c->dst + i, &v, c->elem);
             }
+            if (l->env_last) env_complete(l, &f->queue);
             free_launches(d, l);
             continue;
         }
         gpu_dp_grid child;
         gpu_dp_grid_init(&child, d, l->depth);
+        child.env = l->env;
         gpu_grid_stats stats;
         memset(&stats, 0, sizeof stats);
         exec_launch L;
@@ -310,6 +341,7 @@ static gpu_dp_block *lane_block(gpu_lane *lane) {
     b->block = atomic_load(&lane->block);
     b->work_end = &b->work;
     b->tails_end = &b->tails;
+    b->gtails_end = &b->gtails;
     lane->dp_block = b;
     return b;
 }
@@ -382,6 +414,7 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
     r->depth = g->depth + 1;
     r->device = lane->launch.device;
     r->peers = lane->launch.peers;
+    r->env = g->env;
     if (l->stream == EXEC_DEVRT_STREAM_TAIL_LAUNCH) {
         *b->tails_end = r;
         b->tails_end = &r->next;
@@ -392,10 +425,20 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
     return EXEC_DEVRT_SUCCESS;
 }
 
-/* Device graph launch: the graph's nodes join the block's launches (fire and forget, and
- * as a sibling: run after the launching grid, as its children) or its tail launches (run
- * once the grid and everything it launched are done), each node a launch of its own in an
- * order that keeps the graph's dependencies. */
+/* Device graph launch (CUDA Programming Guide, "Device Graph Launch"). The graph's nodes
+ * become launches of their own, in an order that keeps the graph's dependencies, sharing
+ * a new execution environment (gpu_dp_env) that the last of them completes. Fire and
+ * forget, and as a sibling: they join the block's launches and run after the launching
+ * grid, as its children (a sibling belongs to the launching graph's parent environment,
+ * which waits for it anyway; running it at once is one order the GPU may take). Tail
+ * launch: they wait until the launching grid's environment is complete, or, for a grid
+ * outside any device-launched graph, until the grid and all it launched are done. The
+ * limits are the guide's: 120 fire-and-forget graphs an execution, 255 pending tail
+ * launches, one tail launch of the running graph itself at a time
+ * (cudaErrorInvalidValue), as is a null graph. */
+#define DP_GRAPH_MAX_FIRE_AND_FORGET 120u
+#define DP_GRAPH_MAX_TAILS 255u
+
 static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault *fault) {
     gpu_lane *lane = ctx;
     gpu_device *d = lane->dev;
@@ -403,6 +446,7 @@ static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault
     if (stream != EXEC_DEVRT_STREAM_GRAPH_TAIL && stream != EXEC_DEVRT_STREAM_GRAPH_FIRE_AND_FORGET &&
         stream != EXEC_DEVRT_STREAM_GRAPH_SIBLING)
         return EXEC_DEVRT_INVALID_VALUE;
+    if (!exec) return EXEC_DEVRT_INVALID_VALUE;
     if (!d->dp_host.graph_items) return EXEC_DEVRT_NOT_SUPPORTED;
     const gpu_graph_item *items = NULL;
     size_t n = 0;
@@ -410,8 +454,31 @@ static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault
     if (e != EXEC_DEVRT_SUCCESS || fault->kind != EXEC_OK) return e;
     gpu_dp_block *b = lane_block(lane);
     if (!b) return EXEC_DEVRT_MEMORY_ALLOCATION;
-    gpu_dp_launch *head = NULL, **tail = &head;
-    for (size_t i = 0; i < n; i++) {
+    gpu_dp_env *from = g->env; /* the launching graph's environment */
+    bool tail = stream == EXEC_DEVRT_STREAM_GRAPH_TAIL;
+    bool self = tail && from && from->exec == exec;
+    if (tail && from) {
+        if (atomic_fetch_add(&from->ntails, 1) >= DP_GRAPH_MAX_TAILS) {
+            atomic_fetch_sub(&from->ntails, 1);
+            return EXEC_DEVRT_INVALID_VALUE;
+        }
+        if (self && atomic_exchange(&from->self_tail, true)) {
+            atomic_fetch_sub(&from->ntails, 1);
+            return EXEC_DEVRT_INVALID_VALUE;
+        }
+    } else if (stream == EXEC_DEVRT_STREAM_GRAPH_FIRE_AND_FORGET && from &&
+               atomic_fetch_add(&from->nfire, 1) >= DP_GRAPH_MAX_FIRE_AND_FORGET) {
+        atomic_fetch_sub(&from->nfire, 1);
+        return EXEC_DEVRT_INVALID_VALUE;
+    }
+    gpu_dp_env *env = n ? calloc(1, sizeof *env) : NULL;
+    gpu_dp_launch *head = NULL, **end = &head;
+    e = n && !env ? EXEC_DEVRT_MEMORY_ALLOCATION : EXEC_DEVRT_SUCCESS;
+    if (env) {
+        env->exec = exec;
+        env->tails_end = &env->tails;
+    }
+    for (size_t i = 0; i < n && e == EXEC_DEVRT_SUCCESS; i++) {
         const gpu_graph_item *it = &items[i];
         uint32_t psize = it->kernel ? it->param_size : 0;
         gpu_dp_launch *r = calloc(1, sizeof *r + psize);
@@ -419,15 +486,15 @@ static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault
         if (!r || (!it->kernel && !c)) {
             free(r);
             free(c);
-            free_launches(d, head);
-            return EXEC_DEVRT_MEMORY_ALLOCATION;
+            e = EXEC_DEVRT_MEMORY_ALLOCATION;
+            break;
         }
         if (it->kernel) {
             if (atomic_fetch_add(&d->dp_outstanding, 1) >= d->dp_pending_limit) {
                 atomic_fetch_sub(&d->dp_outstanding, 1);
                 free(r);
-                free_launches(d, head);
-                return EXEC_DEVRT_LAUNCH_PENDING_COUNT_EXCEEDED;
+                e = EXEC_DEVRT_LAUNCH_PENDING_COUNT_EXCEEDED;
+                break;
             }
             memcpy(r->params, it->params, psize);
             r->kernel = it->kernel;
@@ -446,16 +513,31 @@ static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault
         r->device = lane->launch.device;
         r->peers = lane->launch.peers;
         r->graph_exec = exec;
-        *tail = r;
-        tail = &r->next;
+        r->env = env;
+        *end = r;
+        end = &r->next;
     }
-    if (!head) return EXEC_DEVRT_SUCCESS;
-    if (stream == EXEC_DEVRT_STREAM_GRAPH_TAIL) {
+    if (e != EXEC_DEVRT_SUCCESS || !head) {
+        free_launches(d, head); /* (none owns env yet) */
+        free(env);
+        if (tail && from) {
+            atomic_fetch_sub(&from->ntails, 1);
+            if (self) atomic_store(&from->self_tail, false);
+        }
+        return e;
+    }
+    /* the last node completes the environment (end points at its next field) */
+    gpu_dp_launch *last = (gpu_dp_launch *)((char *)end - offsetof(gpu_dp_launch, next));
+    last->env_last = true;
+    if (tail && from) {
+        *b->gtails_end = head;
+        b->gtails_end = end;
+    } else if (tail) {
         *b->tails_end = head;
-        b->tails_end = tail;
+        b->tails_end = end;
     } else {
         *b->work_end = head;
-        b->work_end = tail;
+        b->work_end = end;
     }
     return EXEC_DEVRT_SUCCESS;
 }

@@ -18,6 +18,9 @@ typedef struct gpu_dp_launch {
     uint32_t device, peers; /* the launching grid's (exec_launch): the peer rule holds for
                              * the grids it launches */
     uint64_t graph_exec;    /* a node of this device graph (%current_graph_exec), or 0 */
+    struct gpu_dp_env *env; /* the graph execution environment it runs in, or NULL */
+    bool env_last;          /* the last node of env's graph: once it and all it launched
+                             * are done, env is complete (and owned by this launch) */
     struct gpu_dp_copy *copy; /* a cudaMemcpyAsync / cudaMemsetAsync, not a launch */
     uint8_t params[];       /* the kernel's parameter buffer */
 } gpu_dp_launch;
@@ -29,6 +32,20 @@ typedef struct gpu_dp_copy {
     unsigned elem;          /* a set: bytes of an element of value (0 or 1: bytes) */
     size_t count;
 } gpu_dp_copy;
+
+/* A graph execution environment (CUDA Programming Guide, "Device Graph Launch"): the
+ * work of one device launch of a graph, with everything its nodes launch fire-and-forget.
+ * The graph tail launches its nodes make wait in tails until the environment is complete
+ * (its last node and all that node's and the earlier nodes' launches done); they then run
+ * in enqueue order, each replacing the environment, so a tail graph's own tail launches
+ * run before those queued after it. */
+typedef struct gpu_dp_env {
+    uint64_t exec;                      /* the graph (cudaGetCurrentGraphExec) */
+    gpu_dp_launch *tails, **tails_end;  /* graph tail launches, in enqueue order */
+    _Atomic uint32_t ntails;            /* pending tail launches (at most 255) */
+    _Atomic uint32_t nfire;             /* fire-and-forget graphs launched (at most 120) */
+    _Atomic bool self_tail;             /* a tail launch of exec itself is queued */
+} gpu_dp_env;
 
 /* A device-side stream or event: valid only in the block that created it. */
 typedef struct gpu_dp_handle {
@@ -47,6 +64,7 @@ typedef struct gpu_dp_block {
     uint64_t block;                     /* linear index in its grid */
     gpu_dp_launch *work, **work_end;    /* launches in issue order (tail launches apart) */
     gpu_dp_launch *tails, **tails_end;  /* launches into the tail launch stream */
+    gpu_dp_launch *gtails, **gtails_end; /* graph tail launches, for the grid's environment */
     gpu_dp_handle **handles;            /* streams and events it created */
     size_t nhandles, handles_cap;
     struct gpu_dp_epoch *epochs;        /* where its output changes launch epoch */
@@ -66,6 +84,7 @@ typedef struct gpu_dp_segment {
 typedef struct gpu_dp_grid {
     gpu_device *dev;
     uint32_t depth;
+    gpu_dp_env *env;        /* the graph execution environment the grid runs in, or NULL */
     pthread_mutex_t lock;   /* blocks finishing on several lanes */
     gpu_dp_block *done;     /* finished blocks that used the device runtime */
     gpu_dp_segment *late;

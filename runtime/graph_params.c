@@ -484,24 +484,40 @@ RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec
 
 /* ---- kernel node attributes ---- */
 
-/* Kept and given back; the cooperative one makes the node's launches cooperative, thread
- * block clusters are refused (as at launch), the others leave results unchanged. */
+/* Kept and given back; the cooperative one makes the node's launches cooperative and the
+ * cluster dimension gives them that cluster shape (checked as a launch checks it), the
+ * others (a preferred cluster shape included: a GPU may fall back to the regular one) leave
+ * results unchanged. */
 static cudaError_t rt_node_attr_check(cudaLaunchAttributeID id, const cudaLaunchAttributeValue *v) {
+    (void)v;
     switch (id) {
     case cudaLaunchAttributeAccessPolicyWindow: case cudaLaunchAttributeCooperative:
     case cudaLaunchAttributePriority: case cudaLaunchAttributeMemSyncDomainMap:
     case cudaLaunchAttributeMemSyncDomain: case cudaLaunchAttributeClusterSchedulingPolicyPreference:
     case cudaLaunchAttributeDeviceUpdatableKernelNode:
-        return cudaSuccess;
     case cudaLaunchAttributeClusterDimension:
     case cudaLaunchAttributePreferredClusterDimension:
-        if (!v || v->clusterDim.x * v->clusterDim.y * v->clusterDim.z <= 1) return cudaSuccess;
-        fprintf(stderr, "vcuda: kernel node attributes: thread block clusters are not "
-                        "supported\n");
-        return cudaErrorNotSupported;
+        return cudaSuccess;
     default:
         return cudaErrorInvalidValue;
     }
+}
+
+/* The cluster shape a node's launches take from its cluster dimension attribute (all
+ * zero: none; the kernel's own __cluster_dims__ then apply, as at launch). */
+static cudaError_t rt_node_cluster(rt_context *c, rt_graph_node *n, const cudaLaunchAttributeValue *v) {
+    rt_op *op = n->op;
+    exec_dim3 dim = {v->clusterDim.x, v->clusterDim.y, v->clusterDim.z}, cl;
+    bool none = !dim.x && !dim.y && !dim.z;
+    exec_dim3 g = op->u.kernel.grid, b = op->u.kernel.block;
+    pthread_mutex_lock(&c->lock);
+    cudaError_t e = rt_func_resolve(c, op->u.kernel.func);
+    if (!e)
+        e = rt_check_cluster(c, op->u.kernel.func, (dim3){g.x, g.y, g.z}, (dim3){b.x, b.y, b.z},
+                             op->u.kernel.dyn_shared, none ? NULL : &dim, &cl);
+    pthread_mutex_unlock(&c->lock);
+    if (!e) op->u.kernel.cluster = cl;
+    return e;
 }
 
 static rt_graph_node *rt_kernel_node(cudaGraphNode_t node) {
@@ -518,6 +534,7 @@ RT_API cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
     rt_graph_node *n = rt_kernel_node(hNode);
     if (!n || !value || (unsigned)attr >= RT_NODE_ATTRS) return rt_record(cudaErrorInvalidValue);
     e = rt_node_attr_check(attr, value);
+    if (!e && attr == cudaLaunchAttributeClusterDimension) e = rt_node_cluster(c, n, value);
     if (e) return rt_record(e);
     pthread_mutex_lock(&c->engine_lock);
     if (!n->attrs) n->attrs = calloc(RT_NODE_ATTRS, sizeof *n->attrs);
@@ -546,6 +563,12 @@ RT_API cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode,
     if (n->attrs) *value_out = n->attrs[attr];
     else memset(value_out, 0, sizeof *value_out);
     if (attr == cudaLaunchAttributeCooperative) value_out->cooperative = n->op->u.kernel.cooperative;
+    if (attr == cudaLaunchAttributeClusterDimension && n->op->u.kernel.cluster.x) {
+        /* the shape the node launches with (a captured cudaLaunchKernelEx's included) */
+        value_out->clusterDim.x = n->op->u.kernel.cluster.x;
+        value_out->clusterDim.y = n->op->u.kernel.cluster.y;
+        value_out->clusterDim.z = n->op->u.kernel.cluster.z;
+    }
     pthread_mutex_unlock(&c->engine_lock);
     return cudaSuccess;
 }

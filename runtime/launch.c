@@ -72,8 +72,8 @@ static cudaError_t rt_check_cooperative(rt_context *c, const rt_func *f, dim3 gr
  * the device's portable size of blocks (more with cudaFuncAttributeNonPortableClusterSize
  * Allowed, up to its largest), at most __launch_bounds__'s cluster rank, and fit a GPC;
  * otherwise cudaErrorInvalidClusterSize. *out is {0,0,0} for a launch without clusters. */
-static cudaError_t rt_check_cluster(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
-                                    size_t shared, const exec_dim3 *attr, exec_dim3 *out) {
+cudaError_t rt_check_cluster(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
+                             size_t shared, const exec_dim3 *attr, exec_dim3 *out) {
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
     const gpu_preset *p = rt_cur(c)->preset;
     *out = (exec_dim3){0, 0, 0};

@@ -495,6 +495,11 @@ size_t rt_func_max_dynamic_shared(rt_context *c, const rt_func *f);
 bool rt_func_cluster_dims(const rt_func *f, exec_dim3 *out);
 int rt_func_blocks_per_sm(rt_context *c, const rt_func *f, int threads_per_block,
                           size_t dynamic_shared);
+/* The cluster shape of a launch of f (attr: the cluster dimension attribute's, NULL when
+ * none), checked as a launch checks it (launch.c; c->lock held, f resolved): *out is
+ * {0,0,0} for a launch without clusters, else cudaErrorInvalidClusterSize. */
+cudaError_t rt_check_cluster(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
+                             size_t shared, const exec_dim3 *attr, exec_dim3 *out);
 
 /* Write PTX text to $VCUDA_DUMP_PTX/<name> when that variable is set (debugging). */
 void rt_module_dump_text(const char *name, const char *ptx);
