@@ -223,6 +223,7 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
         generate(j, u);
     }
     if (mode == JIT_TIERED) {
+        j->cancel.background = true; /* (the launches do not wait for it) */
         /* code found in the cache runs from the first launch on; the rest is built in the
          * background while the first launches run interpreted */
         for (uint32_t i = 0; i < j->nunits; i++) {
