@@ -119,6 +119,7 @@ int main(int argc, char **argv)
             b[i * n + j] = (float)((i * 2 + j * 5 + 1) % 5 - 2);
         }
     }
+    double tHost = example_seconds();
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
             float s = 0.0f;
@@ -127,6 +128,9 @@ int main(int argc, char **argv)
             ref[i * n + j] = s;
         }
     }
+    tHost = example_seconds() - tHost;
+    if (example_timing())
+        printf("matMultOnHost (%.3f ms)\n", tHost * 1e3);
 
     float *adev, *bdev, *cdev;
     CHECK(cudaMalloc((void **)&adev, numBytes));

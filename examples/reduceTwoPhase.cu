@@ -228,6 +228,16 @@ int main(int argc, char **argv)
         h_in[i] = (int)(example_rand(&seed) % 201u) - 100;
         expected += h_in[i];
     }
+    if (example_timing()) {
+        /* The host reference alone (the loop above also makes the input). */
+        double t = example_seconds();
+        long long again = 0;
+        for (size_t i = 0; i < N; i++)
+            again += ((volatile int *)h_in)[i];
+        printf("host reduce");
+        example_print_elapsed(example_seconds() - t);
+        printf(" sum: %lld\n", again);
+    }
     printf("host sum: %lld\n", expected);
 
     int *d_in, *d_partial, *d_res;

@@ -78,8 +78,15 @@ int main(int argc, char **argv)
     float *gpuRef = (float *)malloc(nBytes);
     initialData(h_A, nxy, 21u);
     initialData(h_B, nxy, 22u);
+    double tHost = example_seconds();
     for (size_t i = 0; i < nxy; i++)
         hostRef[i] = h_A[i] + h_B[i];
+    tHost = example_seconds() - tHost;
+    if (example_timing()) {
+        printf("sumMatrixOnHost");
+        example_print_elapsed(tHost);
+        printf("\n");
+    }
 
     float *d_A, *d_B, *d_C;
     CHECK(cudaMalloc((void **)&d_A, nBytes));

@@ -83,7 +83,14 @@ int main(int argc, char **argv)
     float *gpuRef = (float *)malloc(nBytes);
     initialData(h_A, nxy, 11u);
     initialData(h_B, nxy, 12u);
+    double tHost = example_seconds();
     sumMatrixOnHost(h_A, h_B, hostRef, nx, ny);
+    tHost = example_seconds() - tHost;
+    if (example_timing()) {
+        printf("sumMatrixOnHost");
+        example_print_elapsed(tHost);
+        printf("\n");
+    }
 
     float *d_A, *d_B, *d_C;
     CHECK(cudaMalloc((void **)&d_A, nBytes));

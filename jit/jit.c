@@ -226,6 +226,7 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
         generate(j, u);
     }
     if (mode == JIT_TIERED) {
+        j->cancel.background = true; /* (the launches do not wait for it) */
         /* code found in the cache runs from the first launch on; the rest is built in the
          * background while the first launches run interpreted */
         for (uint32_t i = 0; i < j->nunits; i++) {
@@ -300,9 +301,6 @@ static bool counts_locked(jit_job *j, jit_job_counts *c, jit_emit_stats *sum) {
         sum->insns += u->stats.insns;
         sum->inline_insns += u->stats.inline_insns;
     }
-    /* why the first kernel left out of the vector tier was (generated or not yet) */
-    for (uint32_t i = 0; sum && i < j->nunits && !sum->vector_why[0]; i++)
-        memcpy(sum->vector_why, j->units[i].stats.vector_why, sizeof sum->vector_why);
     return c->cached + c->compiled + c->failed == c->units;
 }
 
@@ -351,9 +349,17 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
     }
     if (c.compiled + c.cached)
         PUT("; %u of %u instructions inline", sum.inline_insns, sum.insns);
-    if (c.kernels && done)
-        PUT("; %u of %u kernels in the vector tier%s%s", c.vector, c.kernels,
-            sum.vector_why[0] ? ", not " : "", sum.vector_why);
+    if (c.kernels && done) {
+        /* every kernel left out, each with its reason (the first alone hid a second one
+         * running the slower per-warp code) */
+        PUT("; %u of %u kernels in the vector tier", c.vector, c.kernels);
+        const char *sep = ", not ";
+        for (uint32_t i = 0; i < j->nunits; i++)
+            if (j->units[i].stats.vector_why[0]) {
+                PUT("%s%s", sep, j->units[i].stats.vector_why);
+                sep = ", nor ";
+            }
+    }
 #undef PUT
     pthread_mutex_unlock(&j->mu);
 }

@@ -30,11 +30,13 @@ jit_mode jit_mode_from_env(void);
 #define JIT_MAX_WORKERS 16
 
 /* Lets another thread stop a job's compilations (its compilers' process ids while they
- * run). */
+ * run); background: the compilers run at the lowest priority (nice 19), for a job whose
+ * kernels run interpreted meanwhile (VCUDA_JIT=1). */
 typedef struct jit_cancel {
     pthread_mutex_t mu;
     pid_t pids[JIT_MAX_WORKERS];
     bool cancelled;
+    bool background;
 } jit_cancel;
 
 typedef struct jit_job jit_job;
