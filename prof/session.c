@@ -154,6 +154,7 @@ typedef struct prof_worker {
     uint64_t pending_issue;
     uint64_t l2_bytes, dram_bytes;
     uint64_t atomic_tx;        /* global atomic transactions (all blocks) */
+    uint64_t cas_tx;           /* ... of them, compare-and-swaps */
     uint64_t sys_read, sys_write; /* host-mapped bytes (replayed blocks) */
     uint64_t l1_lookups, l1_hits; /* sectors (replayed blocks) */
     uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
@@ -184,6 +185,11 @@ struct prof_session {
     _Atomic(atom_count *) atom_addr;
     _Atomic(atom_count *) atom_line;
     uint64_t atomic_tx;
+    /* the same for compare-and-swaps alone (ops not weighted): their retries under
+     * contention are the model's (prof/timing.c) */
+    _Atomic(atom_count *) cas_addr;
+    _Atomic(atom_count *) cas_line;
+    uint64_t cas_tx;
     uint64_t sys_read, sys_write;
     uint64_t l1_lookups, l1_hits, dram_read_bytes;
     uint64_t l1_mask;          /* the L1 sectors left beside the shared-memory carveout */
@@ -731,6 +737,7 @@ static void end_worker(void *ctx, void *state)
     s->l2_bytes += w->l2_bytes;
     s->dram_bytes += w->dram_bytes;
     s->atomic_tx += w->atomic_tx;
+    s->cas_tx += w->cas_tx;
     s->sys_read += w->sys_read;
     s->sys_write += w->sys_write;
     s->l1_lookups += w->l1_lookups;
@@ -1292,6 +1299,17 @@ static void count_atomics(prof_worker *w, const ptx_insn *pi, const uint64_t add
     for (uint32_t k = 0; k < nlines; k++)
         atomic_fetch_add_explicit(&by_line[atom_bucket(lines[k])], 1, memory_order_relaxed);
     w->atomic_tx += nlines;
+    if (pi && is_mod(pi, PTX_MOD_cas)) {
+        atom_count *cas_addr = atom_table(s, &s->cas_addr);
+        atom_count *cas_line = atom_table(s, &s->cas_line);
+        for (uint32_t m = mask; m; m &= m - 1)
+            atomic_fetch_add_explicit(&cas_addr[atom_bucket(addr[__builtin_ctz(m)] >> 2)], 1,
+                                      memory_order_relaxed);
+        for (uint32_t k = 0; k < nlines; k++)
+            atomic_fetch_add_explicit(&cas_line[atom_bucket(lines[k])], 1,
+                                      memory_order_relaxed);
+        w->cas_tx += nlines;
+    }
 }
 
 /* Local memory as the GPU lays it out: each warp has its own region, and word w of lane l
@@ -1552,6 +1570,8 @@ void prof_session_free(prof_session *s)
     pthread_mutex_destroy(&s->lock);
     free(atomic_load(&s->atom_addr));
     free(atomic_load(&s->atom_line));
+    free(atomic_load(&s->cas_addr));
+    free(atomic_load(&s->cas_line));
     free(s->host);
     free(s->blocks);
     prof_touched_free(s->touched);
@@ -1641,6 +1661,22 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
         in.atomic_ops = (double)ops / 5.0;
         in.atomic_lines = lines;
         in.atomic_tx = s->atomic_tx;
+    }
+    atom_count *cas_addr = atomic_load(&s->cas_addr), *cas_line = atomic_load(&s->cas_line);
+    if (cas_addr && cas_line) {
+        uint32_t hot = 0;
+        uint64_t lines = 0, ops = 0;
+        for (uint32_t i = 0; i < ATOM_BUCKETS; i++) {
+            uint32_t a = atomic_load_explicit(&cas_addr[i], memory_order_relaxed);
+            if (a > hot)
+                hot = a;
+            ops += a;
+            lines += atomic_load_explicit(&cas_line[i], memory_order_relaxed) != 0;
+        }
+        in.cas_hot = hot;
+        in.cas_ops = (double)ops;
+        in.cas_lines = lines;
+        in.cas_tx = s->cas_tx;
     }
     prof_time_estimate e = L->preset ? prof_estimate_kernel(L->preset, &in)
                                      : (prof_time_estimate){0};
