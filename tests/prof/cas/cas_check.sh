@@ -2,13 +2,12 @@
 # The timing model's compare-and-swap retry loops, end to end: under `vcuda prof` (h100
 # preset) a CAS loop with 256 contenders per address is bound by "atomics" and estimated
 # far longer (tens of times) than the same loop with one thread per address, which is not.
-# usage: cas_check.sh VCUDA SOURCE WORKDIR
+# usage: cas_check.sh VCUDA PROGRAM (tests/prof/cas/cas_loop.cu, built)
 set -eu
-vcuda=$1 src=$2 work=$3
-mkdir -p "$work"
-"$vcuda" cc -O2 -arch=sm_90 -o "$work/cas_loop" "$src"
+vcuda=$1 prog=$2
+work=$(dirname "$prog")
 out=$(VCUDA_DEVICE=h100 "$vcuda" prof --csv --print-gpu-trace --log-file "$work/cas.csv" \
-      "$work/cas_loop")
+      "$prog")
 [ "$out" = "counter 0: 257" ] || { echo "program printed: $out"; exit 1; }
 python3 - "$work/cas.csv" <<'PY'
 import csv, sys
