@@ -49,6 +49,9 @@
 #define ATOM_BUCKETS 65536u      /* global atomics: ops per address and transactions per
                                   * line, counted in hashed buckets (a collision only makes
                                   * an address look busier) */
+#define CAS_PROBES 64u           /* compare-and-swaps are counted by exact address (their
+                                  * contention is modelled, and a collision would invent
+                                  * some): slots looked at before an address goes uncounted */
 
 /* ---- what an instruction means to the profiler (worked out once) ---- */
 
@@ -154,6 +157,7 @@ typedef struct prof_worker {
     uint64_t pending_issue;
     uint64_t l2_bytes, dram_bytes;
     uint64_t atomic_tx;        /* global atomic transactions (all blocks) */
+    uint64_t cas_tx;           /* ... of them, compare-and-swaps */
     uint64_t sys_read, sys_write; /* host-mapped bytes (replayed blocks) */
     uint64_t l1_lookups, l1_hits; /* sectors (replayed blocks) */
     uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
@@ -184,6 +188,15 @@ struct prof_session {
     _Atomic(atom_count *) atom_addr;
     _Atomic(atom_count *) atom_line;
     uint64_t atomic_tx;
+    /* the same for compare-and-swaps alone (ops not weighted): their retries under
+     * contention are the model's (prof/timing.c); ops per exact address (cas_keys: each
+     * slot's address + 1, 0 free; an address finding no slot counts in cas_unkeyed, as
+     * uncontended) */
+    _Atomic(atom_count *) cas_addr;
+    _Atomic(atom_count *) cas_line;
+    _Atomic(atom_count *) cas_keys;
+    _Atomic uint64_t cas_unkeyed;
+    uint64_t cas_tx;
     uint64_t sys_read, sys_write;
     uint64_t l1_lookups, l1_hits, dram_read_bytes;
     uint64_t l1_mask;          /* the L1 sectors left beside the shared-memory carveout */
@@ -732,6 +745,7 @@ static void end_worker(void *ctx, void *state)
     s->l2_bytes += w->l2_bytes;
     s->dram_bytes += w->dram_bytes;
     s->atomic_tx += w->atomic_tx;
+    s->cas_tx += w->cas_tx;
     s->sys_read += w->sys_read;
     s->sys_write += w->sys_write;
     s->l1_lookups += w->l1_lookups;
@@ -1243,8 +1257,8 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
     return mm;
 }
 
-/* One of the session's atomic tables, made on first use. */
-static atom_count *atom_table(prof_session *s, _Atomic(atom_count *) *slot)
+/* One of the session's atomic tables, made on first use (its entries `words` counts wide). */
+static atom_count *atom_table_of(prof_session *s, _Atomic(atom_count *) *slot, size_t words)
 {
     atom_count *t = atomic_load_explicit(slot, memory_order_acquire);
     if (t)
@@ -1252,7 +1266,7 @@ static atom_count *atom_table(prof_session *s, _Atomic(atom_count *) *slot)
     pthread_mutex_lock(&s->lock);
     t = atomic_load_explicit(slot, memory_order_relaxed);
     if (!t) {
-        t = calloc(ATOM_BUCKETS, sizeof *t);
+        t = calloc((size_t)ATOM_BUCKETS * words, sizeof *t);
         if (!t)
             abort();
         atomic_store_explicit(slot, t, memory_order_release);
@@ -1261,9 +1275,32 @@ static atom_count *atom_table(prof_session *s, _Atomic(atom_count *) *slot)
     return t;
 }
 
+static atom_count *atom_table(prof_session *s, _Atomic(atom_count *) *slot)
+{
+    return atom_table_of(s, slot, 1);
+}
+
 static uint32_t atom_bucket(uint64_t key)
 {
     return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 48) % ATOM_BUCKETS;
+}
+
+/* The slot of a swapped address in the session's exact table (linear probing from its
+ * hash; a key is the address + 1 in two counts' room), or -1 when none is left for it. */
+static int64_t cas_slot(prof_session *s, uint64_t addr)
+{
+    _Atomic uint64_t *keys = (_Atomic uint64_t *)(void *)atom_table_of(s, &s->cas_keys, 2);
+    uint64_t key = addr + 1;
+    uint32_t h = atom_bucket(addr >> 2);
+    for (uint32_t i = 0; i < CAS_PROBES; i++) {
+        uint32_t j = (h + i) % ATOM_BUCKETS;
+        uint64_t k = atomic_load_explicit(&keys[j], memory_order_relaxed);
+        if (k == 0 && atomic_compare_exchange_strong(&keys[j], &k, key))
+            return j;
+        if (k == key)
+            return j;
+    }
+    return -1;
 }
 
 /* A global atomic warp-instruction: its ops on each address (a float op weighs more: the
@@ -1293,6 +1330,21 @@ static void count_atomics(prof_worker *w, const ptx_insn *pi, const uint64_t add
     for (uint32_t k = 0; k < nlines; k++)
         atomic_fetch_add_explicit(&by_line[atom_bucket(lines[k])], 1, memory_order_relaxed);
     w->atomic_tx += nlines;
+    if (pi && is_mod(pi, PTX_MOD_cas)) {
+        atom_count *cas_addr = atom_table(s, &s->cas_addr);
+        atom_count *cas_line = atom_table(s, &s->cas_line);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int64_t j = cas_slot(s, addr[__builtin_ctz(m)]);
+            if (j >= 0)
+                atomic_fetch_add_explicit(&cas_addr[j], 1, memory_order_relaxed);
+            else
+                atomic_fetch_add_explicit(&s->cas_unkeyed, 1, memory_order_relaxed);
+        }
+        for (uint32_t k = 0; k < nlines; k++)
+            atomic_fetch_add_explicit(&cas_line[atom_bucket(lines[k])], 1,
+                                      memory_order_relaxed);
+        w->cas_tx += nlines;
+    }
 }
 
 /* Local memory as the GPU lays it out: each warp has its own region, and word w of lane l
@@ -1600,6 +1652,9 @@ void prof_session_free(prof_session *s)
     pthread_mutex_destroy(&s->lock);
     free(atomic_load(&s->atom_addr));
     free(atomic_load(&s->atom_line));
+    free(atomic_load(&s->cas_addr));
+    free(atomic_load(&s->cas_line));
+    free(atomic_load(&s->cas_keys));
     free(s->host);
     free(s->blocks);
     prof_touched_free(s->touched);
@@ -1689,6 +1744,23 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
         in.atomic_ops = (double)ops / 5.0;
         in.atomic_lines = lines;
         in.atomic_tx = s->atomic_tx;
+    }
+    atom_count *cas_addr = atomic_load(&s->cas_addr), *cas_line = atomic_load(&s->cas_line);
+    if (cas_addr && cas_line) {
+        uint32_t hot = 0;
+        uint64_t lines = 0, ops = 0;
+        for (uint32_t i = 0; i < ATOM_BUCKETS; i++) {
+            uint32_t a = atomic_load_explicit(&cas_addr[i], memory_order_relaxed);
+            if (a > hot)
+                hot = a;
+            ops += a;
+            lines += atomic_load_explicit(&cas_line[i], memory_order_relaxed) != 0;
+        }
+        ops += atomic_load(&s->cas_unkeyed);
+        in.cas_hot = hot;
+        in.cas_ops = (double)ops;
+        in.cas_lines = lines;
+        in.cas_tx = s->cas_tx;
     }
     prof_time_estimate e = L->preset ? prof_estimate_kernel(L->preset, &in)
                                      : (prof_time_estimate){0};

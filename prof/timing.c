@@ -46,6 +46,8 @@
  * 5. Grid-wide limits beside the schedule: global atomics in L2 (ops on one address one
  *    after another, transactions per 128-byte line, and all of L2's transactions and ops),
  *    host-mapped memory over the host link (reads ~30 GB/s, writes ~52 GB/s, both at once),
+ *    compare-and-swap retry loops under contention (c contenders of an address: c rounds
+ *    of ~0.48 us plus L2's time over the swaps still retrying; cas_retry_s),
  *    and, added by the runtime, the device runtime's launches of child grids (~35 us the
  *    first, n launches ~35 us x n^0.53).
  * Each estimate names the limit that bound it and the median |error| of the suite's
@@ -61,8 +63,7 @@
  *    to data past L1 go to DRAM as well (L2's capacity).
  *
  * Not modelled: instruction cache misses, DRAM page and bank effects (scattered sectors
- * stream at the efficiency of whole lines here), the retries of compare-and-swap
- * loops under contention, managed memory's page faults (under Nsight Compute, which
+ * stream at the efficiency of whole lines here), managed memory's page faults (under Nsight Compute, which
  * replays a kernel over the same memory, the suite's managed kernels ran as fast as on
  * device memory, host-written pages included), clock boost, and the exact SASS a PTX instruction becomes (counts are
  * PTX instructions, with a few expansions weighted). bench/RESULTS.md ("Timing model")
@@ -123,6 +124,9 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.atom_tx_s = 9.4e-9;
     m.atom_tx_all_s = 14e-12;
     m.atom_op_all_s = 2e-12;
+    /* CAS loops under contention (bench/timing/suite.cu's tuning half: 4 threads to an
+     * address, 4.2 us; 256, 204 us): ~0.48 us a round, ~950 cycles */
+    m.cas_round_s = 0.48e-6;
     m.sys_read_bytes_per_s = 30e9;
     m.sys_write_bytes_per_s = 52e9;
     m.lat_sys = 2000;
@@ -176,6 +180,35 @@ static prof_block_cost typical_block(const prof_sm_model *m, const prof_kernel_i
     b.issue_cycles = (uint64_t)per_block;
     b.critical_cycles = (uint64_t)(per_warp * (1.0 + m->lat_alu / 2.0)) + m->lat_dram;
     return b;
+}
+
+/* Compare-and-swap retry loops under contention (the GPU runs the contenders at once;
+ * vcuda's warps, one after another, never fail a swap, so the retries are modelled, not
+ * counted). c threads swapping one address take c rounds: the first swap to reach L2 after
+ * a success wins, the others fail and come back with the value it left. A round lasts a
+ * failed swap's way back (cas_round_s) plus the time L2 takes over the transactions still
+ * in the loop: on their line one after another (atom_line_s each), or L2's overall rate
+ * for transactions and ops if that is slower; round k of c has k/c of them left. Only the
+ * contenders resident at once compete: a grid of several waves runs a wave's rounds after
+ * another's. Returns the seconds, and the rounds of a wave in *rounds. */
+static double cas_retry_s(const prof_sm_model *m, const prof_kernel_input *in, double waves,
+                          double *rounds)
+{
+    *rounds = 0;
+    if (in->cas_hot < 2 || !in->cas_tx || !in->cas_lines)
+        return 0;
+    double w = waves > 1 ? waves : 1;
+    double c = in->cas_hot / w;
+    if (c < 2)
+        return 0;
+    double tx = (double)in->cas_tx / w;
+    double line = tx / (double)in->cas_lines * m->atom_line_s;
+    double all = tx * m->atom_tx_all_s + in->cas_ops / w * m->atom_op_all_s;
+    double full = line > all ? line : all;          /* a round with every contender in */
+    /* rounds 2..c retry: sum over k of (cas_round_s + k/c x full) */
+    double s = (c - 1) * m->cas_round_s + (c * (c + 1) / 2 - 1) / c * full;
+    *rounds = c;
+    return w * s;
 }
 
 /* What can bound a block on its SM (block_cycles), in this order. */
@@ -401,6 +434,9 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         if (all > atom_s)
             atom_s = all;
     }
+    e.cas_cycles = cas_retry_s(&m, in, e.waves, &e.cas_rounds) * m.clock_hz;
+    if (e.cas_cycles > atom_s * m.clock_hz)
+        atom_s = e.cas_cycles / m.clock_hz;
     e.atomic_cycles = atom_s * m.clock_hz;
     if (e.atomic_cycles > cycles) {
         cycles = e.atomic_cycles;

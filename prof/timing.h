@@ -74,6 +74,10 @@ typedef struct prof_sm_model {
      * together take a transaction every atom_tx_all_s and an op every atom_op_all_s */
     double atom_addr_s, atom_float_factor, atom_line_s, atom_tx_s;
     double atom_tx_all_s, atom_op_all_s;
+    /* compare-and-swap retry loops: c threads swapping one address at once take c rounds
+     * (one wins each); a round lasts cas_round_s (a failed swap's way back to L2 with the
+     * value it returned) plus the time L2 takes over the transactions still retrying */
+    double cas_round_s;
     /* host memory mapped into the device (zero-copy): reached over the host link */
     double sys_read_bytes_per_s, sys_write_bytes_per_s;
     uint32_t lat_sys;               /* a load from host memory */
@@ -123,6 +127,11 @@ typedef struct prof_kernel_input {
      * atom_float_factor), transactions (warp-instruction x lines), distinct lines */
     double atomic_hot, atomic_ops;   /* (atomic_ops: all of them, weighted alike) */
     uint64_t atomic_tx, atomic_lines;
+    /* of those, the compare-and-swaps (not weighted): the busiest address's, all of them,
+     * their transactions and the lines they went to (each taken to sit in a retry loop, as
+     * atomic updates built from atomicCAS do) */
+    double cas_hot, cas_ops;
+    uint64_t cas_tx, cas_lines;
     /* bytes read from and written to host-mapped memory */
     uint64_t sys_read_bytes, sys_write_bytes;
 } prof_kernel_input;
@@ -151,6 +160,8 @@ typedef struct prof_time_estimate {
     double makespan_cycles;      /* last block's end */
     double dram_cycles, l2_cycles; /* traffic / bandwidth */
     double atomic_cycles, sys_cycles; /* L2 atomic units; the host link */
+    double cas_cycles;           /* of atomic_cycles' bounds: compare-and-swap retries */
+    double cas_rounds;           /* ... the rounds of each wave (contenders per address) */
     double l2_thrash;            /* share of the returns to data past L1 that L2 no longer
                                   * held (a footprint beyond its capacity) */
 } prof_time_estimate;

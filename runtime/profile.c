@@ -227,10 +227,12 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
     rec.warp_insns = stats->warp_instructions;
     rec.faulted = faulted;
     if (getenv("VCUDA_PROF_DEBUG"))
-        fprintf(stderr, "vcuda: prof-debug %s: %.0f cycles (makespan %.0f, dram %.0f, l2 %.0f); block: "
+        fprintf(stderr, "vcuda: prof-debug %s: %.0f cycles (makespan %.0f, dram %.0f, l2 %.0f, "
+                "atomics %.0f, CAS retries %.0f over %.0f rounds); block: "
                 "critical %.0f, issue %.0f, scheduled %.0f; %d blocks/SM, %.2f waves, %s\n",
                 r->func->name, rec.est.cycles, rec.est.makespan_cycles, rec.est.dram_cycles,
-                rec.est.l2_cycles, rec.est.block_critical, rec.est.block_issue,
+                rec.est.l2_cycles, rec.est.atomic_cycles, rec.est.cas_cycles,
+                rec.est.cas_rounds, rec.est.block_critical, rec.est.block_issue,
                 rec.est.block_cycles, rec.est.blocks_per_sm, rec.est.waves, rec.est.limiter);
     char *pretty = ptx_demangle(r->func->name, PTX_DEMANGLE_GNU);
     rec.kernel = pretty ? pretty : strdup(r->func->name);
