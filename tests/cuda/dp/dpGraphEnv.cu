@@ -42,13 +42,15 @@ __device__ void logValue(int v) {
     if (i < 64) g_log[i] = v;
 }
 
-/* launches ff fire-and-forget, then t1 and t2 as tail launches (null: not), logs v */
+/* logs v, then launches ff fire-and-forget and t1 and t2 as tail launches (null: not);
+ * v goes first because a fire-and-forget graph may run at once, before this node ends (an
+ * H100 ran it before the node's own log when the log came last) */
 __global__ void step(int v, cudaGraphExec_t ff, cudaGraphExec_t t1, cudaGraphExec_t t2, int slot) {
     if (threadIdx.x != 0) return;
+    logValue(v);
     if (ff) g_err[slot] = cudaGraphLaunch(ff, cudaStreamGraphFireAndForget);
     if (t1) g_err[slot + 1] = cudaGraphLaunch(t1, cudaStreamGraphTailLaunch);
     if (t2) g_err[slot + 2] = cudaGraphLaunch(t2, cudaStreamGraphTailLaunch);
-    logValue(v);
 }
 
 /* the first run queues itself twice as a tail launch */
