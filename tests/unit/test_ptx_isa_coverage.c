@@ -19,9 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/exec.h"
-#include "mem/mem.h"
-#include "ptx/ir.h"
+#include "exec_harness.h"
 
 #define DATA VCUDA_TEST_DIR "/ptx/isa/sm90_instructions.txt"
 #define MAX_ENTRIES 512
@@ -42,19 +40,6 @@ typedef struct entry {
 
 static entry entries[MAX_ENTRIES];
 static int n_entries;
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
 
 /* Append line [s, s+n) plus a newline to *buf (a malloc'd string). */
 static void append(char **buf, const char *s, size_t n) {
@@ -151,18 +136,10 @@ static bool vcuda_loads(const entry *e, char *err, size_t errlen) {
     module_header(&text, e->sm90a);
     if (e->module) append(&text, e->module, strlen(e->module) - 1);
     kernel_text(&text, e, "k");
-    bool ok = false;
-    err[0] = 0;
-    ptx_module *m = ptx_parse(text, strlen(text), "isa.ptx", err, errlen);
-    if (m) {
-        mem_table *mem = mem_table_new();
-        exec_program *p = exec_program_load(m, mem, err, errlen);
-        if (p) {
-            ok = true;
-            exec_program_free(p, mem);
-        }
-        mem_table_free(mem);
-    }
+    harness h = {0};
+    bool ok = harness_load(&h, text);
+    snprintf(err, errlen, "%s", h.err);
+    harness_free(&h);
     free(text);
     return ok;
 }
@@ -242,16 +219,16 @@ static int ptxas_check(bool sm90a, bool *bad) {
 
 int main(int argc, char **argv) {
     bool verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
-    char *text = read_file(DATA);
+    char *text = harness_read_file(DATA);
     if (!text) { fprintf(stderr, "%s: unreadable\n", DATA); return 1; }
     if (!load_entries(text)) return 1;
-    int failures = 0, n_yes = 0, n_no = 0;
+    int n_yes = 0, n_no = 0;
     static bool ptxas_bad[MAX_ENTRIES];
     int r90 = ptxas_check(false, ptxas_bad), r90a = ptxas_check(true, ptxas_bad);
     if (r90 < 0 || r90a < 0)
         printf("note: ptxas not found (no CUDA toolkit): the snippets were not checked\n");
     else
-        failures += r90 + r90a;
+        harness_failures += r90 + r90a;
 
     printf("%-48s %-8s %s\n", "PTX instruction (sm_90)", "vcuda", "");
     for (int i = 0; i < n_entries; i++) {
@@ -267,10 +244,10 @@ int main(int argc, char **argv) {
         const char *why = "";
         if (ok != e->supported) {
             why = ok ? "  <- loads: mark it supported and drop its note" : "  <- marked supported, fails";
-            failures++;
+            harness_failures++;
         } else if (!ok && !strstr(err, key)) {
             why = "  <- the error does not name it";
-            failures++;
+            harness_failures++;
         }
         printf("%-48s %-8s%s%s\n", e->name, verdict, e->sm90a ? " (sm_90a)" : "", why);
         if ((!ok && (verbose || e->supported || !strstr(err, key))))
@@ -284,6 +261,6 @@ int main(int argc, char **argv) {
         free(entries[i].body);
     }
     free(text);
-    if (failures) printf("FAIL: %d disagreement(s)\n", failures);
-    return failures ? 1 : 0;
+    if (harness_failures) printf("FAIL: %d disagreement(s)\n", harness_failures);
+    return harness_report("test_ptx_isa_coverage");
 }
