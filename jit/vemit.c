@@ -1080,7 +1080,6 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
     jit_buf_printf(o,
         "      if (LIKELY(m && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu%s)) {\n",
         size - 1, 32 * size, 32 * size, nowrap);
-    const char *T = size == 4 ? "u32" : "u64";
     if (load) {
         if (size == 4)
             jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); WR(r%u, __builtin_convertvector(t_, Q));)\n",
@@ -1098,7 +1097,6 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
         /* some lanes: a masked store of each chunk (no lane writes what it need not) */
         jit_buf_printf(o, "        else { X4(if ((u8)(m >> (8 * k_))) STM%u(base + a0 + k_ * %u, (u8)(m >> (8 * k_)), d_.q[k_]);) }\n",
                        size, 8 * size);
-        (void)T;
     }
     jit_buf_printf(o, "      } else if (m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
