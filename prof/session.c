@@ -1258,6 +1258,22 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
 }
 
 /* One of the session's atomic tables, made on first use (its entries `words` counts wide). */
+/* A pair of atomic tables summed: the busiest address's count, all the ops, the lines
+ * touched. */
+static void atom_tables_sum(atom_count *by_addr, atom_count *by_line, uint32_t *hot,
+                            uint64_t *ops, uint64_t *lines)
+{
+    *hot = 0;
+    *ops = *lines = 0;
+    for (uint32_t i = 0; i < ATOM_BUCKETS; i++) {
+        uint32_t a = atomic_load_explicit(&by_addr[i], memory_order_relaxed);
+        if (a > *hot)
+            *hot = a;
+        *ops += a;
+        *lines += atomic_load_explicit(&by_line[i], memory_order_relaxed) != 0;
+    }
+}
+
 static atom_count *atom_table_of(prof_session *s, _Atomic(atom_count *) *slot, size_t words)
 {
     atom_count *t = atomic_load_explicit(slot, memory_order_acquire);
@@ -1731,15 +1747,9 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
     /* atomics: the busiest address, the transactions and the lines they went to */
     atom_count *by_addr = atomic_load(&s->atom_addr), *by_line = atomic_load(&s->atom_line);
     if (by_addr && by_line) {
-        uint32_t hot = 0;
-        uint64_t lines = 0, ops = 0;
-        for (uint32_t i = 0; i < ATOM_BUCKETS; i++) {
-            uint32_t a = atomic_load_explicit(&by_addr[i], memory_order_relaxed);
-            if (a > hot)
-                hot = a;
-            ops += a;
-            lines += atomic_load_explicit(&by_line[i], memory_order_relaxed) != 0;
-        }
+        uint32_t hot;
+        uint64_t lines, ops;
+        atom_tables_sum(by_addr, by_line, &hot, &ops, &lines);
         in.atomic_hot = hot / 5.0;
         in.atomic_ops = (double)ops / 5.0;
         in.atomic_lines = lines;
@@ -1747,15 +1757,9 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
     }
     atom_count *cas_addr = atomic_load(&s->cas_addr), *cas_line = atomic_load(&s->cas_line);
     if (cas_addr && cas_line) {
-        uint32_t hot = 0;
-        uint64_t lines = 0, ops = 0;
-        for (uint32_t i = 0; i < ATOM_BUCKETS; i++) {
-            uint32_t a = atomic_load_explicit(&cas_addr[i], memory_order_relaxed);
-            if (a > hot)
-                hot = a;
-            ops += a;
-            lines += atomic_load_explicit(&cas_line[i], memory_order_relaxed) != 0;
-        }
+        uint32_t hot;
+        uint64_t lines, ops;
+        atom_tables_sum(cas_addr, cas_line, &hot, &ops, &lines);
         ops += atomic_load(&s->cas_unkeyed);
         in.cas_hot = hot;
         in.cas_ops = (double)ops;
