@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../exec/alu_sfu.h"
+#include "../tests/sfu/probe_functions.h"
 
 static float fb(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t bf(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -46,18 +47,6 @@ static double ref(int fn, float x) {
     case 5: return cos((double)x);
     case 6: return sqrt((double)x);
     default: return tanh((double)x);
-    }
-}
-static uint32_t model(int fn, uint32_t x) {
-    switch (fn) {
-    case 0: return alu_sfu_ptx_rcp(x, true);
-    case 1: return alu_sfu_ptx_rsqrt(x, true);
-    case 2: return alu_sfu_ptx_ex2(x, true);
-    case 3: return alu_sfu_ptx_lg2(x, true);
-    case 4: return alu_sfu_ptx_sin(x, false);
-    case 5: return alu_sfu_ptx_sin(x, true);
-    case 6: return alu_sfu_ptx_sqrt(x, true);
-    default: return alu_sfu_tanh(x);
     }
 }
 static const char *fname[] = {"rcp.approx.ftz", "rsqrt.approx.ftz", "ex2.approx.ftz", "lg2.approx.ftz",
@@ -211,7 +200,7 @@ int main(int argc, char **argv) {
         if (!d) { fprintf(stderr, "no %s in %s\n", g->file, argv[1]); return 2; }
         uint64_t ok = 0, sat = 0, satok = 0, hg = 0xcbf29ce484222325ull;
         for (uint32_t i = 0; i < g->n; i++) {
-            uint32_t x = g->first + i, m = model(g->fn, x);
+            uint32_t x = g->first + i, m = sfu_probe_model(g->fn, x);
             int dd = d[g->off + i];
             uint32_t c = bf((float)ref(g->fn, fb(x)));
             int dm = (int)m - (int)c;

@@ -14,6 +14,7 @@
  * A mismatch names the set; bench/sfu_check, given the tables, names the inputs. */
 #include "test_alu_harness.h"
 #include "exec/alu_sfu.h"
+#include "../sfu/probe_functions.h"
 
 static uint64_t fnv(uint64_t h, uint32_t v) {
     for (int i = 0; i < 4; i++) { h ^= (v >> (8 * i)) & 0xffu; h *= 0x100000001b3ull; }
@@ -30,18 +31,6 @@ static uint64_t fnv(uint64_t h, uint32_t v) {
     } while (0)
 
 /* ---- exhaustive ranges, every 13th input ---- */
-static uint32_t range_fn(int fn, uint32_t x) {
-    switch (fn) {
-    case 0: return alu_sfu_ptx_rcp(x, true);
-    case 1: return alu_sfu_ptx_rsqrt(x, true);
-    case 2: return alu_sfu_ptx_ex2(x, true);
-    case 3: return alu_sfu_ptx_lg2(x, true);
-    case 4: return alu_sfu_ptx_sin(x, false);
-    case 5: return alu_sfu_ptx_sin(x, true);
-    case 6: return alu_sfu_ptx_sqrt(x, true);
-    default: return alu_sfu_tanh(x);
-    }
-}
 static const struct { int fn; uint32_t first, n; uint64_t h200; } ranges[] = {
     {0, 0x3f800000u, 8388608u, 0xe5c9ef24ffb3785dull},
     {1, 0x3f800000u, 16777216u, 0x41c6ea328b93b204ull},
@@ -59,7 +48,7 @@ static const char *const range_names[] = {"rcp", "rsqrt", "ex2", "lg2", "sin", "
 static void test_ranges(void) {
     for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
         uint64_t h = FNV0;
-        for (uint32_t i = 0; i < ranges[r].n; i += 13) h = fnv(h, range_fn(ranges[r].fn, ranges[r].first + i));
+        for (uint32_t i = 0; i < ranges[r].n; i += 13) h = fnv(h, sfu_probe_model(ranges[r].fn, ranges[r].first + i));
         char what[64];
         snprintf(what, sizeof what, "%s from %08x", range_names[ranges[r].fn], ranges[r].first);
         HASH_CHECK(what, h, ranges[r].h200);
