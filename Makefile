@@ -24,9 +24,10 @@ run: build
 	$(BUILD)/bin/vcuda prof --metrics $(METRICS) $(BUILD)/$(EXAMPLE)
 
 # Labels left out of `make test`: the Thrust/CUB/libcu++ suite (label thrust) costs about
-# three minutes of nvcc CPU time per build tree, so it runs on its own (make test-thrust), or
-# with everything else in one ctest run: `make test TEST_EXCLUDE=` (what .ci/run does; its
-# builds start first there, beside the other tests, see tests/cuda/thrust/CMakeLists.txt).
+# three and a half minutes of nvcc CPU time per build tree, so it runs on its own (make
+# test-thrust), or with everything else in one ctest run: `make test TEST_EXCLUDE=` (what
+# .ci/run does; its builds start first there, beside the other tests: see
+# tests/cuda/thrust/CMakeLists.txt).
 TEST_EXCLUDE ?= ^thrust$$
 
 test: build
