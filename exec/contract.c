@@ -35,9 +35,12 @@
  *   so the adds after that one (in either pass) leave it unfused; adds that took it
  *   earlier keep it.
  *
- * ptxas works on values, so it fuses a product even when one of the mul's source
- * registers is written again before the add; the PTX nvcc writes does not do that, and
- * vcuda leaves such a pair apart (the add would read the new value).
+ * Two things ptxas does that this does not follow: it works on values, so it fuses a
+ * product even when one of the mul's source registers is written again before the add
+ * (the PTX nvcc writes does not do that; vcuda leaves such a pair apart, the add would
+ * read the new value); and it unrolls loops of a constant trip count first, so a product
+ * made before such a loop is fused into the adds of its body, which the PTX puts in
+ * another block (nvcc's own unroller usually leaves no such loop).
  */
 #include "core.h"
 #include "contract.h"
