@@ -13,6 +13,8 @@
  * The rule, read from the SASS that ptxas (CUDA 13.0, -arch=sm_90) makes of hand-written
  * PTX (tests/ptx/exec/contract.ptx, what the SASS showed in contract_sass.txt beside it):
  *
+ *   Not at all in a module whose target says debug (nvcc -G): ptxas assembles those at
+ *   -O0, which fuses nothing (and neither does ptxas -O0 on any PTX).
  *   Products. mul.T with T f16, f16x2, bf16, bf16x2, f32 or f64, no rounding modifier, no
  *   .sat, not guarded (.ftz allowed).
  *   Uses. The reads of its register up to the next write of it, within its basic block

@@ -325,8 +325,10 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
     d.errlen = errlen;
     d.pc_map = malloc(((size_t)pf->ninsns + 1) * sizeof *d.pc_map);
     if (!d.pc_map) abort();
+    /* ptxas contracts at its default optimisation only: not in a debug module (nvcc -G),
+     * which it assembles at -O0 */
     exec_contract contract;
-    bool contracts = exec_contract_plan(pf, &contract);
+    bool contracts = !prog->m->target_debug && exec_contract_plan(pf, &contract);
 
     for (uint32_t i = 0; i < pf->ninsns && !d.failed; i++) {
         const ptx_insn *pi = &pf->insns[i];

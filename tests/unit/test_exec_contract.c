@@ -4,7 +4,8 @@
  * ptxas -arch=sm_90 (CUDA 13.0) made of it computes: contract_sass.txt lists, per kernel,
  * which pairs became a DFMA/FFMA/HFMA2 and which stayed a mul and an add, and each case
  * below is that SASS written in C. A case that fuses must also differ from the reading
- * with every pair rounded twice on some vector, so that the test can fail.
+ * with every pair rounded twice on some vector, so that the test can fail. The same kernels
+ * in a debug module (nvcc -G) must not fuse at all.
  */
 #include <fenv.h>
 #include <math.h>
@@ -231,6 +232,51 @@ static void run_case(harness *h, const tcase *c) {
     harness_dealloc(h, out);
 }
 
+/* The same file as a debug module (".target sm_90, debug", what nvcc -G writes): ptxas
+ * assembles those at -O0, which fuses nothing, so every case reads unfused. */
+static void run_debug_module(void) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/ptx/exec/contract.ptx", VCUDA_TEST_DIR);
+    char *text = harness_read_file(path);
+    CHECK(text != NULL);
+    if (!text) return;
+    char *t = strstr(text, ".target sm_90");
+    CHECK(t != NULL);
+    size_t n = strlen(text);
+    char *dbg = malloc(n + 16);
+    size_t at = (size_t)(t - text) + strlen(".target sm_90");
+    memcpy(dbg, text, at);
+    memcpy(dbg + at, ", debug", 7);
+    memcpy(dbg + at + 7, text + at, n - at + 1);
+    harness h = {0};
+    CHECK(harness_load(&h, dbg));
+    for (size_t i = 0; h.prog && i < sizeof cases / sizeof cases[0]; i++) {
+        tcase c = cases[i];
+        if (!c.fuses) continue;
+        /* expected: the unfused reading, which differs from the fused one on some vector */
+        void *in = harness_alloc(&h, NV * 8 * c.size);
+        void *out = harness_alloc(&h, NV * 4 * c.size);
+        rng = 0x9e3779b97f4a7c15ull;
+        fill(in, c.size);
+        void *args[] = {&in, &out};
+        harness_run r = harness_launch(&h, c.kernel, dim(1, 1, 1), dim(NV, 1, 1), 0, args);
+        CHECK_EQ_U64(r.kind, EXEC_OK);
+        unsigned bad = 0;
+        for (unsigned v = 0; v < NV; v++) {
+            uint8_t plain[32];
+            expect(&c, in, v, false, plain);
+            bad += memcmp((const uint8_t *)out + v * 4 * c.size, plain, 4 * c.size) != 0;
+        }
+        if (bad) fprintf(stderr, "debug module, %s: %u vectors fused\n", c.kernel, bad);
+        CHECK_EQ_U64(bad, 0);
+        harness_dealloc(&h, in);
+        harness_dealloc(&h, out);
+    }
+    harness_free(&h);
+    free(dbg);
+    free(text);
+}
+
 int main(void) {
     harness h = {0};
     if (!harness_load_file(&h, "exec/contract.ptx")) {
@@ -241,5 +287,6 @@ int main(void) {
     /* every kernel of the file has its case */
     CHECK_EQ_U64(sizeof cases / sizeof cases[0], 58);
     harness_free(&h);
+    run_debug_module();
     return harness_report("test_exec_contract");
 }

@@ -197,6 +197,8 @@ if __name__ == '__main__':
     path = os.path.join(here, 'contract.ptx')
     open(path, 'w').write(ptx_text())
     if '--sass' in sys.argv:
+        print('# ptxas -arch=sm_90 (CUDA 13.0.88) of contract.ptx, per kernel its float arithmetic.')
+        print('# (ptxas -O0, as nvcc -G runs it, fuses nothing: its only DFMA is use_add_fma\'s fma.rn.)')
         for k, lines in sass_summary(path).items():
             print(k + ':')
             for l in lines:
