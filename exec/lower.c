@@ -5,10 +5,12 @@
  * into scratch slots by an instruction inserted before their user. Each instruction goes
  * first to the ALU decoder (exec_decode_alu), then to the core's class decoders (memory,
  * atomics, control, synchronisation); one nobody decodes fails the load with its name
- * and line.
+ * and line. A float add or sub that ptxas would fuse with an earlier mul is decoded as
+ * that fma (exec/contract.c).
  */
 #include "core.h"
 #include "alu_internal.h" /* float formats and their bit patterns */
+#include "contract.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +325,10 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
     d.errlen = errlen;
     d.pc_map = malloc(((size_t)pf->ninsns + 1) * sizeof *d.pc_map);
     if (!d.pc_map) abort();
+    /* ptxas contracts at its default optimisation only: not in a debug module (nvcc -G),
+     * which it assembles at -O0 */
+    exec_contract contract;
+    bool contracts = !prog->m->target_debug && exec_contract_plan(pf, &contract);
 
     for (uint32_t i = 0; i < pf->ninsns && !d.failed; i++) {
         const ptx_insn *pi = &pf->insns[i];
@@ -333,8 +339,14 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         out.guard = -1;
         out.reconv = -1;
         out.vec = 1;
-        if (decode_one(&d, pi, &out) < 0) break;
-        out.op = pi->op;
+        ptx_insn fused; /* the fma a contracted add/sub is decoded as */
+        if (contracts && contract.mul_of[i] >= 0) {
+            if (exec_contract_decode(&d, &contract, i, &fused, &out) < 0) break;
+            out.op = fused.op;
+        } else {
+            if (decode_one(&d, pi, &out) < 0) break;
+            out.op = pi->op;
+        }
         out.src = pi;
         exec_observe_classify(pf, pi, &out);
         if (pi->guard >= 0) {
@@ -375,6 +387,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
     free(d.pc_map);
     free(d.scratch);
     free(d.fixups);
+    if (contracts) exec_contract_free(&contract);
     return ok;
 }
 

@@ -237,6 +237,7 @@ typedef struct ptx_module {
     char *source_name;          /* what error messages call this text */
     uint32_t version_major, version_minor; /* .version */
     uint32_t target_sm;         /* .target sm_XX -> XX (90 for sm_90a too) */
+    bool target_debug;          /* .target ..., debug (nvcc -G: ptxas assembles it at -O0) */
     uint32_t address_size;      /* 32 or 64 */
     ptx_var *vars;   uint32_t nvars;   /* module-level variables */
     ptx_func *funcs; uint32_t nfuncs;  /* entries and .funcs, declarations included */

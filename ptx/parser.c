@@ -179,8 +179,10 @@ static void parse_target(ptx_parser *p) {
             if (sm == 0 || (i < t->len && !(i + 1 == t->len && t->text[i] >= 'a' && t->text[i] <= 'z')))
                 ptx_fail_tok(p, t, "unknown target '%.*s'", (int)t->len, t->text);
             p->m->target_sm = sm;
+        } else if (ptx_tok_is(t, "debug")) {
+            p->m->target_debug = true;
         } else if (!ptx_tok_is(t, "texmode_independent") && !ptx_tok_is(t, "texmode_unified") &&
-                   !ptx_tok_is(t, "map_f64_to_f32") && !ptx_tok_is(t, "debug")) {
+                   !ptx_tok_is(t, "map_f64_to_f32")) {
             ptx_fail_tok(p, t, "unknown target '%.*s'", (int)t->len, t->text);
         }
         ptx_next(p);

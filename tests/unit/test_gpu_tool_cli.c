@@ -212,27 +212,45 @@ static void test_cc(void) {
     CHECK(strstr(a, "/lib -lvcuda -Xlinker -rpath,") != NULL);
     CHECK(strstr(a, "-gencode") == NULL); /* nvcc's default embeds PTX */
     free(a);
-    /* compiling only: no library; the user's -cudart is replaced */
+    /* compiling only: no library; the user's -cudart is replaced, and no machine code is
+     * made (a real architecture becomes its virtual one) */
     a = cc_args("-c -cudart static -arch=sm_90 x.cu -o x.o");
-    CHECK(strcmp(a, "-cudart none -c -arch=sm_90 x.cu -o x.o\n") == 0);
+    CHECK(strcmp(a, "-cudart none -c -arch=compute_90 -code=compute_90 x.cu -o x.o\n") == 0);
     free(a);
+    a = cc_args("-c -arch sm_90a x.cu");
+    CHECK(strcmp(a, "-cudart none -c -arch=compute_90a -code=compute_90a x.cu\n") == 0);
+    free(a);
+    a = cc_args("-c -arch=native x.cu");
+    CHECK(strcmp(a, "-cudart none -c -arch=native x.cu\n") == 0);
+    free(a);
+    /* VCUDA_CC_SASS=1 keeps nvcc's machine code */
+    char *out;
+    CHECK(sh(&out, "VCUDA_CC_SASS=1 VCUDA_NVCC=%s %s cc -c -arch=sm_90 x.cu", fake_nvcc, vcuda) == 0 &&
+          strcmp(out, "-cudart none -c -arch=sm_90 x.cu\n") == 0);
+    free(out);
     a = cc_args("--cudart=shared -ptx x.cu");
     CHECK(strcmp(a, "-cudart none -ptx x.cu\n") == 0);
     free(a);
-    /* SASS only: PTX added for the highest architecture named */
+    /* machine code named: the virtual architecture's PTX instead */
     a = cc_args("-c -arch=compute_80 -code=sm_80,sm_86 x.cu");
-    CHECK(strcmp(a, "-cudart none -c -arch=compute_80 -code=sm_80,sm_86 x.cu -gencode "
-                    "arch=compute_86,code=compute_86\n") == 0);
+    CHECK(strcmp(a, "-cudart none -c -arch=compute_80 -code=compute_80 x.cu\n") == 0);
     free(a);
     a = cc_args("-c -gencode arch=compute_70,code=sm_70 -gencode=arch=compute_90a,code=sm_90a x.cu");
-    CHECK(strstr(a, "x.cu -gencode arch=compute_90a,code=compute_90a\n") != NULL);
+    CHECK(strcmp(a, "-cudart none -c -gencode=arch=compute_70,code=compute_70 "
+                    "-gencode=arch=compute_90a,code=compute_90a x.cu\n") == 0);
     free(a);
     a = cc_args("-c --generate-code arch=compute_80,code=[sm_80,compute_80] x.cu");
-    CHECK(strstr(a, "code=compute_80\n") == NULL && strstr(a, "-gencode arch") == NULL);
+    CHECK(strcmp(a, "-cudart none -c -gencode=arch=compute_80,code=[compute_80] x.cu\n") == 0);
     free(a);
     a = cc_args("-c -arch compute_75 -code compute_75,sm_75 x.cu");
-    CHECK(strcmp(a, "-cudart none -c -arch compute_75 -code compute_75,sm_75 x.cu\n") == 0);
+    CHECK(strcmp(a, "-cudart none -c -arch=compute_75 -code=compute_75 x.cu\n") == 0);
     free(a);
+    /* with VCUDA_CC_SASS=1, SASS only: PTX added for the highest architecture named */
+    CHECK(sh(&out, "VCUDA_CC_SASS=1 VCUDA_NVCC=%s %s cc -c -arch=compute_80 -code=sm_80,sm_86 x.cu",
+             fake_nvcc, vcuda) == 0 &&
+          strcmp(out, "-cudart none -c -arch=compute_80 -code=sm_80,sm_86 x.cu -gencode "
+                      "arch=compute_86,code=compute_86\n") == 0);
+    free(out);
     /* values taken as values: "-o -c" names an output file called -c (links) */
     a = cc_args("-Xcompiler -fPIC -I inc -o app app.cu");
     CHECK(strstr(a, "-Xcompiler -fPIC -I inc -o app app.cu -L") != NULL);
@@ -241,7 +259,6 @@ static void test_cc(void) {
     CHECK(strstr(a, "-lvcuda") == NULL);
     free(a);
     /* -v prints the command (to stderr) and is not passed on */
-    char *out;
     CHECK(sh(&out, "VCUDA_NVCC=%s %s cc -v -c x.cu 2>&1 >/dev/null", fake_nvcc, vcuda) == 0);
     CHECK(strstr(out, "/nvcc -cudart none -c x.cu\n") != NULL);
     free(out);
@@ -257,6 +274,10 @@ static void test_cc(void) {
         fprintf(f, "__global__ void k(int *p) { *p = 1; }\n");
         fclose(f);
         CHECK(sh(&out, "env -u VCUDA_NVCC %s cc --dryrun -c -arch=compute_90 -code=sm_90 %s -o %s/k.o",
+                 vcuda, src, tmpdir) == 0 &&
+              strstr(out, "kind=ptx,sm=90") && !strstr(out, "kind=elf"));
+        free(out);
+        CHECK(sh(&out, "env -u VCUDA_NVCC VCUDA_CC_SASS=1 %s cc --dryrun -c -arch=sm_90 %s -o %s/k.o",
                  vcuda, src, tmpdir) == 0 &&
               strstr(out, "kind=ptx,sm=90") && strstr(out, "kind=elf,sm=90"));
         free(out);
