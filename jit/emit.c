@@ -26,6 +26,7 @@
  */
 #include "internal.h"
 #include "../exec/alu_internal.h"
+#include "../exec/observe.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -183,7 +184,8 @@ static void emit_prelude(jit_buf *o) {
         "struct view { unsigned char *shared; u64 shared_size; const char *ranges;\n"
         "              const unsigned char *params; };\n"
         "struct rt { u32 abi; void (*path_done)(void *); void (*update_brk)(void *);\n"
-        "            volatile int *(*abort_flag)(void *); void (*view)(void *, struct view *); };\n"
+        "            volatile int *(*abort_flag)(void *); void (*view)(void *, struct view *);\n"
+        "            void (*observe)(void *, const void *, u32); };\n"
         "/* the worker's cached allocation of instruction i (exec_range_of): lo, hi, writable */\n"
         "#define RNG(i) (V.ranges + (((u64)INSN(i) / ISZ) %% %uu) * %zuu)\n"
         "#define RLO(r) (*(const u64 *)((r) + %zuu))\n"
@@ -252,6 +254,47 @@ static void emit_prelude(jit_buf *o) {
     _Static_assert(sizeof(((exec_insn *)0)->guard) == sizeof(int) &&
                    sizeof(((exec_insn *)0)->guard_neg) == sizeof(_Bool),
                    "run_h reads an instruction's guard as an int and a _Bool");
+}
+
+/* Whether the unit is instrumented (exec_func.instrumented, set by jit_emit_unit): each
+ * instruction counts its issue into the observer's tally and calls the observer where the
+ * observed run loop does (exec_warp_run_native_observed runs the code). */
+static _Thread_local bool o_observe;
+
+/* What instrumented code adds: the tally's layout, and the count of one issue, as
+ * exec_tally_count (exec/observe.h) counts it. T (the warp's tally of this function) and
+ * OB (the kinds of instruction that call the observer) are read at `top`, since only
+ * the core changes them (calls, returns, the observer's cap on events). */
+static void emit_observe_prelude(jit_buf *o) {
+    _Static_assert(sizeof(exec_insn_tally) == 8 * sizeof(uint64_t) &&
+                   offsetof(exec_insn_tally, issued) == 0 &&
+                   offsetof(exec_insn_tally, partial) == 8 &&
+                   offsetof(exec_insn_tally, active) == 16 &&
+                   offsetof(exec_insn_tally, pred_on) == 24 &&
+                   offsetof(exec_insn_tally, diverged) == 32 &&
+                   offsetof(exec_insn_tally, diverged_lanes) == 40 &&
+                   offsetof(exec_insn_tally, all_taken) == 48 &&
+                   offsetof(exec_insn_tally, all_taken_lanes) == 56,
+                   "the generated tally is exec_insn_tally");
+    jit_buf_printf(o,
+        "/* instrumented: the observer's tally (exec_insn_tally) and events */\n"
+        "struct tl { u64 issued, partial, active, pred_on, diverged, diverged_lanes, all_taken,\n"
+        "            all_taken_lanes; };\n"
+        "#define TP WF(struct tl *, %zuu)\n"
+        "#define OBCALLS WF(u32, %zuu)\n"
+        "#define NONE_CALLS %uu /* OB when every instruction is an event */\n"
+        "static inline void tally_part(struct tl *t, u32 act, u32 m, int br) {\n"
+        "  u32 na = (u32)__builtin_popcount(act), no = (u32)__builtin_popcount(m);\n"
+        "  t->partial++; t->active += na; t->pred_on += no;\n"
+        "  if (br && m) { if (m == act) { t->all_taken++; t->all_taken_lanes += na; }\n"
+        "                 else { t->diverged++; t->diverged_lanes += no; } }\n}\n"
+        "#define TALLY(x, br) do { struct tl *t_ = T + (x); t_->issued++;\\\n"
+        "    if (UNLIKELY(m != FULL)) tally_part(t_, ACT, m, (br)); } while (0)\n"
+        "/* the observer hears of instruction i as the observed loop tells it: after the\n"
+        " * fetch (pc and clock past it), before its effect */\n"
+        "#define OBS(i, k) do { if (UNLIKELY((OB >> (k)) & 1u)) { IP = INSN((i) + 1); CLOCK = clk;\\\n"
+        "    rt->observe(w, INSN(i), m); } } while (0)\n\n",
+        offsetof(exec_wstate, tally), offsetof(exec_wstate, obs_calls), 1u << EXEC_OBS_K_NONE);
 }
 
 /* CORE, or without the vectoriser its out-of-line form (less text to compile) */
@@ -416,9 +459,9 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         "  const char *const C = CODE;\n"
         "  volatile int *const ab = rt->abort_flag(w);\n"
         "  struct view V; rt->view(w, &V);\n"
-        "  u64 *R; u32 *P; u64 clk; u32 m;\n"
+        "  u64 *R; u32 *P; u64 clk; u32 m;%s\n"
         "top:\n"
-        "  R = RR; P = PP; clk = CLOCK;\n"
+        "  R = RR; P = PP; clk = CLOCK;%s\n"
         "  {\n"
         "    const char *in = IP;\n"
         "    if (in == BRK) {\n"
@@ -428,7 +471,10 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         "    }\n"
         "    if (CODE != C || in < C || in > INSN(%u)) return 0;\n"
         "    switch ((u32)((u64)(in - C) / ISZ)) {\n",
-        f->index, n);
+        f->index, o_observe ? " struct tl *T; u32 OB;" : "",
+        o_observe ? "\n  T = TP; OB = OBCALLS;\n"
+                    "  /* (every instruction an event, or no tally: the run loop's) */\n"
+                    "  if (UNLIKELY(!T || (OB & NONE_CALLS))) return 0;" : "", n);
     for (uint32_t i = 0; i <= n; i++)
         if (entry[i]) jit_buf_printf(o, "    case %u: goto L%u;\n", i, i);
     jit_buf_printf(o, "    default: CLOCK = clk; return 2; /* not an entry: interpret it */\n"
@@ -442,7 +488,7 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
          * one call of a loop over them (the same work, a fraction of the text: large
          * functions compile several times faster) */
         uint32_t end = i;
-        if (!o_vectorise)
+        if (!o_vectorise && !o_observe) /* (instrumented code counts each one) */
             while (handler_only(f, end) && (end == i || !(entry[end] || label[end] || rpc[end])))
                 end++;
         if (end > i) {
@@ -454,6 +500,11 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         }
         jit_buf_printf(o, "    clk++;\n");
         emit_guard(o, in);
+        if (o_observe && in->obs != EXEC_OBS_K_HIDDEN) {
+            /* counted, then told, before the instruction runs, as the observed loop does */
+            jit_buf_printf(o, "    TALLY(%u, %d);\n", in->src_index, in->obs == EXEC_OBS_K_BRANCH);
+            if (in->obs != EXEC_OBS_K_NONE) jit_buf_printf(o, "    OBS(%u, %u);\n", i, in->obs);
+        }
         const spec_op *so = i < n ? spec_of(in) : NULL;
         unsigned msize = 0;
         if (so) {
@@ -487,9 +538,12 @@ uint32_t jit_func_insns(const exec_func *f) { return f->code ? f->ncode + 1 : 0;
 void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st) {
     memset(st, 0, sizeof *st);
     o_vectorise = opt >= 2;
+    o_observe = f->instrumented;
     emit_prelude(out);
+    if (o_observe) emit_observe_prelude(out);
     st->funcs = 1;
-    if (f->pf->is_entry) {
+    /* instrumented code is the per-warp kind only: the vector tier counts nothing */
+    if (f->pf->is_entry && !o_observe) {
         st->kernels = 1;
         char why[160] = "";
         if (jit_vector_wanted(f)) {
