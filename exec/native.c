@@ -162,4 +162,6 @@ void exec_program_instrument(exec_program *p, bool on) {
     for (uint32_t i = 0; i < p->m->nfuncs; i++) p->funcs[i].instrumented = on;
 }
 
+bool exec_program_instrumented(const exec_program *p) { return p->instrumented; }
+
 uint32_t exec_program_nfuncs(const exec_program *p) { return p->m->nfuncs; }

@@ -133,6 +133,7 @@ void exec_program_native_enable(exec_program *p, bool on);
  * and it has no vector tier; blocks without an observer, or that ask for an event per
  * instruction, are interpreted. */
 void exec_program_instrument(exec_program *p, bool on);
+bool exec_program_instrumented(const exec_program *p);
 
 /* Functions of a program, for the generator: count, and each one's lowered form. */
 uint32_t exec_program_nfuncs(const exec_program *p);

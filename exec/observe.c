@@ -245,12 +245,12 @@ void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lan
 /* ---- the compiled tier's observed loop ---- */
 
 /* exec_warp_run_observed's loop, but where the warp is in a function with (instrumented)
- * compiled code and reports no event per instruction, that code runs it: it counts each
+ * compiled code that the observer keeps a tally of, that code runs it: it counts each
  * instruction into the same tally and calls exec_observe_insn where this loop would
- * (jit/emit.c), so the observer hears the same. Everything else (a warp whose every
- * instruction is an event: the first ones of the profiler's timed warps, a function the
- * observer keeps no tally of; code not compiled; an instruction that is not an entry
- * point) runs here, one instruction at a time, as in the observed loop. */
+ * (jit/emit.c), so the observer hears the same. Everything else (a function the observer
+ * keeps no tally of, whose every instruction is an event; code not compiled; an
+ * instruction that is not an entry point) runs here, one instruction at a time, as in the
+ * observed loop. */
 void exec_warp_run_native_observed(exec_wstate *w) {
     w->slice_start = w->clock;
     for (;;) {
@@ -264,7 +264,7 @@ void exec_warp_run_native_observed(exec_wstate *w) {
             exec_warp_path_done(w);
             continue;
         }
-        if (w->tally && !w->insn_events) {
+        if (w->tally) {
             const exec_func *f = w->frames[w->depth].func;
             exec_native_fn nf = __atomic_load_n(&f->native, __ATOMIC_ACQUIRE);
             if (nf && f->instrumented && in >= f->code && in <= f->code + f->ncode) {
