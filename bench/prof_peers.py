@@ -45,24 +45,27 @@ def main():
     env.pop("VCUDA_PROF_JIT", None)
     size_args = [str(s) for s in args.sizes] + ["1"]
     cmds = []
+    envs = {}
     for b in args.builds:
+        # each tree's own library first (a copy of a build tree keeps its first path)
+        envs[b] = dict(env, LD_LIBRARY_PATH=os.path.join(os.path.abspath(b), "lib"))
         vcuda = os.path.join(b, "bin", "vcuda")
         exe = os.path.join(b, "prof_peers_cuda")
         subprocess.run([vcuda, "cc", "-O2", "-arch=sm_90", "-o", exe,
-                        os.path.join(HERE, "peers", "peers_cuda.cu")], check=True)
+                        os.path.join(HERE, "peers", "peers_cuda.cu")], env=envs[b], check=True)
         log = os.path.join(b, "prof_peers.log")
         plain = [exe] + size_args
         prof = [vcuda, "prof", "--log-file", log] + plain
         for c in (plain, prof):  # warm-up: each kind's compiled code into the cache
-            subprocess.run(c, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(c, env=envs[b], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cmds.append((b, plain, prof))
     ratios = {b: {} for b in args.builds}
     least = {b: {} for b in args.builds}
     wrong = set()
     for _ in range(args.rounds):
         for b, plain, prof in cmds:
-            tp, okp = run_peers(plain, env)
-            tq, okq = run_peers(prof, env)
+            tp, okp = run_peers(plain, envs[b])
+            tq, okq = run_peers(prof, envs[b])
             if not (okp and okq):
                 wrong.add(b)
             for k in tp:
