@@ -4,10 +4,13 @@
 # (VCUDA_JIT=always, which compiles every function before the first launch, so no launch
 # runs interpreted): every metric of every launch, and the program's output, must be
 # byte for byte the same. Its ncu comparison (prof/ncu/*) runs the interpreter.
-# usage: tiers_compare.sh VCUDA OUTDIR TEST PROGRAM [ARGS...]
+# usage: tiers_compare.sh VCUDA OUTDIR TEST OPT PROGRAM [ARGS...]
+# OPT: the compiled code's VCUDA_JIT_OPT (0-2), or - for the default.
 set -e
-vcuda=$1 outdir=$2 test=$3
-shift 3
+vcuda=$1 outdir=$2 test=$3 opt=$4
+shift 4
+[ "$opt" = - ] && opt=
+export VCUDA_JIT_OPT="$opt"
 mkdir -p "$outdir"
 for mode in 0 always; do
     VCUDA_JIT=$mode VCUDA_REPORT=0 "$vcuda" prof --csv --print-gpu-trace --metrics all \
