@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def run_peers(cmd, env):
-    """Per kernel: CPU seconds of its timed run; and whether every result was right."""
+    """Per kernel: CPU milliseconds of its timed run; and whether every result was right."""
     out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True)
     times, ok = {}, out.returncode == 0
@@ -83,7 +83,7 @@ def main():
         for b in args.builds:
             if k in ratios[b]:
                 lp, lq = least[b][k]
-                row += f" {lp * 1000:9.1f} {lq * 1000:9.1f} {statistics.median(ratios[b][k]):5.2f}x"
+                row += f" {lp:9.1f} {lq:9.1f} {statistics.median(ratios[b][k]):5.2f}x"
             else:
                 row += f" {'-':>9s} {'-':>9s} {'-':>6s}"
         print(row)
