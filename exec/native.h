@@ -45,7 +45,8 @@ typedef struct exec_native_rt {
     volatile int *(*abort_flag)(exec_wstate *w);
     void (*view)(exec_wstate *w, exec_native_view *v);
     /* instrumented code: what the observed run loop calls before an instruction whose
-     * kind (exec_insn.obs) is among the warp's obs_calls, with the same state (exec_observe_insn) */
+     * kind (exec_insn.obs) is among the warp's obs_calls, with the same state
+     * (exec_observe_insn) */
     void (*observe)(exec_wstate *w, const exec_insn *in, uint32_t m);
 } exec_native_rt;
 

@@ -102,7 +102,8 @@ static void tid_lanes(const exec_wstate *w, uint32_t sreg, uint32_t mask, uint64
     uint32_t t = w->h.warp_in_block * EXEC_WARP_SIZE;
     uint32_t x = t % nx, y = (t / nx) % ny, z = t / (nx * ny);
     for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) {
-        if ((mask >> lane) & 1u) d[lane] = sreg == PTX_SREG_TID_X ? x : sreg == PTX_SREG_TID_Y ? y : z;
+        if ((mask >> lane) & 1u)
+            d[lane] = sreg == PTX_SREG_TID_X ? x : sreg == PTX_SREG_TID_Y ? y : z;
         if (++x == nx) {
             x = 0;
             if (++y == ny) {
