@@ -858,13 +858,19 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
     void (*run)(exec_wstate *) = exec_warp_run;
     /* the compiled tier, when the program has some of it: the native loop runs each
      * function's code once it is installed (functions arrive one by one, even while the
-     * block runs) and interprets the rest; observed blocks (profiler, checker) always run
-     * in the interpreter, whose events and counters they read (the tiers agree byte for
-     * byte, so blocks of one grid, or warps of one block, may differ) */
-    if (!L->observer && exec_program_native_ready(b->prog)) run = exec_warp_run_native;
+     * block runs) and interprets the rest; observed blocks (profiler, checker) run in the
+     * interpreter, whose events and counters they read, or in instrumented compiled code
+     * where the program has it (the tiers agree byte for byte, so blocks of one grid, or
+     * warps of one block, may differ); blocks of a program whose code is instrumented run
+     * in the interpreter when nothing observes them */
+    bool native = exec_program_native_ready(b->prog);
+    if (!L->observer && native && !b->prog->instrumented) run = exec_warp_run_native;
     if (L->observer) {
         exec_observe_block_begin(b);
-        run = exec_warp_run_observed;
+        /* a profiled program's code is instrumented (exec_program_instrument): it tells
+         * the observer what this loop would */
+        run = native && b->prog->instrumented ? exec_warp_run_native_observed
+                                              : exec_warp_run_observed;
     }
     /* the vector tier runs the whole block when the kernel has it; it hands the block to
      * the loop below when a warp meets what it does not run */

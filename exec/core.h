@@ -123,6 +123,9 @@ struct exec_func {
      * on other threads: written once (release) and read with acquire loads. */
     exec_native_fn native;
     exec_native_block_fn block_native; /* a kernel's whole-block code (exec/native.h), or NULL */
+    /* the code to compile is the instrumented kind, which tells an observer what the
+     * observed run loop tells it (exec_program_instrument) */
+    bool instrumented;
 };
 
 struct exec_kernel {
@@ -152,6 +155,8 @@ struct exec_program {
      * on its own, so a block also reads the function's pointers (acquire) */
     bool native_ready;
     bool native_on;            /* blocks may use it (tests turn it off to compare) */
+    bool instrumented;         /* its compiled code is instrumented: observed blocks run it,
+                                * others the interpreter (exec_program_instrument) */
 };
 
 /* ---- running ---- */
@@ -373,6 +378,9 @@ void exec_warp_run_native(exec_wstate *w);
 bool exec_block_poll(struct exec_block *b);
 /* The same loop telling the launch's observer every event (exec/observe.h). */
 void exec_warp_run_observed(exec_wstate *w);
+/* The observed loop running the instrumented compiled code of each function that has
+ * some (exec/observe.c), for a program whose code is instrumented. */
+void exec_warp_run_native_observed(exec_wstate *w);
 /* Leave the run loop before the next instruction (barrier, exit, fault, time slice). */
 static inline void exec_warp_yield(exec_wstate *w) { w->yield = true; w->brk = w->ip; }
 /* Set brk from the top of the reconvergence stack. */

@@ -19,6 +19,7 @@ const exec_native_rt exec_native_runtime = {
     .update_brk = exec_warp_update_brk,
     .abort_flag = native_abort_flag,
     .view = native_view,
+    .observe = exec_observe_insn,
 };
 
 static void block_view(struct exec_block *b, exec_native_block_view *v) {
@@ -155,5 +156,12 @@ bool exec_program_native_ready(const exec_program *p) {
 void exec_program_native_enable(exec_program *p, bool on) {
     __atomic_store_n(&p->native_on, on, __ATOMIC_RELAXED);
 }
+
+void exec_program_instrument(exec_program *p, bool on) {
+    p->instrumented = on;
+    for (uint32_t i = 0; i < p->m->nfuncs; i++) p->funcs[i].instrumented = on;
+}
+
+bool exec_program_instrumented(const exec_program *p) { return p->instrumented; }
 
 uint32_t exec_program_nfuncs(const exec_program *p) { return p->m->nfuncs; }

@@ -25,7 +25,7 @@
 #include "core.h"
 
 /* Bumped whenever exec_native_rt or the meaning of the generated code's contract changes. */
-#define EXEC_NATIVE_ABI 4u
+#define EXEC_NATIVE_ABI 5u
 
 /* What native code reads of the block it runs in, once per entry: shared memory, and
  * the worker's cache of the allocation each global access last hit (exec_range_of). */
@@ -44,6 +44,10 @@ typedef struct exec_native_rt {
     /* the launch's abort flag (NULL when none): a backward branch tests it */
     volatile int *(*abort_flag)(exec_wstate *w);
     void (*view)(exec_wstate *w, exec_native_view *v);
+    /* instrumented code: what the observed run loop calls before an instruction whose
+     * kind (exec_insn.obs) is among the warp's obs_calls, with the same state
+     * (exec_observe_insn) */
+    void (*observe)(exec_wstate *w, const exec_insn *in, uint32_t m);
 } exec_native_rt;
 
 /* The plain memory accesses whose whole-warp fast path native code may inline: a scalar
@@ -122,6 +126,15 @@ bool exec_program_native_ready(const exec_program *p);
 /* Turn the installed code on or off for the blocks that start from now on (a test runs a
  * kernel in both tiers). */
 void exec_program_native_enable(exec_program *p, bool on);
+
+/* Make the compiled code of p instrumented (before its compile job starts: the generator
+ * reads exec_func.instrumented): each function's code then counts every instruction into
+ * the observer's tally and calls exec_observe_insn where the observed run loop does, so
+ * that observed blocks (a profiled run) run compiled code with the interpreter's counts,
+ * and it has no vector tier; blocks without an observer, or that ask for an event per
+ * instruction, are interpreted. */
+void exec_program_instrument(exec_program *p, bool on);
+bool exec_program_instrumented(const exec_program *p);
 
 /* Functions of a program, for the generator: count, and each one's lowered form. */
 uint32_t exec_program_nfuncs(const exec_program *p);

@@ -11,6 +11,7 @@
  */
 #include "core.h"
 #include "observe.h"
+#include "native.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,53 @@ void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lan
     if (!o || !o->heap) return;
     exec_site s = site_of(w, in);
     o->heap(&s, (exec_heap_op)op, lane, ptr, size);
+}
+
+/* ---- the compiled tier's observed loop ---- */
+
+/* exec_warp_run_observed's loop, but where the warp is in a function with (instrumented)
+ * compiled code that the observer keeps a tally of, that code runs it: it counts each
+ * instruction into the same tally and calls exec_observe_insn where this loop would
+ * (jit/emit.c), so the observer hears the same. Everything else (a function the observer
+ * keeps no tally of, whose every instruction is an event; code not compiled; an
+ * instruction that is not an entry point) runs here, one instruction at a time, as in the
+ * observed loop. */
+void exec_warp_run_native_observed(exec_wstate *w) {
+    w->slice_start = w->clock;
+    for (;;) {
+        const exec_insn *in = w->ip;
+        if (__builtin_expect(in == w->brk, 0)) {
+            if (w->yield) {
+                w->yield = false;
+                exec_warp_update_brk(w);
+                return;
+            }
+            exec_warp_path_done(w);
+            continue;
+        }
+        if (w->tally) {
+            const exec_func *f = w->frames[w->depth].func;
+            exec_native_fn nf = __atomic_load_n(&f->native, __ATOMIC_ACQUIRE);
+            if (nf && f->instrumented && in >= f->code && in <= f->code + f->ncode) {
+                int r = nf(w, &exec_native_runtime);
+                if (r == 1) return;
+                if (r == 0 || w->ip != in) continue;
+                /* 2: not one of the code's entry points: interpreted below */
+            }
+        }
+        w->ip = in + 1;
+        w->clock++;
+        uint32_t m = w->h.active;
+        if (in->guard >= 0) {
+            uint32_t p = w->h.P[in->guard];
+            m &= in->guard_neg ? ~p : p;
+        }
+        if (w->tally && in->obs != EXEC_OBS_K_HIDDEN)
+            exec_tally_count(w->tally + in->src_index, in->obs == EXEC_OBS_K_BRANCH,
+                             w->h.active, m, false);
+        if ((w->obs_calls >> in->obs) & 1u) exec_observe_insn(w, in, m);
+        if (m) in->fn(&w->h, in, m);
+    }
 }
 
 /* ---- tallies ---- */

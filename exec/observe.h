@@ -89,6 +89,42 @@ static inline uint64_t exec_tally_all_taken_lanes(const exec_insn_tally *t) {
     return t->all_taken_lanes + 32u * (t->issued - t->partial);
 }
 
+/* Lanes in m, with the CPU's instruction (hw: only in code compiled for a CPU that has
+ * one) or without. */
+static inline __attribute__((always_inline)) uint32_t exec_count_lanes(uint32_t m, const bool hw) {
+    if (hw) return (uint32_t)__builtin_popcount(m);
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* One issue of an instruction into its tally t: m the lanes its guard lets run, active
+ * the lanes on the path; branch: a bra (taken by the lanes of m). The executor's observed
+ * loops count with it (exec/warp.c; exec/observe.c for the compiled tier, whose
+ * instrumented code, jit/emit.c, counts the same in its own text: the unit test
+ * test_prof_tiers compares the two). */
+static inline __attribute__((always_inline)) void exec_tally_count(exec_insn_tally *t, bool branch,
+                                                                  uint32_t active, uint32_t m,
+                                                                  const bool hw) {
+    t->issued++;
+    if (__builtin_expect(m != 0xffffffffu, 0)) {
+        uint32_t n_act = exec_count_lanes(active, hw);
+        uint32_t n_on = exec_count_lanes(m, hw);
+        t->partial++;
+        t->active += n_act;
+        t->pred_on += n_on;
+        if (branch && m) { /* taken by the lanes of m */
+            if (m == active) {
+                t->all_taken++;
+                t->all_taken_lanes += n_act;
+            } else {
+                t->diverged++;
+                t->diverged_lanes += n_on;
+            }
+        }
+    }
+}
+
 /* Kinds of event, for exec_observer.block_events. */
 enum {
     EXEC_OBS_EV_INSN = 1u << 0,       /* insn */

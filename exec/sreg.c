@@ -93,6 +93,27 @@ static uint64_t lane_value(exec_wstate *w, uint32_t sreg, uint32_t lane) {
     }
 }
 
+/* %tid.x/y/z of the lanes in mask (what exec_thread_of gives each): the first lane's by
+ * division, the others by counting on from it (a division per lane cost more than the
+ * rest of a small kernel's warp). */
+static void tid_lanes(const exec_wstate *w, uint32_t sreg, uint32_t mask, uint64_t *d) {
+    const struct exec_block *b = w->h.block;
+    uint32_t nx = b->ntid.x, ny = b->ntid.y;
+    uint32_t t = w->h.warp_in_block * EXEC_WARP_SIZE;
+    uint32_t x = t % nx, y = (t / nx) % ny, z = t / (nx * ny);
+    for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) {
+        if ((mask >> lane) & 1u)
+            d[lane] = sreg == PTX_SREG_TID_X ? x : sreg == PTX_SREG_TID_Y ? y : z;
+        if (++x == nx) {
+            x = 0;
+            if (++y == ny) {
+                y = 0;
+                z++;
+            }
+        }
+    }
+}
+
 void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     if (in->flags & EXEC_F_PSEUDO) w->clock--; /* part of the instruction that follows */
@@ -107,7 +128,10 @@ void exec_h_sreg(exec_warp *hw, const exec_insn *in, uint32_t mask) {
             return;
         }
         /* fall through */
-    case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: case PTX_SREG_LANEID:
+    case PTX_SREG_TID_Y: case PTX_SREG_TID_Z:
+        tid_lanes(w, sreg, mask, d);
+        return;
+    case PTX_SREG_LANEID:
     case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE: case PTX_SREG_LANEMASK_LT:
     case PTX_SREG_LANEMASK_GE: case PTX_SREG_LANEMASK_GT:
         EXEC_EACH_LANE(mask, lane, d[lane] = lane_value(w, sreg, lane));

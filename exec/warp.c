@@ -228,17 +228,6 @@ void exec_warp_pick_events(exec_wstate *w) {
     w->obs_calls = w->insn_events ? ~(1u << EXEC_OBS_K_HIDDEN) : b->obs_calls;
 }
 
-static inline uint32_t lanes_in(uint32_t m) {
-    m = m - ((m >> 1) & 0x55555555u);
-    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
-
-/* Lanes in m, with the CPU's instruction (hw, in a copy compiled for it) or without. */
-static inline __attribute__((always_inline)) uint32_t count_lanes(uint32_t m, const bool hw) {
-    return hw ? (uint32_t)__builtin_popcount(m) : lanes_in(m);
-}
-
 /* The run loop, written once and compiled several times (exec_warp_run,
  * exec_warp_run_observed): with observed a constant false the event call disappears, so an
  * unobserved run pays nothing per instruction for the observer's existence. hw_popcount:
@@ -269,27 +258,9 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
         if (observed) {
             /* counted here, without a call, when the observer keeps a tally */
             struct exec_insn_tally *t = w->tally;
-            if (t && in->obs != EXEC_OBS_K_HIDDEN) {
-                t += in->src_index;
-                t->issued++;
-                if (__builtin_expect(m != EXEC_FULL_MASK, 0)) {
-                    uint32_t act = w->h.active;
-                    uint32_t n_act = count_lanes(act, hw_popcount);
-                    uint32_t n_on = count_lanes(m, hw_popcount);
-                    t->partial++;
-                    t->active += n_act;
-                    t->pred_on += n_on;
-                    if (in->obs == EXEC_OBS_K_BRANCH && m) { /* taken by the lanes of m */
-                        if (m == act) {
-                            t->all_taken++;
-                            t->all_taken_lanes += n_act;
-                        } else {
-                            t->diverged++;
-                            t->diverged_lanes += n_on;
-                        }
-                    }
-                }
-            }
+            if (t && in->obs != EXEC_OBS_K_HIDDEN)
+                exec_tally_count(t + in->src_index, in->obs == EXEC_OBS_K_BRANCH, w->h.active, m,
+                                 hw_popcount);
             if ((w->obs_calls >> in->obs) & 1u) exec_observe_insn(w, in, m);
         }
         if (__builtin_expect(m != 0, 1)) in->fn(&w->h, in, m);

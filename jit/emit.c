@@ -26,6 +26,7 @@
  */
 #include "internal.h"
 #include "../exec/alu_internal.h"
+#include "../exec/observe.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -183,7 +184,8 @@ static void emit_prelude(jit_buf *o) {
         "struct view { unsigned char *shared; u64 shared_size; const char *ranges;\n"
         "              const unsigned char *params; };\n"
         "struct rt { u32 abi; void (*path_done)(void *); void (*update_brk)(void *);\n"
-        "            volatile int *(*abort_flag)(void *); void (*view)(void *, struct view *); };\n"
+        "            volatile int *(*abort_flag)(void *); void (*view)(void *, struct view *);\n"
+        "            void (*observe)(void *, const void *, u32); };\n"
         "/* the worker's cached allocation of instruction i (exec_range_of): lo, hi, writable */\n"
         "#define RNG(i) (V.ranges + (((u64)INSN(i) / ISZ) %% %uu) * %zuu)\n"
         "#define RLO(r) (*(const u64 *)((r) + %zuu))\n"
@@ -254,6 +256,50 @@ static void emit_prelude(jit_buf *o) {
                    "run_h reads an instruction's guard as an int and a _Bool");
 }
 
+/* Whether the unit is instrumented (exec_func.instrumented, set by jit_emit_unit): each
+ * instruction counts its issue into the observer's tally and calls the observer where the
+ * observed run loop does (exec_warp_run_native_observed runs the code). */
+static _Thread_local bool o_observe;
+
+/* What instrumented code adds: the tally's layout, and the count of one issue, as
+ * exec_tally_count (exec/observe.h) counts it. T (the warp's tally of this function) and
+ * OB (the kinds of instruction that call the observer: every kind while each instruction
+ * is an event, as in the first instructions of the profiler's timed warps) are read at
+ * `top`, since only the core changes them (calls, returns), and OB after each call of
+ * the observer (whose cap on instruction events may change it). */
+static void emit_observe_prelude(jit_buf *o) {
+    _Static_assert(sizeof(exec_insn_tally) == 8 * sizeof(uint64_t) &&
+                   offsetof(exec_insn_tally, issued) == 0 &&
+                   offsetof(exec_insn_tally, partial) == 8 &&
+                   offsetof(exec_insn_tally, active) == 16 &&
+                   offsetof(exec_insn_tally, pred_on) == 24 &&
+                   offsetof(exec_insn_tally, diverged) == 32 &&
+                   offsetof(exec_insn_tally, diverged_lanes) == 40 &&
+                   offsetof(exec_insn_tally, all_taken) == 48 &&
+                   offsetof(exec_insn_tally, all_taken_lanes) == 56,
+                   "the generated tally is exec_insn_tally");
+    jit_buf_printf(o,
+        "/* instrumented: the observer's tally (exec_insn_tally) and events */\n"
+        "struct tl { u64 issued, partial, active, pred_on, diverged, diverged_lanes, all_taken,\n"
+        "            all_taken_lanes; };\n"
+        "#define TP WF(struct tl *, %zuu)\n"
+        "#define OBCALLS WF(u32, %zuu)\n"
+
+        "static inline void tally_part(struct tl *t, u32 act, u32 m, int br) {\n"
+        "  u32 na = (u32)__builtin_popcount(act), no = (u32)__builtin_popcount(m);\n"
+        "  t->partial++; t->active += na; t->pred_on += no;\n"
+        "  if (br && m) { if (m == act) { t->all_taken++; t->all_taken_lanes += na; }\n"
+        "                 else { t->diverged++; t->diverged_lanes += no; } }\n}\n"
+        "#define TALLY(x, br) do { struct tl *t_ = T + (x); t_->issued++;\\\n"
+        "    if (UNLIKELY(m != FULL)) tally_part(t_, ACT, m, (br)); } while (0)\n"
+        "/* the observer hears of instruction i (of kind k) as the observed loop tells it:\n"
+        " * after the fetch (pc and clock past it), before its effect; OB again after, since\n"
+        " * the observer's cap on instruction events may end them there */\n"
+        "#define OBS(i, k) do { if (UNLIKELY((OB >> (k)) & 1u)) { IP = INSN((i) + 1); CLOCK = clk;\\\n"
+        "    rt->observe(w, INSN(i), m); OB = OBCALLS; } } while (0)\n\n",
+        offsetof(exec_wstate, tally), offsetof(exec_wstate, obs_calls));
+}
+
 /* CORE, or without the vectoriser its out-of-line form (less text to compile) */
 static const char *core_macro(void) { return o_vectorise ? "CORE" : "CORE_H"; }
 
@@ -269,9 +315,8 @@ static void emit_operands(jit_buf *o, const exec_insn *in, const char *l) {
 }
 
 /* Inline for the full mask (a counted loop over the 32 lanes, which the C compiler
- * vectorises) and the uniform case (once, for the first lane); a partial mask calls the
- * handler, which walks the lanes itself. Keeping one copy of each loop keeps the text,
- * and the C compiler's time, small. */
+ * vectorises), a partial mask (every lane computed, those of the mask kept: the
+ * operations are pure) and the uniform case (once, for the first lane). */
 static void emit_spec(jit_buf *o, const exec_insn *in, const spec_op *so, uint32_t i) {
     bool uni = in->lane_fn != NULL;
     if (!uni && !o_vectorise) { /* without the vectoriser the handler's loop is faster */
@@ -285,12 +330,11 @@ static void emit_spec(jit_buf *o, const exec_insn *in, const spec_op *so, uint32
             jit_buf_printf(o, "P[%u] = (P[%u] & ~m) | ((%s) ? m : 0); }\n", in->d[0], in->d[0],
                            so->expr);
         } else {
-            jit_buf_printf(o, "    if (LIKELY(m == FULL)) { u32 bits = 0;\n"
+            jit_buf_printf(o, "    if (LIKELY(m != 0)) { u32 bits = 0;\n"
                               "      for (u32 l = 0; l < 32; l++) { ");
             emit_operands(o, in, "l");
             jit_buf_printf(o, "bits |= (u32)(%s) << l; }\n", so->expr);
-            jit_buf_printf(o, "      P[%u] = bits; } else if (m) FN(%u)(w, INSN(%u), m);\n",
-                           in->d[0], i, i);
+            jit_buf_printf(o, "      P[%u] = (P[%u] & ~m) | (bits & m); }\n", in->d[0], in->d[0]);
         }
         return;
     }
@@ -308,8 +352,14 @@ static void emit_spec(jit_buf *o, const exec_insn *in, const spec_op *so, uint32
         jit_buf_printf(o, "    if (LIKELY(m == FULL)) { _Pragma(\"GCC ivdep\")\n"
                           "      for (u32 l = 0; l < 32; l++) { ");
         emit_operands(o, in, "l");
-        jit_buf_printf(o, "R[%uu * 32 + l] = (u64)(%s); }\n"
-                          "    } else if (m) FN(%u)(w, INSN(%u), m);\n", in->d[0], expr, i, i);
+        jit_buf_printf(o, "R[%uu * 32 + l] = (u64)(%s); }\n", in->d[0], expr);
+        /* some lanes: every lane computed (pure integer operations, which cannot fault),
+         * those of m kept */
+        jit_buf_printf(o, "    } else if (m) { _Pragma(\"GCC ivdep\")\n"
+                          "      for (u32 l = 0; l < 32; l++) { ");
+        emit_operands(o, in, "l");
+        jit_buf_printf(o, "u64 v_ = (u64)(%s); R[%uu * 32 + l] = (m >> l) & 1u ? v_ : R[%uu * 32 + l]; }\n"
+                          "    }\n", expr, in->d[0], in->d[0]);
     }
 }
 
@@ -350,6 +400,30 @@ static void emit_mem(jit_buf *o, const exec_insn *in, int shape, unsigned size, 
         jit_buf_printf(o, "        for (u32 l = 0; l < 32; l++) p[l] = (%s)R[%uu * 32 + l];\n", T,
                        in->d[0]);
     jit_buf_printf(o, "      } else PLAIN(%u);\n    } else PLAIN(%u);\n", i, i);
+}
+
+/* Unsigned div and rem of the whole warp by one power of two (tid % (2 * stride) in tree
+ * reductions): a shift or a mask over the lanes; any other divisor, some lanes, or a
+ * uniform instruction (its lane handler does it once): the handler's. False: not such an
+ * instruction. */
+static bool emit_pow2_div(jit_buf *o, const exec_insn *in, uint32_t i) {
+    if (in->op != PTX_OP_div && in->op != PTX_OP_rem) return false;
+    if (in->lane_fn || !jit_form_plain(in, false)) return false;
+    bool w32 = jit_form_handler(in, in->op, PTX_T_u32, ALU_V_NONE, 2, false);
+    if (!w32 && !jit_form_handler(in, in->op, PTX_T_u64, ALU_V_NONE, 2, false)) return false;
+    const char *T = w32 ? "u32" : "u64";
+    jit_buf_printf(o,
+        "    if (LIKELY(m == FULL)) {\n"
+        "      const u64 *A = R + %uu * 32, *B = R + %uu * 32; %s d0 = (%s)B[0], dd = 0;\n"
+        "      for (u32 l = 0; l < 32; l++) dd |= (%s)B[l] ^ d0;\n"
+        "      if (LIKELY(!dd && d0 && !(d0 & (d0 - 1)))) { u32 sh = (u32)__builtin_ctzll(d0); (void)sh;\n"
+        "        _Pragma(\"GCC ivdep\") for (u32 l = 0; l < 32; l++) R[%uu * 32 + l] = (u64)(%s);\n"
+        "      } else PLAIN(%u);\n    } else PLAIN(%u);\n",
+        in->a[0], in->a[1], T, T, T, in->d[0],
+        in->op == PTX_OP_rem ? (w32 ? "(u32)A[l] & (d0 - 1)" : "A[l] & (d0 - 1)")
+                             : (w32 ? "(u32)A[l] >> sh" : "A[l] >> sh"),
+        i, i);
+    return true;
 }
 
 /* A uniform branch is a jump; a divergent one, or a backward one that must let the core
@@ -416,9 +490,9 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         "  const char *const C = CODE;\n"
         "  volatile int *const ab = rt->abort_flag(w);\n"
         "  struct view V; rt->view(w, &V);\n"
-        "  u64 *R; u32 *P; u64 clk; u32 m;\n"
+        "  u64 *R; u32 *P; u64 clk; u32 m;%s\n"
         "top:\n"
-        "  R = RR; P = PP; clk = CLOCK;\n"
+        "  R = RR; P = PP; clk = CLOCK;%s\n"
         "  {\n"
         "    const char *in = IP;\n"
         "    if (in == BRK) {\n"
@@ -428,7 +502,9 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         "    }\n"
         "    if (CODE != C || in < C || in > INSN(%u)) return 0;\n"
         "    switch ((u32)((u64)(in - C) / ISZ)) {\n",
-        f->index, n);
+        f->index, o_observe ? " struct tl *T; u32 OB;" : "",
+        o_observe ? "\n  T = TP; OB = OBCALLS;\n"
+                    "  if (UNLIKELY(!T)) return 0; /* (no tally: the run loop's) */" : "", n);
     for (uint32_t i = 0; i <= n; i++)
         if (entry[i]) jit_buf_printf(o, "    case %u: goto L%u;\n", i, i);
     jit_buf_printf(o, "    default: CLOCK = clk; return 2; /* not an entry: interpret it */\n"
@@ -442,7 +518,7 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
          * one call of a loop over them (the same work, a fraction of the text: large
          * functions compile several times faster) */
         uint32_t end = i;
-        if (!o_vectorise)
+        if (!o_vectorise && !o_observe) /* (instrumented code counts each one) */
             while (handler_only(f, end) && (end == i || !(entry[end] || label[end] || rpc[end])))
                 end++;
         if (end > i) {
@@ -454,6 +530,11 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         }
         jit_buf_printf(o, "    clk++;\n");
         emit_guard(o, in);
+        if (o_observe && in->obs != EXEC_OBS_K_HIDDEN) {
+            /* counted, then told, before the instruction runs, as the observed loop does */
+            jit_buf_printf(o, "    TALLY(%u, %d);\n", in->src_index, in->obs == EXEC_OBS_K_BRANCH);
+            jit_buf_printf(o, "    OBS(%u, %u);\n", i, in->obs);
+        }
         const spec_op *so = i < n ? spec_of(in) : NULL;
         unsigned msize = 0;
         if (so) {
@@ -467,6 +548,8 @@ static void emit_func(jit_buf *o, const exec_func *f, jit_emit_stats *st) {
         } else if (i < n && exec_native_mem_shape(in, &msize) &&
                    (o_vectorise || exec_native_mem_shape(in, &msize) == EXEC_NATIVE_MEM_LD_KPARAM)) {
             emit_mem(o, in, exec_native_mem_shape(in, &msize), msize, i);
+            st->inline_insns++;
+        } else if (i < n && o_vectorise && emit_pow2_div(o, in, i)) {
             st->inline_insns++;
         } else if (i < n && plain_op(in)) {
             jit_buf_printf(o, "    PLAIN(%u);\n", i);
@@ -487,9 +570,12 @@ uint32_t jit_func_insns(const exec_func *f) { return f->code ? f->ncode + 1 : 0;
 void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st) {
     memset(st, 0, sizeof *st);
     o_vectorise = opt >= 2;
+    o_observe = f->instrumented;
     emit_prelude(out);
+    if (o_observe) emit_observe_prelude(out);
     st->funcs = 1;
-    if (f->pf->is_entry) {
+    /* instrumented code is the per-warp kind only: the vector tier counts nothing */
+    if (f->pf->is_entry && !o_observe) {
         st->kernels = 1;
         char why[160] = "";
         if (jit_vector_wanted(f)) {

@@ -90,6 +90,8 @@ typedef exec_insn_tally insn_count;
  * patterns are remembered by instruction, phase and lanes on. */
 typedef struct mem_memo {
     const ptx_insn *insn;      /* NULL: empty */
+    uint32_t hits;             /* repeats not yet added to the counters (memo_fold) */
+    uint8_t kind;              /* the prof_mem_kind it counts in */
     uint32_t mask, size;
     uint8_t space, access;
     uint8_t nruns;             /* see run_len */
@@ -142,6 +144,9 @@ typedef struct prof_worker {
     insn_info scratch;         /* for an instruction of no known function */
     struct worker_tables *tables; /* memo and l1 below: taken from the pool for this launch */
     mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
+    /* the memo's repeats folded so far (memo_fold), by prof_mem_kind: added to the
+     * counters at the end (memo_flush) */
+    uint64_t memo_counts[PROF_MEM_KIND_COUNT][10];
     /* timing of the running block */
     warp_clock *warps;
     uint32_t warps_cap, nwarps;
@@ -735,10 +740,13 @@ static void fold_counts(prof_worker *w)
     }
 }
 
+static void memo_flush(prof_worker *w);
+
 static void end_worker(void *ctx, void *state)
 {
     prof_session *s = ctx;
     prof_worker *w = state;
+    memo_flush(w);
     fold_counts(w);
     pthread_mutex_lock(&s->lock);
     prof_counters_add(&s->total, &w->rec.c);
@@ -1197,11 +1205,39 @@ static void memo_sector_runs(mem_memo *mm, const uint64_t addr[32], uint32_t mas
     }
 }
 
+/* Repeats of a memo entry are counted, not added (ten sums an access, where most accesses
+ * repeat a pattern): their counts go to the worker's memo_counts when the entry makes
+ * way for another, or has many, and into the counters at the end of the worker. */
+#define MEMO_HITS_MAX (1u << 30)
+static void memo_fold(prof_worker *w, mem_memo *mm)
+{
+    if (!mm->hits)
+        return;
+    uint64_t *f = w->memo_counts[mm->kind];
+    for (size_t i = 0; i < MEM_COUNT_FIELDS; i++)
+        f[i] += (uint64_t)mm->hits * mm->delta[i];
+    mm->hits = 0;
+}
+
+static void memo_flush(prof_worker *w)
+{
+    for (uint32_t i = 0; w->memo && i < MEMO_SLOTS; i++)
+        memo_fold(w, &w->memo[i]);
+    for (uint32_t k = 0; k < PROF_MEM_KIND_COUNT; k++) {
+        uint64_t *f = (uint64_t *)&w->rec.c.mem[k];
+        for (size_t i = 0; i < MEM_COUNT_FIELDS; i++) {
+            f[i] += w->memo_counts[k][i];
+            w->memo_counts[k][i] = 0;
+        }
+    }
+}
+
 /* prof_on_mem, or what it gave for the same pattern last time (mem_memo). Returns the
- * pattern's entry. */
+ * pattern's entry. defer: a repeat may be counted later (memo_fold); else its counts are
+ * in the counters on return (the timing replay reads them). */
 static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps,
                                  prof_access pa, prof_mem_kind kind, const uint64_t addr[32],
-                                 uint32_t mask, uint32_t size)
+                                 uint32_t mask, uint32_t size, bool defer)
 {
     uint64_t base = mask ? addr[__builtin_ctz(mask)] : 0;
     uint64_t phase = base % MEMO_PERIOD;
@@ -1224,15 +1260,20 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
             }
         }
         if (same) {
-            mem_counts_add(&w->rec.c.mem[kind], mm->delta);
+            if (!defer)
+                mem_counts_add(&w->rec.c.mem[kind], mm->delta);
+            else if (__builtin_expect(++mm->hits == MEMO_HITS_MAX, 0))
+                memo_fold(w, mm);
             return mm;
         }
     }
+    memo_fold(w, mm);  /* (its repeats are counted before it goes) */
     prof_mem_counts before = w->rec.c.mem[kind];
     prof_on_mem(&w->rec, ps, pa, addr, mask, size);
     const uint64_t *after = (const uint64_t *)&w->rec.c.mem[kind];
     const uint64_t *was = (const uint64_t *)&before;
     mm->insn = pi;
+    mm->kind = (uint8_t)kind;
     mm->mask = mask;
     mm->size = size;
     mm->space = (uint8_t)ps;
@@ -1467,7 +1508,7 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     const mem_memo *mm = NULL;
     if (kind != PROF_MEM_KIND_COUNT) {
         wavefronts_before = w->rec.c.mem[kind].transactions;
-        mm = count_mem(w, site->insn, ps, pa, kind, addr, mask, size);
+        mm = count_mem(w, site->insn, ps, pa, kind, addr, mask, size, !replay);
     }
     prof_session *s = w->s;
     if (!s->timing || !mask)

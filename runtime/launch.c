@@ -369,7 +369,8 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
      * compute-sanitizer serialise kernels (their reports stay in launch order). */
     bool serial = prof || ck;
     /* which tier the launch starts in (blocks switch when the code arrives mid-grid) */
-    bool compiled = !L.observer && exec_kernel_native_ready(prog, L.kernel);
+    bool compiled = exec_kernel_native_ready(prog, L.kernel) &&
+                    (!L.observer || (prof && exec_program_instrumented(prog)));
     int interp_why = L.observer ? RT_INTERP_OBSERVED : jit ? RT_INTERP_NOT_READY : RT_INTERP_OFF;
     char interp_note[160] = "";
     if (!compiled && interp_why == RT_INTERP_NOT_READY)

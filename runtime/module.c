@@ -11,6 +11,7 @@
  */
 #include "rt.h"
 #include "../jit/jit.h"
+#include "../exec/native.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -97,6 +98,7 @@ static cudaError_t rt_module_build(rt_context *c, rt_module *m, int d) {
     }
     /* the compiled tier: VCUDA_JIT=always compiles now (a failure fails the load), the
      * default compiles in the background while the first launches run interpreted */
+    if (rt_prof_compiled()) exec_program_instrument(prog, true); /* counts for the profiler */
     jit = jit_program_start(prog, c->jit_mode, err, sizeof err);
     if (!jit && c->jit_mode == JIT_ALWAYS) {
         fprintf(stderr, "vcuda: %s: %s\n", m->name, err);

@@ -11,6 +11,9 @@
  *   VCUDA_PROF_CSV=1        comma-separated output
  *   VCUDA_PROF_LOG=path     write the report there instead of stderr
  *   VCUDA_PROF_COMMAND=...  the command line, for the report's first line
+ * and, set by hand, VCUDA_PROF_JIT=0: profiled launches run in the interpreter (by
+ * default they run the compiled tier's instrumented code as VCUDA_JIT says, with the
+ * same counts: rt_prof_compiled).
  * Device times are the timing model's estimates (prof/timing.c) for the preset, laid end
  * to end on a virtual clock; the host's speed never shows in them.
  */
@@ -99,6 +102,11 @@ static void rt_prof_configure(void) {
 bool rt_prof_enabled(void) {
     pthread_once(&rt_prof_once, rt_prof_configure);
     return rt_prof.on;
+}
+
+bool rt_prof_compiled(void) {
+    const char *v = getenv("VCUDA_PROF_JIT");
+    return rt_prof_enabled() && !(v && strcmp(v, "0") == 0);
 }
 
 /* The host memory mapped into the device, for the timing model (prof_session_set_host_ranges). */

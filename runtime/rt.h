@@ -838,6 +838,8 @@ double rt_kernel_time_ms(rt_context *c, rt_func *f, exec_dim3 grid, exec_dim3 bl
 void rt_prof_report(rt_context *c);
 /* Is profiling on (VCUDA_PROF)? */
 bool rt_prof_enabled(void);
+/* Profiling runs the compiled tier's instrumented code (VCUDA_PROF_JIT is not 0)? */
+bool rt_prof_compiled(void);
 
 /* ---- progress.c: the progress line of long grids on a terminal ---- */
 

@@ -114,9 +114,10 @@ static void rt_context_create(void) {
     c->next_stream_id = 1;
     c->check = check_get();
     rt_trace_init(c);
-    /* under `vcuda check` or `vcuda prof` every launch runs in the interpreter (the tools
-     * read its events): nothing to compile */
-    if (c->check || rt_prof_enabled()) c->jit_mode = JIT_OFF;
+    /* under `vcuda check` every launch runs in the interpreter (the checkers read its
+     * events): nothing to compile; under `vcuda prof` the compiled code is instrumented
+     * (runtime/module.c), unless VCUDA_PROF_JIT=0 asks for the interpreter */
+    if (c->check || (rt_prof_enabled() && !rt_prof_compiled())) c->jit_mode = JIT_OFF;
     rt_the_context = c;
     atexit(rt_at_exit);
 }
