@@ -532,9 +532,9 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
 
 /* The level of detail a lookup asks for, clamped as the descriptor says. */
 static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
-    float lod = 0;
+    float lod = t->lod_bias;
     if (q->lod_kind == EXEC_TEX_LOD_LEVEL) {
-        lod = q->lod;
+        lod += q->lod;
     } else if (q->lod_kind == EXEC_TEX_LOD_GRAD) {
         unsigned dims = t->cubemap ? 2 : t->dims;
         const exec_tex_level *l0 = &t->level[0];
@@ -544,9 +544,11 @@ static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
             for (unsigned k = 0; k < 3; k++)
                 g[v][k] = k < dims ? q->grad[v][k] * (t->norm_coords ? (double)size[k] : 1.0) : 0;
         int32_t l256 = grad_lod256(g, dims);
-        lod = l256 < -(1 << 20) ? -INFINITY : (float)l256 / 256.0f;
+        /* the bias joins the gradients' level in 256ths, cut toward zero (an H200 gave
+         * l - 350/256 for a bias of -1.37: texture_lod's "bias" lines) */
+        lod = l256 < -(1 << 20) ? -INFINITY
+                                : (float)(l256 + (int32_t)(t->lod_bias * 256.0f)) / 256.0f;
     }
-    lod += t->lod_bias;
     if (lod < t->min_lod) lod = t->min_lod;
     if (lod > t->max_lod) lod = t->max_lod;
     float top = (float)(t->nlevels - 1);
