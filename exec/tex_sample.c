@@ -487,20 +487,22 @@ static double round_below(double x, double ref, int bits) {
     return ldexp(floor(ldexp(x, bits - e) + 0.5), e - bits);
 }
 
-/* A gradient vector's length as the texture unit measures it: the larger component plus
- * 11/32 of the smaller (an octagon, not a circle), that product rounded to 12 bits below
- * the smaller component's exponent (what an H200 returned for single vectors at every
- * angle, texture_probe2's "grad" lines and texture_lod's random pairs: the exact 11/32
- * misses 2% of them). */
-static double grad_len(double a, double b) {
-    a = fabs(a);
-    b = fabs(b);
-    if (a < b) {
-        double t = a;
-        a = b;
-        b = t;
-    }
-    return a + round_below(b * (11.0 / 32), b, 12);
+/* A gradient vector's length as the texture unit measures it: the largest component plus
+ * 11/32 of the next (an octagon, not a circle), that product rounded to 12 bits below
+ * that component's exponent (what an H200 returned for single vectors at every angle,
+ * texture_probe2's "grad" lines and texture_lod's random pairs: the exact 11/32 misses 2%
+ * of them), plus a quarter of the smallest (texture_lod's 3D lines: 95% match, where
+ * nesting the 2D length matched half). */
+static double grad_len(double x, double y, double z) {
+    double v[3] = {fabs(x), fabs(y), fabs(z)};
+    for (unsigned i = 0; i < 2; i++)
+        for (unsigned j = 0; j + 1 < 3 - i; j++)
+            if (v[j] < v[j + 1]) {
+                double t = v[j];
+                v[j] = v[j + 1];
+                v[j + 1] = t;
+            }
+    return v[0] + round_below(v[1] * (11.0 / 32), v[1], 12) + v[2] / 4;
 }
 
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
@@ -518,7 +520,7 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
         double c[3];
         for (unsigned k = 0; k < 3; k++)
             c[k] = v < 2 ? d[v][k] : cut10(d[0][k] + (v == 2 ? 1 : -1) * d[1][k]);
-        double len = grad_len(grad_len(c[0], c[1]), c[2]);
+        double len = grad_len(c[0], c[1], c[2]);
         if (v >= 2) len = round_below(len * (11.0 / 16), len, 11);
         if (len > rho) rho = len;
     }
