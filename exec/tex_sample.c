@@ -477,34 +477,51 @@ static double cut10(double x) {
     return ldexp(trunc(ldexp(m, 10)), e - 10);
 }
 
-/* A gradient vector's length as the texture unit measures it: the larger component plus
- * 11/32 of the smaller (an octagon, not a circle). */
-static double grad_len(double a, double b) {
-    a = fabs(a);
-    b = fabs(b);
-    return a > b ? a + b * (11.0 / 32) : b + a * (11.0 / 32);
+/* x rounded to the nearest multiple of 2^(e - bits), e being ref's binary exponent (ref =
+ * m * 2^e, m in [0.5, 1)), halves rounding up: the precision the unit keeps of a
+ * product. */
+static double round_below(double x, double ref, int bits) {
+    if (x == 0 || !isfinite(x)) return x;
+    int e;
+    frexp(ref, &e);
+    return ldexp(floor(ldexp(x, bits - e) + 0.5), e - bits);
+}
+
+/* A gradient vector's length as the texture unit measures it: the largest component plus
+ * 11/32 of the next (an octagon, not a circle), that product rounded to 12 bits below
+ * that component's exponent (what an H200 returned for single vectors at every angle,
+ * texture_probe2's "grad" lines and texture_lod's random pairs: the exact 11/32 misses 2%
+ * of them), plus a quarter of the smallest (texture_lod's 3D lines: 95% match, where
+ * nesting the 2D length matched half). */
+static double grad_len(double x, double y, double z) {
+    double v[3] = {fabs(x), fabs(y), fabs(z)};
+    for (unsigned i = 0; i < 2; i++)
+        for (unsigned j = 0; j + 1 < 3 - i; j++)
+            if (v[j] < v[j + 1]) {
+                double t = v[j];
+                v[j] = v[j + 1];
+                v[j + 1] = t;
+            }
+    return v[0] + round_below(v[1] * (11.0 / 32), v[1], 12) + v[2] / 4;
 }
 
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
  * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
- * that parallel gradients widen it); its log2 is its exponent plus the table's fraction
- * of its mantissa. What an H200 does for gradients of every length, direction, ratio
- * and pair (texture_probe2's "grad" lines: all axis-aligned ones, and 97% of the others,
- * where a last-bit difference remains). */
+ * that parallel gradients widen it), the components of the sum and difference cut to 10
+ * significant bits again and their 11/16 rounded to 11 bits below the length's exponent;
+ * its log2 is its exponent plus the table's fraction of its mantissa. What an H200 gave
+ * for all 40960 of texture_probe2's "grad" values; the combined term of pairs whose sum
+ * has two nonzero components is still off by a 256th in some 4% of texture_lod's pairs. */
 static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     double d[2][3], rho = 0;
     for (unsigned v = 0; v < 2; v++)
         for (unsigned k = 0; k < 3; k++) d[v][k] = k < dims ? cut10(g[v][k]) : 0;
     for (unsigned v = 0; v < 4; v++) {
-        double x, y, z;
-        if (v < 2) {
-            x = d[v][0]; y = d[v][1]; z = d[v][2];
-        } else {
-            double sg = v == 2 ? 1 : -1;
-            x = d[0][0] + sg * d[1][0]; y = d[0][1] + sg * d[1][1]; z = d[0][2] + sg * d[1][2];
-        }
-        double len = grad_len(grad_len(x, y), z);
-        if (v >= 2) len *= 11.0 / 16;
+        double c[3];
+        for (unsigned k = 0; k < 3; k++)
+            c[k] = v < 2 ? d[v][k] : cut10(d[0][k] + (v == 2 ? 1 : -1) * d[1][k]);
+        double len = grad_len(c[0], c[1], c[2]);
+        if (v >= 2) len = round_below(len * (11.0 / 16), len, 11);
         if (len > rho) rho = len;
     }
     if (!(rho > 0)) return INT32_MIN / 2;
@@ -517,9 +534,9 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
 
 /* The level of detail a lookup asks for, clamped as the descriptor says. */
 static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
-    float lod = 0;
+    float lod = t->lod_bias;
     if (q->lod_kind == EXEC_TEX_LOD_LEVEL) {
-        lod = q->lod;
+        lod += q->lod;
     } else if (q->lod_kind == EXEC_TEX_LOD_GRAD) {
         unsigned dims = t->cubemap ? 2 : t->dims;
         const exec_tex_level *l0 = &t->level[0];
@@ -529,9 +546,11 @@ static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
             for (unsigned k = 0; k < 3; k++)
                 g[v][k] = k < dims ? q->grad[v][k] * (t->norm_coords ? (double)size[k] : 1.0) : 0;
         int32_t l256 = grad_lod256(g, dims);
-        lod = l256 < -(1 << 20) ? -INFINITY : (float)l256 / 256.0f;
+        /* the bias joins the gradients' level in 256ths, cut toward zero (an H200 gave
+         * l - 350/256 for a bias of -1.37: texture_lod's "bias" lines) */
+        lod = l256 < -(1 << 20) ? -INFINITY
+                                : (float)(l256 + (int32_t)(t->lod_bias * 256.0f)) / 256.0f;
     }
-    lod += t->lod_bias;
     if (lod < t->min_lod) lod = t->min_lod;
     if (lod > t->max_lod) lod = t->max_lod;
     float top = (float)(t->nlevels - 1);
