@@ -116,6 +116,7 @@ typedef struct warp_clock {
                                 * not pass it (the compiler cannot prove they differ) */
     uint64_t store_ack;        /* when L2 has taken this warp's global stores */
     uint64_t last_miss_ready;  /* when the latest counted such wait ended */
+    uint64_t miss_until;       /* when the data of its loads past L1 in flight is back */
     uint64_t events;           /* instructions timed one by one in this block */
     uint64_t issued;           /* instructions issued in this block (warp_end) */
     uint64_t sfu_free;         /* when the SFU takes this warp's next instruction */
@@ -792,6 +793,7 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
         memset(w->warps[i].store_start, 0, sizeof w->warps[i].store_start);
         w->warps[i].store_ack = 0;
         w->warps[i].last_miss_ready = base;
+        w->warps[i].miss_until = 0;
         w->warps[i].barriers = 0;
         w->warps[i].at_barrier = false;
         w->warps[i].events = 0;
@@ -1579,6 +1581,13 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     if (ii && acc != EXEC_OBS_STORE) {
         uint64_t done = w->pending_issue + lat;
         warp_clock *wc = w->pending_warp;
+        /* a load past L1 issued while the warp waits for another: L2's slices answer
+         * unevenly (the far partition's are slower), and a group of loads is as slow as
+         * its slowest */
+        if (missed && wc->miss_until > w->pending_issue)
+            done += s->model.lat_l2_group;
+        if (missed && done > wc->miss_until)
+            wc->miss_until = done;
         for (unsigned i = 0; i < ii->ndst; i++) {
             if (done > wc->reg[ii->dst[i]].ready)
                 wc->reg[ii->dst[i]].ready = done;
@@ -1592,15 +1601,24 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
 
 /* L1 and shared memory are one array per SM: the driver gives shared memory the smallest
  * carveout that holds the resident blocks' shared memory, and L1 keeps the rest (on an
- * H100, 256 KiB in all). The sectors L1 keeps, as a power of two (at least 512). */
+ * H100, 256 KiB in all). A carveout the program prefers (a percentage of the largest) is
+ * taken as asked, raised to hold one block (an H100 gave a kernel of no shared memory
+ * asking for 100% the whole 228 KiB, its L1 28 KiB: bench/timing/suite_occ.cu). The
+ * sectors L1 keeps, as a power of two (at least 512). */
 static uint64_t l1_sectors_left(const prof_launch *L)
 {
     const gpu_preset *p = L->preset;
     uint64_t per_block = (uint64_t)L->static_shared + L->dynamic_shared;
-    if (!p || p->shared_carveout_count <= 0 || per_block == 0)
+    if (!p || p->shared_carveout_count <= 0 || (per_block == 0 && L->carveout < 0))
         return L1_SECTORS;
     int blocks = L->occupancy.blocks_per_sm > 0 ? L->occupancy.blocks_per_sm : 1;
     uint64_t used = (per_block + p->reserved_shared_per_block) * (uint64_t)blocks;
+    if (L->carveout >= 0) {
+        uint64_t top = (uint64_t)p->shared_carveout_kb[p->shared_carveout_count - 1] * 1024;
+        used = top * (uint64_t)(L->carveout > 100 ? 100 : L->carveout) / 100;
+        if (per_block && used < per_block + p->reserved_shared_per_block)
+            used = per_block + p->reserved_shared_per_block;
+    }
     uint64_t carveout = (uint64_t)p->shared_carveout_kb[p->shared_carveout_count - 1] * 1024;
     for (int i = 0; i < p->shared_carveout_count; i++)
         if ((uint64_t)p->shared_carveout_kb[i] * 1024 >= used) {
@@ -1695,6 +1713,13 @@ bool prof_session_set_host_ranges(prof_session *s, const uint64_t (*ranges)[2], 
 }
 
 const prof_counters *prof_session_counters(const prof_session *s) { return &s->total; }
+
+uint64_t prof_session_touched_bytes(prof_session *s, uint64_t lo, uint64_t hi)
+{
+    if (!s->touched || hi <= lo)
+        return 0;
+    return 32 * prof_touched_count(s->touched, lo >> 5, (hi - 1) >> 5);
+}
 
 prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instructions)
 {

@@ -62,10 +62,27 @@
  *    stores; and when the blocks resident at once touch more than L2 holds, their returns
  *    to data past L1 go to DRAM as well (L2's capacity).
  *
+ * 7. Few blocks an SM (occupancy limited by shared memory, say), measured with
+ *    bench/timing/suite_occ.cu: one kernel at 1, 2, 4 and 8 blocks an SM over 1 to 16
+ *    waves. The shared memory itself costs nothing (1, 2 or 4 blocks an SM without it take
+ *    as long; a carveout set by hand changes nothing for that kernel), occupancy does: an
+ *    SM slot takes its next block ~400 cycles after the last one ended (Nsight Compute's
+ *    active cycles against elapsed ones, per wave), which a grid of one block an SM pays
+ *    in every wave, and a warp's loads past L1 in flight together wait for the slowest of
+ *    them, ~300 cycles more than a lone load (L2's far partition answers later): one
+ *    8-warp block with four groups of four loads takes ~3000 cycles, not the ~1800 of
+ *    lone loads. (The L1 the carveout leaves is prof/session.c's: a kernel reusing a
+ *    96 KB window runs 40% longer with all of it given to shared memory.)
+ * 8. Managed memory (bench/timing/suite_mm.cu, timed with CUDA events: Nsight Compute's
+ *    replay hides page faults): a grid touching pages the host holds migrates them on
+ *    fault (~180 us for the first batch, then ~5 GB/s), pages nobody touched yet are made
+ *    on the device (~8 GB/s), and resident or prefetched pages cost nothing
+ *    (prof_managed_fault_s; runtime/memrange.c follows where the pages are).
+ *
  * Not modelled: instruction cache misses, DRAM page and bank effects (scattered sectors
- * stream at the efficiency of whole lines here), managed memory's page faults (under Nsight Compute, which
- * replays a kernel over the same memory, the suite's managed kernels ran as fast as on
- * device memory, host-written pages included), clock boost, and the exact SASS a PTX instruction becomes (counts are
+ * stream at the efficiency of whole lines here), the host touching managed pages again
+ * after the device had them (the GPU moves them back and forth; here they stay on the
+ * device), clock boost, and the exact SASS a PTX instruction becomes (counts are
  * PTX instructions, with a few expansions weighted). bench/RESULTS.md ("Timing model")
  * gives the error against measured H100 kernel times.
  */
@@ -92,6 +109,7 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.lat_l1 = 35;
     m.l1_line_cycles = 8;
     m.lat_l2 = 260;
+    m.lat_l2_group = 300;
     m.lat_dram = 750;
     m.lat_barrier = 20;
     m.divergence_cycles = 30;
@@ -134,6 +152,10 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.lat_clock = 10;
     m.dp_first_s = 34.7e-6;
     m.dp_exponent = 0.53;
+    m.uvm_fault_s = 180e-6;
+    m.uvm_migrate_bytes_per_s = 5.0e9;
+    m.uvm_populate_bytes_per_s = 8.0e9;
+    m.block_gap_cycles = 400;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
         m.schedulers = 4;
         m.lat_alu = 4;
@@ -347,8 +369,10 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         e.block_cycles += d;
         slot *s = &heap[0];
         int sm = (int)(s->order % (uint32_t)m.sms);
-        /* the SM takes one new block at a time from the grid's queue */
-        double start = s->free_at > sm_dispatch[sm] ? s->free_at : sm_dispatch[sm];
+        /* the SM takes one new block at a time from the grid's queue; a slot that ran a
+         * block takes the next one block_gap_cycles after it ended */
+        double ready = s->free_at > 0 ? s->free_at + m.block_gap_cycles : 0;
+        double start = ready > sm_dispatch[sm] ? ready : sm_dispatch[sm];
         sm_blocks[sm]++;
         sm_dispatch[sm] = start + m.block_dispatch_cycles;
         printf_records += cost->printf_records;
@@ -487,6 +511,7 @@ double prof_limiter_uncertainty(const char *limiter)
         {"SFU", 0.05}, {"FP64", 0.17}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
         {"DRAM bandwidth", 0.07}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.05},
         {"launch", 0.10}, {"device launches", 0.09}, {"block dispatch", 0.05},
+        {"page faults", 0.25},
     };
     for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].limiter, limiter) == 0)
@@ -500,6 +525,15 @@ double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s)
         return 0;
     prof_sm_model m = prof_sm_model_for(p);
     return m.dp_first_s * pow((double)n, m.dp_exponent) + (child_s > 0 ? child_s : 0);
+}
+
+double prof_managed_fault_s(const gpu_preset *p, uint64_t migrated, uint64_t populated)
+{
+    if (!migrated && !populated)
+        return 0;
+    prof_sm_model m = prof_sm_model_for(p);
+    return m.uvm_fault_s + (double)migrated / m.uvm_migrate_bytes_per_s +
+           (double)populated / m.uvm_populate_bytes_per_s;
 }
 
 double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in)
