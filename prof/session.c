@@ -116,7 +116,6 @@ typedef struct warp_clock {
                                 * not pass it (the compiler cannot prove they differ) */
     uint64_t store_ack;        /* when L2 has taken this warp's global stores */
     uint64_t last_miss_ready;  /* when the latest counted such wait ended */
-    uint64_t miss_until;       /* when the data of its loads past L1 in flight is back */
     uint64_t events;           /* instructions timed one by one in this block */
     uint64_t issued;           /* instructions issued in this block (warp_end) */
     uint64_t sfu_free;         /* when the SFU takes this warp's next instruction */
@@ -793,7 +792,6 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
         memset(w->warps[i].store_start, 0, sizeof w->warps[i].store_start);
         w->warps[i].store_ack = 0;
         w->warps[i].last_miss_ready = base;
-        w->warps[i].miss_until = 0;
         w->warps[i].barriers = 0;
         w->warps[i].at_barrier = false;
         w->warps[i].events = 0;
@@ -1581,13 +1579,6 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     if (ii && acc != EXEC_OBS_STORE) {
         uint64_t done = w->pending_issue + lat;
         warp_clock *wc = w->pending_warp;
-        /* a load past L1 issued while the warp waits for another: L2's slices answer
-         * unevenly (the far partition's are slower), and a group of loads is as slow as
-         * its slowest */
-        if (missed && wc->miss_until > w->pending_issue)
-            done += s->model.lat_l2_group;
-        if (missed && done > wc->miss_until)
-            wc->miss_until = done;
         for (unsigned i = 0; i < ii->ndst; i++) {
             if (done > wc->reg[ii->dst[i]].ready)
                 wc->reg[ii->dst[i]].ready = done;

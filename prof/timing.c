@@ -65,14 +65,16 @@
  * 7. Few blocks an SM (occupancy limited by shared memory, say), measured with
  *    bench/timing/suite_occ.cu: one kernel at 1, 2, 4 and 8 blocks an SM over 1 to 16
  *    waves. The shared memory itself costs nothing (1, 2 or 4 blocks an SM without it take
- *    as long; a carveout set by hand changes nothing for that kernel), occupancy does: an
- *    SM slot takes its next block ~400 cycles after the last one ended (Nsight Compute's
- *    active cycles against elapsed ones, per wave), which a grid of one block an SM pays
- *    in every wave, and a warp's loads past L1 in flight together wait for the slowest of
- *    them, ~300 cycles more than a lone load (L2's far partition answers later): one
- *    8-warp block with four groups of four loads takes ~3000 cycles, not the ~1800 of
- *    lone loads. (The L1 the carveout leaves is prof/session.c's: a kernel reusing a
- *    96 KB window runs 40% longer with all of it given to shared memory.)
+ *    as long; a carveout set by hand changes nothing for that kernel), occupancy does: a
+ *    block that was the last one running on its SM leaves it idle ~400 cycles before the
+ *    next one starts (Nsight Compute's active cycles against elapsed ones, per wave at one
+ *    block an SM), which a grid of one block an SM pays in every wave; while other blocks
+ *    run, the gap is hidden. Not modelled: such a block alone also takes ~3000 cycles where
+ *    its critical path here is ~2000 (a penalty for a warp's loads in flight together
+ *    fitted it, but made unrolled reductions slower than the H100 runs them), and two
+ *    blocks an SM slow each other by ~30%. (The L1 the carveout leaves is
+ *    prof/session.c's: a kernel reusing a 96 KB window runs 40% longer with all of it
+ *    given to shared memory.)
  * 8. Managed memory (bench/timing/suite_mm.cu, timed with CUDA events: Nsight Compute's
  *    replay hides page faults): a grid touching pages the host holds migrates them on
  *    fault (~180 us for the first batch, then ~5 GB/s), pages nobody touched yet are made
@@ -109,7 +111,6 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.lat_l1 = 35;
     m.l1_line_cycles = 8;
     m.lat_l2 = 260;
-    m.lat_l2_group = 300;
     m.lat_dram = 750;
     m.lat_barrier = 20;
     m.divergence_cycles = 30;
@@ -320,7 +321,12 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double *sm_last = calloc((size_t)m.sms, sizeof *sm_last);
     double *sm_dispatch = calloc((size_t)m.sms, sizeof *sm_dispatch);
     uint64_t *sm_blocks = calloc((size_t)m.sms, sizeof *sm_blocks);
-    if (!heap || !sm_first || !sm_last || !sm_dispatch || !sm_blocks) {
+    double *slot_start = calloc(nslots, sizeof *slot_start);
+    double *slot_end = calloc(nslots, sizeof *slot_end);
+    if (!heap || !sm_first || !sm_last || !sm_dispatch || !sm_blocks || !slot_start ||
+        !slot_end) {
+        free(slot_start);
+        free(slot_end);
         free(heap);
         free(sm_first);
         free(sm_last);
@@ -369,9 +375,14 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         e.block_cycles += d;
         slot *s = &heap[0];
         int sm = (int)(s->order % (uint32_t)m.sms);
-        /* the SM takes one new block at a time from the grid's queue; a slot that ran a
-         * block takes the next one block_gap_cycles after it ended */
-        double ready = s->free_at > 0 ? s->free_at + m.block_gap_cycles : 0;
+        /* the SM takes one new block at a time from the grid's queue; a block that was
+         * the last one running on its SM leaves it idle block_gap_cycles before the next
+         * starts (its retirement, the next one's launch; while other blocks run, the SM
+         * stays busy and the slot's gap is hidden) */
+        bool drained = s->free_at > 0;
+        for (size_t o = (size_t)sm; drained && o < nslots; o += (size_t)m.sms)
+            drained = o == s->order || !(slot_start[o] < s->free_at && slot_end[o] > s->free_at);
+        double ready = drained ? s->free_at + m.block_gap_cycles : s->free_at;
         double start = ready > sm_dispatch[sm] ? ready : sm_dispatch[sm];
         sm_blocks[sm]++;
         sm_dispatch[sm] = start + m.block_dispatch_cycles;
@@ -380,6 +391,8 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         if (sm_first[sm] < 0)
             sm_first[sm] = start;
         s->free_at = start + d;
+        slot_start[s->order] = start;
+        slot_end[s->order] = s->free_at;
         if (s->free_at > sm_last[sm])
             sm_last[sm] = s->free_at;
         if (s->free_at > makespan)
@@ -399,6 +412,8 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
             sm_most = sm_blocks[s];
     }
     free(sm_blocks);
+    free(slot_start);
+    free(slot_end);
     free(heap);
     free(sm_first);
     free(sm_last);

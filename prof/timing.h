@@ -40,8 +40,6 @@ typedef struct prof_sm_model {
     uint32_t lat_l1;                /* global/local load hitting in L1 */
     uint32_t l1_line_cycles;        /* each further 128-byte line one access touches */
     uint32_t lat_l2;                /* ... served by L2 */
-    uint32_t lat_l2_group;          /* ... more for one of several in flight at once (the
-                                     * slowest of them: L2's far partition) */
     uint32_t lat_dram;              /* ... first touch in the launch: from DRAM */
     uint32_t lat_barrier;           /* from the last arrival to the warps leaving */
     uint32_t divergence_cycles;     /* a divergent branch: setting up and reconverging */

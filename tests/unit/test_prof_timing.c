@@ -51,27 +51,24 @@ int main(void)
     EXPECT_NEAR(one_wave.cycles - overhead, 10000 + 7 * m.block_dispatch_cycles, 1);
     EXPECT_STR(one_wave.limiter, "latency");
     /* resident blocks hid each other's latency: a whole wave costs what one block does
-     * (the second wave's blocks start as the first wave's end, and the gap a slot leaves
-     * between two blocks) */
-    double gap = m.block_gap_cycles;
+     * (the second wave's blocks start as the first wave's end) */
     prof_time_estimate two_waves = run((uint64_t)sms * 16, 256, 16, lat, 0);
-    EXPECT_NEAR(two_waves.cycles - overhead, 2 * 10000 + 7 * m.block_dispatch_cycles + gap, 1);
+    EXPECT_NEAR(two_waves.cycles - overhead, 2 * 10000 + 7 * m.block_dispatch_cycles, 1);
     /* the tail effect: one block more than two waves takes a third wave's time */
     prof_time_estimate tail = run((uint64_t)sms * 16 + 1, 256, 16, lat, 0);
-    EXPECT_NEAR(tail.cycles - overhead, 3 * 10000 + 2 * gap, 1);
+    EXPECT_NEAR(tail.cycles - overhead, 3 * 10000, 1);
     /* ...and the SMs sat idle meanwhile: achieved occupancy falls below theoretical */
     double occ_full = (double)two_waves.warps_active_cycles / two_waves.sm_active_cycles / 64;
     double occ_tail = (double)tail.warps_active_cycles / tail.sm_active_cycles / 64;
     /* (near full: the first wave's blocks arrive one dispatch interval apart) */
-    EXPECT_NEAR(occ_full, 1.0,
-                1 - (2 * 10000.0) / (2 * 10000 + 7 * m.block_dispatch_cycles + gap));
+    EXPECT_NEAR(occ_full, 1.0, 1 - (2 * 10000.0) / (2 * 10000 + 7 * m.block_dispatch_cycles));
     EXPECT_EQ(occ_tail < occ_full, 1);
 
     /* fewer registers per SM for each block (128 per thread): 2 resident blocks, so the
      * same work takes four times the waves */
     prof_time_estimate fat = run((uint64_t)sms * 8, 256, 128, lat, 0);
     EXPECT_EQ(fat.blocks_per_sm, 2);
-    EXPECT_NEAR(fat.cycles - overhead, 4 * 10000 + m.block_dispatch_cycles + 3 * gap, 1);
+    EXPECT_NEAR(fat.cycles - overhead, 4 * 10000 + m.block_dispatch_cycles, 1);
 
     /* issue-bound blocks: 8 resident blocks share 4 schedulers, so a block lasts 8 x its
      * issue slots / 4, and occupancy does not help */

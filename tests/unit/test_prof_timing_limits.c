@@ -196,7 +196,7 @@ int main(void)
         prof_time_estimate eo = prof_estimate_kernel(h100, &one);
         EXPECT_EQ(eo.blocks_per_sm, 1);
         EXPECT_NEAR(eo.makespan_cycles, 16 * 3000.0 + 15 * m.block_gap_cycles, 1);
-        EXPECT_EQ(m.block_gap_cycles > 0 && m.lat_l2_group > 0, 1);
+        EXPECT_EQ(m.block_gap_cycles > 0, 1);
     }
 
     /* page faults over managed memory: none without faulting bytes; migrating the host's
