@@ -522,8 +522,8 @@ double prof_limiter_uncertainty(const char *limiter)
         const char *limiter;
         double err;
     } table[] = {
-        {"latency", 0.10}, {"issue", 0.10}, {"shared memory", 0.05}, {"L1", 0.10},
-        {"SFU", 0.05}, {"FP64", 0.14}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
+        {"latency", 0.15}, {"issue", 0.10}, {"shared memory", 0.05}, {"L1", 0.10},
+        {"SFU", 0.05}, {"FP64", 0.17}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
         {"DRAM bandwidth", 0.09}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.05},
         {"launch", 0.10}, {"device launches", 0.09}, {"block dispatch", 0.05},
         {"page faults", 0.18},
