@@ -15,6 +15,7 @@ void prof_launch_init(prof_launch *L, const gpu_preset *p, const uint32_t grid[3
     L->static_shared = static_shared;
     L->dynamic_shared = dynamic_shared;
     L->duration_s = duration_s;
+    L->carveout = -1;
     int threads = (int)(block[0] * block[1] * block[2]);
     L->occupancy = gpu_occupancy_calc(p, threads, (int)regs_per_thread,
                                       (size_t)static_shared + dynamic_shared);

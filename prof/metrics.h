@@ -20,6 +20,8 @@ typedef struct prof_launch {
     double duration_s;             /* the timing model's estimate of the kernel's run time;
                                     * 0 = unknown (throughputs are then not available) */
     gpu_occupancy occupancy;       /* theoretical occupancy of this configuration */
+    int carveout;                  /* cudaFuncAttributePreferredSharedMemoryCarveout (a
+                                    * percentage), -1 = none: the L1 it leaves (session.c) */
 } prof_launch;
 
 /* Fill L from the launch configuration; computes the theoretical occupancy with

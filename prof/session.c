@@ -1633,15 +1633,24 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
 
 /* L1 and shared memory are one array per SM: the driver gives shared memory the smallest
  * carveout that holds the resident blocks' shared memory, and L1 keeps the rest (on an
- * H100, 256 KiB in all). The sectors L1 keeps, as a power of two (at least 512). */
+ * H100, 256 KiB in all). A carveout the program prefers (a percentage of the largest) is
+ * taken as asked, raised to hold one block (an H100 gave a kernel of no shared memory
+ * asking for 100% the whole 228 KiB, its L1 28 KiB: bench/timing/suite_occ.cu). The
+ * sectors L1 keeps, as a power of two (at least 512). */
 static uint64_t l1_sectors_left(const prof_launch *L)
 {
     const gpu_preset *p = L->preset;
     uint64_t per_block = (uint64_t)L->static_shared + L->dynamic_shared;
-    if (!p || p->shared_carveout_count <= 0 || per_block == 0)
+    if (!p || p->shared_carveout_count <= 0 || (per_block == 0 && L->carveout < 0))
         return L1_SECTORS;
     int blocks = L->occupancy.blocks_per_sm > 0 ? L->occupancy.blocks_per_sm : 1;
     uint64_t used = (per_block + p->reserved_shared_per_block) * (uint64_t)blocks;
+    if (L->carveout >= 0) {
+        uint64_t top = (uint64_t)p->shared_carveout_kb[p->shared_carveout_count - 1] * 1024;
+        used = top * (uint64_t)(L->carveout > 100 ? 100 : L->carveout) / 100;
+        if (per_block && used < per_block + p->reserved_shared_per_block)
+            used = per_block + p->reserved_shared_per_block;
+    }
     uint64_t carveout = (uint64_t)p->shared_carveout_kb[p->shared_carveout_count - 1] * 1024;
     for (int i = 0; i < p->shared_carveout_count; i++)
         if ((uint64_t)p->shared_carveout_kb[i] * 1024 >= used) {
@@ -1736,6 +1745,13 @@ bool prof_session_set_host_ranges(prof_session *s, const uint64_t (*ranges)[2], 
 }
 
 const prof_counters *prof_session_counters(const prof_session *s) { return &s->total; }
+
+uint64_t prof_session_touched_bytes(prof_session *s, uint64_t lo, uint64_t hi)
+{
+    if (!s->touched || hi <= lo)
+        return 0;
+    return 32 * prof_touched_count(s->touched, lo >> 5, (hi - 1) >> 5);
+}
 
 prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instructions)
 {

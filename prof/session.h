@@ -40,6 +40,10 @@ bool prof_session_set_host_ranges(prof_session *s, const uint64_t (*ranges)[2], 
 /* After the grid ran: the counters of every worker, merged. */
 const prof_counters *prof_session_counters(const prof_session *s);
 
+/* The bytes of [lo, hi) the grid touched, in whole 32-byte sectors (0 when it was not
+ * timed): which pages of managed memory it used, once it has run. */
+uint64_t prof_session_touched_bytes(prof_session *s, uint64_t lo, uint64_t hi);
+
 /* After the grid ran: the time estimate from the recorded blocks; also fills the
  * counters' residency (achieved occupancy, SM activity) from the estimate's schedule.
  * warp_instructions: what the executor counted. */

@@ -62,10 +62,29 @@
  *    stores; and when the blocks resident at once touch more than L2 holds, their returns
  *    to data past L1 go to DRAM as well (L2's capacity).
  *
+ * 7. Few blocks an SM (occupancy limited by shared memory, say), measured with
+ *    bench/timing/suite_occ.cu: one kernel at 1, 2, 4 and 8 blocks an SM over 1 to 16
+ *    waves. The shared memory itself costs nothing (1, 2 or 4 blocks an SM without it take
+ *    as long; a carveout set by hand changes nothing for that kernel), occupancy does: a
+ *    block that was the last one running on its SM leaves it idle ~400 cycles before the
+ *    next one starts (Nsight Compute's active cycles against elapsed ones, per wave at one
+ *    block an SM), which a grid of one block an SM pays in every wave; while other blocks
+ *    run, the gap is hidden. Not modelled: such a block alone also takes ~3000 cycles where
+ *    its critical path here is ~2000 (a penalty for a warp's loads in flight together
+ *    fitted it, but made unrolled reductions slower than the H100 runs them), and two
+ *    blocks an SM slow each other by ~30%. (The L1 the carveout leaves is
+ *    prof/session.c's: a kernel reusing a 96 KB window runs 40% longer with all of it
+ *    given to shared memory.)
+ * 8. Managed memory (bench/timing/suite_mm.cu, timed with CUDA events: Nsight Compute's
+ *    replay hides page faults): a grid touching pages the host holds migrates them on
+ *    fault (~180 us for the first batch, then ~5 GB/s), pages nobody touched yet are made
+ *    on the device (~8 GB/s), and resident or prefetched pages cost nothing
+ *    (prof_managed_fault_s; runtime/memrange.c follows where the pages are).
+ *
  * Not modelled: instruction cache misses, DRAM page and bank effects (scattered sectors
- * stream at the efficiency of whole lines here), managed memory's page faults (under Nsight Compute, which
- * replays a kernel over the same memory, the suite's managed kernels ran as fast as on
- * device memory, host-written pages included), clock boost, and the exact SASS a PTX instruction becomes (counts are
+ * stream at the efficiency of whole lines here), the host touching managed pages again
+ * after the device had them (the GPU moves them back and forth; here they stay on the
+ * device), clock boost, and the exact SASS a PTX instruction becomes (counts are
  * PTX instructions, with a few expansions weighted). bench/RESULTS.md ("Timing model")
  * gives the error against measured H100 kernel times.
  */
@@ -134,6 +153,10 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.lat_clock = 10;
     m.dp_first_s = 34.7e-6;
     m.dp_exponent = 0.53;
+    m.uvm_fault_s = 180e-6;
+    m.uvm_migrate_bytes_per_s = 5.0e9;
+    m.uvm_populate_bytes_per_s = 8.0e9;
+    m.block_gap_cycles = 400;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
         m.schedulers = 4;
         m.lat_alu = 4;
@@ -298,7 +321,12 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double *sm_last = calloc((size_t)m.sms, sizeof *sm_last);
     double *sm_dispatch = calloc((size_t)m.sms, sizeof *sm_dispatch);
     uint64_t *sm_blocks = calloc((size_t)m.sms, sizeof *sm_blocks);
-    if (!heap || !sm_first || !sm_last || !sm_dispatch || !sm_blocks) {
+    double *slot_start = calloc(nslots, sizeof *slot_start);
+    double *slot_end = calloc(nslots, sizeof *slot_end);
+    if (!heap || !sm_first || !sm_last || !sm_dispatch || !sm_blocks || !slot_start ||
+        !slot_end) {
+        free(slot_start);
+        free(slot_end);
         free(heap);
         free(sm_first);
         free(sm_last);
@@ -347,8 +375,15 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         e.block_cycles += d;
         slot *s = &heap[0];
         int sm = (int)(s->order % (uint32_t)m.sms);
-        /* the SM takes one new block at a time from the grid's queue */
-        double start = s->free_at > sm_dispatch[sm] ? s->free_at : sm_dispatch[sm];
+        /* the SM takes one new block at a time from the grid's queue; a block that was
+         * the last one running on its SM leaves it idle block_gap_cycles before the next
+         * starts (its retirement, the next one's launch; while other blocks run, the SM
+         * stays busy and the slot's gap is hidden) */
+        bool drained = s->free_at > 0;
+        for (size_t o = (size_t)sm; drained && o < nslots; o += (size_t)m.sms)
+            drained = o == s->order || !(slot_start[o] < s->free_at && slot_end[o] > s->free_at);
+        double ready = drained ? s->free_at + m.block_gap_cycles : s->free_at;
+        double start = ready > sm_dispatch[sm] ? ready : sm_dispatch[sm];
         sm_blocks[sm]++;
         sm_dispatch[sm] = start + m.block_dispatch_cycles;
         printf_records += cost->printf_records;
@@ -356,6 +391,8 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         if (sm_first[sm] < 0)
             sm_first[sm] = start;
         s->free_at = start + d;
+        slot_start[s->order] = start;
+        slot_end[s->order] = s->free_at;
         if (s->free_at > sm_last[sm])
             sm_last[sm] = s->free_at;
         if (s->free_at > makespan)
@@ -375,6 +412,8 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
             sm_most = sm_blocks[s];
     }
     free(sm_blocks);
+    free(slot_start);
+    free(slot_end);
     free(heap);
     free(sm_first);
     free(sm_last);
@@ -483,10 +522,11 @@ double prof_limiter_uncertainty(const char *limiter)
         const char *limiter;
         double err;
     } table[] = {
-        {"latency", 0.14}, {"issue", 0.10}, {"shared memory", 0.05}, {"L1", 0.10},
+        {"latency", 0.15}, {"issue", 0.10}, {"shared memory", 0.05}, {"L1", 0.10},
         {"SFU", 0.05}, {"FP64", 0.17}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
-        {"DRAM bandwidth", 0.07}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.05},
+        {"DRAM bandwidth", 0.09}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.05},
         {"launch", 0.10}, {"device launches", 0.09}, {"block dispatch", 0.05},
+        {"page faults", 0.18},
     };
     for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].limiter, limiter) == 0)
@@ -500,6 +540,15 @@ double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s)
         return 0;
     prof_sm_model m = prof_sm_model_for(p);
     return m.dp_first_s * pow((double)n, m.dp_exponent) + (child_s > 0 ? child_s : 0);
+}
+
+double prof_managed_fault_s(const gpu_preset *p, uint64_t migrated, uint64_t populated)
+{
+    if (!migrated && !populated)
+        return 0;
+    prof_sm_model m = prof_sm_model_for(p);
+    return m.uvm_fault_s + (double)migrated / m.uvm_migrate_bytes_per_s +
+           (double)populated / m.uvm_populate_bytes_per_s;
 }
 
 double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in)

@@ -87,6 +87,14 @@ typedef struct prof_sm_model {
     /* device-side launches: the parent grid lasts until its children have run; the first
      * costs dp_first_s, n of them dp_first_s * n^dp_exponent (launches overlap) */
     double dp_first_s, dp_exponent;
+    /* managed memory (cudaMallocManaged) a grid touches where it is not yet on the device:
+     * a grid that faults pays uvm_fault_s once (the fault buffer's first batch, the driver's
+     * round trip), then moves the pages the host holds at uvm_migrate_bytes_per_s and makes
+     * those nobody touched yet at uvm_populate_bytes_per_s (bench/timing/suite_mm.cu) */
+    double uvm_fault_s, uvm_migrate_bytes_per_s, uvm_populate_bytes_per_s;
+    /* an SM slot takes its next block this long after the last one ended (the block's
+     * retirement and the next one's launch; hidden when other blocks keep the SM busy) */
+    uint32_t block_gap_cycles;
 } prof_sm_model;
 
 /* The model's parameters for a preset (by generation). */
@@ -176,6 +184,10 @@ double prof_limiter_uncertainty(const char *limiter);
 /* A grid that launched n grids from the device (its descendants), which took child_s
  * beyond their launch overhead at most: how much longer it lasts. */
 double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s);
+
+/* The seconds a grid spends on page faults over managed memory: migrated bytes were on
+ * the host, populated bytes nowhere yet (runtime/memrange.c follows where pages are). */
+double prof_managed_fault_s(const gpu_preset *p, uint64_t migrated, uint64_t populated);
 
 /* Milliseconds, for a virtual timeline. */
 double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in);

@@ -108,3 +108,40 @@ uint64_t prof_touched_mark(prof_touched *t, prof_touched_cursor *c, uint64_t fir
     }
     return fresh;
 }
+
+/* The leaf of chunk if it was made, else NULL (nothing is made). */
+static leaf *leaf_found(prof_touched *t, uint64_t chunk)
+{
+    chunk &= (1ull << CHUNK_BITS) - 1;
+    node *mid = atomic_load_explicit(&t->top.child[chunk >> (2 * FANOUT_BITS)],
+                                     memory_order_acquire);
+    node *low = mid ? atomic_load_explicit(&mid->child[(chunk >> FANOUT_BITS) & (FANOUT - 1)],
+                                           memory_order_acquire)
+                    : NULL;
+    return low ? atomic_load_explicit(&low->child[chunk & (FANOUT - 1)], memory_order_acquire)
+               : NULL;
+}
+
+uint64_t prof_touched_count(prof_touched *t, uint64_t first, uint64_t last)
+{
+    uint64_t n = 0;
+    while (t && first <= last) {
+        uint64_t chunk = first >> LEAF_SECTOR_BITS;
+        uint64_t chunk_last = ((chunk + 1) << LEAF_SECTOR_BITS) - 1;
+        uint64_t end = last < chunk_last ? last : chunk_last;
+        leaf *l = leaf_found(t, chunk);
+        for (uint64_t s = first; l && s <= end;) {
+            uint32_t bit = (uint32_t)(s & 63);
+            uint64_t k = end - s + 1;
+            if (k > 64 - bit)
+                k = 64 - bit;
+            uint64_t bits = (k == 64 ? ~0ull : ((1ull << k) - 1)) << bit;
+            uint64_t w = atomic_load_explicit(&l->word[(s >> 6) & (LEAF_WORDS - 1)],
+                                              memory_order_relaxed) & bits;
+            n += prof_popcount((uint32_t)w) + prof_popcount((uint32_t)(w >> 32));
+            s += k;
+        }
+        first = end + 1;
+    }
+    return n;
+}

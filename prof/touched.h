@@ -29,4 +29,7 @@ void prof_touched_free(prof_touched *t);
 uint64_t prof_touched_mark(prof_touched *t, prof_touched_cursor *c, uint64_t first,
                            uint64_t last);
 
+/* How many of sectors [first, last] were marked (read only: call once no thread marks). */
+uint64_t prof_touched_count(prof_touched *t, uint64_t first, uint64_t last);
+
 #endif

@@ -187,12 +187,14 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t
      * where managed memory was prefetched to is remembered (memrange.c) */
     rt_context *c = rt_ctx();
     size_t loc = 0;
+    rt_prefetch_order(stream);
     for (size_t i = 0; i < count; i++) {
         while (loc + 1 < numPrefetchLocs && prefetchLocIdxs[loc + 1] <= i) loc++;
         mem_alloc a;
         if (mem_table_find(c->mem, (uint64_t)(uintptr_t)dptrs[i], &a) &&
             a.kind == MEM_KIND_MANAGED)
-            rt_memrange_prefetched(a.base, prefetchLocs[loc]);
+            rt_memrange_prefetched(a.base, a.size, (uint64_t)(uintptr_t)dptrs[i], sizes[i],
+                                   prefetchLocs[loc]);
     }
     return cudaSuccess;
 }

@@ -658,6 +658,16 @@ RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value,
 /* ---- managed-memory hints: nothing moves on an emulated device, but arguments are
  * still checked ---- */
 
+/* A prefetch moves pages after the stream's earlier work: under the profiler, where the
+ * timing model follows where managed pages are, wait for that work first (not while the
+ * stream is being captured, which a synchronisation would invalidate). */
+void rt_prefetch_order(cudaStream_t stream) {
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    if (rt_prof_enabled() && cudaStreamIsCapturing(stream, &st) == cudaSuccess &&
+        st == cudaStreamCaptureStatusNone)
+        (void)cudaStreamSynchronize(stream);
+}
+
 RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                         struct cudaMemLocation location, unsigned int flags,
                                         cudaStream_t stream) {
@@ -669,7 +679,10 @@ RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
         a.kind != MEM_KIND_MANAGED)
         return rt_record(cudaErrorInvalidValue);
     if (!rt_stream_valid(c, stream)) return rt_record(cudaErrorInvalidResourceHandle);
-    rt_memrange_prefetched(a.base, location); /* remembered for cudaMemRangeGetAttribute */
+    /* remembered for cudaMemRangeGetAttribute, and where the pages are for the timing
+     * (profiled: once the stream's earlier grids have run, as the move is stream-ordered) */
+    rt_prefetch_order(stream);
+    rt_memrange_prefetched(a.base, a.size, (uint64_t)(uintptr_t)devPtr, count, location);
     return cudaSuccess;
 }
 

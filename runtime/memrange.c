@@ -1,21 +1,41 @@
 /* runtime/memrange.c — what cudaMemAdvise and cudaMemPrefetchAsync said about managed
- * memory, kept per allocation, and given back by cudaMemRangeGetAttribute(s).
+ * memory, kept per allocation, and given back by cudaMemRangeGetAttribute(s); and, for
+ * the timing model, where each 64 KiB of it would be on a GPU.
  *
  * A virtual device has one memory, so advice and prefetches move nothing; they are only
  * remembered. They are kept for the whole allocation the advised range lies in (a GPU
  * keeps them per page): a query answers for the allocation its range starts in.
+ *
+ * Where pages are (profiled runs only): a chunk nobody touched is nowhere; one whose host
+ * pages are resident before a profiled grid runs was touched by the host (memory comes
+ * only as it is touched: mincore tells); a chunk a profiled grid touched, or that was
+ * prefetched to the device, is on the device until prefetched to the host. A grid that
+ * touches chunks on the host migrates them, and chunks nowhere are made on the device:
+ * page faults, whose time prof_managed_fault_s gives. Not seen: the host touching a chunk
+ * again after the device had it (a GPU migrates it back on the host's fault), so a grid
+ * after that is taken to find it on the device.
  */
 #include "rt.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../prof/session.h"
+#include "../prof/timing.h"
 
 typedef struct rt_range_info {
     bool read_mostly;
     struct cudaMemLocation preferred;   /* type cudaMemLocationTypeInvalid: none */
     bool accessed_by_device, accessed_by_host;
     struct cudaMemLocation prefetched;  /* type cudaMemLocationTypeInvalid: never */
+    uint8_t *where;                     /* per RT_UVM_CHUNK: rt_uvm_place (timing only) */
+    size_t nchunks;
 } rt_range_info;
+
+#define RT_UVM_CHUNK (64u << 10)
+typedef enum { RT_UVM_NOWHERE, RT_UVM_HOST, RT_UVM_DEVICE } rt_uvm_place;
 
 static pthread_mutex_t rt_range_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_ptrmap rt_ranges; /* allocation base -> rt_range_info */
@@ -58,17 +78,110 @@ void rt_memrange_advise(uint64_t base, enum cudaMemoryAdvise advice,
     pthread_mutex_unlock(&rt_range_lock);
 }
 
-void rt_memrange_prefetched(uint64_t base, struct cudaMemLocation location) {
+/* The chunk places of an allocation of size bytes (made nowhere on first need). */
+static uint8_t *rt_range_places(rt_range_info *r, uint64_t size) {
+    size_t n = (size_t)((size + RT_UVM_CHUNK - 1) / RT_UVM_CHUNK);
+    if (!r->where && n && (r->where = calloc(n, 1))) r->nchunks = n;
+    return r->where;
+}
+
+void rt_memrange_prefetched(uint64_t base, uint64_t size, uint64_t ptr, uint64_t count,
+                            struct cudaMemLocation location) {
     pthread_mutex_lock(&rt_range_lock);
     rt_range_info *r = rt_range_of(base, true);
-    if (r) r->prefetched = location;
+    if (r) {
+        r->prefetched = location;
+        uint8_t *w = rt_range_places(r, size);
+        uint8_t to = rt_is_host(&location) ? RT_UVM_HOST
+                     : location.type == cudaMemLocationTypeDevice ? RT_UVM_DEVICE : 0;
+        for (uint64_t k = (ptr - base) / RT_UVM_CHUNK;
+             w && to && count && k < r->nchunks && k * RT_UVM_CHUNK < ptr - base + count; k++)
+            w[k] = to;
+    }
     pthread_mutex_unlock(&rt_range_lock);
 }
 
 void rt_memrange_forget(uint64_t base) {
     pthread_mutex_lock(&rt_range_lock);
-    free(rt_ptrmap_remove(&rt_ranges, (const void *)(uintptr_t)base));
+    rt_range_info *r = rt_ptrmap_remove(&rt_ranges, (const void *)(uintptr_t)base);
+    if (r) free(r->where);
+    free(r);
     pthread_mutex_unlock(&rt_range_lock);
+}
+
+/* The managed allocations, for a profiled grid's page faults. */
+typedef struct rt_managed_list {
+    mem_alloc *a;
+    size_t n, cap;
+} rt_managed_list;
+
+static void rt_collect_managed(const mem_alloc *a, void *ctx) {
+    rt_managed_list *l = ctx;
+    if (a->kind != MEM_KIND_MANAGED || !a->size) return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        mem_alloc *n = realloc(l->a, cap * sizeof *n);
+        if (!n) return;
+        l->a = n;
+        l->cap = cap;
+    }
+    l->a[l->n++] = *a;
+}
+
+/* Whether any host page of [lo, hi) is resident: the host touched it. */
+static bool rt_host_resident(uint64_t lo, uint64_t hi) {
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0) pg = 4096;
+    uint64_t first = lo / (uint64_t)pg * (uint64_t)pg;
+    size_t pages = (size_t)((hi - first + (uint64_t)pg - 1) / (uint64_t)pg);
+    unsigned char vec[64];
+    for (size_t done = 0; done < pages; done += 64) {
+        size_t k = pages - done < 64 ? pages - done : 64;
+        if (mincore((void *)(uintptr_t)(first + done * (uint64_t)pg), k * (size_t)pg, vec))
+            continue;  /* not mapped (yet): not touched */
+        for (size_t i = 0; i < k; i++)
+            if (vec[i] & 1) return true;
+    }
+    return false;
+}
+
+void rt_memrange_before_grid(rt_context *c) {
+    rt_managed_list l = {0};
+    mem_table_each(c->mem, rt_collect_managed, &l);
+    pthread_mutex_lock(&rt_range_lock);
+    for (size_t i = 0; i < l.n; i++) {
+        rt_range_info *r = rt_range_of(l.a[i].base, true);
+        uint8_t *w = r ? rt_range_places(r, l.a[i].size) : NULL;
+        for (size_t k = 0; w && k < r->nchunks; k++) {
+            uint64_t lo = l.a[i].base + k * RT_UVM_CHUNK, hi = lo + RT_UVM_CHUNK;
+            if (hi > l.a[i].base + l.a[i].size) hi = l.a[i].base + l.a[i].size;
+            if (w[k] == RT_UVM_NOWHERE && rt_host_resident(lo, hi)) w[k] = RT_UVM_HOST;
+        }
+    }
+    pthread_mutex_unlock(&rt_range_lock);
+    free(l.a);
+}
+
+void rt_memrange_after_grid(rt_context *c, prof_session *s, uint64_t *migrated,
+                            uint64_t *populated) {
+    *migrated = *populated = 0;
+    rt_managed_list l = {0};
+    mem_table_each(c->mem, rt_collect_managed, &l);
+    pthread_mutex_lock(&rt_range_lock);
+    for (size_t i = 0; i < l.n; i++) {
+        rt_range_info *r = rt_range_of(l.a[i].base, false);
+        uint8_t *w = r ? r->where : NULL;
+        for (size_t k = 0; w && k < r->nchunks; k++) {
+            uint64_t lo = l.a[i].base + k * RT_UVM_CHUNK, hi = lo + RT_UVM_CHUNK;
+            if (hi > l.a[i].base + l.a[i].size) hi = l.a[i].base + l.a[i].size;
+            if (w[k] == RT_UVM_DEVICE || !prof_session_touched_bytes(s, lo, hi)) continue;
+            if (w[k] == RT_UVM_HOST) *migrated += hi - lo;
+            else *populated += hi - lo;
+            w[k] = RT_UVM_DEVICE;
+        }
+    }
+    pthread_mutex_unlock(&rt_range_lock);
+    free(l.a);
 }
 
 /* A location as the legacy attributes give it: a device, cudaCpuDeviceId for the host,

@@ -157,6 +157,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, int dev,
     r->device = dev;
     prof_launch_init(&r->launch, preset, grid, block, (uint32_t)regs, info->static_shared,
                      L->dyn_shared, 0);
+    r->launch.carveout = f->carveout;
     r->session = prof_session_new(&r->launch, m, true, rt_prof.tables);
     if (!r->session) {
         free(r);
@@ -168,6 +169,7 @@ rt_prof_run *rt_prof_begin(rt_context *c, rt_func *f, exec_launch *L, int dev,
         mem_table_each(c->mem, collect_host_range, &h);
         if (!h.failed) prof_session_set_host_ranges(r->session, (const uint64_t(*)[2])h.r, h.n);
         free(h.r);
+        rt_memrange_before_grid(c); /* which managed pages the host has touched */
     }
     r->func = f;
     r->L = L;
@@ -220,6 +222,18 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
         rec.est.limiter = "device launches";
         rec.est.uncertainty = prof_limiter_uncertainty(rec.est.limiter);
     }
+    /* managed memory the grid found on the host, or nowhere yet: page faults */
+    uint64_t migrated = 0, populated = 0;
+    if (c->mem) rt_memrange_after_grid(c, r->session, &migrated, &populated);
+    double faults = prof_managed_fault_s(c->devs[r->device].preset, migrated, populated);
+    if (faults > 0) {
+        if (faults > rec.est.seconds) {
+            rec.est.limiter = "page faults";
+            rec.est.uncertainty = prof_limiter_uncertainty(rec.est.limiter);
+        }
+        rec.est.seconds += faults;
+        rec.est.cycles += faults * prof_sm_model_for(c->devs[r->device].preset).clock_hz;
+    }
     rec.counters = *prof_session_counters(r->session);
     rec.launch = r->launch;
     rec.launch.duration_s = rec.est.seconds;
@@ -237,11 +251,13 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
     if (getenv("VCUDA_PROF_DEBUG"))
         fprintf(stderr, "vcuda: prof-debug %s: %.0f cycles (makespan %.0f, dram %.0f, l2 %.0f, "
                 "atomics %.0f, CAS retries %.0f over %.0f rounds); block: "
-                "critical %.0f, issue %.0f, scheduled %.0f; %d blocks/SM, %.2f waves, %s\n",
+                "critical %.0f, issue %.0f, scheduled %.0f; %d blocks/SM, %.2f waves, %s; "
+                "managed memory migrated %llu, made %llu bytes\n",
                 r->func->name, rec.est.cycles, rec.est.makespan_cycles, rec.est.dram_cycles,
                 rec.est.l2_cycles, rec.est.atomic_cycles, rec.est.cas_cycles,
                 rec.est.cas_rounds, rec.est.block_critical, rec.est.block_issue,
-                rec.est.block_cycles, rec.est.blocks_per_sm, rec.est.waves, rec.est.limiter);
+                rec.est.block_cycles, rec.est.blocks_per_sm, rec.est.waves, rec.est.limiter,
+                (unsigned long long)migrated, (unsigned long long)populated);
     char *pretty = ptx_demangle(r->func->name, PTX_DEMANGLE_GNU);
     rec.kernel = pretty ? pretty : strdup(r->func->name);
     if (r->timeline) rt_trace_kernel_measured(&rec.counters, &rec.launch);

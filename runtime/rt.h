@@ -800,7 +800,15 @@ void rt_pools_reset(rt_context *c);
 
 void rt_memrange_advise(uint64_t base, enum cudaMemoryAdvise advice,
                         struct cudaMemLocation location);
-void rt_memrange_prefetched(uint64_t base, struct cudaMemLocation location);
+void rt_memrange_prefetched(uint64_t base, uint64_t size, uint64_t ptr, uint64_t count,
+                            struct cudaMemLocation location);
+/* Profiled grids and managed memory (memrange.c): before a grid runs, which chunks the
+ * host has touched; after it, the bytes it migrated from the host and made on the device. */
+struct prof_session;
+void rt_prefetch_order(cudaStream_t stream);
+void rt_memrange_before_grid(rt_context *c);
+void rt_memrange_after_grid(rt_context *c, struct prof_session *s, uint64_t *migrated,
+                            uint64_t *populated);
 void rt_memrange_forget(uint64_t base);
 
 /* ---- report.c ---- */

@@ -1,7 +1,8 @@
 /* test_prof_timing_limits — the timing model's narrower limits (prof/timing.c): the SFU
  * and FP64 pipes, the constant cache, global atomics in L2 (one busy address, one line,
  * many lines), host-mapped memory over the host link, printf, device-side launches, L1's
- * line lookups, block dispatch, DRAM latency for reads only, L2's capacity, and the
+ * line lookups, block dispatch, DRAM latency for reads only, L2's capacity, the gap an SM
+ * slot leaves between blocks, page faults over managed memory, and the
  * uncertainty each estimate carries for its limiter. */
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,35 @@ int main(void)
     }
     EXPECT_EQ(prof_limiter_uncertainty("host memory") > prof_limiter_uncertainty("issue"), 1);
     EXPECT_NEAR(prof_limiter_uncertainty("no such limiter"), 0.25, 0);
+
+    /* few blocks an SM: each later block in a slot starts block_gap_cycles after the last
+     * one ended, so one block an SM over 16 waves lasts 16 blocks and 15 gaps */
+    {
+        prof_block_cost lone;
+        memset(&lone, 0, sizeof lone);
+        lone.critical_cycles = 3000;
+        lone.issue_cycles = 100;
+        prof_kernel_input one;
+        memset(&one, 0, sizeof one);
+        one.blocks = (uint64_t)h100->multiprocessor_count * 16;
+        one.threads_per_block = 256;
+        one.regs_per_thread = 16;
+        one.shared_per_block = 200 * 1024;  /* one block an SM */
+        one.every_block = &lone;
+        prof_time_estimate eo = prof_estimate_kernel(h100, &one);
+        EXPECT_EQ(eo.blocks_per_sm, 1);
+        EXPECT_NEAR(eo.makespan_cycles, 16 * 3000.0 + 15 * m.block_gap_cycles, 1);
+        EXPECT_EQ(m.block_gap_cycles > 0, 1);
+    }
+
+    /* page faults over managed memory: none without faulting bytes; migrating the host's
+     * pages costs more a byte than making pages nobody touched */
+    EXPECT_NEAR(prof_managed_fault_s(h100, 0, 0), 0, 0);
+    double mig = prof_managed_fault_s(h100, 64 << 20, 0);
+    double made = prof_managed_fault_s(h100, 0, 64 << 20);
+    EXPECT_NEAR(mig, m.uvm_fault_s + (64 << 20) / m.uvm_migrate_bytes_per_s, 1e-9);
+    EXPECT_EQ(mig > made && made > m.uvm_fault_s, 1);
+    EXPECT_EQ(prof_limiter_uncertainty("page faults") < 0.25, 1);
 
     if (prof_test_failures)
         fprintf(stderr, "%d failures\n", prof_test_failures);

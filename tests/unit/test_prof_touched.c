@@ -63,6 +63,15 @@ int main(void)
     EXPECT_EQ(prof_touched_mark(t, &c, 1000, 1001), 0);
     /* a whole word at once */
     EXPECT_EQ(prof_touched_mark(t, &c, 64 * 1000, 64 * 1001 - 1), 64);
+    /* counting what was marked (managed pages a grid used): ranges within a word, across
+     * words and leaves, over leaves never made, and a range that was not marked at all */
+    EXPECT_EQ(prof_touched_count(t, 1000, 1000), 1);
+    EXPECT_EQ(prof_touched_count(t, 950, 1110), 141);
+    EXPECT_EQ(prof_touched_count(t, 32000, 33000), 101);
+    EXPECT_EQ(prof_touched_count(t, 0, 40000), 141 + 101);
+    EXPECT_EQ(prof_touched_count(t, 64 * 1000 - 5, 64 * 1001 + 5), 64);
+    EXPECT_EQ(prof_touched_count(t, high, high + 100), 64);
+    EXPECT_EQ(prof_touched_count(t, 1ull << 33, (1ull << 33) + 100000), 0);
     prof_touched_free(t);
 
     /* threads at once: every sector of the span new exactly once between them */
