@@ -11,6 +11,11 @@
  *   exec_bench --jit file.ptx compile
  * only compiles (the time, and how many lowered instructions, on stderr).
  *
+ * --sched runs each grid through the device's block scheduler (gpu/scheduler.c: the
+ * runtime's path, with its locks, residency and output order) on a device of -t threads
+ * instead of the benchmark's own counter: the difference is what the scheduler costs.
+ * cpu-ms is then the whole process's CPU time over the grid.
+ *
  * Output, one line per kernel (tab-separated):
  *   name  warp-instructions  cpu-ms  wall-ms  threads  Mwinst/s-per-core
  * cpu-ms is the CPU time of all the worker threads together (best of the repetitions),
@@ -29,6 +34,7 @@
 #include <time.h>
 
 #include "exec/exec.h"
+#include "gpu/gpu.h"
 #include "jit/jit.h"
 #include "mem/mem.h"
 #include "ptx/ir.h"
@@ -100,6 +106,7 @@ typedef struct bench {
     exec_program *prog;
     exec_worker **workers;
     unsigned nthreads;
+    gpu_device *dev;             /* --sched: grids go through this device's scheduler */
 } bench;
 
 typedef struct timing {
@@ -126,6 +133,22 @@ static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 b
     L.clock_khz = 1755000;
     static uint64_t grid_id;
     L.grid_id = ++grid_id;
+    if (B->dev) {
+        /* the scheduler's path: the whole process's CPU time (the pool's lanes too) */
+        gpu_grid_stats st;
+        exec_fault f;
+        double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        exec_fault_kind k = gpu_run_grid_stats(B->dev, &L, &f, &st);
+        t->wall_ms = (clock_s(CLOCK_MONOTONIC) - w0) * 1e3;
+        t->cpu_ms = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
+        t->insns = st.warp_instructions;
+        free(params);
+        if (k != EXEC_OK) {
+            fprintf(stderr, "exec_bench: %s faulted: %s\n", ki->name, f.msg);
+            return false;
+        }
+        return true;
+    }
     grid_run g;
     memset(&g, 0, sizeof g);
     g.L = &L;
@@ -337,7 +360,7 @@ static int bench_matmul(bench *B, const opts *o, unsigned n) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: exec_bench [-t threads] [-r reps] [-k name-part] [--jit] "
+    fprintf(stderr, "usage: exec_bench [-t threads] [-r reps] [-k name-part] [--jit] [--sched] "
                     "file.ptx reduce N BLOCK | matmul N\n");
     return 2;
 }
@@ -346,10 +369,11 @@ int main(int argc, char **argv) {
     opts o = {3, NULL};
     unsigned threads = 1;
     int i = 1;
-    bool jit = false;
+    bool jit = false, sched = false;
     for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
-        if (!strcmp(argv[i], "--jit")) {
-            jit = true;
+        if (!strcmp(argv[i], "--jit") || !strcmp(argv[i], "--sched")) {
+            if (argv[i][2] == 'j') jit = true;
+            else sched = true;
             i--;
             continue;
         }
@@ -398,6 +422,10 @@ int main(int argc, char **argv) {
     B.nthreads = threads;
     B.workers = calloc(threads, sizeof *B.workers);
     for (unsigned t = 0; t < threads; t++) B.workers[t] = exec_worker_new();
+    if (sched) {
+        B.dev = gpu_device_new_shared(gpu_preset_find("h100"), threads, B.mem);
+        if (!B.dev) abort();
+    }
     int rc;
     if (argc - i < 3) rc = usage();
     else if (!strcmp(argv[i + 1], "reduce") && argc - i >= 4)
@@ -406,6 +434,7 @@ int main(int argc, char **argv) {
         rc = bench_matmul(&B, &o, (unsigned)atoi(argv[i + 2]));
     else
         rc = usage();
+    if (B.dev) gpu_device_free(B.dev);
     for (unsigned t = 0; t < threads; t++) exec_worker_free(B.workers[t]);
     free(B.workers);
     jit_job_free(job);
