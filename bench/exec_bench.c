@@ -14,7 +14,14 @@
  * --sched runs each grid through the device's block scheduler (gpu/scheduler.c: the
  * runtime's path, with its locks, residency and output order) on a device of -t threads
  * instead of the benchmark's own counter: the difference is what the scheduler costs.
- * cpu-ms is then the whole process's CPU time over the grid.
+ * cpu-ms is then the whole process's CPU time over the grid, and each line has two more
+ * columns, from the kernel's per-thread scheduler statistics (/proc/self/task/N/schedstat):
+ *   ... wait-ms idle-ms
+ * wait-ms: the time the process's threads were ready to run but waited for a core (other
+ * work on the machine); idle-ms: threads x wall-ms - cpu-ms - wait-ms, the time the
+ * scheduler's lanes had nothing to run (waiting for one another, for a block, or to be
+ * woken). On cores of its own the grid would take (cpu-ms + idle-ms) / threads: a figure
+ * that the machine's load does not move, which wall-ms on a shared machine is not.
  *
  * Output, one line per kernel (tab-separated):
  *   name  warp-instructions  cpu-ms  wall-ms  threads  Mwinst/s-per-core
@@ -26,6 +33,7 @@
  * collected and dumped under the kernel's name (host instructions per warp-instruction:
  * a figure independent of load).
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -112,7 +120,28 @@ typedef struct bench {
 typedef struct timing {
     uint64_t insns;
     double cpu_ms, wall_ms;
+    double wait_ms, idle_ms;     /* --sched: waiting for a core, and idle (see above) */
 } timing;
+
+/* The process's threads' time waiting for a core (ns), from their scheduler statistics
+ * (0 where the kernel keeps none). */
+static double tasks_wait_ns(void) {
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return 0;
+    double wait = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        unsigned long long run = 0, waited = 0;
+        if (fscanf(f, "%llu %llu", &run, &waited) == 2) wait += (double)waited;
+        fclose(f);
+    }
+    closedir(d);
+    return wait;
+}
 
 /* Run kernel over grid x block with the given arguments on every worker thread. */
 static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 block,
@@ -137,10 +166,13 @@ static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 b
         /* the scheduler's path: the whole process's CPU time (the pool's lanes too) */
         gpu_grid_stats st;
         exec_fault f;
+        double q0 = tasks_wait_ns();
         double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         exec_fault_kind k = gpu_run_grid_stats(B->dev, &L, &f, &st);
         t->wall_ms = (clock_s(CLOCK_MONOTONIC) - w0) * 1e3;
         t->cpu_ms = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
+        t->wait_ms = (tasks_wait_ns() - q0) / 1e6;
+        t->idle_ms = B->nthreads * t->wall_ms - t->cpu_ms - t->wait_ms;
         t->insns = st.warp_instructions;
         free(params);
         if (k != EXEC_OK) {
@@ -166,6 +198,7 @@ static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 b
         for (unsigned i = 0; i < B->nthreads; i++) pthread_join(tids[i], NULL);
     t->wall_ms = (clock_s(CLOCK_MONOTONIC) - w0) * 1e3;
     t->cpu_ms = 0;
+    t->wait_ms = t->idle_ms = 0;
     t->insns = 0;
     for (unsigned i = 0; i < B->nthreads; i++) {
         t->cpu_ms += slots[i].cpu_s * 1e3;
@@ -246,9 +279,11 @@ typedef struct opts {
 } opts;
 
 static void report(const bench *B, const char *name, const timing *best) {
-    printf("%s\t%llu\t%.3f\t%.3f\t%u\t%.1f\n", name, (unsigned long long)best->insns,
+    printf("%s\t%llu\t%.3f\t%.3f\t%u\t%.1f", name, (unsigned long long)best->insns,
            best->cpu_ms, best->wall_ms, B->nthreads,
            best->cpu_ms > 0 ? best->insns / best->cpu_ms / 1e3 : 0);
+    if (B->dev) printf("\t%.3f\t%.3f", best->wait_ms, best->idle_ms);
+    printf("\n");
 }
 
 static int bench_reduce(bench *B, const opts *o, unsigned n, unsigned block) {
@@ -275,7 +310,7 @@ static int bench_reduce(bench *B, const opts *o, unsigned n, unsigned block) {
         unsigned unroll = reduce_unroll(name);
         unsigned blocks = n / block / unroll;
         const exec_kernel *k = exec_program_kernel(B->prog, pf->name);
-        timing best = {0, 1e30, 1e30};
+        timing best = {0, 1e30, 1e30, 0, 0};
         for (unsigned r = 0; r < o->reps; r++) {
             memcpy(in, host, (size_t)n * 4);
             memset(out, 0, (size_t)blocks * 4);
@@ -331,7 +366,7 @@ static int bench_matmul(bench *B, const opts *o, unsigned n) {
         short_name(pf->name, name, sizeof name);
         if (o->filter && !strstr(name, o->filter)) continue;
         const exec_kernel *k = exec_program_kernel(B->prog, pf->name);
-        timing best = {0, 1e30, 1e30};
+        timing best = {0, 1e30, 1e30, 0, 0};
         for (unsigned r = 0; r < o->reps; r++) {
             memset(c, 0xff, bytes);
             int ni = (int)n;
