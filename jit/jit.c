@@ -90,15 +90,18 @@ static int warp_opt(const exec_func *f) {
 }
 
 /* Which tier runs a function fastest, by what was measured (exec_bench, reduceInteger's
- * 12 reductions and matMult's 2 products, CPU time, bench/RESULTS.md "Which tier runs a
- * kernel fastest"): the vector tier's code (2-8x the interpreter), per-warp code at -O2
- * (1.3-2.3x), the interpreter and per-warp code at -O1 within +-25% of each other, per-warp
- * code at -O0 last (1.3-2.3x the interpreter's time: without the vectoriser it calls the
- * instructions' handlers through a loop of its own, and pays for that loop besides). So
- * when the launches do not wait for the code (VCUDA_JIT=1), a function whose code would be
- * per-warp at -O0 stays interpreted and costs no compiler time; VCUDA_JIT=always builds
- * it all the same (that mode proves that the compiler takes every function), and so does
- * an -O level that VCUDA_JIT_OPT forced. */
+ * 12 reductions and matMult's 2 products with the -O level forced, CPU time, the better of
+ * two rounds; bench/RESULTS.md "Which tier runs a kernel fastest"): the vector tier's code
+ * first (2-8x faster than the interpreter), then per-warp code at -O2 (geometric mean
+ * 0.76x the interpreter's time; the products excepted), then the interpreter; per-warp
+ * code at -O1 took 1.18x the interpreter's time on these small kernels but ran faster on
+ * CUB's onesweep kernel (2,000 instructions, the size -O1 is for: 1.2-1.6 s against
+ * 1.6-1.8 s), and per-warp code at -O0 is last everywhere (1.3-2.7x, geometric mean 2.1x:
+ * without the vectoriser it calls the instructions' handlers through a loop of its own,
+ * and pays for that loop besides). So when the launches do not wait for the code
+ * (VCUDA_JIT=1), a function whose code would be per-warp at -O0 stays interpreted and
+ * costs no compiler time; VCUDA_JIT=always builds it all the same (that mode proves that
+ * the compiler takes every function), and so does an -O level VCUDA_JIT_OPT forced. */
 bool jit_worth_building(jit_mode mode, bool vector, int opt, bool opt_forced_by_env) {
     if (mode != JIT_TIERED || vector || opt_forced_by_env) return true;
     return opt > 0;
