@@ -3,8 +3,8 @@
  * the SIMT core on host threads of its own, checks every result, and prints per kernel
  * the warp-instructions executed and the CPU time they took.
  *
- *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] file.ptx reduce N BLOCK
- *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] file.ptx matmul N
+ *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] [--sched] file.ptx reduce N BLOCK
+ *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] [--sched] file.ptx matmul N
  *
  * --jit runs the compiled tier (jit/): the program is compiled (or found in the cache)
  * before the first kernel, and the time it took is printed on stderr.

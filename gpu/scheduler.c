@@ -8,9 +8,8 @@
  * than for their blocks); block k runs on SM (sm_base + k) mod SMs however it is handed
  * out. Every host thread that calls gpu_run_grid runs blocks of its own grid; the
  * device's pool lanes run blocks of whichever active grid comes first (priority, then
- * arrival), so one
- * grid alone gets the whole pool and grids running together share it, the way a GPU's
- * block scheduler lets concurrent kernels (Hyper-Q) share its SMs.
+ * arrival), so one grid alone gets the whole pool and grids running together share it,
+ * the way a GPU's block scheduler lets concurrent kernels (Hyper-Q) share its SMs.
  *
  * Residency. A block is admitted onto its SM only while the SM has room: a grid whose
  * kernel fits B blocks per SM (the occupancy calculator's answer) takes 1/B of an SM per
@@ -24,8 +23,8 @@
  * turn. A lane holds the output of its run's blocks that finish cleanly and hands them
  * on together (one lock for the run; a fault, a diagnostic or a device-side launch hands
  * on what it holds first). A block is only started within the ring's reach of the oldest
- * unwritten one, so the ring never overflows (the rare wait: one block running for very much longer than
- * thousands of others).
+ * unwritten one, so the ring never overflows (the rare wait: one block running for very
+ * much longer than thousands of others).
  *
  * Faults. When block f faults, only blocks after f are stopped (each lane has its own
  * abort flag, raised when its block is later than f) and no block after f is started.
@@ -252,7 +251,9 @@ static void unlist(gpu_grid *g) {
 /* Most blocks a lane takes at once: each take costs the device's lock (and, under load, a
  * wait for a lane that holds it while the host has preempted it: about 0.9 us a block on
  * two busy cores, more than a small block's own work), so a lane takes a run of
- * consecutive blocks and hands their output on together. */
+ * consecutive blocks and hands their output on together. (Grids of fewer than 8 blocks a
+ * lane still go one block at a time: a small grid whose blocks wait for one another, which
+ * CUDA does not promise but a GPU lets run, keeps working as before.) */
 #define GPU_RUN_MAX 16u
 
 /* How many blocks a lane asks for: a run of consecutive blocks while the grid has many
