@@ -3,13 +3,25 @@
  * the SIMT core on host threads of its own, checks every result, and prints per kernel
  * the warp-instructions executed and the CPU time they took.
  *
- *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] file.ptx reduce N BLOCK
- *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] file.ptx matmul N
+ *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] [--sched] file.ptx reduce N BLOCK
+ *   exec_bench [-t threads] [-r reps] [-k name-part] [--jit] [--sched] file.ptx matmul N
  *
  * --jit runs the compiled tier (jit/): the program is compiled (or found in the cache)
  * before the first kernel, and the time it took is printed on stderr.
  *   exec_bench --jit file.ptx compile
  * only compiles (the time, and how many lowered instructions, on stderr).
+ *
+ * --sched runs each grid through the device's block scheduler (gpu/scheduler.c: the
+ * runtime's path, with its locks, residency and output order) on a device of -t threads
+ * instead of the benchmark's own counter: the difference is what the scheduler costs.
+ * cpu-ms is then the whole process's CPU time over the grid, and each line has two more
+ * columns, from the kernel's per-thread scheduler statistics (/proc/self/task/N/schedstat):
+ *   ... wait-ms idle-ms
+ * wait-ms: the time the process's threads were ready to run but waited for a core (other
+ * work on the machine); idle-ms: threads x wall-ms - cpu-ms - wait-ms, the time the
+ * scheduler's lanes had nothing to run (waiting for one another, for a block, or to be
+ * woken). On cores of its own the grid would take (cpu-ms + idle-ms) / threads: a figure
+ * that the machine's load does not move, which wall-ms on a shared machine is not.
  *
  * Output, one line per kernel (tab-separated):
  *   name  warp-instructions  cpu-ms  wall-ms  threads  Mwinst/s-per-core
@@ -21,6 +33,7 @@
  * collected and dumped under the kernel's name (host instructions per warp-instruction:
  * a figure independent of load).
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -29,6 +42,7 @@
 #include <time.h>
 
 #include "exec/exec.h"
+#include "gpu/gpu.h"
 #include "jit/jit.h"
 #include "mem/mem.h"
 #include "ptx/ir.h"
@@ -100,12 +114,34 @@ typedef struct bench {
     exec_program *prog;
     exec_worker **workers;
     unsigned nthreads;
+    gpu_device *dev;             /* --sched: grids go through this device's scheduler */
 } bench;
 
 typedef struct timing {
     uint64_t insns;
     double cpu_ms, wall_ms;
+    double wait_ms, idle_ms;     /* --sched: waiting for a core, and idle (see above) */
 } timing;
+
+/* The process's threads' time waiting for a core (ns), from their scheduler statistics
+ * (0 where the kernel keeps none). */
+static double tasks_wait_ns(void) {
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return 0;
+    double wait = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        unsigned long long run = 0, waited = 0;
+        if (fscanf(f, "%llu %llu", &run, &waited) == 2) wait += (double)waited;
+        fclose(f);
+    }
+    closedir(d);
+    return wait;
+}
 
 /* Run kernel over grid x block with the given arguments on every worker thread. */
 static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 block,
@@ -126,6 +162,25 @@ static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 b
     L.clock_khz = 1755000;
     static uint64_t grid_id;
     L.grid_id = ++grid_id;
+    if (B->dev) {
+        /* the scheduler's path: the whole process's CPU time (the pool's lanes too) */
+        gpu_grid_stats st;
+        exec_fault f;
+        double q0 = tasks_wait_ns();
+        double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        exec_fault_kind k = gpu_run_grid_stats(B->dev, &L, &f, &st);
+        t->wall_ms = (clock_s(CLOCK_MONOTONIC) - w0) * 1e3;
+        t->cpu_ms = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
+        t->wait_ms = (tasks_wait_ns() - q0) / 1e6;
+        t->idle_ms = B->nthreads * t->wall_ms - t->cpu_ms - t->wait_ms;
+        t->insns = st.warp_instructions;
+        free(params);
+        if (k != EXEC_OK) {
+            fprintf(stderr, "exec_bench: %s faulted: %s\n", ki->name, f.msg);
+            return false;
+        }
+        return true;
+    }
     grid_run g;
     memset(&g, 0, sizeof g);
     g.L = &L;
@@ -143,6 +198,7 @@ static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 b
         for (unsigned i = 0; i < B->nthreads; i++) pthread_join(tids[i], NULL);
     t->wall_ms = (clock_s(CLOCK_MONOTONIC) - w0) * 1e3;
     t->cpu_ms = 0;
+    t->wait_ms = t->idle_ms = 0;
     t->insns = 0;
     for (unsigned i = 0; i < B->nthreads; i++) {
         t->cpu_ms += slots[i].cpu_s * 1e3;
@@ -223,9 +279,11 @@ typedef struct opts {
 } opts;
 
 static void report(const bench *B, const char *name, const timing *best) {
-    printf("%s\t%llu\t%.3f\t%.3f\t%u\t%.1f\n", name, (unsigned long long)best->insns,
+    printf("%s\t%llu\t%.3f\t%.3f\t%u\t%.1f", name, (unsigned long long)best->insns,
            best->cpu_ms, best->wall_ms, B->nthreads,
            best->cpu_ms > 0 ? best->insns / best->cpu_ms / 1e3 : 0);
+    if (B->dev) printf("\t%.3f\t%.3f", best->wait_ms, best->idle_ms);
+    printf("\n");
 }
 
 static int bench_reduce(bench *B, const opts *o, unsigned n, unsigned block) {
@@ -252,7 +310,7 @@ static int bench_reduce(bench *B, const opts *o, unsigned n, unsigned block) {
         unsigned unroll = reduce_unroll(name);
         unsigned blocks = n / block / unroll;
         const exec_kernel *k = exec_program_kernel(B->prog, pf->name);
-        timing best = {0, 1e30, 1e30};
+        timing best = {0, 1e30, 1e30, 0, 0};
         for (unsigned r = 0; r < o->reps; r++) {
             memcpy(in, host, (size_t)n * 4);
             memset(out, 0, (size_t)blocks * 4);
@@ -308,7 +366,7 @@ static int bench_matmul(bench *B, const opts *o, unsigned n) {
         short_name(pf->name, name, sizeof name);
         if (o->filter && !strstr(name, o->filter)) continue;
         const exec_kernel *k = exec_program_kernel(B->prog, pf->name);
-        timing best = {0, 1e30, 1e30};
+        timing best = {0, 1e30, 1e30, 0, 0};
         for (unsigned r = 0; r < o->reps; r++) {
             memset(c, 0xff, bytes);
             int ni = (int)n;
@@ -337,7 +395,7 @@ static int bench_matmul(bench *B, const opts *o, unsigned n) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: exec_bench [-t threads] [-r reps] [-k name-part] [--jit] "
+    fprintf(stderr, "usage: exec_bench [-t threads] [-r reps] [-k name-part] [--jit] [--sched] "
                     "file.ptx reduce N BLOCK | matmul N\n");
     return 2;
 }
@@ -346,10 +404,11 @@ int main(int argc, char **argv) {
     opts o = {3, NULL};
     unsigned threads = 1;
     int i = 1;
-    bool jit = false;
+    bool jit = false, sched = false;
     for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
-        if (!strcmp(argv[i], "--jit")) {
-            jit = true;
+        if (!strcmp(argv[i], "--jit") || !strcmp(argv[i], "--sched")) {
+            if (argv[i][2] == 'j') jit = true;
+            else sched = true;
             i--;
             continue;
         }
@@ -398,6 +457,10 @@ int main(int argc, char **argv) {
     B.nthreads = threads;
     B.workers = calloc(threads, sizeof *B.workers);
     for (unsigned t = 0; t < threads; t++) B.workers[t] = exec_worker_new();
+    if (sched) {
+        B.dev = gpu_device_new_shared(gpu_preset_find("h100"), threads, B.mem);
+        if (!B.dev) abort();
+    }
     int rc;
     if (argc - i < 3) rc = usage();
     else if (!strcmp(argv[i + 1], "reduce") && argc - i >= 4)
@@ -406,6 +469,7 @@ int main(int argc, char **argv) {
         rc = bench_matmul(&B, &o, (unsigned)atoi(argv[i + 2]));
     else
         rc = usage();
+    if (B.dev) gpu_device_free(B.dev);
     for (unsigned t = 0; t < threads; t++) exec_worker_free(B.workers[t]);
     free(B.workers);
     jit_job_free(job);

@@ -120,6 +120,7 @@ void gpu_device_free(gpu_device *d) {
         if (d->lanes[i].worker)
             exec_worker_free(d->lanes[i].worker);
         free(d->lanes[i].out.data);
+        free(d->lanes[i].held.data);
         free(d->lanes[i].out.err);
     }
     for (size_t i = 0; i < d->nspare; i++)

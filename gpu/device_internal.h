@@ -29,6 +29,11 @@ typedef struct gpu_lane {
     pthread_t thread;             /* pool lanes only */
     exec_worker *worker;
     exec_output out;              /* printf output of the block being run */
+    /* blocks of the lane's current run that finished cleanly and are not yet handed to
+     * the grid's writer (gpu/scheduler.c): held_n blocks from held_first, their output
+     * one after another in held */
+    exec_output held;
+    uint64_t held_first, held_n;
     exec_fault fault;
     exec_launch launch;           /* this lane's copy of the launch: its own abort flag */
     volatile int abort;           /* set to stop the block this lane is running */

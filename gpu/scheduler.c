@@ -2,23 +2,29 @@
  * threads, keeping each grid's device printf output in block order, stopping a grid at
  * its first fault in block order, and sharing the SMs between grids that run at once.
  *
- * Blocks are numbered in linear order (x fastest) and handed out in that order. Every
- * host thread that calls gpu_run_grid runs blocks of its own grid; the device's pool
- * lanes run blocks of whichever active grid comes first (priority, then arrival), so one
- * grid alone gets the whole pool and grids running together share it, the way a GPU's
- * block scheduler lets concurrent kernels (Hyper-Q) share its SMs.
+ * Blocks are numbered in linear order (x fastest) and handed out in that order, in runs
+ * of consecutive blocks while a grid has many more left than there are lanes (one lock
+ * per run instead of one per block: grids of many small blocks paid more for the lock
+ * than for their blocks); block k runs on SM (sm_base + k) mod SMs however it is handed
+ * out. Every host thread that calls gpu_run_grid runs blocks of its own grid; the
+ * device's pool lanes run blocks of whichever active grid comes first (priority, then
+ * arrival), so one grid alone gets the whole pool and grids running together share it,
+ * the way a GPU's block scheduler lets concurrent kernels (Hyper-Q) share its SMs.
  *
  * Residency. A block is admitted onto its SM only while the SM has room: a grid whose
  * kernel fits B blocks per SM (the occupancy calculator's answer) takes 1/B of an SM per
  * resident block, whatever grid the other resident blocks belong to. A block that finds
- * its SM full waits until blocks leave it.
+ * its SM full waits until blocks leave it. The blocks of a run take their room when the
+ * run is handed out and leave it when the run ends (the run stops short at a full SM).
  *
  * Output order. Each block's printf output is kept until every block before it has been
  * written; a block finishing in order is written at once from its lane's buffer, a block
  * finishing early parks its buffer in a ring of slots (one per block in flight) until its
- * turn. A block is only started within the ring's reach of the oldest unwritten one, so
- * the ring never overflows (the rare wait: one block running for very much longer than
- * thousands of others).
+ * turn. A lane holds the output of its run's blocks that finish cleanly and hands them
+ * on together (one lock for the run; a fault, a diagnostic or a device-side launch hands
+ * on what it holds first). A block is only started within the ring's reach of the oldest
+ * unwritten one, so the ring never overflows (the rare wait: one block running for very
+ * much longer than thousands of others).
  *
  * Faults. When block f faults, only blocks after f are stopped (each lane has its own
  * abort flag, raised when its block is later than f) and no block after f is started.
@@ -242,38 +248,74 @@ static void unlist(gpu_grid *g) {
     g->listed = false;
 }
 
-/* Take the next block of g if it may start now: 1 when *b and *sm are set, 0 when it
- * must wait for room (its SM, or the output ring), -1 when g has no block left to start. */
-static int take_block(gpu_grid *g, uint64_t *b, uint32_t *sm) {
+/* Most blocks a lane takes at once: each take costs the device's lock (and, under load, a
+ * wait for a lane that holds it while the host has preempted it: about 0.9 us a block on
+ * two busy cores, more than a small block's own work), so a lane takes a run of
+ * consecutive blocks and hands their output on together. (Grids of fewer than 8 blocks a
+ * lane still go one block at a time: a small grid whose blocks wait for one another, which
+ * CUDA does not promise but a GPU lets run, keeps working as before.) */
+#define GPU_RUN_MAX 16u
+
+/* How many blocks a lane asks for: a run of consecutive blocks while the grid has many
+ * more left than lanes (a quarter of the lanes' share of what is left, so that the last
+ * blocks still spread over every lane), one block at a time for clusters (each is a
+ * co-resident group of its own). */
+static uint64_t run_length(const gpu_grid *g) {
+    if (g->csize > 1)
+        return 1;
+    uint64_t left = g->nunits - g->next_block;
+    uint64_t n = left / (4u * (uint64_t)g->dev->nlanes);
+    return n < 1 ? 1 : n > GPU_RUN_MAX ? GPU_RUN_MAX : n;
+}
+
+/* Whether unit k of g may start now: its SMs have room and its first block is within the
+ * output ring's reach of the oldest unwritten one. */
+static bool unit_fits(const gpu_grid *g, uint64_t k) {
     gpu_device *d = g->dev;
-    uint64_t k = g->next_block;
-    if (k >= g->nunits)
-        return -1;
-    uint64_t first = unit_block(g, k, 0);
-    if (first > atomic_load(&g->fault_block)) {
-        /* a block before it faulted: later blocks never start */
-        g->next_block = g->nunits;
-        unlist(g);
-        return -1;
-    }
-    if (first >= atomic_load(&g->emit_seen) + g->ring_size)
-        return 0;
+    if (unit_block(g, k, 0) >= atomic_load(&g->emit_seen) + g->ring_size)
+        return false;
     uint32_t s = (uint32_t)((g->sm_base + k * g->csize) % g->num_sms);
     /* An empty SM takes any block, so that a block too big for the calculator still runs;
      * a cluster's blocks take consecutive SMs. */
     for (uint32_t r = 0; r < g->csize; r++) {
         uint64_t load = d->sm_load[(s + r) % g->num_sms];
         if (load != 0 && load + g->share > GPU_SM_CAPACITY)
-            return 0;
+            return false;
     }
-    for (uint32_t r = 0; r < g->csize; r++)
-        d->sm_load[(s + r) % g->num_sms] += g->share;
-    g->next_block = k + 1;
+    return true;
+}
+
+/* Take the next units of g that may start now, at most max of them in a row: 1 when *b
+ * (the first), *n and *sm (the first's SM; unit b + i runs on SM sm + i, mod the SMs) are
+ * set, 0 when the next must wait for room (its SM, or the output ring), -1 when g has no
+ * block left to start. Each unit taken holds its room on its SMs until its run ends. */
+static int take_run(gpu_grid *g, uint64_t max, uint64_t *b, uint64_t *n, uint32_t *sm) {
+    gpu_device *d = g->dev;
+    uint64_t k = g->next_block;
+    if (k >= g->nunits)
+        return -1;
+    if (unit_block(g, k, 0) > atomic_load(&g->fault_block)) {
+        /* a block before it faulted: later blocks never start */
+        g->next_block = g->nunits;
+        unlist(g);
+        return -1;
+    }
+    uint64_t taken = 0;
+    while (taken < max && k + taken < g->nunits && unit_fits(g, k + taken)) {
+        uint32_t s = (uint32_t)((g->sm_base + (k + taken) * g->csize) % g->num_sms);
+        for (uint32_t r = 0; r < g->csize; r++)
+            d->sm_load[(s + r) % g->num_sms] += g->share;
+        taken++;
+    }
+    if (!taken)
+        return 0;
+    g->next_block = k + taken;
     if (g->next_block >= g->nunits)
         unlist(g);
-    g->blocks_out++;
+    g->blocks_out += taken;
     *b = k;
-    *sm = s;
+    *n = taken;
+    *sm = (uint32_t)((g->sm_base + k * g->csize) % g->num_sms);
     return 1;
 }
 
@@ -293,35 +335,132 @@ static void busy_remove(gpu_lane *l) {
     l->busy_prev = NULL;
 }
 
-/* Run block b of g on lane, as SM sm, and hand its output on (d->sched_lock not held;
- * the lane is in the busy list). */
-static void exec_block_on_lane(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
-    exec_fault_kind kind = EXEC_FAULT_ABORTED;
+/* The lane's own copy of g's launch, for the blocks it runs next (made once a run: the
+ * launch is read by every lane, and the copy per block was a cache miss each time). */
+static void lane_launch(gpu_grid *g, gpu_lane *lane) {
+    lane->launch = *g->launch;
+    lane->launch.cluster = lane->cluster;
+    lane->launch.abort = &lane->abort;
+    lane->launch.devrt = &gpu_dp_ops;
+    lane->launch.devrt_ctx = lane;
+}
+
+/* Run block b of g on lane, as SM sm (d->sched_lock not held; the lane is in the busy
+ * list, its launch made by lane_launch), its output left in lane->out: whether it ran, and *kind its result
+ * (EXEC_FAULT_ABORTED when it was stopped, or never started after an earlier fault). */
+static bool exec_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm,
+                       exec_fault_kind *kind) {
+    *kind = EXEC_FAULT_ABORTED;
     lane->dp = g->dp;
     lane->dp_block = NULL;
     /* a cooperative grid's blocks wait for one another: after a fault none may start */
     bool run = g->cooperative ? atomic_load(&g->fault_block) == NO_BLOCK
                               : b <= atomic_load(&g->fault_block);
-    if (run) {
-        gpu_device *outer_dev = running_device;
-        gpu_grid *outer_grid = running_grid;
-        running_device = g->dev;
-        running_grid = g;
-        lane->launch = *g->launch;
-        lane->launch.cluster = lane->cluster;
-        lane->launch.abort = &lane->abort;
-        lane->launch.devrt = &gpu_dp_ops;
-        lane->launch.devrt_ctx = lane;
-        uint64_t before = exec_worker_insn_count(lane->worker);
-        kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm,
-                              &lane->out, &lane->fault);
-        atomic_fetch_add(&g->insns, exec_worker_insn_count(lane->worker) - before);
-        atomic_fetch_add(&g->blocks_run, 1);
-        if (g->progress) __atomic_fetch_add(g->progress, 1, __ATOMIC_RELAXED);
-        running_device = outer_dev;
-        running_grid = outer_grid;
-    }
+    if (!run)
+        return false;
+    gpu_device *outer_dev = running_device;
+    gpu_grid *outer_grid = running_grid;
+    running_device = g->dev;
+    running_grid = g;
+    *kind = exec_run_block(lane->worker, &lane->launch, block_coords(g, b), sm, &lane->out,
+                           &lane->fault);
+    running_device = outer_dev;
+    running_grid = outer_grid;
+    return true;
+}
+
+/* The grid's counts of blocks run and warp-instructions, after ran blocks that issued
+ * insns (once per run of blocks: the counters' cache line is shared by every lane). */
+static void count_blocks(gpu_grid *g, uint64_t ran, uint64_t insns) {
+    if (!ran)
+        return;
+    atomic_fetch_add(&g->insns, insns);
+    atomic_fetch_add(&g->blocks_run, ran);
+    if (g->progress) __atomic_fetch_add(g->progress, ran, __ATOMIC_RELAXED);
+}
+
+/* Run block b of g on lane, as SM sm, count it and hand its output on (d->sched_lock not
+ * held; the lane is in the busy list). */
+static void exec_block_on_lane(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
+    exec_fault_kind kind;
+    uint64_t before = exec_worker_insn_count(lane->worker);
+    lane_launch(g, lane);
+    bool ran = exec_block(g, lane, b, sm, &kind);
+    count_blocks(g, ran, exec_worker_insn_count(lane->worker) - before);
     finish_block(g, lane, b, kind);
+}
+
+/* Hand the blocks the lane holds to the grid's writer, as finish_block would have handed
+ * them one by one: they finished cleanly (no fault, no diagnostics, no device-side
+ * launch), so a fault of another block drops all of them or none. */
+static void flush_held(gpu_grid *g, gpu_lane *lane) {
+    if (!lane->held_n)
+        return;
+    uint64_t first = lane->held_first, last = first + lane->held_n - 1;
+    pthread_mutex_lock(&g->lock);
+    if (last <= atomic_load(&g->fault_block)) {
+        if (first == g->emit_next) {
+            /* the common case: written straight from the lane's buffer, no copy */
+            grid_emit(g, lane->held.data, lane->held.len);
+            g->emit_next = last + 1;
+            emit_ready(g);
+        } else {
+            /* parked whole in the first block's slot; the others are done and empty */
+            for (uint64_t b = first; b <= last; b++)
+                g->ring[b % g->ring_size].done = true;
+            if (lane->held.len > 0) {
+                out_slot *s = &g->ring[first % g->ring_size];
+                s->data = lane->held.data;
+                s->len = lane->held.len;
+                lane->held.data = NULL;
+                lane->held.cap = 0;
+            }
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    lane->held.len = 0;
+    lane->held_n = 0;
+}
+
+/* Run the n consecutive blocks from b of g on lane, block b + i as SM sm + i (d->sched_lock
+ * not held; the lane is in the busy list). Blocks that finish cleanly are held and handed
+ * on together (one g->lock for the run); any other block first hands on those held, then
+ * itself, as finish_block does. */
+static void exec_run_on_lane(gpu_grid *g, gpu_lane *lane, uint64_t b, uint64_t n, uint32_t sm) {
+    uint64_t before = exec_worker_insn_count(lane->worker), ran = 0;
+    lane_launch(g, lane);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t bi = b + i;
+        atomic_store(&lane->block, bi);
+        /* (after the store above: a fault recorded since aborts this block through the flag,
+         * or the block sees fault_block and does not start) */
+        __atomic_store_n(&lane->abort, 0, __ATOMIC_SEQ_CST);
+        exec_fault_kind kind;
+        ran += exec_block(g, lane, bi, (uint32_t)((sm + i) % g->num_sms), &kind);
+        if (kind == EXEC_OK && !lane->dp_block && !lane->out.err_len) {
+            if (!lane->held_n)
+                lane->held_first = bi;
+            lane->held_n++;
+            if (lane->out.len && !lane->held.len) {
+                /* (the buffers swapped, not copied) */
+                char *data = lane->held.data;
+                size_t cap = lane->held.cap;
+                lane->held.data = lane->out.data;
+                lane->held.cap = lane->out.cap;
+                lane->held.len = lane->out.len;
+                lane->out.data = data;
+                lane->out.cap = cap;
+            } else if (lane->out.len) {
+                gpu_output_append(&lane->held, lane->out.data, lane->out.len);
+            }
+            lane->out.len = 0;
+            continue;
+        }
+        flush_held(g, lane);
+        finish_block(g, lane, bi, kind);
+    }
+    flush_held(g, lane);
+    count_blocks(g, ran, exec_worker_insn_count(lane->worker) - before);
 }
 
 /* ---- clusters: the blocks of one cluster at once ---- */
@@ -403,13 +542,14 @@ static void run_cluster(gpu_grid *g, gpu_lane *lane, uint64_t k, uint32_t sm) {
     exec_cluster_free(c);
 }
 
-/* Run block b of g on lane, as SM sm. Called and returns with d->sched_lock held.
+/* Run the n units from b of g on lane (n blocks, or one cluster), the first as SM sm.
+ * Called and returns with d->sched_lock held.
  *
  * A launch that an observer watches (profiler, checker) keeps the lane: it goes on with
- * g's next block while it can take one, and then ends the observer's state for this
+ * g's next blocks while it can take them, and then ends the observer's state for this
  * worker (exec_worker_observe_end) before its last block counts as finished, so that the
  * observer has heard from every worker by the time the grid completes. */
-static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
+static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint64_t n, uint32_t sm) {
     gpu_device *d = g->dev;
     bool observed = g->launch->observer != NULL;
     for (;;) {
@@ -425,22 +565,23 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
         if (g->csize > 1)
             run_cluster(g, lane, b, sm);
         else
-            exec_block_on_lane(g, lane, b, sm);
+            exec_run_on_lane(g, lane, b, n, sm);
         pthread_mutex_lock(&d->sched_lock);
         busy_remove(lane);
         lane->grid = NULL;
         atomic_store(&lane->block, NO_BLOCK);
-        for (uint32_t r = 0; r < g->csize; r++)
-            d->sm_load[(sm + r) % g->num_sms] -= g->share;
+        for (uint64_t i = 0; i < n * g->csize; i++)
+            d->sm_load[(sm + i) % g->num_sms] -= g->share;
         /* Room on an SM, or in a grid's output ring: whoever waited for it may go on. */
         if (d->room_waiters)
             pthread_cond_broadcast(&d->sched_wake);
-        uint64_t next;
+        uint64_t next, next_n;
         uint32_t next_sm;
-        if (!observed || take_block(g, &next, &next_sm) != 1)
+        if (!observed || take_run(g, run_length(g), &next, &next_n, &next_sm) != 1)
             break;
-        g->blocks_out--; /* the one just finished; the one taken keeps g open */
+        g->blocks_out -= n; /* the ones just finished; those taken keep g open */
         b = next;
+        n = next_n;
         sm = next_sm;
     }
     if (observed) {
@@ -448,7 +589,7 @@ static void run_block(gpu_grid *g, gpu_lane *lane, uint64_t b, uint32_t sm) {
         exec_worker_observe_end(lane->worker); /* the launch's last block on this worker */
         pthread_mutex_lock(&d->sched_lock);
     }
-    g->blocks_out--;
+    g->blocks_out -= n;
     if (g->next_block >= g->nunits && g->blocks_out == 0)
         pthread_cond_broadcast(&g->done);
 }
@@ -460,18 +601,18 @@ void *gpu_pool_lane_main(void *arg) {
     while (!d->shutdown) {
         bool blocked = false;
         gpu_grid *g = d->active, *next;
-        uint64_t b = 0;
+        uint64_t b = 0, n = 0;
         uint32_t sm = 0;
         for (; g; g = next) {
-            next = g->next; /* take_block may unlist g */
-            int r = take_block(g, &b, &sm);
+            next = g->next; /* take_run may unlist g */
+            int r = take_run(g, run_length(g), &b, &n, &sm);
             if (r == 1)
                 break;
             if (r == 0)
                 blocked = true;
         }
         if (g) {
-            run_block(g, lane, b, sm);
+            run_block(g, lane, b, n, sm);
             continue;
         }
         if (blocked)
@@ -575,11 +716,11 @@ static void run_shared(gpu_grid *g) {
             pthread_cond_signal(&d->sched_wake);
     }
     for (;;) {
-        uint64_t b;
+        uint64_t b, n;
         uint32_t sm;
-        int r = take_block(g, &b, &sm);
+        int r = take_run(g, run_length(g), &b, &n, &sm);
         if (r == 1) {
-            run_block(g, &lane, b, sm);
+            run_block(g, &lane, b, n, sm);
             continue;
         }
         if (r < 0)
@@ -594,6 +735,7 @@ static void run_shared(gpu_grid *g) {
     pthread_mutex_unlock(&d->sched_lock);
     free(lane.out.data);
     free(lane.out.err);
+    free(lane.held.data);
     gpu_spare_worker_give(d, lane.worker);
 }
 

@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { UNIT_PENDING, UNIT_BUILDING, UNIT_DONE, UNIT_FAILED };
+/* UNIT_INTERPRETED: not built, since its code would run slower than the interpreter
+ * (tier_of) */
+enum { UNIT_PENDING, UNIT_BUILDING, UNIT_DONE, UNIT_FAILED, UNIT_INTERPRETED };
 
 /* One function's code: generated text, then a loaded shared object. */
 typedef struct jit_unit {
@@ -27,10 +29,12 @@ typedef struct jit_unit {
     jit_build build;
     int state;             /* UNIT_*; the job's mutex guards it after generation */
     char why[300];         /* UNIT_FAILED: what the compiler or the loader said */
+    bool interpret;        /* not worth building: it stays interpreted (jit_worth_building) */
 } jit_unit;
 
 struct jit_job {
     exec_program *p;
+    jit_mode mode;
     jit_unit *units;
     uint32_t nunits;
     uint32_t *queue;       /* units to build, most expensive first */
@@ -76,11 +80,31 @@ static int opt_forced(void) {
     return v && v[0] >= '0' && v[0] <= '2' && !v[1] ? v[0] - '0' : -1;
 }
 
+int jit_warp_opt_for(uint32_t insns) {
+    return insns <= JIT_O2_MAX_INSNS ? 2 : insns <= JIT_O1_MAX_INSNS ? 1 : 0;
+}
+
 static int warp_opt(const exec_func *f) {
     int forced = opt_forced();
-    if (forced >= 0) return forced;
-    uint32_t n = jit_func_insns(f);
-    return n <= JIT_O2_MAX_INSNS ? 2 : n <= JIT_O1_MAX_INSNS ? 1 : 0;
+    return forced >= 0 ? forced : jit_warp_opt_for(jit_func_insns(f));
+}
+
+/* Which tier runs a function fastest, by what was measured (exec_bench, reduceInteger's
+ * 12 reductions and matMult's 2 products with the -O level forced, CPU time, the better of
+ * two rounds; bench/RESULTS.md "Which tier runs a kernel fastest"): the vector tier's code
+ * first (2-8x faster than the interpreter), then per-warp code at -O2 (geometric mean
+ * 0.76x the interpreter's time; the products excepted), then the interpreter; per-warp
+ * code at -O1 took 1.18x the interpreter's time on these small kernels but ran faster on
+ * CUB's onesweep kernel (2,000 instructions, the size -O1 is for: 1.2-1.6 s against
+ * 1.6-1.8 s), and per-warp code at -O0 is last everywhere (1.3-2.7x, geometric mean 2.1x:
+ * without the vectoriser it calls the instructions' handlers through a loop of its own,
+ * and pays for that loop besides). So when the launches do not wait for the code
+ * (VCUDA_JIT=1), a function whose code would be per-warp at -O0 stays interpreted and
+ * costs no compiler time; VCUDA_JIT=always builds it all the same (that mode proves that
+ * the compiler takes every function), and so does an -O level VCUDA_JIT_OPT forced. */
+bool jit_worth_building(jit_mode mode, bool vector, int opt, bool opt_forced_by_env) {
+    if (mode != JIT_TIERED || vector || opt_forced_by_env) return true;
+    return opt > 0;
 }
 
 /* Generate unit u (function u->func). */
@@ -95,6 +119,8 @@ static void generate(jit_job *j, jit_unit *u) {
      * vector tier's code at -O1: 15-17) */
     static const double per_insn[] = {0.6, 1.3, 12.0};
     u->cost = jit_func_insns(f) * (u->stats.vector_funcs ? 16.0 : per_insn[u->opt]);
+    u->interpret = !jit_worth_building(j->mode, u->stats.vector_funcs > 0, u->opt,
+                                       opt_forced() >= 0);
 }
 
 /* What a failure message calls unit u's function. */
@@ -213,6 +239,7 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
     jit_job *j = calloc(1, sizeof *j);
     if (!j) abort();
     j->p = p;
+    j->mode = mode;
     pthread_mutex_init(&j->mu, NULL);
     pthread_mutex_init(&j->cancel.mu, NULL);
     uint32_t nf = exec_program_nfuncs(p);
@@ -224,6 +251,10 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
         jit_unit *u = &j->units[j->nunits++];
         u->func = i;
         generate(j, u);
+        if (u->interpret) {
+            u->state = UNIT_INTERPRETED;
+            jit_buf_free(&u->src);
+        }
     }
     if (mode == JIT_TIERED) {
         j->cancel.background = true; /* (the launches do not wait for it) */
@@ -232,7 +263,7 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
         for (uint32_t i = 0; i < j->nunits; i++) {
             jit_unit *u = &j->units[i];
             char why[300];
-            if (build_and_install(j, u, true, why, sizeof why)) {
+            if (u->state == UNIT_PENDING && build_and_install(j, u, true, why, sizeof why)) {
                 u->state = UNIT_DONE;
                 jit_buf_free(&u->src);
             }
@@ -293,6 +324,7 @@ static bool counts_locked(jit_job *j, jit_job_counts *c, jit_emit_stats *sum) {
         const jit_unit *u = &j->units[i];
         c->kernels += u->stats.kernels;
         if (u->state == UNIT_FAILED) c->failed++;
+        if (u->state == UNIT_INTERPRETED) c->interpreted++;
         if (u->state != UNIT_DONE) continue;
         if (u->build.from_cache) c->cached++;
         else c->compiled++;
@@ -301,7 +333,7 @@ static bool counts_locked(jit_job *j, jit_job_counts *c, jit_emit_stats *sum) {
         sum->insns += u->stats.insns;
         sum->inline_insns += u->stats.inline_insns;
     }
-    return c->cached + c->compiled + c->failed == c->units;
+    return c->cached + c->compiled + c->failed + c->interpreted == c->units;
 }
 
 bool jit_job_counts_get(jit_job *j, jit_job_counts *c) {
@@ -336,6 +368,19 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
                 cpu, j->workers);
         else
             PUT(" (%.2f s of compiler CPU time, %u at a time)", cpu, j->workers);
+    }
+    if (c.interpreted) {
+        /* (the first of them named: a program has few such functions) */
+        PUT(", %u left to the interpreter", c.interpreted);
+        for (uint32_t i = 0; i < j->nunits; i++)
+            if (j->units[i].state == UNIT_INTERPRETED) {
+                char name[300];
+                unit_name(j, &j->units[i], name, sizeof name);
+                uint32_t n = jit_func_insns(exec_program_func(j->p, j->units[i].func));
+                PUT(" (%s: %u instructions, whose per-warp code at -O0 would run slower than "
+                    "the interpreter)", name, n);
+                break;
+            }
     }
     if (c.failed) {
         PUT(", %u failed", c.failed);

@@ -63,9 +63,21 @@ typedef struct jit_job_counts {
     uint32_t cached;     /* found in the cache */
     uint32_t compiled;   /* built by the compiler */
     uint32_t failed;     /* did not build (their functions stay interpreted) */
+    uint32_t interpreted; /* not built: the interpreter runs them faster than their code
+                           * would (jit_worth_building) */
     uint32_t vector;     /* kernels in the vector tier, of those installed */
     uint32_t kernels;
 } jit_job_counts;
+/* The optimisation level a function of insns lowered instructions gets as per-warp code
+ * (VCUDA_JIT_OPT aside): -O2 for small ones, -O1, -O0 for the largest, so that no unit
+ * costs the compiler more than a few seconds. */
+int jit_warp_opt_for(uint32_t insns);
+/* Whether a function's code is worth building in mode: its code in the vector tier
+ * (vector), else per-warp code at -O opt (forced: the level VCUDA_JIT_OPT chose). False
+ * where the interpreter runs it faster and nothing waits for the code (jit/jit.c says
+ * what was measured). */
+bool jit_worth_building(jit_mode mode, bool vector, int opt, bool forced);
+
 /* The counts now; true when no unit is left to build. */
 bool jit_job_counts_get(jit_job *j, jit_job_counts *c);
 

@@ -4,10 +4,10 @@
  * values in every runner), the exact answers to check against, the clocks, and the one line
  * each kernel's run prints for bench/peers/run.py:
  *
- *     <kernel>\t<wall ms>\t<CPU ms>\t<ok|WRONG|n/a>\t<detail>
+ *     <kernel>\t<wall ms>\t<CPU ms>\t<wait ms>\t<ok|WRONG|n/a>\t<detail>
  *
  * C11, also compiled as C++ (the CUDA driver), so everything here is static inline. C
- * includers define _POSIX_C_SOURCE first (clock_gettime).
+ * includers define _POSIX_C_SOURCE first (clock_gettime, opendir).
  */
 #ifndef PEERS_COMMON_H
 #define PEERS_COMMON_H
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 
 /* Threads per block of every reduction (the fixed size). */
 #define PEERS_REDUCE_BLOCK 512
@@ -57,11 +58,40 @@ static inline int peers_parse(int argc, char **argv, peers_sizes *s)
 }
 
 /* A kernel's time in milliseconds: wall (what the user waits for, and what shows the
- * threads' scaling) and the process's CPU time (all its threads; on a machine shared with
- * other work this excludes the time the run was waiting for a core). */
+ * threads' scaling), the process's CPU time (all its threads; on a machine shared with
+ * other work this excludes the time the run was waiting for a core), and that wait: the
+ * time its threads were ready to run while other work had the cores (Linux's per-thread
+ * scheduler statistics; 0 where there are none). With wait, a run on a shared machine
+ * still says what it would take on cores of its own: about wall - wait / threads. */
 typedef struct {
-    double wall, cpu;
+    double wall, cpu, wait;
 } peers_time;
+
+/* The process's threads' time waiting for a core so far, ms (/proc/self/task/N/schedstat:
+ * CPU time, wait, time slices, in ns). */
+static inline double peers_wait_ms(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return 0;
+    double ns = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        unsigned long long run = 0, wait = 0;
+        if (fscanf(f, "%llu %llu", &run, &wait) == 2)
+            ns += (double)wait;
+        fclose(f);
+    }
+    closedir(d);
+    return ns / 1e6;
+}
 
 static inline double peers_clock_ms(clockid_t id)
 {
@@ -73,6 +103,7 @@ static inline double peers_clock_ms(clockid_t id)
 static inline peers_time peers_clock(void)
 {
     peers_time t;
+    t.wait = peers_wait_ms();
     t.wall = peers_clock_ms(CLOCK_MONOTONIC);
     t.cpu = peers_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
     return t;
@@ -84,6 +115,7 @@ static inline peers_time peers_since(peers_time t0)
     peers_time t = peers_clock();
     t.wall -= t0.wall;
     t.cpu -= t0.cpu;
+    t.wait -= t0.wait;
     return t;
 }
 
@@ -158,7 +190,7 @@ static inline size_t peers_mismatches(const float *got, const float *want, size_
 static inline void peers_report(const char *kernel, peers_time t, const char *status,
                                 const char *detail)
 {
-    printf("%s\t%.4f\t%.4f\t%s\t%s\n", kernel, t.wall, t.cpu, status, detail);
+    printf("%s\t%.4f\t%.4f\t%.4f\t%s\t%s\n", kernel, t.wall, t.cpu, t.wait, status, detail);
     fflush(stdout);
 }
 

@@ -194,7 +194,7 @@ static void run_two_phase(const peers_sizes *s, const int *h_in, long long exact
         if (l.second)
             clReleaseKernel(l.second);
     }
-    peers_report("reduceGridStrideShfl", (peers_time){0.0, 0.0}, "n/a", "no shuffles in OpenCL 1.2");
+    peers_report("reduceGridStrideShfl", (peers_time){0.0, 0.0, 0.0}, "n/a", "no shuffles in OpenCL 1.2");
     clReleaseMemObject(d_in);
     clReleaseMemObject(d_partial);
     clReleaseMemObject(d_res);

@@ -17,7 +17,11 @@ vcuda's medians to PoCL's (same thread count) and to plain C's. A wrong result i
 WRONG, never dropped: PoCL's on the warp-synchronous reductions, for one. The table also
 gives each kernel's warp-instructions (the interpreter's count) and the rate each mode ran
 them at on one host thread, in CPU time; a second table gives the one-thread runs in CPU
-time, which other work on the machine does not inflate as it does wall time.
+time, which other work on the machine does not inflate as it does wall time, and a third
+how two threads scale against one, in wall time and on cores of their own (wall time less
+the time the threads waited for a core while other work ran, from Linux's per-thread
+scheduler statistics), which tells a runner that does not scale from a machine too busy to
+let it.
 
 The compiled tier may be tiered (VCUDA_JIT=1: a kernel's first launches interpreted while
 it compiles): the warm-up run must then have given it time to switch, or the timed run is
@@ -165,6 +169,8 @@ class Runner:
         self.insns = {}
         self.times = {}      # kernel -> [wall ms per round]
         self.cpu = {}        # kernel -> [CPU ms per round] (the process's, all threads)
+        self.free = {}       # kernel -> [ms per round on cores of its own: wall less the
+                             # threads' wait for a core, spread over the threads]
         self.status = {}     # kernel -> "ok" | "WRONG" | "n/a" (WRONG sticks)
         self.detail = {}     # kernel -> the first wrong result's detail
         self.failure = None  # why the program failed, if it did
@@ -188,13 +194,17 @@ class Runner:
                 self.device = (name, int(units))
                 continue
             fields = line.split("\t")
-            if len(fields) != 5:
+            if len(fields) == 5:  # (a runner built before the wait column)
+                fields.insert(3, "0")
+            if len(fields) != 6:
                 continue
-            kernel, wall, cpu, status, detail = fields
+            kernel, wall, cpu, wait, status, detail = fields
             seen.add(kernel)
             if status != "n/a":
                 self.times.setdefault(kernel, []).append(float(wall))
                 self.cpu.setdefault(kernel, []).append(float(cpu))
+                free = float(wall) - float(wait) / (self.threads or 1)
+                self.free.setdefault(kernel, []).append(max(free, float(cpu) / (self.threads or 1)))
             if status == "WRONG" and self.status.get(kernel) != "WRONG":
                 self.detail[kernel] = detail
             if self.status.get(kernel) != "WRONG":
@@ -217,8 +227,8 @@ class Runner:
             name = name.split("(", 1)[0].split("::")[-1].replace("u>", ">")
             self.insns[name] = int(f[6]) // self.runs_per_kernel
 
-    def median(self, kernel, cpu=False):
-        t = (self.cpu if cpu else self.times).get(kernel)
+    def median(self, kernel, cpu=False, free=False):
+        t = (self.free if free else self.cpu if cpu else self.times).get(kernel)
         return statistics.median(t) if t else None
 
 
@@ -301,6 +311,32 @@ def table(kernels, plain, pocl, vcuda, insns, cpu=False):
         gm.append("(%s / %s)" % (fmt_ratio(gp), fmt_ratio(gc)) if gp or gc else "")
     gm += [""] * (len(head) - len(gm))
     rows.append(gm)
+    return "\n".join("| " + " | ".join(row) + " |" for row in rows)
+
+
+def scaling_table(kernels, runners):
+    """Two threads against one, per runner kind (PoCL, each vcuda mode): the wall-time
+    ratio 1t / 2t, and the same on cores of their own (wall less the time the threads waited
+    for a core while other work ran, spread over the threads; never less than CPU time over
+    threads), which the machine's other load does not move as much."""
+    pairs = []
+    by = {}
+    for r in runners:
+        by.setdefault(r.label.rsplit(" ", 1)[0], {})[r.threads] = r
+    for name, rs in by.items():
+        if 1 in rs and 2 in rs:
+            pairs.append((name, rs[1], rs[2]))
+    head = ["kernel"] + ["%s %s" % (n, w) for n, _, _ in pairs for w in ("wall", "own cores")]
+    rows = [head, ["---"] + ["---:"] * (len(head) - 1)]
+    for kernel, _ in kernels:
+        row = [kernel]
+        for _, one, two in pairs:
+            for free in (False, True):
+                a, b = one.median(kernel, free=free), two.median(kernel, free=free)
+                ok = one.status.get(kernel) not in (None, "n/a") and \
+                    two.status.get(kernel) not in (None, "n/a")
+                row.append(fmt_ratio(ratio(a, b)) if ok else "—")
+        rows.append(row)
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
 
@@ -491,6 +527,13 @@ def main():
     lines.append("")
     lines.append(table(KERNELS, plain, [r for r in pocl if r.threads == 1],
                        [r for r in vruns if r.threads == 1], {}, cpu=True))
+    lines.append("")
+    lines.append("Two host threads against one (1t ÷ 2t: 2.00x is perfect scaling), in wall "
+                 "time and on cores of their own (wall less the threads' time waiting for a "
+                 "core while the machine's other work ran, /proc/self/task/*/schedstat, "
+                 "spread over the threads):")
+    lines.append("")
+    lines.append(scaling_table(KERNELS, pocl + vruns))
     failures = ["%s: %s" % (r.label, r.failure) for r in runners if r.failure]
     wrong = ["%s: %s (%s)" % (r.label, k, r.detail.get(k, "")) for r in runners
              for k, _ in KERNELS if r.status.get(k) == "WRONG"]
@@ -506,7 +549,8 @@ def main():
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"sizes": sizes, "rounds": rounds, "started": started,
                    "warp_insns": insns,
-                   "runners": {r.label: {"times": r.times, "cpu": r.cpu, "status": r.status,
+                   "runners": {r.label: {"times": r.times, "cpu": r.cpu, "free": r.free,
+                                         "status": r.status,
                                          "failure": r.failure} for r in runners}}, f, indent=1)
 
     # vcuda and plain C must be right; PoCL's wrong sums, and PoCL failing, are its own
