@@ -84,7 +84,11 @@ static const vspec vspecs[] = {
     {PTX_OP_shr, PTX_T_u64, ALU_V_NONE, 2, false, "(a >> (b & 63)) & (Q)((b & M32) < 64)"},
     {PTX_OP_shr, PTX_T_s32, ALU_V_NONE, 2, false, "(Q)(SX32(a) >> (QI)(MINV(b & M32, 31))) & M32"},
     {PTX_OP_shr, PTX_T_s64, ALU_V_NONE, 2, false, "(Q)((QI)a >> (QI)(MINV(b & M32, 63)))"},
-    VSETP(PTX_T_u32, "a & M32", "b & M32"), VSETP(PTX_T_s32, "SX32(a)", "SX32(b)"),
+    VSETP(PTX_T_u32, "a & M32", "b & M32"),
+    /* (equality of s32 lanes is that of their low halves: no sign extension) */
+    {PTX_OP_setp, PTX_T_s32, ALU_V_EQ, 2, true, "((a ^ b) & M32) == 0"},
+    {PTX_OP_setp, PTX_T_s32, ALU_V_NE, 2, true, "((a ^ b) & M32) != 0"},
+    VSETP(PTX_T_s32, "SX32(a)", "SX32(b)"),
     VSETP(PTX_T_u64, "a", "b"), VSETP(PTX_T_s64, "(QI)a", "(QI)b"),
 };
 
@@ -807,6 +811,14 @@ static const char *wmask(const vfunc *v, uint32_t s) {
     return v->w32[s] ? "0xffffffffull" : "~0ull";
 }
 
+/* How instruction i writes vector register d under its mask: WR keeps the lanes off the
+ * mask, WRF writes all 32 when nothing reads d's value from before i on any lane (d not
+ * live into i: the lanes off the mask hold a dead value), so the C compiler need not keep
+ * the old value (a register of another warp's turn, else) in memory. */
+static const char *wr(const vfunc *v, uint32_t i, uint32_t d) {
+    return SET_HAS(&v->live[i * v->nw], d) ? "WR" : "WRF";
+}
+
 /* Slot s as a vector of the 32 lanes (vu). */
 static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
     if (v->konst[s]) {
@@ -1082,11 +1094,11 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
         size - 1, 32 * size, 32 * size, nowrap);
     if (load) {
         if (size == 4)
-            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); WR(r%u, __builtin_convertvector(t_, Q));)\n",
-                           in->d[0]);
+            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); %s(r%u, __builtin_convertvector(t_, Q));)\n",
+                           wr(v, i, in->d[0]), in->d[0]);
         else
-            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, base + a0 + k_ * 64, 64); WR(r%u, t_);)\n",
-                           in->d[0]);
+            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, base + a0 + k_ * 64, 64); %s(r%u, t_);)\n",
+                           wr(v, i, in->d[0]), in->d[0]);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
         opnd(o, v, in->d[0]);
@@ -1115,7 +1127,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         jit_buf_printf(o, "    if (m) { %s pv_; __builtin_memcpy(&pv_, V.params + %lld, %u); ",
                        size == 4 ? "u32" : "u64", (long long)in->imm, size);
         if (v->uni[in->d[0]]) jit_buf_printf(o, "s%u = pv_; }\n", in->d[0]);
-        else jit_buf_printf(o, "X4(WR(r%u, BQ(pv_));) }\n", in->d[0]);
+        else jit_buf_printf(o, "X4(%s(r%u, BQ(pv_));) }\n", wr(v, i, in->d[0]), in->d[0]);
         return;
     }
     bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
@@ -1146,8 +1158,8 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
             jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); s%u = x_;\n",
                            size == 4 ? "u32" : "u64", size, in->d[0]);
         else if (load)
-            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); X4(WR(r%u, BQ(x_));)\n",
-                           size == 4 ? "u32" : "u64", size, in->d[0]);
+            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); X4(%s(r%u, BQ(x_));)\n",
+                           size == 4 ? "u32" : "u64", size, wr(v, i, in->d[0]), in->d[0]);
         else /* (a store made one for the warp: the handler's) */
             jit_buf_printf(o, "        __builtin_trap();\n");
     } else {
@@ -1295,7 +1307,7 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
         jit_buf_printf(o, "Q t_ = %s; ", v->vs[i]->expr);
     }
     if (to_uni) jit_buf_printf(o, "T_.q[k_] = t_;) if (m) s%u = LANE(T_, __builtin_ctz(m)); }\n", in->d[0]);
-    else jit_buf_printf(o, "WR(r%u, t_);) }\n", in->d[0]);
+    else jit_buf_printf(o, "%s(r%u, t_);) }\n", wr(v, i, in->d[0]), in->d[0]);
 }
 
 static void emit_bra_v(jit_buf *o, const vfunc *v, uint32_t i) {
@@ -1352,7 +1364,7 @@ static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t
     } else {
         jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X4(Q x_ = ");
         opq(o, v, a);
-        jit_buf_printf(o, "%s; WR(r%u, %s);)", w32 ? " & M32" : "", d,
+        jit_buf_printf(o, "%s; %s(r%u, %s);)", w32 ? " & M32" : "", wr(v, i, d), d,
                        rem ? "x_ & BQ(dv_ - 1)" : "x_ >> sh_");
     }
     jit_buf_printf(o, " }\n      else if (m) {\n");
@@ -1382,12 +1394,12 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
         return false;
     if (in->flags & EXEC_F_PSEUDO) jit_buf_printf(o, "    clk--;\n");
     if (!val[0] && v->affine) { /* a warp holds 32 consecutive threads of a row */
-        jit_buf_printf(o, "    X4(WR(r%u, BQ((wi * 32u) %% V.ntid[0]) + IOTA.q[k_]);)\n", d);
+        jit_buf_printf(o, "    X4(%s(r%u, BQ((wi * 32u) %% V.ntid[0]) + IOTA.q[k_]);)\n", wr(v, i, d), d);
         return true;
     }
     if (!val[0]) { /* the 1-D block's thread index; else the handler's */
-        jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { X4(WR(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
-                          "    else if (m) {\n", d);
+        jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { X4(%s(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
+                          "    else if (m) {\n", wr(v, i, d), d);
         uint32_t def[1] = {d};
         jit_buf_printf(o, "    clk++;\n"); /* (the handler takes a pseudo's issue back itself) */
         if (!(in->flags & EXEC_F_PSEUDO)) jit_buf_printf(o, "    clk--;\n");
@@ -1396,7 +1408,7 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
         return true;
     }
     if (v->uni[d]) jit_buf_printf(o, "    if (m) s%u = (u64)%s;\n", d, val);
-    else jit_buf_printf(o, "    X4(WR(r%u, BQ((u64)%s));)\n", d, val);
+    else jit_buf_printf(o, "    X4(%s(r%u, BQ((u64)%s));)\n", wr(v, i, d), d, val);
     return true;
 }
 
@@ -1514,7 +1526,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             }
             const char *e = in->op == PTX_OP_add ? "a + b" : in->op == PTX_OP_sub ? "a - b"
                           : in->op == PTX_OP_mul ? "a * b" : "FMA8(a, b, c)";
-            jit_buf_printf(o, "WR(r%u, QOFF(%s));)\n", in->d[0], e);
+            jit_buf_printf(o, "%s(r%u, QOFF(%s));)\n", wr(v, i, in->d[0]), in->d[0], e);
             break;
         }
         case K_MEMH:
@@ -1553,7 +1565,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                 opnd_s(o, v, in->a[0]);
                 jit_buf_printf(o, " + 0x%llxull) & 0x%llxull; }\n", (unsigned long long)in->imm, keep);
             } else {
-                jit_buf_printf(o, "    X4(WR(r%u, (", in->d[0]);
+                jit_buf_printf(o, "    X4(%s(r%u, (", wr(v, i, in->d[0]), in->d[0]);
                 opq(o, v, in->a[0]);
                 jit_buf_printf(o, " + BQ(0x%llxull)) & BQ(0x%llxull));)\n", (unsigned long long)in->imm,
                                keep);
@@ -1749,6 +1761,8 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define STV(p, v) do { vu t_ = (v); __builtin_memcpy((p), &t_, 256); } while (0)\n"
         "/* chunk k_ of register d gets v in the lanes of m */\n"
         "#define WR(d, v) do { Q wr_ = (v); d.q[k_] = LIKELY(m == FULL) ? wr_ : SEL(LM(m), wr_, d.q[k_]); } while (0)\n"
+        "/* the same where the lanes off the mask hold nothing anyone reads */\n"
+        "#define WRF(d, v) do { d.q[k_] = (v); } while (0)\n"
         "typedef float F8 __attribute__((vector_size(32)));\n"
         "typedef int I8 __attribute__((vector_size(32)));\n"
         "/* a chunk's f32 values (the low halves of the slots), and back (a NaN canonical) */\n"
