@@ -8,8 +8,9 @@
  *   effects). A warp's turn is a `switch` on its resume point (0, or the instruction after
  *   the barrier it last passed), then straight C code with gotos for the branches.
  * - A register is a C local of a 32-lane vector type of 64-bit slots (the interpreter's
- *   own slot format, so spilling is a plain copy); the C compiler keeps them in the host's
- *   SIMD registers. A uniform or affine register (lane l holds s + l * step: threadIdx.x
+ *   own slot format, so spilling is a plain copy), or of 32-bit lanes when every
+ *   definition of it makes a 32-bit value (find_narrow); the C compiler keeps them in the
+ *   host's SIMD registers. A uniform or affine register (lane l holds s + l * step: threadIdx.x
  *   and the addresses made of it, see the value analysis below) is one scalar. Predicates
  *   are 32-bit lane masks. Only the registers and predicates live across a barrier are
  *   stored, into the warp's own register file (exec_wstate.h.R), and loaded again when its
@@ -846,6 +847,10 @@ static bool narrow_def(const vfunc *v, uint32_t i) {
     switch (v->kind[i]) {
     case K_FLT:
         return true;
+    case K_SIMPLE: /* u32 div and rem (inline by a power of two: emit_pow2_div) */
+        return (in->op == PTX_OP_div || in->op == PTX_OP_rem) &&
+               jit_form_handler(in, in->op, PTX_T_u32, ALU_V_NONE, 2, false) &&
+               jit_form_plain(in, false);
     case K_MEM: {
         int sh = mem_shape(in, &sz, &u);
         return sz == 4 && (sh == EXEC_NATIVE_MEM_LD_GLOBAL || sh == EXEC_NATIVE_MEM_LD_SHARED);
@@ -1299,6 +1304,8 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
                            in->d[0]);
         else
             jit_buf_printf(o, "        __builtin_memcpy(&r%u, base + a0, 256);\n", in->d[0]);
+    } else if (size == 4 && !v->konst[in->d[0]] && v->narrow[in->d[0]]) {
+        jit_buf_printf(o, "        __builtin_memcpy(base + a0, &r%u, 128);\n", in->d[0]);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
         opnd(o, v, in->d[0]);
@@ -1520,6 +1527,10 @@ static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t
         opnd_s(o, v, a);
         jit_buf_printf(o, "%s; s%u = %s; }", w32 ? " & 0xffffffffull" : "", d,
                        rem ? "x_ & (dv_ - 1)" : "x_ >> __builtin_ctzll(dv_)");
+    } else if (v->narrow[d]) {
+        jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X2(W x_ = ");
+        opw(o, v, a);
+        jit_buf_printf(o, "; %s(r%u, %s);)", wrw(v, i, d), d, rem ? "x_ & BW(dv_ - 1)" : "x_ >> sh_");
     } else {
         jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X4(Q x_ = ");
         opq(o, v, a);
