@@ -8,8 +8,9 @@
  *   effects). A warp's turn is a `switch` on its resume point (0, or the instruction after
  *   the barrier it last passed), then straight C code with gotos for the branches.
  * - A register is a C local of a 32-lane vector type of 64-bit slots (the interpreter's
- *   own slot format, so spilling is a plain copy); the C compiler keeps them in the host's
- *   SIMD registers. A uniform or affine register (lane l holds s + l * step: threadIdx.x
+ *   own slot format, so spilling is a plain copy), or of 32-bit lanes when every
+ *   definition of it makes a 32-bit value (find_narrow); the C compiler keeps them in the
+ *   host's SIMD registers. A uniform or affine register (lane l holds s + l * step: threadIdx.x
  *   and the addresses made of it, see the value analysis below) is one scalar. Predicates
  *   are 32-bit lane masks. Only the registers and predicates live across a barrier are
  *   stored, into the warp's own register file (exec_wstate.h.R), and loaded again when its
@@ -41,50 +42,67 @@ enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K
        K_FLT, K_HCALL };
 
 /* Vector forms of jit/emit.c's specialised operations: a, b, c are the 32 lanes' 64-bit
- * slots (narrower values zero-extended), the value is the slots stored. */
+ * slots (narrower values zero-extended), the value is the slots stored (expr); for the
+ * 32-bit operations also the form on 32-bit lanes (wexpr: a, b, c are W, 16 lanes of u32
+ * holding the slots' low halves, the value is the low halves of expr's, whose high halves
+ * are 0), or NULL. */
 typedef struct vspec {
     uint16_t op;
     uint8_t type, var, na;
     bool setp;
     const char *expr;
+    const char *wexpr;
 } vspec;
 
+#define VSETPW(PT, A, B, WA, WB)                                                         \
+    {PTX_OP_setp, PT, ALU_V_EQ, 2, true, "(" A ") == (" B ")", "(" WA ") == (" WB ")"}, \
+    {PTX_OP_setp, PT, ALU_V_NE, 2, true, "(" A ") != (" B ")", "(" WA ") != (" WB ")"}, \
+    {PTX_OP_setp, PT, ALU_V_LT, 2, true, "(" A ") < (" B ")", "(" WA ") < (" WB ")"},   \
+    {PTX_OP_setp, PT, ALU_V_LE, 2, true, "(" A ") <= (" B ")", "(" WA ") <= (" WB ")"}, \
+    {PTX_OP_setp, PT, ALU_V_GT, 2, true, "(" A ") > (" B ")", "(" WA ") > (" WB ")"},   \
+    {PTX_OP_setp, PT, ALU_V_GE, 2, true, "(" A ") >= (" B ")", "(" WA ") >= (" WB ")"}
 #define VSETP(PT, A, B)                                                        \
-    {PTX_OP_setp, PT, ALU_V_EQ, 2, true, "(" A ") == (" B ")"},                 \
-    {PTX_OP_setp, PT, ALU_V_NE, 2, true, "(" A ") != (" B ")"},                 \
-    {PTX_OP_setp, PT, ALU_V_LT, 2, true, "(" A ") < (" B ")"},                  \
-    {PTX_OP_setp, PT, ALU_V_LE, 2, true, "(" A ") <= (" B ")"},                 \
-    {PTX_OP_setp, PT, ALU_V_GT, 2, true, "(" A ") > (" B ")"},                  \
-    {PTX_OP_setp, PT, ALU_V_GE, 2, true, "(" A ") >= (" B ")"}
+    {PTX_OP_setp, PT, ALU_V_EQ, 2, true, "(" A ") == (" B ")", NULL},           \
+    {PTX_OP_setp, PT, ALU_V_NE, 2, true, "(" A ") != (" B ")", NULL},           \
+    {PTX_OP_setp, PT, ALU_V_LT, 2, true, "(" A ") < (" B ")", NULL},            \
+    {PTX_OP_setp, PT, ALU_V_LE, 2, true, "(" A ") <= (" B ")", NULL},           \
+    {PTX_OP_setp, PT, ALU_V_GT, 2, true, "(" A ") > (" B ")", NULL},            \
+    {PTX_OP_setp, PT, ALU_V_GE, 2, true, "(" A ") >= (" B ")", NULL}
 
 static const vspec vspecs[] = {
-    {PTX_OP_mov, PTX_T_u32, ALU_V_NONE, 1, false, "a"},
-    {PTX_OP_add, PTX_T_u32, ALU_V_NONE, 2, false, "(a + b) & M32"},
-    {PTX_OP_add, PTX_T_u64, ALU_V_NONE, 2, false, "a + b"},
-    {PTX_OP_sub, PTX_T_u32, ALU_V_NONE, 2, false, "(a - b) & M32"},
-    {PTX_OP_sub, PTX_T_u64, ALU_V_NONE, 2, false, "a - b"},
-    {PTX_OP_mul, PTX_T_u32, ALU_V_LO, 2, false, "(a * b) & M32"},
-    {PTX_OP_mul, PTX_T_u64, ALU_V_LO, 2, false, "a * b"},
-    {PTX_OP_mul, PTX_T_u32, ALU_V_WIDE, 2, false, "(a & M32) * (b & M32)"},
-    {PTX_OP_mul, PTX_T_s32, ALU_V_WIDE, 2, false, "(Q)(SX32(a) * SX32(b))"},
-    {PTX_OP_mad, PTX_T_u32, ALU_V_LO, 3, false, "(a * b + c) & M32"},
-    {PTX_OP_mad, PTX_T_u64, ALU_V_LO, 3, false, "a * b + c"},
-    {PTX_OP_mad, PTX_T_u32, ALU_V_WIDE, 3, false, "(a & M32) * (b & M32) + c"},
-    {PTX_OP_mad, PTX_T_s32, ALU_V_WIDE, 3, false, "(Q)(SX32(a) * SX32(b)) + c"},
-    {PTX_OP_and, PTX_T_b32, ALU_V_NONE, 2, false, "a & b & M32"},
-    {PTX_OP_and, PTX_T_b64, ALU_V_NONE, 2, false, "a & b"},
-    {PTX_OP_or, PTX_T_b32, ALU_V_NONE, 2, false, "(a | b) & M32"},
-    {PTX_OP_or, PTX_T_b64, ALU_V_NONE, 2, false, "a | b"},
-    {PTX_OP_xor, PTX_T_b32, ALU_V_NONE, 2, false, "(a ^ b) & M32"},
-    {PTX_OP_xor, PTX_T_b64, ALU_V_NONE, 2, false, "a ^ b"},
-    {PTX_OP_shl, PTX_T_b32, ALU_V_NONE, 2, false, "(a << (b & 63)) & M32 & (Q)((b & M32) < 32)"},
-    {PTX_OP_shl, PTX_T_b64, ALU_V_NONE, 2, false, "(a << (b & 63)) & (Q)((b & M32) < 64)"},
+    {PTX_OP_mov, PTX_T_u32, ALU_V_NONE, 1, false, "a", "a"},
+    {PTX_OP_add, PTX_T_u32, ALU_V_NONE, 2, false, "(a + b) & M32", "a + b"},
+    {PTX_OP_add, PTX_T_u64, ALU_V_NONE, 2, false, "a + b", NULL},
+    {PTX_OP_sub, PTX_T_u32, ALU_V_NONE, 2, false, "(a - b) & M32", "a - b"},
+    {PTX_OP_sub, PTX_T_u64, ALU_V_NONE, 2, false, "a - b", NULL},
+    {PTX_OP_mul, PTX_T_u32, ALU_V_LO, 2, false, "(a * b) & M32", "a * b"},
+    {PTX_OP_mul, PTX_T_u64, ALU_V_LO, 2, false, "a * b", NULL},
+    {PTX_OP_mul, PTX_T_u32, ALU_V_WIDE, 2, false, "(a & M32) * (b & M32)", NULL},
+    {PTX_OP_mul, PTX_T_s32, ALU_V_WIDE, 2, false, "(Q)(SX32(a) * SX32(b))", NULL},
+    {PTX_OP_mad, PTX_T_u32, ALU_V_LO, 3, false, "(a * b + c) & M32", "a * b + c"},
+    {PTX_OP_mad, PTX_T_u64, ALU_V_LO, 3, false, "a * b + c", NULL},
+    {PTX_OP_mad, PTX_T_u32, ALU_V_WIDE, 3, false, "(a & M32) * (b & M32) + c", NULL},
+    {PTX_OP_mad, PTX_T_s32, ALU_V_WIDE, 3, false, "(Q)(SX32(a) * SX32(b)) + c", NULL},
+    {PTX_OP_and, PTX_T_b32, ALU_V_NONE, 2, false, "a & b & M32", "a & b"},
+    {PTX_OP_and, PTX_T_b64, ALU_V_NONE, 2, false, "a & b", NULL},
+    {PTX_OP_or, PTX_T_b32, ALU_V_NONE, 2, false, "(a | b) & M32", "a | b"},
+    {PTX_OP_or, PTX_T_b64, ALU_V_NONE, 2, false, "a | b", NULL},
+    {PTX_OP_xor, PTX_T_b32, ALU_V_NONE, 2, false, "(a ^ b) & M32", "a ^ b"},
+    {PTX_OP_xor, PTX_T_b64, ALU_V_NONE, 2, false, "a ^ b", NULL},
+    {PTX_OP_shl, PTX_T_b32, ALU_V_NONE, 2, false, "(a << (b & 63)) & M32 & (Q)((b & M32) < 32)",
+     "(a << (b & 31)) & (W)(b < 32)"},
+    {PTX_OP_shl, PTX_T_b64, ALU_V_NONE, 2, false, "(a << (b & 63)) & (Q)((b & M32) < 64)", NULL},
     {PTX_OP_shr, PTX_T_u32, ALU_V_NONE, 2, false,
-     "((a & M32) >> (b & 63)) & (Q)((b & M32) < 32)"},
-    {PTX_OP_shr, PTX_T_u64, ALU_V_NONE, 2, false, "(a >> (b & 63)) & (Q)((b & M32) < 64)"},
-    {PTX_OP_shr, PTX_T_s32, ALU_V_NONE, 2, false, "(Q)(SX32(a) >> (QI)(MINV(b & M32, 31))) & M32"},
-    {PTX_OP_shr, PTX_T_s64, ALU_V_NONE, 2, false, "(Q)((QI)a >> (QI)(MINV(b & M32, 63)))"},
-    VSETP(PTX_T_u32, "a & M32", "b & M32"), VSETP(PTX_T_s32, "SX32(a)", "SX32(b)"),
+     "((a & M32) >> (b & 63)) & (Q)((b & M32) < 32)", "(a >> (b & 31)) & (W)(b < 32)"},
+    {PTX_OP_shr, PTX_T_u64, ALU_V_NONE, 2, false, "(a >> (b & 63)) & (Q)((b & M32) < 64)", NULL},
+    {PTX_OP_shr, PTX_T_s32, ALU_V_NONE, 2, false, "(Q)(SX32(a) >> (QI)(MINV(b & M32, 31))) & M32",
+     "(W)((WI)a >> (WI)MINW(b, 31))"},
+    {PTX_OP_shr, PTX_T_s64, ALU_V_NONE, 2, false, "(Q)((QI)a >> (QI)(MINV(b & M32, 63)))", NULL},
+    VSETPW(PTX_T_u32, "a & M32", "b & M32", "a", "b"),
+    /* (equality of s32 lanes is that of their low halves: no sign extension) */
+    {PTX_OP_setp, PTX_T_s32, ALU_V_EQ, 2, true, "((a ^ b) & M32) == 0", "a == b"},
+    {PTX_OP_setp, PTX_T_s32, ALU_V_NE, 2, true, "((a ^ b) & M32) != 0", "a != b"},
+    VSETPW(PTX_T_s32, "SX32(a)", "SX32(b)", "(WI)a", "(WI)b"),
     VSETP(PTX_T_u64, "a", "b"), VSETP(PTX_T_s64, "(QI)a", "(QI)b"),
 };
 
@@ -230,6 +248,8 @@ typedef struct vfunc {
     bool *inv;           /* a uniform register the same in every warp of the block, set
                           * once at the start (parameters, block indices and what is made
                           * of them): not saved or loaded at barriers */
+    bool *narrow;        /* a vector register of 32-bit lanes (vn: every definition makes a
+                          * 32-bit value, see find_narrow) */
     bool reads_tid;      /* the kernel reads threadIdx */
     bool general;        /* the general variant is generated too (vg_f<index>) */
 } vfunc;
@@ -242,6 +262,7 @@ static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
     free(v->uni); free(v->stride); free(v->w32); free(v->av); free(v->plive); free(v->inv);
+    free(v->narrow);
 }
 
 static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
@@ -800,11 +821,90 @@ static void analyse_values(vfunc *v) {
     }
 }
 
+/* ---- 32-bit lanes ----
+ *
+ * A vector register whose every definition makes a 32-bit value (zero-extended in the
+ * interpreter's 64-bit slot) is held as 32 lanes of 32 bits (vn: two vectors of 16), half
+ * the work and the spills of 64-bit slots: 32-bit arithmetic, comparisons and selects,
+ * 4-byte loads and f32 arithmetic. Where such a register is read as slots (an address, a
+ * 64-bit operation, a handler's operand, a spill) its lanes are zero-extended, which is
+ * the slot the 64-bit form would have made; a 32-bit operation reads any operand's low
+ * halves. */
+
+/* Is s's value a 32-bit one in every lane for a move or a select (which copy slots as
+ * they are): a register of 32-bit lanes or a constant below 2^32. */
+static bool narrow_src(const vfunc *v, uint32_t s) {
+    uint64_t c;
+    if (konst_value(v, s, &c)) return c <= 0xffffffffu;
+    return s < v->f->nslots && v->narrow[s];
+}
+
+/* Does instruction i define its register as 32-bit lanes (given v->narrow so far)? */
+static bool narrow_def(const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    unsigned sz;
+    bool u;
+    switch (v->kind[i]) {
+    case K_FLT:
+        return true;
+    case K_SIMPLE: /* u32 div and rem (inline by a power of two: emit_pow2_div) */
+        return (in->op == PTX_OP_div || in->op == PTX_OP_rem) &&
+               jit_form_handler(in, in->op, PTX_T_u32, ALU_V_NONE, 2, false) &&
+               jit_form_plain(in, false);
+    case K_MEM: {
+        int sh = mem_shape(in, &sz, &u);
+        return sz == 4 && (sh == EXEC_NATIVE_MEM_LD_GLOBAL || sh == EXEC_NATIVE_MEM_LD_SHARED);
+    }
+    case K_SPEC:
+        if (in->op == PTX_OP_selp)
+            return ptx_type_sizes[in->type] == 4 && narrow_src(v, in->a[0]) &&
+                   narrow_src(v, in->a[1]);
+        if (v->vs[i]->setp || !v->vs[i]->wexpr) return false;
+        return v->vs[i]->op != PTX_OP_mov || narrow_src(v, in->a[0]);
+    default:
+        return false;
+    }
+}
+
+/* The registers of 32-bit lanes: vector registers all of whose definitions make 32-bit
+ * values (a fixed point: a move or select makes one only from such operands). */
+static void find_narrow(vfunc *v) {
+    const exec_func *f = v->f;
+    for (uint32_t s = 0; s < f->nslots; s++)
+        v->narrow[s] = SET_HAS(v->isvar, s) && !v->uni[s] && !v->konst[s];
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i <= v->n; i++) {
+            insn_slots(v, i, use, &nuse, def, &ndef);
+            bool ok = ndef == 1 && narrow_def(v, i);
+            for (unsigned k = 0; k < ndef; k++)
+                if (def[k] < f->nslots && v->narrow[def[k]] && !ok) {
+                    v->narrow[def[k]] = false;
+                    changed = true;
+                }
+        }
+    }
+}
+
 /* ---- the text ---- */
 
 /* The mask of an affine register's width. */
 static const char *wmask(const vfunc *v, uint32_t s) {
     return v->w32[s] ? "0xffffffffull" : "~0ull";
+}
+
+/* How instruction i writes vector register d under its mask: WR keeps the lanes off the
+ * mask, WRF writes all 32 when nothing reads d's value from before i on any lane (d not
+ * live into i: the lanes off the mask hold a dead value), so the C compiler need not keep
+ * the old value (a register of another warp's turn, else) in memory. */
+static const char *wr(const vfunc *v, uint32_t i, uint32_t d) {
+    return SET_HAS(&v->live[i * v->nw], d) ? "WR" : "WRF";
+}
+/* The same for a register of 32-bit lanes (16 lanes j_ of X2 at a time). */
+static const char *wrw(const vfunc *v, uint32_t i, uint32_t d) {
+    return SET_HAS(&v->live[i * v->nw], d) ? "WRW" : "WRWF";
 }
 
 /* Slot s as a vector of the 32 lanes (vu). */
@@ -817,6 +917,8 @@ static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
         jit_buf_printf(o, "AFV(s%u, %lldll, %s)", s, (long long)v->stride[s], wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "BCV(s%u)", s);
+    } else if (v->narrow[s]) {
+        jit_buf_printf(o, "VN(r%u)", s);
     } else {
         jit_buf_printf(o, "r%u", s);
     }
@@ -832,8 +934,27 @@ static void opq(jit_buf *o, const vfunc *v, uint32_t s) {
         jit_buf_printf(o, "AFQ(s%u, %lldll, %s)", s, (long long)v->stride[s], wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "BQ(s%u)", s);
+    } else if (v->narrow[s]) {
+        jit_buf_printf(o, "QN(r%u)", s);
     } else {
         jit_buf_printf(o, "r%u.q[k_]", s);
+    }
+}
+
+/* Slot s's low halves in lanes 16 * j_ to 16 * j_ + 15 (a W), inside X2. */
+static void opw(jit_buf *o, const vfunc *v, uint32_t s) {
+    if (v->konst[s]) {
+        const exec_const *c = &v->f->consts[v->cidx[s]];
+        if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BW(0x%xu)", (uint32_t)c->value);
+        else jit_buf_printf(o, "NWQ(LDQ(R + %uu * 32 + j_ * 16), LDQ(R + %uu * 32 + j_ * 16 + 8))", s, s);
+    } else if (v->uni[s] && v->stride[s]) {
+        jit_buf_printf(o, "AFW(s%u, %lldll)", s, (long long)v->stride[s]);
+    } else if (v->uni[s]) {
+        jit_buf_printf(o, "BW(s%u)", s);
+    } else if (v->narrow[s]) {
+        jit_buf_printf(o, "r%u.w[j_]", s);
+    } else {
+        jit_buf_printf(o, "NW(r%u)", s);
     }
 }
 
@@ -848,6 +969,8 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
                        wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "s%u", s);
+    } else if (v->narrow[s]) {
+        jit_buf_printf(o, "NLANE(r%u, l0_)", s);
     } else {
         jit_buf_printf(o, "LANE(r%u, l0_)", s);
     }
@@ -865,6 +988,9 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
                            (long long)v->stride[s], wmask(v, s));
         else if (store) jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
         else jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
+    } else if (v->narrow[s]) {
+        if (store) jit_buf_printf(o, "    STV(R + %uu * 32, VN(r%u));\n", s, s);
+        else jit_buf_printf(o, "    r%u = NOFV(LDV(R + %uu * 32));\n", s, s);
     } else {
         if (store) jit_buf_printf(o, "    STV(R + %uu * 32, r%u);\n", s, s);
         else jit_buf_printf(o, "    r%u = LDV(R + %uu * 32);\n", s, s);
@@ -946,6 +1072,8 @@ static void emit_handler(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t 
         if (!SET_HAS(v->isvar, def[k])) continue;
         if (v->uni[def[k]])
             jit_buf_printf(o, "    s%u = R[%uu * 32 + __builtin_ctz(m)];\n", def[k], def[k]);
+        else if (v->narrow[def[k]])
+            jit_buf_printf(o, "    r%u = NOFV(LDV(R + %uu * 32));\n", def[k], def[k]);
         else
             jit_buf_printf(o, "    r%u = LDV(R + %uu * 32);\n", def[k], def[k]);
     }
@@ -1081,12 +1209,20 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
         "      if (LIKELY(m && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu%s)) {\n",
         size - 1, 32 * size, 32 * size, nowrap);
     if (load) {
-        if (size == 4)
-            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); WR(r%u, __builtin_convertvector(t_, Q));)\n",
-                           in->d[0]);
+        if (size == 4 && v->narrow[in->d[0]])
+            jit_buf_printf(o, "        X2(W t_; __builtin_memcpy(&t_, base + a0 + j_ * 64, 64); %s(r%u, t_);)\n",
+                           wrw(v, i, in->d[0]), in->d[0]);
+        else if (size == 4)
+            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); %s(r%u, __builtin_convertvector(t_, Q));)\n",
+                           wr(v, i, in->d[0]), in->d[0]);
         else
-            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, base + a0 + k_ * 64, 64); WR(r%u, t_);)\n",
-                           in->d[0]);
+            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, base + a0 + k_ * 64, 64); %s(r%u, t_);)\n",
+                           wr(v, i, in->d[0]), in->d[0]);
+    } else if (size == 4 && !v->konst[in->d[0]] && v->narrow[in->d[0]]) {
+        /* 32-bit lanes: the warp's 128 bytes as they are, or the lanes of the mask */
+        jit_buf_printf(o, "        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &r%u, 128);\n"
+                          "        else { X2(if ((u16)(m >> (16 * j_))) STMW(base + a0 + j_ * 64, (u16)(m >> (16 * j_)), r%u.w[j_]);) }\n",
+                       in->d[0], in->d[0]);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
         opnd(o, v, in->d[0]);
@@ -1115,7 +1251,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         jit_buf_printf(o, "    if (m) { %s pv_; __builtin_memcpy(&pv_, V.params + %lld, %u); ",
                        size == 4 ? "u32" : "u64", (long long)in->imm, size);
         if (v->uni[in->d[0]]) jit_buf_printf(o, "s%u = pv_; }\n", in->d[0]);
-        else jit_buf_printf(o, "X4(WR(r%u, BQ(pv_));) }\n", in->d[0]);
+        else jit_buf_printf(o, "X4(%s(r%u, BQ(pv_));) }\n", wr(v, i, in->d[0]), in->d[0]);
         return;
     }
     bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
@@ -1145,9 +1281,12 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         if (load && v->uni[in->d[0]])
             jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); s%u = x_;\n",
                            size == 4 ? "u32" : "u64", size, in->d[0]);
+        else if (load && size == 4 && v->narrow[in->d[0]])
+            jit_buf_printf(o, "        u32 x_; __builtin_memcpy(&x_, base + a0, 4); X2(%s(r%u, BW(x_));)\n",
+                           wrw(v, i, in->d[0]), in->d[0]);
         else if (load)
-            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); X4(WR(r%u, BQ(x_));)\n",
-                           size == 4 ? "u32" : "u64", size, in->d[0]);
+            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); X4(%s(r%u, BQ(x_));)\n",
+                           size == 4 ? "u32" : "u64", size, wr(v, i, in->d[0]), in->d[0]);
         else /* (a store made one for the warp: the handler's) */
             jit_buf_printf(o, "        __builtin_trap();\n");
     } else {
@@ -1158,11 +1297,15 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     }
     if (uni) {
     } else if (load) {
-        if (size == 4)
+        if (size == 4 && v->narrow[in->d[0]])
+            jit_buf_printf(o, "        __builtin_memcpy(&r%u, base + a0, 128);\n", in->d[0]);
+        else if (size == 4)
             jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); r%u.q[k_] = __builtin_convertvector(t_, Q);)\n",
                            in->d[0]);
         else
             jit_buf_printf(o, "        __builtin_memcpy(&r%u, base + a0, 256);\n", in->d[0]);
+    } else if (size == 4 && !v->konst[in->d[0]] && v->narrow[in->d[0]]) {
+        jit_buf_printf(o, "        __builtin_memcpy(base + a0, &r%u, 128);\n", in->d[0]);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
         opnd(o, v, in->d[0]);
@@ -1188,7 +1331,13 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
                       "             bad_ |= ((Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu))) & LM(m);)\n"
                       "          gok_ = !TESTQ(bad_);\n",
                    size, (long long)in->imm, size, size - 1);
-    if (load) {
+    if (load && size == 4 && v->narrow[in->d[0]]) {
+        /* gathered as slots, kept as 32-bit lanes */
+        jit_buf_printf(o, "          if (gok_) { vu g_ = {0}; if (m == FULL) { X4(g_.q[k_] = LDC4(base, A_.q[k_] + BQ(%lldll));) }\n"
+                          "            else { X4(if ((u8)(m >> (8 * k_))) g_.q[k_] = GATHERM4(base, A_.q[k_] + BQ(%lldll), (u8)(m >> (8 * k_)));) }\n"
+                          "            X2(%s(r%u, NW(g_));) }\n",
+                       (long long)in->imm, (long long)in->imm, wrw(v, i, in->d[0]), in->d[0]);
+    } else if (load) {
         jit_buf_printf(o, "          if (gok_ && m == FULL) { X4(r%u.q[k_] = LDC%u(base, A_.q[k_] + BQ(%lldll));) }\n"
                           "          else if (gok_) { X4(if ((u8)(m >> (8 * k_))) WR(r%u, GATHERM%u(base, A_.q[k_] + BQ(%lldll), (u8)(m >> (8 * k_))));) }\n",
                        in->d[0], size, (long long)in->imm, in->d[0], size, (long long)in->imm);
@@ -1247,6 +1396,34 @@ static bool emit_setp_affine(jit_buf *o, const vfunc *v, uint32_t i) {
     return true;
 }
 
+/* A 32-bit operation on 32-bit lanes, 16 at a time: a comparison (any operands: it reads
+ * their low halves), or an operation whose register is one of 32-bit lanes. */
+static bool emit_spec_w(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    static const char names[] = "abc";
+    const vspec *vs = v->vs[i];
+    bool sel = in->op == PTX_OP_selp, setp = !sel && vs->setp;
+    if (setp ? !vs->wexpr : !v->narrow[in->d[0]]) return false;
+    jit_buf_printf(o, "    { u32 bits_ = 0; (void)bits_; X2(");
+    for (unsigned k = 0; k < in->na && k < 3; k++) {
+        if (sel && k == 2) break;
+        jit_buf_printf(o, "W %c = ", names[k]);
+        opw(o, v, in->a[k]);
+        jit_buf_printf(o, "; ");
+    }
+    if (sel) {
+        jit_buf_printf(o, "W t_ = SELW(LMW(");
+        pred(o, v, in->a[2]);
+        jit_buf_printf(o, "), a, b); %s(r%u, t_);) }\n", wrw(v, i, in->d[0]), in->d[0]);
+    } else if (setp) {
+        jit_buf_printf(o, "bits_ |= TESTW((W)(%s)) << (16 * j_);) p%u = (p%u & ~m) | (bits_ & m); }\n",
+                       vs->wexpr, in->d[0], in->d[0]);
+    } else {
+        jit_buf_printf(o, "W t_ = %s; %s(r%u, t_);) }\n", vs->wexpr, wrw(v, i, in->d[0]), in->d[0]);
+    }
+    return true;
+}
+
 static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     static const char names[] = "abc";
@@ -1274,6 +1451,7 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
         return;
     }
     if (setp && emit_setp_affine(o, v, i)) return;
+    if (emit_spec_w(o, v, i)) return;
     /* 8 lanes at a time (the host's widest vectors), 4 times */
     bool to_uni = !setp && v->uni[in->d[0]];
     jit_buf_printf(o, "    { u32 bits_ = 0; vu T_; (void)bits_; (void)T_; X4(");
@@ -1295,7 +1473,7 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
         jit_buf_printf(o, "Q t_ = %s; ", v->vs[i]->expr);
     }
     if (to_uni) jit_buf_printf(o, "T_.q[k_] = t_;) if (m) s%u = LANE(T_, __builtin_ctz(m)); }\n", in->d[0]);
-    else jit_buf_printf(o, "WR(r%u, t_);) }\n", in->d[0]);
+    else jit_buf_printf(o, "%s(r%u, t_);) }\n", wr(v, i, in->d[0]), in->d[0]);
 }
 
 static void emit_bra_v(jit_buf *o, const vfunc *v, uint32_t i) {
@@ -1349,10 +1527,14 @@ static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t
         opnd_s(o, v, a);
         jit_buf_printf(o, "%s; s%u = %s; }", w32 ? " & 0xffffffffull" : "", d,
                        rem ? "x_ & (dv_ - 1)" : "x_ >> __builtin_ctzll(dv_)");
+    } else if (v->narrow[d]) {
+        jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X2(W x_ = ");
+        opw(o, v, a);
+        jit_buf_printf(o, "; %s(r%u, %s);)", wrw(v, i, d), d, rem ? "x_ & BW(dv_ - 1)" : "x_ >> sh_");
     } else {
         jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X4(Q x_ = ");
         opq(o, v, a);
-        jit_buf_printf(o, "%s; WR(r%u, %s);)", w32 ? " & M32" : "", d,
+        jit_buf_printf(o, "%s; %s(r%u, %s);)", w32 ? " & M32" : "", wr(v, i, d), d,
                        rem ? "x_ & BQ(dv_ - 1)" : "x_ >> sh_");
     }
     jit_buf_printf(o, " }\n      else if (m) {\n");
@@ -1382,12 +1564,12 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
         return false;
     if (in->flags & EXEC_F_PSEUDO) jit_buf_printf(o, "    clk--;\n");
     if (!val[0] && v->affine) { /* a warp holds 32 consecutive threads of a row */
-        jit_buf_printf(o, "    X4(WR(r%u, BQ((wi * 32u) %% V.ntid[0]) + IOTA.q[k_]);)\n", d);
+        jit_buf_printf(o, "    X4(%s(r%u, BQ((wi * 32u) %% V.ntid[0]) + IOTA.q[k_]);)\n", wr(v, i, d), d);
         return true;
     }
     if (!val[0]) { /* the 1-D block's thread index; else the handler's */
-        jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { X4(WR(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
-                          "    else if (m) {\n", d);
+        jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { X4(%s(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
+                          "    else if (m) {\n", wr(v, i, d), d);
         uint32_t def[1] = {d};
         jit_buf_printf(o, "    clk++;\n"); /* (the handler takes a pseudo's issue back itself) */
         if (!(in->flags & EXEC_F_PSEUDO)) jit_buf_printf(o, "    clk--;\n");
@@ -1396,7 +1578,7 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
         return true;
     }
     if (v->uni[d]) jit_buf_printf(o, "    if (m) s%u = (u64)%s;\n", d, val);
-    else jit_buf_printf(o, "    X4(WR(r%u, BQ((u64)%s));)\n", d, val);
+    else jit_buf_printf(o, "    X4(%s(r%u, BQ((u64)%s));)\n", wr(v, i, d), d, val);
     return true;
 }
 
@@ -1442,6 +1624,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     for (uint32_t s = 0; s < f->nslots; s++)
         if (SET_HAS(v->isvar, s)) {
             if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
+            else if (v->narrow[s]) jit_buf_printf(o, "  vn r%u = {0};\n", s);
             else jit_buf_printf(o, "  vu r%u = {0};\n", s);
         }
     for (uint32_t p = 0; p < f->npreds; p++)
@@ -1506,6 +1689,18 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         }
         case K_FLT: {
             static const char names[] = "abc";
+            if (v->narrow[in->d[0]]) { /* 16 lanes at a time */
+                jit_buf_printf(o, "    X2(");
+                for (unsigned k = 0; k < in->na; k++) {
+                    jit_buf_printf(o, "F16 %c = (F16)(", names[k]);
+                    opw(o, v, in->a[k]);
+                    jit_buf_printf(o, "); ");
+                }
+                const char *e = in->op == PTX_OP_add ? "a + b" : in->op == PTX_OP_sub ? "a - b"
+                              : in->op == PTX_OP_mul ? "a * b" : "FMA16(a, b, c)";
+                jit_buf_printf(o, "%s(r%u, WOFF(%s));)\n", wrw(v, i, in->d[0]), in->d[0], e);
+                break;
+            }
             jit_buf_printf(o, "    X4(");
             for (unsigned k = 0; k < in->na; k++) {
                 jit_buf_printf(o, "F8 %c = F8OF(", names[k]);
@@ -1514,7 +1709,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             }
             const char *e = in->op == PTX_OP_add ? "a + b" : in->op == PTX_OP_sub ? "a - b"
                           : in->op == PTX_OP_mul ? "a * b" : "FMA8(a, b, c)";
-            jit_buf_printf(o, "WR(r%u, QOFF(%s));)\n", in->d[0], e);
+            jit_buf_printf(o, "%s(r%u, QOFF(%s));)\n", wr(v, i, in->d[0]), in->d[0], e);
             break;
         }
         case K_MEMH:
@@ -1553,7 +1748,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                 opnd_s(o, v, in->a[0]);
                 jit_buf_printf(o, " + 0x%llxull) & 0x%llxull; }\n", (unsigned long long)in->imm, keep);
             } else {
-                jit_buf_printf(o, "    X4(WR(r%u, (", in->d[0]);
+                jit_buf_printf(o, "    X4(%s(r%u, (", wr(v, i, in->d[0]), in->d[0]);
                 opq(o, v, in->a[0]);
                 jit_buf_printf(o, " + BQ(0x%llxull)) & BQ(0x%llxull));)\n", (unsigned long long)in->imm,
                                keep);
@@ -1613,7 +1808,8 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
     v.pw = (f->npreds + 63) / 64 + 1;
     v.plive = calloc((size_t)n1 * v.pw, sizeof *v.plive);
     v.inv = calloc(f->nslots + 1, sizeof *v.inv);
-    if (!v.kind || !v.vs || !v.isvar || !v.live || !v.konst || !v.cidx || !v.region_of ||
+    v.narrow = calloc(f->nslots + 1, sizeof *v.narrow);
+    if (!v.narrow || !v.kind || !v.vs || !v.isvar || !v.live || !v.konst || !v.cidx || !v.region_of ||
         !v.head || !v.rtarget || !v.resume || !v.label || !v.uni || !v.stride || !v.w32 || !v.av ||
         !v.plive || !v.inv)
         abort();
@@ -1663,6 +1859,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
         pred_liveness(&v);
         analyse_values(&v);
         block_invariants(&v);
+        find_narrow(&v);
         ok = emit_vfunc(o, &v);
         if (!ok) reject(why, wn, NULL, "internal");
     }
@@ -1749,6 +1946,50 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define STV(p, v) do { vu t_ = (v); __builtin_memcpy((p), &t_, 256); } while (0)\n"
         "/* chunk k_ of register d gets v in the lanes of m */\n"
         "#define WR(d, v) do { Q wr_ = (v); d.q[k_] = LIKELY(m == FULL) ? wr_ : SEL(LM(m), wr_, d.q[k_]); } while (0)\n"
+        "/* the same where the lanes off the mask hold nothing anyone reads */\n"
+        "#define WRF(d, v) do { d.q[k_] = (v); } while (0)\n"
+        "/* registers of 32-bit lanes: two W of 16 (their chunks j_ of X2) */\n"
+        "typedef u32 W __attribute__((vector_size(64)));\n"
+        "typedef int WI __attribute__((vector_size(64)));\n"
+        "typedef float F16 __attribute__((vector_size(64)));\n"
+        "typedef unsigned short u16;\n"
+        "typedef struct { W w[2]; } vn;\n"
+        "#define X2(...) { enum { j_ = 0 }; __VA_ARGS__ } { enum { j_ = 1 }; __VA_ARGS__ }\n"
+        "#define BW(x) ((W){} + (u32)(x))\n"
+        "#define SELW(k, a, b) (((a) & (k)) | ((b) & ~(k)))\n"
+        "#define MINW(x, k) SELW((W)((x) < (u32)(k)), (x), BW(k))\n"
+        "static const vn IOTAW = {{{0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15},\n"
+        "  {16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31}}};\n"
+        "static const W LBITW = {1u<<0,1u<<1,1u<<2,1u<<3,1u<<4,1u<<5,1u<<6,1u<<7,1u<<8,1u<<9,\n"
+        "  1u<<10,1u<<11,1u<<12,1u<<13,1u<<14,1u<<15};\n"
+        "/* the lanes of mask mm in chunk j_, as all-ones elements */\n"
+        "#define LMW(mm) ((W)((BW((mm) >> (16 * j_)) & LBITW) != 0))\n"
+        "/* an affine register's low halves in chunk j_ */\n"
+        "#define AFW(b, st) (BW(b) + IOTAW.w[j_] * (u32)(st))\n"
+        "/* 16 lanes' low halves from two chunks of 64-bit slots; chunk j_ of a vu's */\n"
+        "#define NWQ(a, b) ((W)__builtin_shufflevector(__builtin_convertvector((a), Q32), __builtin_convertvector((b), Q32),\\\n"
+        "  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))\n"
+        "#define NW(r) NWQ((r).q[2 * j_], (r).q[2 * j_ + 1])\n"
+        "#define NOFV(v) ({ vu nv_ = (v); vn n_; X2(n_.w[j_] = NW(nv_);) n_; })\n"
+        "/* chunk k_ (8 lanes) of a vn as zero-extended slots; all of them (a vu); lane l */\n"
+        "#define QN(n) __builtin_convertvector((k_ & 1) ? __builtin_shufflevector((n).w[k_ >> 1], (n).w[k_ >> 1], 8, 9, 10, 11, 12, 13, 14, 15)\\\n"
+        "  : __builtin_shufflevector((n).w[k_ >> 1], (n).w[k_ >> 1], 0, 1, 2, 3, 4, 5, 6, 7), Q)\n"
+        "#define VN(n) ({ vu vn_; X4(vn_.q[k_] = QN(n);) vn_; })\n"
+        "#define NLANE(n, l) ((u64)(n).w[(l) >> 4][(l) & 15])\n"
+        "#define WRW(d, v) do { W wr_ = (v); d.w[j_] = LIKELY(m == FULL) ? wr_ : SELW(LMW(m), wr_, d.w[j_]); } while (0)\n"
+        "#define WRWF(d, v) do { d.w[j_] = (v); } while (0)\n"
+        "/* f32 lanes back to bits, a NaN the canonical one */\n"
+        "#define WOFF(f) ({ F16 f_ = (f); WI n_ = f_ != f_; W u_ = (W)f_;\\\n"
+        "  (u_ & ~(W)n_) | ((W)n_ & 0x7fffffffu); })\n"
+        "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
+        "#define FMA16(a, b, c) ((F16)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))\n"
+        "#define TESTW(x) ((u32)_mm512_test_epi32_mask((__m512i)(x), (__m512i)(x)))\n"
+        "#define STMW(p, k, w) _mm512_mask_storeu_epi32((void *)(p), (__mmask16)(k), (__m512i)(w))\n"
+        "#else\n"
+        "static inline F16 FMA16(F16 a, F16 b, F16 c) { for (int l = 0; l < 16; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
+        "static inline u32 TESTW(W x) { u32 r = 0; for (int l = 0; l < 16; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
+        "#define STMW(p, k, w) do { W s_ = (w); for (int l = 0; l < 16; l++) if (((k) >> l) & 1) __builtin_memcpy((unsigned char *)(p) + l * 4, &s_[l], 4); } while (0)\n"
+        "#endif\n"
         "typedef float F8 __attribute__((vector_size(32)));\n"
         "typedef int I8 __attribute__((vector_size(32)));\n"
         "/* a chunk's f32 values (the low halves of the slots), and back (a NaN canonical) */\n"

@@ -5,7 +5,9 @@
  * than the access size; block shapes whose warps are not one row of consecutive threads;
  * partial warps; div and rem by powers of two and other divisors, zero included; gathers,
  * scatters and stores of some lanes only; shuffles, atomics and unpacking moves, which it
- * runs through their handlers), and must leave the same memory.
+ * runs through their handlers; registers of 32-bit lanes: wrapping, shifts, mixed widths,
+ * f32 NaNs, a barrier, a handler and a bail-out with them live), and must leave the same
+ * memory.
  */
 #include "exec_harness.h"
 #include "exec/core.h"
@@ -142,6 +144,25 @@ static void run_all(harness *h, outcome *o) {
     keep(o, wide, 384 * 8);
     keep(o, counter, 4);
     harness_dealloc(h, counter);
+
+    /* ja_lanes32: registers of 32-bit lanes; partial warps (blocks of 48, n = 137) and
+     * whole ones */
+    float *fl = harness_alloc(h, 2048 * 4);
+    static const struct { uint32_t grid, block; int n; uint32_t d; } l32[] = {
+        {3, 48, 137, 7}, {2, 64, 128, 0x80000001u}};
+    for (size_t c = 0; c < sizeof l32 / sizeof l32[0]; c++) {
+        memset(out, 0x5a, OUT_INTS * 4);
+        memset(wide, 0x66, 2048 * 8);
+        memset(fl, 0x77, 2048 * 4);
+        int ln = l32[c].n;
+        uint32_t ld = l32[c].d;
+        void *a[] = {&in, &out, &wide, &fl, &ln, &ld};
+        launch(h, o, "ja_lanes32", dim(l32[c].grid, 1, 1), dim(l32[c].block, 1, 1), a);
+        keep(o, out, 5120 * 4);
+        keep(o, wide, 256 * 8);
+        keep(o, fl, 256 * 4);
+    }
+    harness_dealloc(h, fl);
 
     harness_dealloc(h, wide);
     harness_dealloc(h, in);

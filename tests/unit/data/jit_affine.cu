@@ -132,3 +132,42 @@ extern "C" __global__ void ja_hcall(const int *in, int *out, unsigned long long 
     out[1024 + t] = __double2hiint(x) ^ __double2loint(x);
     wide[t] = (unsigned long long)(old >= 0);
 }
+
+// Registers of 32-bit lanes (every definition a 32-bit value: 32-bit arithmetic, 4-byte
+// loads, f32 arithmetic): wrapping products and sums, shifts by amounts of 32 and more,
+// signed shifts and comparisons of negative values, unsigned ones across 2^31, selects,
+// widenings to 64 bits and truncations back, f32 arithmetic with NaNs, gathers, shared
+// memory, values live across a barrier and into an if, an operation run by its handler
+// (a division by a divisor that is no power of two), partial warps (blocks of 48, n not a
+// multiple of 32), and a loop whose trip count differs between lanes (which hands the
+// block to the interpreter with such registers live).
+extern "C" __global__ void ja_lanes32(const int *in, int *out, long long *wide, float *fl,
+                                      int n, unsigned d) {
+    __shared__ int sh[64];
+    int t = threadIdx.x + blockIdx.x * blockDim.x;
+    int x = in[t], y = in[(t * 7) % n];                      // contiguous, gathered
+    unsigned ux = (unsigned)x * 2654435761u + (unsigned)y;   // wraps
+    int s = (x - y) * 40503;
+    unsigned sa = (unsigned)y & 63;                          // shift amounts up to 63
+    unsigned shl = ux << sa, shr = ux >> sa;
+    int sar = s >> (sa & 31);
+    int sel = (s < -1000) ? x : (ux > 0x80000000u ? y : s);
+    sh[threadIdx.x] = sel ^ (int)shr;
+    __syncthreads();
+    int nb = sh[(threadIdx.x + 1) % blockDim.x];             // live across the barrier: x, s
+    long long w = (long long)s * x + (long long)(unsigned)nb;  // widened
+    int tr = (int)(w >> 7);                                  // truncated
+    float f = __int_as_float(x) * 1.5f + __int_as_float(y);  // NaNs among them
+    float g = __fmaf_rn(f, __int_as_float(s), 0.25f);
+    if (t < n) {
+        out[t] = shl + sar;
+        out[1024 + t] = sel + nb;
+        out[2048 + t] = tr ^ (int)(ux / d);                  // the handler's division
+        wide[t] = w;
+        fl[t] = g;
+        if (x & 4) out[3072 + t] = s - x;                    // under a mask
+    }
+    int acc = s;
+    for (int k = 0; k < (x & 3); k++) acc = acc * 3 + nb;    // lanes apart: the interpreter's
+    if (t < n) out[4096 + t] = acc;
+}
