@@ -509,6 +509,8 @@ int exec_vprintf_lane(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64
 int exec_devrt_builtin_of(const char *name);
 /* Is a builtin number the device runtime's cudaGraphLaunch? */
 bool exec_devrt_is_graph_launch(int builtin);
+/* cudaLaunchDevice (either model): a kernel launch from device code */
+bool exec_devrt_is_kernel_launch(int builtin);
 /* Run the call for the lanes in mask. */
 void exec_devrt_call(exec_wstate *w, const exec_insn *in, const exec_callsite *cs, int builtin,
                      uint32_t mask);

@@ -99,6 +99,13 @@ bool exec_devrt_is_graph_launch(int builtin) {
     return n >= 0 && n / 2 == DRT_GRAPH_LAUNCH;
 }
 
+bool exec_devrt_is_kernel_launch(int builtin) {
+    int n = builtin - EXEC_BUILTIN_DEVRT_FIRST;
+    if (n < 0) return false;
+    n /= 2;
+    return n == DRT_LAUNCH_V2 || n == DRT_LAUNCH_V2_PTSZ || n == DRT_LAUNCH || n == DRT_LAUNCH_PTSZ;
+}
+
 /* ---- per-block state (storage kept in the worker, reset for each block) ---- */
 
 typedef struct devrt_buffer {

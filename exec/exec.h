@@ -71,6 +71,8 @@ typedef struct exec_kernel_info {
     bool uses_device_heap;          /* the kernel or a callee calls malloc or free */
     bool uses_graph_launch;         /* the kernel or a callee calls cudaGraphLaunch: it may
                                      * run only as a node of a graph */
+    bool uses_kernel_launch;        /* the kernel or a callee launches kernels (dynamic
+                                     * parallelism): not in a device graph */
 } exec_kernel_info;
 
 const exec_kernel_info *exec_kernel_get_info(const exec_kernel *k);
@@ -135,6 +137,9 @@ typedef struct exec_launch {
     uint64_t grid_id;               /* %gridid */
     uint64_t graph_exec;            /* %current_graph_exec: the device-launchable graph the
                                      * grid is a node of (cudaGetCurrentGraphExec); 0: none */
+    void *graph_env;                /* the graph execution environment (gpu/dp.c) of the
+                                     * graph launched from the host the grid is a node of,
+                                     * where its device graph launches wait; NULL: none */
     volatile int *abort;            /* set non-zero to make running blocks stop early */
     uint64_t deadline_ns;           /* CLOCK_MONOTONIC time past which a block still running
                                      * stops with EXEC_FAULT_TIMEOUT; 0: none */

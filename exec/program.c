@@ -283,6 +283,8 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
                 info->uses_device_heap = true;
             if (callee && exec_devrt_is_graph_launch(callee->builtin))
                 info->uses_graph_launch = true;
+            if (callee && exec_devrt_is_kernel_launch(callee->builtin))
+                info->uses_kernel_launch = true;
         }
     }
 

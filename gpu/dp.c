@@ -88,6 +88,106 @@ void gpu_device_set_dp_limits(gpu_device *d, uint64_t pending_launch_count, uint
     d->dp_sync_depth_limit = sync_depth;
 }
 
+/* ---- graph execution environments ---- */
+
+static void free_launches(gpu_device *d, gpu_dp_launch *l);
+
+/* Device graphs queued or running: a device launch of one is refused
+ * (cudaErrorInvalidValue, as on an H100: tests/cuda/expected/dpGraphHost_*.out), but for
+ * the one tail launch of itself a running graph may queue. Counted per executable graph,
+ * from the launch accepted (or the host's launch issued) to its environment's end. */
+typedef struct dp_busy {
+    uint64_t exec;
+    uint32_t n;
+} dp_busy;
+static pthread_mutex_t dp_busy_lock = PTHREAD_MUTEX_INITIALIZER;
+static dp_busy *dp_busy_list;
+static size_t dp_nbusy, dp_busy_cap;
+
+/* Count a launch of exec; false when one is already counted and running is not allowed
+ * (or out of memory). */
+static bool busy_take(uint64_t exec, bool running_ok) {
+    if (!exec) return true;
+    pthread_mutex_lock(&dp_busy_lock);
+    bool ok = true;
+    size_t i = 0;
+    while (i < dp_nbusy && dp_busy_list[i].exec != exec) i++;
+    if (i < dp_nbusy) {
+        if (!running_ok) ok = false;
+        else dp_busy_list[i].n++;
+    } else if (dp_nbusy == dp_busy_cap) {
+        size_t cap = dp_busy_cap ? dp_busy_cap * 2 : 8;
+        dp_busy *n = realloc(dp_busy_list, cap * sizeof *n);
+        if (n) {
+            dp_busy_list = n;
+            dp_busy_cap = cap;
+            dp_busy_list[dp_nbusy++] = (dp_busy){exec, 1};
+        } else {
+            ok = false;
+        }
+    } else {
+        dp_busy_list[dp_nbusy++] = (dp_busy){exec, 1};
+    }
+    pthread_mutex_unlock(&dp_busy_lock);
+    return ok;
+}
+
+static void busy_drop(uint64_t exec) {
+    if (!exec) return;
+    pthread_mutex_lock(&dp_busy_lock);
+    for (size_t i = 0; i < dp_nbusy; i++) {
+        if (dp_busy_list[i].exec != exec) continue;
+        if (--dp_busy_list[i].n == 0) dp_busy_list[i] = dp_busy_list[--dp_nbusy];
+        break;
+    }
+    pthread_mutex_unlock(&dp_busy_lock);
+}
+
+static gpu_dp_env *env_new(uint64_t exec, bool host) {
+    gpu_dp_env *env = calloc(1, sizeof *env);
+    if (!env) return NULL;
+    env->exec = exec;
+    env->host = host;
+    env->tails_end = &env->tails;
+    pthread_mutex_init(&env->lock, NULL);
+    return env;
+}
+
+/* The environment ends: its graph is no longer running; tail launches still queued in
+ * it are discarded. */
+static void env_free(gpu_device *d, gpu_dp_env *env) {
+    if (!env) return;
+    busy_drop(env->exec);
+    if (env->tails) free_launches(d ? d : env->dev, env->tails);
+    pthread_mutex_destroy(&env->lock);
+    free(env);
+}
+
+/* The environment a block's grid runs in: a device-launched graph's, else the one of the
+ * host-launched graph its grid is a node of. */
+static gpu_dp_env *lane_env(gpu_lane *lane) {
+    return lane->dp->env ? lane->dp->env : lane->launch.graph_env;
+}
+
+gpu_dp_env *gpu_graph_env_new(uint64_t exec) {
+    gpu_dp_env *env = env_new(exec, true);
+    if (env && !busy_take(exec, true)) { /* (out of memory: not counted) */
+        env->exec = 0;
+    }
+    return env;
+}
+
+exec_fault_kind gpu_graph_env_finish(gpu_dp_env *env, exec_output *sink, exec_fault *fault) {
+    if (!env) return EXEC_OK;
+    gpu_device *d = env->dev;
+    gpu_dp_launch *tails = env->tails;
+    env->tails = NULL;
+    env_free(d, env);
+    return d ? gpu_dp_run(d, tails, sink, fault) : EXEC_OK;
+}
+
+void gpu_graph_env_free(gpu_dp_env *env) { env_free(NULL, env); }
+
 /* ---- the grid's state ---- */
 
 void gpu_dp_grid_init(gpu_dp_grid *g, gpu_device *d, uint32_t depth) {
@@ -100,10 +200,7 @@ void gpu_dp_grid_init(gpu_dp_grid *g, gpu_device *d, uint32_t depth) {
 static void free_launches(gpu_device *d, gpu_dp_launch *l) {
     while (l) {
         gpu_dp_launch *next = l->next;
-        if (l->env_last) { /* an environment that will never complete */
-            free_launches(d, l->env->tails);
-            free(l->env);
-        }
+        if (l->env_last) env_free(d, l->env); /* an environment that will never complete */
         if (!l->copy) atomic_fetch_sub(&d->dp_outstanding, 1);
         free(l->copy);
         free(l);
@@ -211,11 +308,18 @@ gpu_dp_launch *gpu_dp_grid_take_work(gpu_dp_grid *g) {
             *list = NULL;
         }
     /* graph tail launches wait for the grid's environment to complete (they are in the
-     * blocks' tails when the grid has none) */
-    for (size_t i = 0; g->env && i < n; i++) {
-        if (!v[i]->gtails) continue;
-        *g->env->tails_end = v[i]->gtails;
-        g->env->tails_end = v[i]->gtails_end;
+     * blocks' tails when the grid has none); a host-launched graph's environment takes
+     * them from grids of its nodes that may finish at the same time */
+    for (size_t i = 0; i < n; i++) {
+        gpu_dp_env *env = v[i]->env;
+        if (!v[i]->gtails || !env) continue;
+        if (env->host) {
+            pthread_mutex_lock(&env->lock);
+            env->dev = g->dev;
+        }
+        *env->tails_end = v[i]->gtails;
+        env->tails_end = v[i]->gtails_end;
+        if (env->host) pthread_mutex_unlock(&env->lock);
         v[i]->gtails = NULL;
         v[i]->gtails_end = &v[i]->gtails;
     }
@@ -233,8 +337,9 @@ static void env_complete(gpu_dp_launch *l, gpu_dp_launch **queue) {
     if (env->tails) {
         *env->tails_end = *queue;
         *queue = env->tails;
+        env->tails = NULL;
     }
-    free(env);
+    env_free(NULL, env);
 }
 
 typedef struct dp_frame {
@@ -339,6 +444,7 @@ static gpu_dp_block *lane_block(gpu_lane *lane) {
     gpu_dp_block *b = calloc(1, sizeof *b);
     if (!b) return NULL;
     b->block = atomic_load(&lane->block);
+    b->env = lane_env(lane);
     b->work_end = &b->work;
     b->tails_end = &b->tails;
     b->gtails_end = &b->gtails;
@@ -414,7 +520,7 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
     r->depth = g->depth + 1;
     r->device = lane->launch.device;
     r->peers = lane->launch.peers;
-    r->env = g->env;
+    r->env = lane_env(lane);
     if (l->stream == EXEC_DEVRT_STREAM_TAIL_LAUNCH) {
         *b->tails_end = r;
         b->tails_end = &r->next;
@@ -431,11 +537,12 @@ static int dp_launch(void *ctx, const exec_devrt_launch *l) {
  * forget, and as a sibling: they join the block's launches and run after the launching
  * grid, as its children (a sibling belongs to the launching graph's parent environment,
  * which waits for it anyway; running it at once is one order the GPU may take). Tail
- * launch: they wait until the launching grid's environment is complete, or, for a grid
- * outside any device-launched graph, until the grid and all it launched are done. The
- * limits are the guide's: 120 fire-and-forget graphs an execution, 255 pending tail
- * launches, one tail launch of the running graph itself at a time
- * (cudaErrorInvalidValue), as is a null graph. */
+ * launch: they wait until the launching grid's environment is complete (a device-launched
+ * graph's, or the host-launched graph's its grid is a node of), or, for a grid outside
+ * any graph environment, until the grid and all it launched are done. The limits are the
+ * guide's: 120 fire-and-forget graphs an execution, 255 pending tail launches, one tail
+ * launch of the running graph itself at a time, and a graph already queued or running is
+ * refused (cudaErrorInvalidValue, as on an H100), as is a null graph. */
 #define DP_GRAPH_MAX_FIRE_AND_FORGET 120u
 #define DP_GRAPH_MAX_TAILS 255u
 
@@ -454,9 +561,9 @@ static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault
     if (e != EXEC_DEVRT_SUCCESS || fault->kind != EXEC_OK) return e;
     gpu_dp_block *b = lane_block(lane);
     if (!b) return EXEC_DEVRT_MEMORY_ALLOCATION;
-    gpu_dp_env *from = g->env; /* the launching graph's environment */
+    gpu_dp_env *from = lane_env(lane); /* the launching graph's environment */
     bool tail = stream == EXEC_DEVRT_STREAM_GRAPH_TAIL;
-    bool self = tail && from && from->exec == exec;
+    bool self = from && from->exec == exec;
     if (tail && from) {
         if (atomic_fetch_add(&from->ntails, 1) >= DP_GRAPH_MAX_TAILS) {
             atomic_fetch_sub(&from->ntails, 1);
@@ -471,13 +578,12 @@ static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault
         atomic_fetch_sub(&from->nfire, 1);
         return EXEC_DEVRT_INVALID_VALUE;
     }
-    gpu_dp_env *env = n ? calloc(1, sizeof *env) : NULL;
+    /* the graph queued or running: only its own one tail launch may wait for it */
+    bool counted = n && busy_take(exec, tail && self);
+    gpu_dp_env *env = counted ? env_new(exec, false) : NULL;
     gpu_dp_launch *head = NULL, **end = &head;
-    e = n && !env ? EXEC_DEVRT_MEMORY_ALLOCATION : EXEC_DEVRT_SUCCESS;
-    if (env) {
-        env->exec = exec;
-        env->tails_end = &env->tails;
-    }
+    e = !n ? EXEC_DEVRT_SUCCESS : !counted ? EXEC_DEVRT_INVALID_VALUE
+        : !env ? EXEC_DEVRT_MEMORY_ALLOCATION : EXEC_DEVRT_SUCCESS;
     for (size_t i = 0; i < n && e == EXEC_DEVRT_SUCCESS; i++) {
         const gpu_graph_item *it = &items[i];
         uint32_t psize = it->kernel ? it->param_size : 0;
@@ -519,7 +625,8 @@ static int dp_graph_launch(void *ctx, uint64_t exec, uint64_t stream, exec_fault
     }
     if (e != EXEC_DEVRT_SUCCESS || !head) {
         free_launches(d, head); /* (none owns env yet) */
-        free(env);
+        if (env) env_free(d, env);
+        else if (counted) busy_drop(exec);
         if (tail && from) {
             atomic_fetch_sub(&from->ntails, 1);
             if (self) atomic_store(&from->self_tail, false);

@@ -34,18 +34,23 @@ typedef struct gpu_dp_copy {
 } gpu_dp_copy;
 
 /* A graph execution environment (CUDA Programming Guide, "Device Graph Launch"): the
- * work of one device launch of a graph, with everything its nodes launch fire-and-forget.
- * The graph tail launches its nodes make wait in tails until the environment is complete
+ * work of one launch of a graph, with everything its nodes launch fire-and-forget. The
+ * graph tail launches its nodes make wait in tails until the environment is complete
  * (its last node and all that node's and the earlier nodes' launches done); they then run
  * in enqueue order, each replacing the environment, so a tail graph's own tail launches
- * run before those queued after it. */
-typedef struct gpu_dp_env {
-    uint64_t exec;                      /* the graph (cudaGetCurrentGraphExec) */
+ * run before those queued after it. A graph launched from the host has one too (host):
+ * its nodes run on several threads at once, and the runtime completes it after the
+ * graph's last node (gpu_graph_env_finish). */
+struct gpu_dp_env {
+    uint64_t exec;                      /* the graph (cudaGetCurrentGraphExec), or 0 */
+    bool host;                          /* launched from the host */
+    gpu_device *dev;                    /* host: the device of the tail launches queued */
+    pthread_mutex_t lock;               /* host: tails, dev */
     gpu_dp_launch *tails, **tails_end;  /* graph tail launches, in enqueue order */
     _Atomic uint32_t ntails;            /* pending tail launches (at most 255) */
     _Atomic uint32_t nfire;             /* fire-and-forget graphs launched (at most 120) */
     _Atomic bool self_tail;             /* a tail launch of exec itself is queued */
-} gpu_dp_env;
+};
 
 /* A device-side stream or event: valid only in the block that created it. */
 typedef struct gpu_dp_handle {
@@ -62,6 +67,7 @@ typedef struct gpu_dp_epoch {
 /* What one block did through the device runtime. */
 typedef struct gpu_dp_block {
     uint64_t block;                     /* linear index in its grid */
+    struct gpu_dp_env *env;             /* the environment its grid runs in, or NULL */
     gpu_dp_launch *work, **work_end;    /* launches in issue order (tail launches apart) */
     gpu_dp_launch *tails, **tails_end;  /* launches into the tail launch stream */
     gpu_dp_launch *gtails, **gtails_end; /* graph tail launches, for the grid's environment */

@@ -325,6 +325,18 @@ typedef struct gpu_dp_host {
                       void *token);
 } gpu_dp_host;
 void gpu_device_set_dp_host(gpu_device *d, const gpu_dp_host *host);
+/* The graph execution environment of a graph launched from the host (CUDA Programming
+ * Guide, "Device Graph Launch"): its kernels' grids carry it (exec_launch.graph_env), the
+ * graph tail launches they and the grids they launch make wait in it until the whole
+ * graph is complete, and a device-launchable graph (exec, else 0) counts as running
+ * from now until it is finished or freed. NULL when out of memory. */
+typedef struct gpu_dp_env gpu_dp_env;
+gpu_dp_env *gpu_graph_env_new(uint64_t exec);
+/* The graph is complete: run its tail launches, each with all it launches, to
+ * completion (output to sink), and free env. A fault ends the rest and is returned. */
+exec_fault_kind gpu_graph_env_finish(gpu_dp_env *env, exec_output *sink, exec_fault *fault);
+/* Free env without running its tail launches (the graph did not run). */
+void gpu_graph_env_free(gpu_dp_env *env);
 /* cudaLimitDevRuntimePendingLaunchCount and cudaLimitDevRuntimeSyncDepth (the preset's
  * defaults until set). */
 void gpu_device_set_dp_limits(gpu_device *d, uint64_t pending_launch_count,

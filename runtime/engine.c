@@ -70,6 +70,7 @@ void rt_op_free(rt_op *op) {
         free(op->u.kernel.check_site);
     }
     if (op->kind == RT_OP_COPY) free(op->u.copy.staging);
+    if (op->kind == RT_OP_GRAPH_TAILS) gpu_graph_env_free(op->u.tails.env); /* never run */
     free(op->deps);
     free(op);
 }
@@ -461,6 +462,9 @@ void rt_engine_run_op(rt_context *c, rt_op *op) {
         return;
     case RT_OP_COND:
         rt_graph_cond_run(c, op); /* sets vend itself */
+        return;
+    case RT_OP_GRAPH_TAILS:
+        rt_graph_tails_run(c, op); /* sets vend itself */
         return;
     case RT_OP_COPY:
         if (c->check) check_on_copy(c->check, op->u.copy.dst, op->u.copy.src, op->u.copy.bytes);

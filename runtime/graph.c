@@ -516,9 +516,17 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
 
 static cudaError_t rt_graph_upload(cudaGraphExec_t graphExec, cudaStream_t stream);
 
-static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                  unsigned long long flags) {
+/* Instantiate graph with flags; *result and *bad say what cudaGraphInstantiateWithParams
+ * gives back (may be NULL). */
+static cudaError_t rt_instantiate_ex(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                     unsigned long long flags,
+                                     cudaGraphInstantiateResult *result,
+                                     cudaGraphNode_t *bad) {
     rt_context *c = rt_ctx();
+    cudaGraphInstantiateResult res = cudaGraphInstantiateError;
+    const rt_graph_node *node = NULL;
+    if (result) *result = res;
+    if (bad) *bad = NULL;
     cudaError_t e = rt_enter(c);
     if (e) return e;
     if (!pGraphExec) return rt_record(cudaErrorInvalidValue);
@@ -532,22 +540,35 @@ static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph
     rt_graph *g = graph ? rt_ptrmap_get(&c->graphs, graph) : NULL;
     rt_graph_exec *x = NULL;
     if (!g) e = cudaErrorInvalidValue;
-    else e = exec_build(c, g, &x);
+    else if (flags & cudaGraphInstantiateFlagDeviceLaunch)
+        e = rt_graph_device_check(c, g, flags, &res, &node);
+    if (!e) {
+        e = exec_build(c, g, &x);
+        res = e == cudaErrorInvalidValue ? cudaGraphInstantiateInvalidStructure
+              : e                        ? cudaGraphInstantiateError
+                                         : cudaGraphInstantiateSuccess;
+    }
     if (!e) {
         x->mem_bytes = rt_graph_exec_mem_bytes(x);
         x->flags = flags;
-        if (flags & cudaGraphInstantiateFlagDeviceLaunch) e = rt_graph_device_check(c, x);
-        if (e) rt_graph_exec_free(c, x);
     }
     if (!e && !rt_ptrmap_put(&c->graph_execs, x, x)) {
         rt_graph_exec_free(c, x);
         e = cudaErrorMemoryAllocation;
+        res = cudaGraphInstantiateError;
     }
     pthread_mutex_unlock(&c->engine_lock);
+    if (result) *result = res;
+    if (bad) *bad = (cudaGraphNode_t)node;
     if (e) return rt_record(e);
     rt_userobj_copy(g, x); /* the executable graph keeps the graph's user objects */
     *pGraphExec = (cudaGraphExec_t)x;
     return cudaSuccess;
+}
+
+static cudaError_t rt_instantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                  unsigned long long flags) {
+    return rt_instantiate_ex(pGraphExec, graph, flags, NULL, NULL);
 }
 
 RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
@@ -563,18 +584,18 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cu
 static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                               cudaGraphInstantiateParams *p, bool per_thread) {
     if (!p) return rt_record(cudaErrorInvalidValue);
-    if (p->flags & cudaGraphInstantiateFlagUpload) {
-        cudaError_t e = rt_instantiate(pGraphExec, graph,
-                                       p->flags & ~(unsigned long long)cudaGraphInstantiateFlagUpload);
-        if (!e) e = rt_graph_upload(*pGraphExec, per_thread ? rt_per_thread(p->uploadStream)
-                                                            : p->uploadStream);
-        p->result_out = e ? cudaGraphInstantiateError : cudaGraphInstantiateSuccess;
-        return e;
+    cudaGraphInstantiateResult result;
+    cudaGraphNode_t bad;
+    cudaError_t e = rt_instantiate_ex(
+        pGraphExec, graph, p->flags & ~(unsigned long long)cudaGraphInstantiateFlagUpload,
+        &result, &bad);
+    if (!e && (p->flags & cudaGraphInstantiateFlagUpload)) {
+        e = rt_graph_upload(*pGraphExec, per_thread ? rt_per_thread(p->uploadStream)
+                                                    : p->uploadStream);
+        if (e) result = cudaGraphInstantiateError;
     }
-    cudaError_t e = rt_instantiate(pGraphExec, graph, p->flags);
-    p->result_out = e == cudaErrorInvalidValue ? cudaGraphInstantiateInvalidStructure
-                    : e ? cudaGraphInstantiateError : cudaGraphInstantiateSuccess;
-    if (!e) p->errNode_out = NULL;
+    p->result_out = result;
+    p->errNode_out = bad;
     return e;
 }
 
@@ -639,6 +660,15 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
         rt_graph_mem_launched(x->mem_bytes);
         x->mem_launched = true;
     }
+    /* Kernels that launch device graphs get the launch's execution environment, where
+     * their tail launches wait for the whole graph (an operation after its last nodes
+     * runs them); a device graph counts as running from here. */
+    gpu_dp_env *env = NULL;
+    if (rt_graph_exec_launches_graphs(x)) {
+        env = gpu_graph_env_new(x->flags & cudaGraphInstantiateFlagDeviceLaunch
+                                    ? (uint64_t)(uintptr_t)x : 0);
+        must(env != NULL);
+    }
     rt_op *entry = rt_graph_exec_entry_op(x);
     must(entry != NULL);
     rt_mark *start = rt_issue_locked(c, s, entry, true);
@@ -651,6 +681,8 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
         /* a device graph's kernels know it (cudaGetCurrentGraphExec) */
         if (op->kind == RT_OP_KERNEL && (x->flags & cudaGraphInstantiateFlagDeviceLaunch))
             op->u.kernel.graph_exec = (uint64_t)(uintptr_t)x;
+        if (op->kind == RT_OP_KERNEL) op->u.kernel.graph_env = env;
+        if (op->kind == RT_OP_COND) op->u.cond.graph_env = env;
         if (x->ndeps[k] == 0) must(rt_op_add_dep(op, start));
         for (size_t d = 0; d < x->ndeps[k]; d++) must(rt_op_add_dep(op, marks[x->deps[k][d]]));
         /* event nodes: a wait follows the event's latest record as the launch is issued; a
@@ -678,6 +710,13 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
         if (x->leaf[k]) must(rt_op_add_dep(join, marks[k]));
     if (x->nops == 0) must(rt_op_add_dep(join, start));
     rt_issue_locked(c, s, join, false);
+    if (env) {
+        rt_op *tails = rt_op_new(RT_OP_GRAPH_TAILS);
+        if (!tails) gpu_graph_env_free(env);
+        must(tails != NULL);
+        tails->u.tails.env = env;
+        rt_issue_locked(c, s, tails, false);
+    }
     rt_progress_graph(c, marks, x->nops);
     for (size_t k = 0; k < x->nops; k++) rt_mark_unref(c, marks[k]);
     rt_mark_unref(c, start);

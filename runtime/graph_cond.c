@@ -291,6 +291,10 @@ void rt_graph_cond_run(rt_context *c, rt_op *op) {
             body->seq = op->seq;
             body->order = op->order;
             body->vstart = t;
+            /* its kernels' device graph launches wait in the launching graph's
+             * environment (the executable graph's launches run one at a time) */
+            if (body->kind == RT_OP_KERNEL) body->u.kernel.graph_env = op->u.cond.graph_env;
+            if (body->kind == RT_OP_COND) body->u.cond.graph_env = op->u.cond.graph_env;
             if (body->kind == RT_OP_WAIT) {
                 body->vend = t;
             } else if (body->kind == RT_OP_HOST_FN) {
@@ -308,6 +312,25 @@ void rt_graph_cond_run(rt_context *c, rt_op *op) {
         if (faulted || ce->type != cudaGraphCondTypeWhile) break;
     }
     op->vend = t;
+}
+
+rt_op *const *rt_graph_child_body(const rt_op *op, size_t *n) {
+    const rt_cond_exec *ce = op->u.cond.ce;
+    *n = ce->size ? ce->bodies[0].nops : 0;
+    return ce->size ? ce->bodies[0].ops : NULL;
+}
+
+bool rt_graph_cond_launches_graphs(const rt_op *op) {
+    const rt_cond_exec *ce = op->u.cond.ce;
+    for (unsigned i = 0; ce && i < ce->size; i++)
+        for (size_t k = 0; k < ce->bodies[i].nops; k++) {
+            const rt_op *body = ce->bodies[i].ops[k];
+            if (body->kind == RT_OP_KERNEL &&
+                exec_kernel_get_info(body->u.kernel.func->kernel)->uses_graph_launch)
+                return true;
+            if (body->kind == RT_OP_COND && rt_graph_cond_launches_graphs(body)) return true;
+        }
+    return false;
 }
 
 /* cudaDeviceReset: the handles' conditions leave with the device's allocation table. */

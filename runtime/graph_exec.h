@@ -57,10 +57,19 @@ cudaError_t rt_copy1d_node_op(rt_context *c, void *dst, const void *src, size_t 
                               enum cudaMemcpyKind kind, rt_op **out);
 cudaError_t rt_memset_node_op(rt_context *c, const struct cudaMemsetParams *p, rt_op **out);
 
+/* cudaGraphAddNode of an external semaphore signal or wait node (graph_extsem.c). */
+cudaError_t rt_graph_add_extsem_node(cudaGraphNode_t *pNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t ndeps,
+                                     const struct cudaGraphNodeParams *p);
+
 /* ---- graph_device.c: device graph launch ---- */
 
-/* What a graph instantiated with cudaGraphInstantiateFlagDeviceLaunch may not hold. */
-cudaError_t rt_graph_device_check(rt_context *c, const rt_graph_exec *x);
+/* Whether g may be instantiated with cudaGraphInstantiateFlagDeviceLaunch (and flags):
+ * the error, the instantiation result, and the node at fault (or NULL). */
+cudaError_t rt_graph_device_check(rt_context *c, const rt_graph *g, unsigned long long flags,
+                                  cudaGraphInstantiateResult *result, const rt_graph_node **node);
+/* Does a launch of x need an execution environment (a kernel launches graphs)? */
+bool rt_graph_exec_launches_graphs(const rt_graph_exec *x);
 /* cudaGraphUpload: the list device d runs for x (c->lock and engine_lock held). */
 cudaError_t rt_graph_device_upload(rt_context *c, rt_graph_exec *x, int d);
 void rt_graph_device_free(rt_graph_exec *x);
@@ -85,5 +94,7 @@ cudaError_t rt_graph_exec_defaults(rt_graph_exec *x, const rt_graph *g);
  * conditions to their defaults. */
 rt_op *rt_graph_exec_entry_op(rt_graph_exec *x);
 void rt_graph_exec_conds_free(rt_graph_exec *x);
+/* A child graph node's operation: its graph's operations, in dependency order. */
+rt_op *const *rt_graph_child_body(const rt_op *op, size_t *n);
 
 #endif

@@ -685,6 +685,9 @@ RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
         return rt_record(rt_free_node(pGraphNode, graph, deps, nd, p->free.dptr));
     case cudaGraphNodeTypeConditional:
         return rt_record(rt_cond_node(pGraphNode, graph, deps, nd, &p->conditional));
+    case cudaGraphNodeTypeExtSemaphoreSignal:
+    case cudaGraphNodeTypeExtSemaphoreWait:
+        return rt_graph_add_extsem_node(pGraphNode, graph, deps, nd, p);
     default:
         fprintf(stderr, "vcuda: cudaGraphAddNode: nodes of type %d are not supported\n",
                 (int)p->type);

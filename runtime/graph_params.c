@@ -1,7 +1,8 @@
 /* runtime/graph_params.c — parameters of host, memcpy (to and from variables too) and
  * memset nodes, in a graph and in an executable graph; child graph nodes; enabling and
  * disabling nodes of an executable graph; its instantiation flags; event record and wait
- * nodes; kernel node attributes; the generic setters; and cudaGraphDebugDotPrint, a
+ * nodes; kernel node attributes; the generic setters; a child graph node of an
+ * executable graph updated from another graph; and cudaGraphDebugDotPrint, a
  * picture of a graph in Graphviz's DOT language (`dot -Tsvg graph.dot > graph.svg`).
  *
  * Setting a node's parameters in an executable graph changes what its later launches do;
@@ -235,6 +236,70 @@ RT_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGra
     return cudaSuccess;
 }
 
+static rt_graph_exec *rt_exec_node(rt_context *c, cudaGraphExec_t hx, cudaGraphNode_t node,
+                                   size_t *k);
+
+/* Do a and b have the same topology (node count, each node's type and dependencies by
+ * position, child graphs likewise)? What cudaGraphExecChildGraphNodeSetParams asks. */
+static bool rt_same_topology(const rt_graph *a, const rt_graph *b) {
+    if (a->nnodes != b->nnodes) return false;
+    for (size_t i = 0; i < a->nnodes; i++) {
+        const rt_graph_node *na = a->nodes[i], *nb = b->nodes[i];
+        if (na->type != nb->type || na->ndeps != nb->ndeps) return false;
+        for (size_t d = 0; d < na->ndeps; d++) {
+            bool found = false;
+            for (size_t j = 0; j < nb->ndeps && !found; j++)
+                found = nb->deps[j]->index == na->deps[d]->index;
+            if (!found) return false;
+        }
+        if (na->type == cudaGraphNodeTypeGraph && !rt_same_topology(na->x.child, nb->x.child))
+            return false;
+        if (na->type == cudaGraphNodeTypeConditional) {
+            if (na->x.cond.type != nb->x.cond.type || na->x.cond.size != nb->x.cond.size)
+                return false;
+            for (unsigned k = 0; k < na->x.cond.size; k++)
+                if (!rt_same_topology(na->x.cond.bodies[k], nb->x.cond.bodies[k])) return false;
+        }
+    }
+    return true;
+}
+
+/* The child graph node of an executable graph takes childGraph's node parameters (same
+ * topology, else cudaErrorGraphExecUpdateFailure, as on an H100: tests/cuda/rtapi/
+ * expected/graph_child_update.out). Its operations are built from childGraph now, so later
+ * changes to childGraph do not reach the executable graph; launches already issued keep
+ * the body they were issued with (the executable graph keeps it until it goes). */
+RT_API cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec,
+                                                        cudaGraphNode_t node,
+                                                        cudaGraph_t childGraph) {
+    rt_context *c = rt_ctx();
+    cudaError_t e = rt_enter(c);
+    if (e) return e;
+    rt_graph_node *n = (rt_graph_node *)node;
+    pthread_mutex_lock(&c->engine_lock);
+    size_t k = 0;
+    rt_graph_exec *x = n && n->type == cudaGraphNodeTypeGraph ? rt_exec_node(c, hGraphExec, node, &k)
+                                                            : NULL;
+    rt_graph *g = childGraph ? rt_ptrmap_get(&c->graphs, childGraph) : NULL;
+    if (!x || !g) {
+        e = cudaErrorInvalidValue;
+    } else if (!rt_same_topology(n->x.child, g)) {
+        e = cudaErrorGraphExecUpdateFailure;
+    } else {
+        rt_graph_node as = *n; /* the node, with childGraph as its graph */
+        as.x.child = g;
+        rt_op *op = rt_graph_child_op(c, x, &as);
+        if (!op) {
+            e = cudaErrorMemoryAllocation;
+        } else {
+            rt_op_free(x->ops[k]);
+            x->ops[k] = op;
+        }
+    }
+    pthread_mutex_unlock(&c->engine_lock);
+    return rt_record(e);
+}
+
 /* ---- executable graphs: enabled nodes, flags ---- */
 
 static rt_graph_exec *rt_exec_node(rt_context *c, cudaGraphExec_t hx, cudaGraphNode_t node,
@@ -314,6 +379,8 @@ static const char *rt_type_name(enum cudaGraphNodeType t) {
     case cudaGraphNodeTypeMemAlloc: return "MEM_ALLOC";
     case cudaGraphNodeTypeMemFree: return "MEM_FREE";
     case cudaGraphNodeTypeConditional: return "CONDITIONAL";
+    case cudaGraphNodeTypeExtSemaphoreSignal: return "EXT_SEMAS_SIGNAL";
+    case cudaGraphNodeTypeExtSemaphoreWait: return "EXT_SEMAS_WAIT";
     default: return "NODE";
     }
 }
@@ -617,6 +684,16 @@ RT_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraph
         return cudaGraphEventRecordNodeSetEvent(node, p->eventRecord.event);
     case cudaGraphNodeTypeWaitEvent:
         return cudaGraphEventWaitNodeSetEvent(node, p->eventWait.event);
+    case cudaGraphNodeTypeExtSemaphoreSignal: {
+        struct cudaExternalSemaphoreSignalNodeParams q = {
+            p->extSemSignal.extSemArray, p->extSemSignal.paramsArray, p->extSemSignal.numExtSems};
+        return cudaGraphExternalSemaphoresSignalNodeSetParams(node, &q);
+    }
+    case cudaGraphNodeTypeExtSemaphoreWait: {
+        struct cudaExternalSemaphoreWaitNodeParams q = {
+            p->extSemWait.extSemArray, p->extSemWait.paramsArray, p->extSemWait.numExtSems};
+        return cudaGraphExternalSemaphoresWaitNodeSetParams(node, &q);
+    }
     default:
         fprintf(stderr, "vcuda: cudaGraphNodeSetParams: nodes of type %d cannot be changed\n",
                 (int)p->type);
@@ -650,6 +727,18 @@ RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGra
         return cudaGraphExecEventRecordNodeSetEvent(graphExec, node, p->eventRecord.event);
     case cudaGraphNodeTypeWaitEvent:
         return cudaGraphExecEventWaitNodeSetEvent(graphExec, node, p->eventWait.event);
+    case cudaGraphNodeTypeGraph:
+        return cudaGraphExecChildGraphNodeSetParams(graphExec, node, p->graph.graph);
+    case cudaGraphNodeTypeExtSemaphoreSignal: {
+        struct cudaExternalSemaphoreSignalNodeParams q = {
+            p->extSemSignal.extSemArray, p->extSemSignal.paramsArray, p->extSemSignal.numExtSems};
+        return cudaGraphExecExternalSemaphoresSignalNodeSetParams(graphExec, node, &q);
+    }
+    case cudaGraphNodeTypeExtSemaphoreWait: {
+        struct cudaExternalSemaphoreWaitNodeParams q = {
+            p->extSemWait.extSemArray, p->extSemWait.paramsArray, p->extSemWait.numExtSems};
+        return cudaGraphExecExternalSemaphoresWaitNodeSetParams(graphExec, node, &q);
+    }
     default:
         fprintf(stderr, "vcuda: cudaGraphExecNodeSetParams: nodes of type %d cannot be "
                         "changed\n", (int)p->type);

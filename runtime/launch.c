@@ -327,6 +327,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     memset(&L, 0, sizeof L);
     L.grid = op->u.kernel.grid;
     L.graph_exec = op->u.kernel.graph_exec;
+    L.graph_env = op->u.kernel.graph_env;
     L.block = op->u.kernel.block;
     L.dyn_shared = op->u.kernel.dyn_shared;
     L.params = op->u.kernel.params;

@@ -237,7 +237,9 @@ typedef enum rt_op_kind {
     RT_OP_KERNEL, RT_OP_COPY, RT_OP_SET, RT_OP_SET2D, RT_OP_COPY2D, RT_OP_EVENT,
     RT_OP_HOST_FN, RT_OP_CALLBACK, RT_OP_WAIT, RT_OP_LOAD,
     RT_OP_MEMOP,                /* bookkeeping in stream order (a pool allocation's free) */
-    RT_OP_COND                  /* a graph's conditional node (graph_cond.c) */
+    RT_OP_COND,                 /* a graph's conditional node (graph_cond.c) */
+    RT_OP_GRAPH_TAILS           /* the device tail launches of a graph launched from the
+                                 * host, after the graph (graph_device.c) */
 } rt_op_kind;
 
 /* Which way a copy goes, for the timeline (timeline.c). */
@@ -266,6 +268,8 @@ typedef struct rt_op {
             bool cooperative;   /* cudaLaunchCooperativeKernel: all blocks at once */
             exec_dim3 cluster;  /* blocks per cluster ({0,0,0}: no cluster launch) */
             uint64_t graph_exec; /* a node of this device-launchable graph, or 0 */
+            gpu_dp_env *graph_env; /* the environment of the host-launched graph it is a
+                                 * node of, where its device graph launches wait */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
         struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
@@ -281,7 +285,9 @@ typedef struct rt_op {
         /* run by the engine when the stream reaches it (engine_lock held), even after a
          * fault; it takes no time on the device */
         struct { void (*fn)(struct rt_context *c, void *arg); void *arg; } memop;
-        struct { struct rt_cond_exec *ce; } cond; /* owned by the executable graph */
+        struct { struct rt_cond_exec *ce; gpu_dp_env *graph_env; } cond; /* ce: owned by
+                                                                       * the executable graph */
+        struct { gpu_dp_env *env; } tails; /* owned by the operation */
     } u;
 } rt_op;
 
@@ -622,6 +628,10 @@ void rt_run_kernel(rt_context *c, rt_op *op);
 void rt_engine_run_op(rt_context *c, rt_op *op);
 /* Run a conditional node's bodies as its condition says (graph_cond.c). */
 void rt_graph_cond_run(rt_context *c, rt_op *op);
+/* Does a conditional or child graph node's operation hold kernels that launch graphs? */
+bool rt_graph_cond_launches_graphs(const rt_op *op);
+/* Run a host-launched graph's device tail launches (RT_OP_GRAPH_TAILS; sets vend). */
+void rt_graph_tails_run(rt_context *c, rt_op *op);
 /* Record a completed grid's output and fault for release (engine_lock held). */
 void rt_output_add(rt_context *c, rt_output *o);
 

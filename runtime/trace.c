@@ -174,7 +174,11 @@ void rt_trace_op(rt_context *c, const rt_op *op) {
         [RT_OP_KERNEL] = PROF_TL_KERNEL, [RT_OP_COPY] = PROF_TL_COPY, [RT_OP_SET] = PROF_TL_SET,
         [RT_OP_SET2D] = PROF_TL_SET, [RT_OP_COPY2D] = PROF_TL_COPY, [RT_OP_EVENT] = PROF_TL_EVENT,
         [RT_OP_HOST_FN] = PROF_TL_HOST_FN, [RT_OP_CALLBACK] = PROF_TL_HOST_FN,
-        [RT_OP_WAIT] = PROF_TL_WAIT, [RT_OP_LOAD] = PROF_TL_LOAD};
+        [RT_OP_WAIT] = PROF_TL_WAIT, [RT_OP_LOAD] = PROF_TL_LOAD, [RT_OP_MEMOP] = PROF_TL_WAIT,
+        [RT_OP_COND] = PROF_TL_WAIT, [RT_OP_GRAPH_TAILS] = PROF_TL_WAIT};
+    /* (every kind has its entry: the table is read with op->kind) */
+    _Static_assert(sizeof kinds / sizeof kinds[0] == RT_OP_GRAPH_TAILS + 1,
+                   "an operation kind without its timeline kind");
     pthread_mutex_lock(&rt_tr.lock);
     prof_tl_event *e = prof_timeline_add(rt_tr.tl, kinds[op->kind], stream_track(c, op->stream));
     if (e) {
@@ -216,6 +220,9 @@ void rt_trace_op(rt_context *c, const rt_op *op) {
             case RT_OP_CALLBACK: snprintf(name, sizeof name, "[stream callback]"); break;
             case RT_OP_EVENT: snprintf(name, sizeof name, "[event record]"); break;
             case RT_OP_WAIT: snprintf(name, sizeof name, "[stream wait]"); break;
+            case RT_OP_MEMOP: snprintf(name, sizeof name, "[runtime bookkeeping]"); break;
+            case RT_OP_COND: snprintf(name, sizeof name, "[graph conditional]"); break;
+            case RT_OP_GRAPH_TAILS: snprintf(name, sizeof name, "[graph tail launches]"); break;
             default: snprintf(name, sizeof name, "[module load]"); break;
             }
             e->name = strdup(name);

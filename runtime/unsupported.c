@@ -30,15 +30,6 @@ static cudaError_t rt_unsupported(const char *name, atomic_flag *said) {
 
 
 /* ---- Graphs and stream capture ---- */
-RT_UNSUPPORTED(cudaGraphAddExternalSemaphoresSignalNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphAddExternalSemaphoresWaitNode, (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphExecChildGraphNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t node, cudaGraph_t childGraph))
-RT_UNSUPPORTED(cudaGraphExecExternalSemaphoresSignalNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphExecExternalSemaphoresWaitNodeSetParams, (cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphExternalSemaphoresSignalNodeGetParams, (cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out))
-RT_UNSUPPORTED(cudaGraphExternalSemaphoresSignalNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams))
-RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeGetParams, (cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out))
-RT_UNSUPPORTED(cudaGraphExternalSemaphoresWaitNodeSetParams, (cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams))
 
 /* ---- Batched 3D copies ---- */
 RT_UNSUPPORTED(cudaMemcpy3DBatchAsync, (size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream))

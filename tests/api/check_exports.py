@@ -10,8 +10,9 @@ preprocessor leaves, so those are the names checked.
 Every declared name must be a defined dynamic symbol of the library, except those listed
 in the pending file (work in progress elsewhere; a name listed there that the library now
 exports is an error, so the list only shrinks). The functions runtime/unsupported.c
-defines (they return cudaErrorNotSupported) are printed, and each must be named in the
-README's list of what is not supported.
+defines (they return cudaErrorNotSupported) are printed, and the README's list of what is
+not supported (its section "What is not supported") must name exactly those: each of
+them, and no function that works.
 
 usage: check_exports.py CC CUDA_INCLUDE_DIR NM LIBVCUDA PENDING UNSUPPORTED_C README
 """
@@ -72,6 +73,12 @@ def main():
     for n in base:
         if not re.search(r"\b" + re.escape(n) + r"\b", readme_text):
             errors.append(f"{n} returns cudaErrorNotSupported but README.md does not list it")
+    section = re.search(r"^## What is not supported\n(.*?)^## ", readme_text, re.M | re.S)
+    if not section:
+        errors.append("README.md has no section \"What is not supported\"")
+    else:
+        for n in sorted(set(re.findall(r"`(cuda(?!Error)\w+)`", section.group(1))) - set(base)):
+            errors.append(f"README.md lists {n} as not supported, but it is implemented")
 
     print(f"{len(names)} functions declared by cuda_runtime_api.h (with _ptsz/_ptds forms)")
     print(f"{len(names & have) - len(stubs & names)} implemented, {len(stubs & names)} return "
