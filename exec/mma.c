@@ -182,8 +182,11 @@ static void h_mma(exec_warp *w, const exec_insn *in, uint32_t mask) {
         for (unsigned i = 0; i < M * K; i++) a[i] = (uint32_t)A[i];
         for (unsigned k = 0; k < K; k++)
             for (unsigned j = 0; j < N; j++) b[j * K + k] = (uint32_t)B[k * N + j];
-        exec_mma_matmul(a, b, C, D, M, N, K, block, m->fmt[1], m->fmt[2], m->fmt[3], m->fmt[0],
-                        m->flags);
+        if (m->fmt[1] == EXEC_MMA_E4M3 || m->fmt[1] == EXEC_MMA_E5M2)
+            exec_mma_matmul_fp8(a, b, C, D, M, N, K, m->fmt[1], m->fmt[2], m->fmt[3]);
+        else
+            exec_mma_matmul(a, b, C, D, M, N, K, block, m->fmt[1], m->fmt[2], m->fmt[3],
+                            m->fmt[0], m->flags);
     }
     unsigned bits = exec_mma_fmt_bits(m->fmt[0]);
     unsigned ne = m->nregs[0] * per_reg(bits);
@@ -274,6 +277,8 @@ static int fmt_of_type(int t) {
     case PTX_T_s8: return EXEC_MMA_S8;
     case PTX_T_u8: return EXEC_MMA_U8;
     case PTX_T_s32: return EXEC_MMA_S32;
+    case PTX_T_e4m3: return EXEC_MMA_E4M3;
+    case PTX_T_e5m2: return EXEC_MMA_E5M2;
     default: return EXEC_MMA_NONE;
     }
 }
@@ -372,6 +377,9 @@ static bool check_shape_fmt(exec_decoder *d, const ptx_insn *pi, const mma_desc 
             ok = (m->M == 16 && m->N == 8 && (m->K == 128 || m->K == 256)) ||
                  (m->M == 8 && m->N == 8 && m->K == 128);
             break;
+        case EXEC_MMA_E4M3: case EXEC_MMA_E5M2:
+            ok = m->M == 16 && m->N == 8 && (m->K == 32 || m->K == 16);
+            break;
         default: ok = false;
         }
         /* m8n8k4 with f16 inputs splits the warp into quad-pairs: another geometry */
@@ -381,7 +389,8 @@ static bool check_shape_fmt(exec_decoder *d, const ptx_insn *pi, const mma_desc 
                        in_fmt == EXEC_MMA_U4 || in_fmt == EXEC_MMA_B1;
         if (integer) ok = ok && acc_fmt == EXEC_MMA_S32;
         else if (in_fmt == EXEC_MMA_F64) ok = ok && acc_fmt == EXEC_MMA_F64;
-        else if (in_fmt == EXEC_MMA_F16) ok = ok && (acc_fmt == EXEC_MMA_F16 || acc_fmt == EXEC_MMA_F32);
+        else if (in_fmt == EXEC_MMA_F16 || in_fmt == EXEC_MMA_E4M3 || in_fmt == EXEC_MMA_E5M2)
+            ok = ok && (acc_fmt == EXEC_MMA_F16 || acc_fmt == EXEC_MMA_F32);
         else ok = ok && acc_fmt == EXEC_MMA_F32;
     }
     if (!ok) {
@@ -516,13 +525,17 @@ static int decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_d
         }
     bool byte = m->fmt[1] == EXEC_MMA_S8 || m->fmt[1] == EXEC_MMA_U8;
     bool nibble = m->fmt[1] == EXEC_MMA_S4 || m->fmt[1] == EXEC_MMA_U4;
+    bool fp8 = m->fmt[1] == EXEC_MMA_E4M3 || m->fmt[1] == EXEC_MMA_E5M2;
     bool ab_ok = m->fmt[1] == m->fmt[2] ||
+                 (fp8 && (m->fmt[2] == EXEC_MMA_E4M3 || m->fmt[2] == EXEC_MMA_E5M2)) ||
                  (byte && (m->fmt[2] == EXEC_MMA_S8 || m->fmt[2] == EXEC_MMA_U8)) ||
                  (nibble && (m->fmt[2] == EXEC_MMA_S4 || m->fmt[2] == EXEC_MMA_U4));
     if (!ab_ok || !check_shape_fmt(d, pi, m, m->fmt[1], m->fmt[3]) ||
         !check_shape_fmt(d, pi, m, m->fmt[1], m->fmt[0]))
         return ab_ok ? -1 : (exec_dec_error(d, pi, "A and B types differ"), -1);
     if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) m->flags |= EXEC_MMA_SATFINITE;
+    if (fp8 && m->fmt[0] != m->fmt[3])
+        return exec_dec_error(d, pi, "fp8 mma: D and C must have one type"), -1;
     if (m->fmt[1] == EXEC_MMA_B1) {
         bool and_op = ptx_insn_has_mod(pi, PTX_MOD_and_);
         if (!ptx_insn_has_mod(pi, PTX_MOD_popc) || (!and_op && !ptx_insn_has_mod(pi, PTX_MOD_xor_)))
