@@ -1,5 +1,5 @@
 /* exec/alu_bits.c — logic and bit manipulation: and or xor not cnot (bit types and
- * .pred), lop3, shl shr shf, prmt, popc clz bfind brev bfe bfi bmsk szext fns.
+ * .pred), lop3 (and lop3.or/.and with a predicate result), shl shr shf, prmt, popc clz bfind brev bfe bfi bmsk szext fns.
  */
 #include "alu_internal.h"
 
@@ -58,7 +58,20 @@ ALU_LOGIC_OPS(64, uint64_t, int64_t)
         });                                                                             \
     }
 ALU_LOP3(32, uint32_t)
+/* lop3.or / lop3.and with a predicate result (PTX 8.2): d as lop3 gives it, and
+ * p = (d != 0) OR / AND q (q in a[3], p in d[1]). */
+#define ALU_LOP3P(N)                                                                    \
+    ALU_HANDLER(alu_lop3p_##N) {                                                        \
+        alu_lop3_##N(w, in, mask);                                                      \
+        const uint64_t *D = ALU_D(0);                                                   \
+        uint32_t nz = 0, q = w->P[in->a[3]];                                            \
+        ALU_LANES(mask, l, { if (D[l]) nz |= 1u << l; });                               \
+        alu_write_pred(w, in->d[1], mask,                                               \
+                       ALU_AUX_BOOL(in->aux) == ALU_BOOL_AND ? nz & q : nz | q);        \
+    }
 ALU_LOP3(64, uint64_t)
+ALU_LOP3P(32)
+ALU_LOP3P(64)
 
 /* shf: funnel shift of the 64-bit pair {b:a}; .wrap uses c mod 32, .clamp min(c, 32).
  * shf.l returns the upper word of ({b:a} << n), shf.r the lower word of ({b:a} >> n). */
@@ -270,6 +283,8 @@ exec_fn exec_alu_bits_lookup(const exec_insn *in) {
     ptx_type t = (ptx_type)in->type;
     unsigned var = ALU_AUX_VAR(in->aux);
     bool sgn = ptx_type_kinds[t] == 's';
+    if (in->op == PTX_OP_lop3 && ALU_AUX_BOOL(in->aux) && in->nd == 2)
+        return t == PTX_T_b32 ? alu_lop3p_32 : t == PTX_T_b64 ? alu_lop3p_64 : NULL;
     if (ALU_AUX_RND(in->aux) != EXEC_RND_DEFAULT || ALU_AUX_BOOL(in->aux) ||
         (in->flags & (EXEC_F_FTZ | EXEC_F_SAT | EXEC_F_APPROX | EXEC_F_CC_IN | EXEC_F_CC_OUT |
                       ALU_F_RELU | ALU_F_NANMODE | ALU_F_SATFINITE | ALU_F_XORSIGN)))

@@ -156,7 +156,7 @@ static bool alu_parse_mods(alu_dec *s, alu_mods *m) {
         case PTX_MOD_and_:
         case PTX_MOD_or_:
         case PTX_MOD_xor_:
-            if (cmp) {
+            if (cmp || (op == PTX_OP_lop3 && mod != PTX_MOD_xor_)) { /* lop3.or/.and d|p */
                 if (m->boolop) goto bad;
                 m->boolop = mod == PTX_MOD_and_ ? ALU_BOOL_AND
                           : mod == PTX_MOD_or_ ? ALU_BOOL_OR : ALU_BOOL_XOR;
@@ -595,12 +595,17 @@ static int alu_decode_body(alu_dec *s, const alu_mods *m) {
     }
 
     if (op == PTX_OP_lop3) {
-        /* lop3.b32 d, a, b, c, immLut */
-        if (!alu_opnd_count(s, 5)) return -1;
+        /* lop3.b32 d, a, b, c, immLut; lop3.{or,and}.b32 d|p, a, b, c, immLut, q */
+        if (!alu_opnd_count(s, m->boolop ? 6 : 5)) return -1;
+        if (m->boolop) {
+            if (!alu_second_pred(s, 0, &out->d[1]) || !alu_pred(s, &pi->opnd[5], &out->a[3], NULL))
+                return -1;
+            out->nd = 2;
+        }
         if (pi->opnd[4].kind != PTX_OPND_IMM_INT)
             return alu_unsupported(s, "immLut must be an immediate");
         if (!alu_dst(s, 0, &out->d[0])) return -1;
-        out->nd = 1;
+        if (!m->boolop) out->nd = 1;
         for (unsigned i = 0; i < 3; i++)
             if (!alu_src(s, 1 + i, t, &out->a[i])) return -1;
         out->na = 3;

@@ -228,6 +228,111 @@ static bool type_ok(unsigned op, ptx_type t) {
     }
 }
 
+/* ---- vector atomics (sm_90: atom/red .global .v2/.v4/.v8) ----
+ * Each element is an atomic of its own at its place in the 8-, 16- or 32-byte vector
+ * (the PTX ISA makes the vector no single atomic): .add on f32, f16x2, bf16x2, f16, bf16,
+ * .min/.max on the 16-bit float types, halves taken alone. min/max follow min/max.f16:
+ * a NaN operand gives the other, and -0 is below +0. */
+typedef struct {
+    uint32_t dst[8], src[8];
+    unsigned n;
+    int64_t off; /* the address offset (exec_insn.imm points at this descriptor) */
+} atom_vec;
+
+static uint64_t half_minmax(unsigned op, ptx_type t, uint64_t old, uint64_t b) {
+    const alu_fmt *fmt = (t == PTX_T_f16 || t == PTX_T_f16x2) ? &alu_fmt_f16 : &alu_fmt_bf16;
+    unsigned halves = ptx_type_sizes[t] / 2;
+    uint64_t r = 0;
+    for (unsigned h = 0; h < halves; h++) {
+        uint64_t x = (old >> (16 * h)) & 0xffff, y = (b >> (16 * h)) & 0xffff;
+        double dx = alu_fmt_to_double(x, fmt), dy = alu_fmt_to_double(y, fmt);
+        uint64_t v;
+        if (dx != dx) v = dy != dy ? fmt->nan : y;
+        else if (dy != dy) v = x;
+        else if (dx == dy) v = op == AOP_MIN ? ((x & 0x8000) ? x : y) : ((x & 0x8000) ? y : x);
+        else v = (dx < dy) == (op == AOP_MIN) ? x : y;
+        r |= (v & 0xffff) << (16 * h);
+    }
+    return r;
+}
+
+static void h_atom_vec(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const atom_vec *v = (const atom_vec *)(uintptr_t)in->imm;
+    ptx_type t = (ptx_type)in->type;
+    unsigned size = ptx_type_sizes[t], op = in->aux;
+    EXEC_FOR_LANES(mask, lane) {
+        uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)v->off;
+        /* the whole vector, at its own alignment */
+        uint8_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, size * v->n,
+                                   EXEC_ACC_ATOMIC);
+        if (!p) return;
+        for (unsigned k = 0; k < v->n; k++) {
+            uint64_t b = EXEC_R(hw, v->src[k], lane), old;
+            if (op == AOP_ADD) {
+                old = atomic_apply(p + k * size, op, t, size, b, 0, false);
+            } else { /* min/max of 16-bit floats: a compare-and-swap loop */
+                if (size == 2) {
+                    uint16_t *q = (uint16_t *)(p + k * size), o = __atomic_load_n(q, __ATOMIC_RELAXED);
+                    while (!__atomic_compare_exchange_n(q, &o, (uint16_t)half_minmax(op, t, o, b),
+                                                        true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
+                    old = o;
+                } else {
+                    uint32_t *q = (uint32_t *)(p + k * size), o = __atomic_load_n(q, __ATOMIC_RELAXED);
+                    while (!__atomic_compare_exchange_n(q, &o, (uint32_t)half_minmax(op, t, o, b),
+                                                        true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
+                    old = o;
+                }
+            }
+            if (in->flags & ATOM_HAS_DST) EXEC_R(hw, v->dst[k], lane) = old;
+        }
+    }
+}
+
+static int dec_atom_vec(exec_decoder *d, const ptx_insn *pi, exec_insn *out, unsigned op,
+                        bool is_atom) {
+    unsigned n = ptx_insn_has_mod(pi, PTX_MOD_v8) ? 8 : ptx_insn_has_mod(pi, PTX_MOD_v4) ? 4 : 2;
+    ptx_type t = (ptx_type)pi->types[pi->ntypes - 1];
+    bool half = t == PTX_T_f16 || t == PTX_T_bf16, pair = t == PTX_T_f16x2 || t == PTX_T_bf16x2;
+    bool ok = (t == PTX_T_f32 && op == AOP_ADD && n <= 4) ||
+              ((half || pair) && (op == AOP_ADD || op == AOP_MIN || op == AOP_MAX) &&
+               (n <= 4 || half));
+    ptx_space sp = exec_dec_space(pi);
+    if (!ok || (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC)) {
+        char text[200];
+        ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
+        return exec_dec_error(d, pi, "unsupported vector atomic '%s' (.global .v2/.v4 .add.f32, "
+                              ".add/.min/.max on f16x2/bf16x2, .v2 to .v8 on f16/bf16)", text), -1;
+    }
+    unsigned first = is_atom ? 1 : 0;
+    if (pi->nopnds != first + 2) return exec_dec_error(d, pi, "missing operands"), -1;
+    atom_vec *v = exec_dec_blob(d, sizeof *v);
+    v->n = n;
+    const ptx_operand *src = &pi->opnd[first + 1], *dst = &pi->opnd[0];
+    if (src->kind != PTX_OPND_VEC || src->vec_n != n || (is_atom && (dst->kind != PTX_OPND_VEC ||
+                                                                     dst->vec_n != n)))
+        return exec_dec_error(d, pi, "vector operands do not match .v%u", n), -1;
+    for (unsigned k = 0; k < n; k++) {
+        if (!exec_dec_src(d, pi, exec_dec_vec_elem(d, src, k), t, &v->src[k])) return -1;
+        if (is_atom && !exec_dec_dst(d, pi, exec_dec_vec_elem(d, dst, k), &v->dst[k])) return -1;
+    }
+    out->type = (uint8_t)t;
+    out->space = (uint8_t)sp;
+    out->aux = op;
+    if (is_atom) out->flags |= ATOM_HAS_DST;
+    if (!exec_dec_address(d, pi, &pi->opnd[first], sp, out)) return -1;
+    out->na = 1;
+    /* the element registers are in the descriptor, not in a[]/d[]: EXEC_F_D_PRED (no
+     * predicate is written; nd is 0) keeps the compiled tier's vector form, which moves
+     * only a[]/d[] between its lanes' locals and the registers around a handler call,
+     * from taking it as an atomic of its kind (it then leaves the kernel out) */
+    out->flags |= EXEC_F_D_PRED;
+    v->off = out->imm;
+    out->imm = (int64_t)(uintptr_t)v;
+    out->fn = h_atom_vec;
+    return 1;
+}
+
 int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (pi->op != PTX_OP_atom && pi->op != PTX_OP_red) return 0;
     bool is_atom = pi->op == PTX_OP_atom;
@@ -238,11 +343,7 @@ int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         return exec_dec_error(d, pi, "red does not take .cas or .exch"), -1;
     if (ptx_insn_has_mod(pi, PTX_MOD_v2) || ptx_insn_has_mod(pi, PTX_MOD_v4) ||
         ptx_insn_has_mod(pi, PTX_MOD_v8))
-    {
-        char text[200];
-        ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
-        return exec_dec_error(d, pi, "vector atomics are not supported: '%s'", text), -1;
-    }
+        return dec_atom_vec(d, pi, out, op, is_atom);
     ptx_type t = (ptx_type)pi->types[pi->ntypes - 1];
     if (!type_ok(op, t))
         return exec_dec_error(d, pi, "%s of .%s is not supported", is_atom ? "atom" : "red",

@@ -25,6 +25,7 @@
  * misaligned, as they do on the H100.
  */
 #include "core.h"
+#include "bulk_internal.h"
 
 #define BULK_MBAR      (EXEC_F_HANDLER << 8)  /* completes on an mbarrier */
 #define BULK_MULTICAST (EXEC_F_HANDLER << 9)  /* a ctaMask operand follows */
@@ -37,10 +38,9 @@ typedef struct {
     uint8_t red_op, red_type;                 /* cp.reduce: enum bulk_red, ptx_type */
 } bulk_desc;
 
-enum bulk_red { BR_NONE, BR_ADD, BR_MIN, BR_MAX, BR_INC, BR_DEC, BR_AND, BR_OR, BR_XOR };
-
-/* One element of a reduction: *d = *d op s, for the element types the PTX ISA lists. */
-static void bulk_reduce_elem(uint8_t *d, const uint8_t *s, unsigned op, ptx_type t) {
+/* One element of a reduction: *d = *d op s, for the element types the PTX ISA lists
+ * (exec/bulk_internal.h). */
+void exec_bulk_reduce_elem(uint8_t *d, const uint8_t *s, unsigned op, ptx_type t) {
     switch (t) {
     case PTX_T_u32: case PTX_T_b32: case PTX_T_s32: {
         uint32_t a, b; memcpy(&a, d, 4); memcpy(&b, s, 4);
@@ -113,7 +113,7 @@ static bool bulk_move(exec_wstate *w, const exec_insn *in, uint32_t lane, const 
             memmove(d, s, 16);
             continue;
         }
-        for (unsigned e = 0; e < 16; e += esz) bulk_reduce_elem(d + e, s + e, b->red_op,
+        for (unsigned e = 0; e < 16; e += esz) exec_bulk_reduce_elem(d + e, s + e, b->red_op,
                                                                 (ptx_type)b->red_type);
     }
     return true;
@@ -175,17 +175,21 @@ static bool bulk_addr(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o,
     return true;
 }
 
-static const struct { ptx_mod mod; unsigned op; } bulk_red_ops[] = {
-    { PTX_MOD_add, BR_ADD }, { PTX_MOD_min, BR_MIN }, { PTX_MOD_max, BR_MAX },
-    { PTX_MOD_inc, BR_INC }, { PTX_MOD_dec, BR_DEC }, { PTX_MOD_and_, BR_AND },
-    { PTX_MOD_or_, BR_OR },  { PTX_MOD_xor_, BR_XOR },
-};
+unsigned exec_bulk_red_op(const ptx_insn *pi) {
+    static const struct { ptx_mod mod; unsigned op; } ops[] = {
+        { PTX_MOD_add, BR_ADD }, { PTX_MOD_min, BR_MIN }, { PTX_MOD_max, BR_MAX },
+        { PTX_MOD_inc, BR_INC }, { PTX_MOD_dec, BR_DEC }, { PTX_MOD_and_, BR_AND },
+        { PTX_MOD_or_, BR_OR },  { PTX_MOD_xor_, BR_XOR },
+    };
+    for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ptx_insn_has_mod(pi, ops[i].mod)) return ops[i].op;
+    return BR_NONE;
+}
 
 /* The reduction's operation and type, checked against the combinations the PTX ISA has
  * (f16/bf16 reductions are refused by name). */
 static bool bulk_red_decode(exec_decoder *d, const ptx_insn *pi, bulk_desc *b) {
-    for (unsigned i = 0; i < sizeof bulk_red_ops / sizeof bulk_red_ops[0]; i++)
-        if (ptx_insn_has_mod(pi, bulk_red_ops[i].mod)) b->red_op = (uint8_t)bulk_red_ops[i].op;
+    b->red_op = (uint8_t)exec_bulk_red_op(pi);
     ptx_type t = pi->ntypes ? (ptx_type)pi->types[0] : PTX_T_NONE;
     b->red_type = (uint8_t)t;
     bool ok;

@@ -3,6 +3,7 @@
  *   cp.async.bulk.tensor.Nd.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes
  *       {.multicast::cluster} [dst], [tmap, {c0, ..}], [mbar] {, ctaMask}{, policy}
  *   cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tmap, {c0, ..}], [src]
+ *   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile}.bulk_group [tmap, {..}], [src]
  *
  * The tensor map (exec/tensormap.h, made by cuTensorMapEncodeTiled) describes a tensor of
  * up to 5 dimensions in global memory and the box a copy moves. The box lies densely in
@@ -21,10 +22,15 @@
  * misaligned address (with a swizzle too: the pattern follows the address bits, so a
  * swizzled box need not start on its 1024-byte pattern boundary).
  *
+ * A tensor reduction is a store that combines each in-bounds element of the box with the
+ * global one (op .add, .min, .max, .inc, .dec, .and, .or, .xor; the element type is the
+ * map's: 32- and 64-bit integers, f32 and f64 add); f16/bf16 elements fault naming them.
+ *
  * Like the other bulk copies (exec/bulk.c) the copy is made when the instruction executes.
- * Im2col mode and tensor reductions are refused at load time, naming them.
+ * Im2col mode is refused at load time, naming it.
  */
 #include "core.h"
+#include "bulk_internal.h"
 #include "tensormap.h"
 
 #include <stdio.h>
@@ -38,7 +44,24 @@ typedef struct {
     int64_t smem_off, tmap_off, mbar_off;
     uint32_t coord[EXEC_TMAP_MAX_RANK];       /* slots of the s32 coordinates */
     unsigned rank;
+    unsigned red_op;                          /* a reduction (enum bulk_red), or BR_NONE */
 } bt_desc;
+
+/* The element type a reduction through map t works on (its op decides b32 over u32),
+ * or PTX_T_NONE for one vcuda does not reduce. CUtensorMapDataType: 2 UINT32, 3 INT32,
+ * 4 UINT64, 5 INT64, 7 FLOAT32, 8 FLOAT64, 10 FLOAT32_FTZ. */
+static ptx_type bt_red_type(const exec_tmap *t, unsigned op) {
+    bool bits = op == BR_AND || op == BR_OR || op == BR_XOR;
+    switch (t->dtype) {
+    case 2: return bits ? PTX_T_b32 : PTX_T_u32;
+    case 3: return bits ? PTX_T_b32 : PTX_T_s32;
+    case 4: return bits ? PTX_T_b64 : PTX_T_u64;
+    case 5: return bits ? PTX_T_b64 : PTX_T_s64;
+    case 7: case 10: return op == BR_ADD ? PTX_T_f32 : PTX_T_NONE;
+    case 8: return op == BR_ADD ? PTX_T_f64 : PTX_T_NONE;
+    default: return PTX_T_NONE;
+    }
+}
 
 /* Copies the tensor map at generic (or kernel parameter) address a into *t; false after a
  * fault. (The map is read bytewise: vcuda's copy of a kernel's parameters is not 64-byte
@@ -91,8 +114,15 @@ static void bt_fill(uint8_t *p, const exec_tmap *t) {
 }
 
 static bool bt_copy(exec_wstate *w, const exec_insn *in, uint32_t lane, const exec_tmap *t,
-                    const int32_t *c, uint64_t smem, bool store, uint64_t *bytes) {
+                    const int32_t *c, uint64_t smem, bool store, unsigned red, uint64_t *bytes) {
     unsigned r = t->rank, es = t->elem_size;
+    ptx_type rt = red ? bt_red_type(t, red) : PTX_T_NONE;
+    if (red && rt == PTX_T_NONE) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION,
+                      "cp.reduce.async.bulk.tensor: this operation on the tensor map's element "
+                      "type is not supported (integers, f32/f64 add are)");
+        return false;
+    }
     uint32_t n[EXEC_TMAP_MAX_RANK] = { 1, 1, 1, 1, 1 };
     uint64_t rows = 1;
     for (unsigned i = 0; i < r; i++) {
@@ -163,7 +193,9 @@ static bool bt_copy(exec_wstate *w, const exec_insn *in, uint32_t lane, const ex
         } else {
             for (uint64_t o = 0; o < row_bytes; o += 16)
                 memcpy(row + o, sbase + bt_swizzle(soff + o, t->swizzle), 16);
-            if (hi > lo) memcpy(gp, row + lo * es, (size_t)(hi - lo) * es);
+            if (hi > lo && !red) memcpy(gp, row + lo * es, (size_t)(hi - lo) * es);
+            for (int64_t e = lo; red && e < hi; e++)
+                exec_bulk_reduce_elem(gp + (e - lo) * es, row + e * es, red, rt);
         }
     }
     return true;
@@ -196,7 +228,7 @@ static void h_bulk_tensor(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         do {
             uint64_t r = ranks ? (uint64_t)__builtin_ctz(ranks) + 1 : 0;
             uint64_t at = r ? (smem & keep) | r << EXEC_DSMEM_SHIFT : smem;
-            if (!bt_copy(w, in, lane, t, c, at, store, &bytes)) return;
+            if (!bt_copy(w, in, lane, t, c, at, store, b->red_op, &bytes)) return;
             if (in->flags & BT_MBAR) {
                 uint64_t a = r ? (mbar & keep) | r << EXEC_DSMEM_SHIFT : mbar;
                 uint64_t *obj = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, a, 8, EXEC_ACC_ATOMIC);
@@ -219,8 +251,6 @@ static bool bt_addr(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, p
 }
 
 int exec_decode_bulk_tensor(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
-    if (ptx_insn_has_mod(pi, PTX_MOD_reduce))
-        return exec_dec_error(d, pi, "cp.reduce.async.bulk.tensor is not supported"), -1;
     if (ptx_insn_has_mod(pi, PTX_MOD_im2col))
         return exec_dec_error(d, pi, "cp.async.bulk.tensor .im2col mode is not supported"), -1;
     static const ptx_mod dims[] = { PTX_MOD_dim_1d, PTX_MOD_dim_2d, PTX_MOD_dim_3d,
@@ -245,6 +275,13 @@ int exec_decode_bulk_tensor(exec_decoder *d, const ptx_insn *pi, exec_insn *out)
                                       "(.mbarrier::complete_tx::bytes)"), -1;
     bt_desc *b = exec_dec_blob(d, sizeof *b);
     b->rank = rank;
+    if (ptx_insn_has_mod(pi, PTX_MOD_reduce)) {
+        b->red_op = exec_bulk_red_op(pi);
+        if (!store || b->red_op == BR_NONE)
+            return exec_dec_error(d, pi, "cp.reduce.async.bulk.tensor reduces shared memory "
+                                  "into global memory with .add, .min, .max, .inc, .dec, "
+                                  ".and, .or or .xor"), -1;
+    }
     unsigned k = 0;
     if (!store) {
         if (pi->nopnds < 4) return exec_dec_error(d, pi, "cp.async.bulk.tensor takes [dst], "

@@ -776,12 +776,42 @@ bool exec_dec_address(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o,
     return exec_dec_error(d, pi, "operand is not an address");
 }
 
+/* ld/st .b128 (sm_70+, PTX 8.3): a .b128 register is two consecutive slots, low 64 bits
+ * first (exec/program.c), so the access is the .v2.b64 one of those slots (16-byte
+ * aligned alike). */
+static int dec_ld_st_b128(exec_decoder *d, const ptx_insn *pi, exec_insn *out, bool is_ld,
+                          ptx_space sp) {
+    const ptx_operand *data = &pi->opnd[is_ld ? 0 : 1];
+    const ptx_operand *addr = &pi->opnd[is_ld ? 1 : 0];
+    if (data->kind != PTX_OPND_REG || exec_dec_reg_type(d, data) != PTX_T_b128)
+        return exec_dec_error(d, pi, "%s.b128 needs a .b128 register", is_ld ? "ld" : "st"), -1;
+    if (sp == PTX_SPACE_PARAM || sp == PTX_SPACE_CONST)
+        return exec_dec_error(d, pi, "%s.b128 of this state space is not supported",
+                              is_ld ? "ld" : "st"), -1;
+    out->type = PTX_T_b64;
+    out->vec = 2;
+    out->space = (uint8_t)sp;
+    if (!exec_dec_address(d, pi, addr, sp, out)) return -1;
+    out->na = 1;
+    uint32_t slot;
+    if (is_ld ? !exec_dec_dst(d, pi, data, &slot) : !exec_dec_src(d, pi, data, PTX_T_b128, &slot))
+        return -1;
+    out->d[0] = slot;
+    out->d[1] = slot + 1;
+    out->nd = 2;
+    out->aux = 64;
+    out->fn = is_ld ? h_ld : h_st;
+    return 1;
+}
+
 static int dec_ld_st(exec_decoder *d, const ptx_insn *pi, exec_insn *out, bool is_ld) {
     if (pi->ntypes < 1) return exec_dec_error(d, pi, "missing type"), -1;
     ptx_type t = (ptx_type)pi->types[pi->ntypes - 1];
     unsigned esize = ptx_type_sizes[t];
     unsigned vec = vec_width(pi);
     ptx_space sp = exec_dec_space(pi);
+    if (t == PTX_T_b128 && vec == 1 && pi->nopnds >= 2)
+        return dec_ld_st_b128(d, pi, out, is_ld, sp);
     if (esize == 0 || esize > 8)
         return exec_dec_error(d, pi, "%s of .%s is not supported", is_ld ? "ld" : "st",
                               ptx_type_names[t]), -1;

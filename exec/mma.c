@@ -11,7 +11,7 @@
  * name C's registers.
  *
  * Sparse mma (mma.sp, mma.sp::ordered_metadata; f16/bf16 m16n8k16 and m16n8k32, s8/u8
- * m16n8k32 and m16n8k64): A is 2:4 structured, given compressed (M x K/2, two values of
+ * m16n8k32 and m16n8k64, tf32 m16n8k8 and m16n8k16): A is 2:4 structured (tf32: 1:2), given compressed (M x K/2, two values of
  * each group of four k) in the fragment of the dense shape with half the K, with a 32-bit
  * metadata register e holding a 2-bit k index (within its group) per value, and a
  * sparsity selector f naming the lanes whose e counts. B, C and D are dense. Which lane
@@ -21,13 +21,20 @@
  *   16-bit, k32: lane 4g + 2f + j / 4,     bits 4(j % 4) + 16(m / 8) (f 0..1)
  *   8-bit,  k32: lane 4g + 2f + m / 8,     bits 4j                   (f 0..1)
  *   8-bit,  k64: lane 4g + m / 8 + 2(j / 8), bits 4(j % 8)           (f 0)
- * A nibble holds the indices of the group's two values, the first in its low two bits.
+ *   32-bit (tf32), k8: lane 4g + f,        bits 4c + 16(m / 8)       (f 0..1)
+ *   32-bit (tf32), k16: lane 4g + c / 4,   bits 4(c % 4) + 16(m / 8) (f 0)
+ * A nibble holds the indices of the group's two values, the first in its low two bits;
+ * for tf32 a nibble stands for one value c (compressed column) of the pair k = 2c, 2c+1,
+ * 0x4 (the indices 0, 1 of its two 16-bit halves) for k = 2c, 0xe (2, 3) for 2c + 1:
+ * the layout of the 16-bit k16/k32 shapes with each tf32 taken as two halves.
  * The arithmetic is the dense one over the K/2 products the values take part in (the
  * dense product's other terms are zeros, which take no part in it).
  */
 #include "core.h"
 #include "mma_internal.h"
+#include "alu_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 #define MMA_MAX_REGS 8
@@ -51,6 +58,7 @@ typedef struct mma_desc {
     bool sparse;                /* mma.sp: A compressed, with metadata */
     uint8_t selector;           /* mma.sp: the sparsity selector */
     uint32_t meta;              /* mma.sp: the metadata register's slot */
+    bool a_col, b_row;          /* m8n8k4 f16: A column-major, B row-major fragments */
 } mma_desc;
 
 static const mma_desc *desc_of(const exec_insn *in) {
@@ -182,8 +190,11 @@ static void h_mma(exec_warp *w, const exec_insn *in, uint32_t mask) {
         for (unsigned i = 0; i < M * K; i++) a[i] = (uint32_t)A[i];
         for (unsigned k = 0; k < K; k++)
             for (unsigned j = 0; j < N; j++) b[j * K + k] = (uint32_t)B[k * N + j];
-        exec_mma_matmul(a, b, C, D, M, N, K, block, m->fmt[1], m->fmt[2], m->fmt[3], m->fmt[0],
-                        m->flags);
+        if (m->fmt[1] == EXEC_MMA_E4M3 || m->fmt[1] == EXEC_MMA_E5M2)
+            exec_mma_matmul_fp8(a, b, C, D, M, N, K, m->fmt[1], m->fmt[2], m->fmt[3]);
+        else
+            exec_mma_matmul(a, b, C, D, M, N, K, block, m->fmt[1], m->fmt[2], m->fmt[3],
+                            m->fmt[0], m->flags);
     }
     unsigned bits = exec_mma_fmt_bits(m->fmt[0]);
     unsigned ne = m->nregs[0] * per_reg(bits);
@@ -214,12 +225,12 @@ static void h_mma_sp(exec_warp *w, const exec_insn *in, uint32_t mask) {
             uint32_t v = (uint32_t)EXEC_R(w, m->regs[1][r], lane);
             for (unsigned h = 0; h < E; h++)
                 A[(g + 8 * (r & 1)) * KC + E * q + h + 4 * E * (r >> 1)] =
-                    (v >> (h * abits)) & ((1u << abits) - 1);
+                    (v >> (h * abits)) & (uint32_t)((1ull << abits) - 1);
         }
         for (unsigned r = 0; r < m->nregs[2]; r++) {
             uint32_t v = (uint32_t)EXEC_R(w, m->regs[2][r], lane);
             for (unsigned h = 0; h < E; h++)
-                B[g * K + E * q + h + 4 * E * r] = (v >> (h * abits)) & ((1u << abits) - 1);
+                B[g * K + E * q + h + 4 * E * r] = (v >> (h * abits)) & (uint32_t)((1ull << abits) - 1);
         }
         for (unsigned e = 0; e < 4; e++) { /* C: f32/s32 one a register, f16 two */
             uint64_t v = EXEC_R(w, m->regs[3][cbits == 16 ? e >> 1 : e], lane);
@@ -232,6 +243,12 @@ static void h_mma_sp(exec_warp *w, const exec_insn *in, uint32_t mask) {
         unsigned g = row % 8, h8 = row / 8, kidx[32];
         for (unsigned c = 0; c < KC; c++) {
             unsigned j = c / 2, lane, bit;
+            if (abits == 32) { /* a nibble a value: 0x4 the pair's first k, 0xe its second */
+                lane = 4 * g + (K == 8 ? m->selector : c / 4);
+                bit = 4 * (c % 4) + 16 * h8;
+                kidx[c] = 2 * c + ((meta[lane] >> (bit + 1)) & 1);
+                continue;
+            }
             if (abits == 16) {
                 lane = 4 * g + (K == 16 ? m->selector : 2u * m->selector + j / 4);
                 bit = 4 * (j % 4) + 16 * h8;
@@ -262,6 +279,84 @@ static void h_mma_sp(exec_warp *w, const exec_insn *in, uint32_t mask) {
     }
 }
 
+/* mma.sync.m8n8k4 with f16 A and B (the quad-pair form). The warp is four quad pairs,
+ * pair p being lanes 4p..4p+3 and 4p+16..4p+19, and each pair computes an 8x8x4 product
+ * of its own. Lane i of a pair (0..7 in that order) holds, as recorded on an H200:
+ *   A (.row): row i, k = 0..3 in a0.lo, a0.hi, a1.lo, a1.hi; (.col): column k = i % 4 of
+ *     rows 4(i / 4) .. 4(i / 4) + 3;
+ *   B (.col): column i, k = 0..3; (.row): row k = i % 4 of columns 4(i / 4) .. + 3;
+ *   C/D in f32: element e is row i % 2 + 2((e >> 1) & 1) + 4(i / 4), column
+ *     (e & 1) + 2((i % 4) / 2) + 4(e >> 2); in f16: row i, column e (e = 0..7, two a register).
+ * sm_90 has no unit for it: ptxas makes it of f32 arithmetic (its code: HADD2.F32 widening,
+ * FMUL/FFMA, FADD), which is what runs here: for an f32 D, p = a0 b0 + 0, then
+ * p = fma(ak, bk, p) for k = 1, 2, 3, and D = C + p; for an f16 D, p01 = fma(a1, b1, a0 b0),
+ * p23 = fma(a3, b3, a2 b2), D = f16((C + p01) + p23), each step rounded to nearest. */
+static void h_mma_qp(exec_warp *w, const exec_insn *in, uint32_t mask) {
+    const mma_desc *m = desc_of(in);
+    bool h16 = m->fmt[0] == EXEC_MMA_F16;
+    uint64_t D[EXEC_WARP_SIZE][8];
+    for (unsigned p = 0; p < 4; p++) {
+        unsigned lanes[8];
+        float A[8][4], B[4][8], C[8][8];
+        for (unsigned i = 0; i < 8; i++) lanes[i] = 4 * p + i % 4 + 16 * (i / 4);
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned l = lanes[i];
+            for (unsigned e = 0; e < 4; e++) {
+                uint32_t ra = (uint32_t)EXEC_R(w, m->regs[1][e / 2], l);
+                uint32_t rb = (uint32_t)EXEC_R(w, m->regs[2][e / 2], l);
+                float av = alu_h2f((uint16_t)(ra >> (16 * (e & 1))));
+                float bv = alu_h2f((uint16_t)(rb >> (16 * (e & 1))));
+                if (m->a_col) A[4 * (i / 4) + e][i % 4] = av;
+                else A[i][e] = av;
+                if (m->b_row) B[i % 4][4 * (i / 4) + e] = bv;
+                else B[e][i] = bv;
+            }
+            for (unsigned e = 0; e < 8; e++) {
+                unsigned r, c;
+                float v;
+                if (m->fmt[3] == EXEC_MMA_F16)
+                    v = alu_h2f((uint16_t)(EXEC_R(w, m->regs[3][e / 2], l) >> (16 * (e & 1))));
+                else {
+                    uint32_t u = (uint32_t)EXEC_R(w, m->regs[3][e], l);
+                    memcpy(&v, &u, 4);
+                }
+                if (h16) { r = i; c = e; }
+                else { r = i % 2 + 2 * ((e >> 1) & 1) + 4 * (i / 4); c = (e & 1) + 2 * ((i % 4) / 2) + 4 * (e >> 2); }
+                C[r][c] = v;
+            }
+        }
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned e = 0; e < 8; e++) {
+                unsigned r, c;
+                if (h16) { r = i; c = e; }
+                else { r = i % 2 + 2 * ((e >> 1) & 1) + 4 * (i / 4); c = (e & 1) + 2 * ((i % 4) / 2) + 4 * (e >> 2); }
+                float d;
+                if (h16) {
+                    float p01 = fmaf(A[r][1], B[1][c], A[r][0] * B[0][c]);
+                    float p23 = fmaf(A[r][3], B[3][c], A[r][2] * B[2][c]);
+                    d = (C[r][c] + p01) + p23;
+                    D[lanes[i]][e] = alu_f2h_rn(d);
+                } else {
+                    float acc = fmaf(A[r][0], B[0][c], 0.0f);
+                    for (unsigned k = 1; k < 4; k++) acc = fmaf(A[r][k], B[k][c], acc);
+                    d = C[r][c] + acc;
+                    uint32_t u;
+                    memcpy(&u, &d, 4);
+                    if (d != d) u = 0x7fffffffu; /* the canonical NaN */
+                    D[lanes[i]][e] = u;
+                }
+            }
+    }
+    for (uint32_t mm = mask; mm; mm &= mm - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(mm);
+        if (h16)
+            for (unsigned r = 0; r < 4; r++)
+                EXEC_R(w, m->regs[0][r], lane) = D[lane][2 * r] | D[lane][2 * r + 1] << 16;
+        else
+            for (unsigned r = 0; r < 8; r++) EXEC_R(w, m->regs[0][r], lane) = D[lane][r];
+    }
+}
+
 /* ---- decoding ---- */
 
 static int fmt_of_type(int t) {
@@ -274,6 +369,8 @@ static int fmt_of_type(int t) {
     case PTX_T_s8: return EXEC_MMA_S8;
     case PTX_T_u8: return EXEC_MMA_U8;
     case PTX_T_s32: return EXEC_MMA_S32;
+    case PTX_T_e4m3: return EXEC_MMA_E4M3;
+    case PTX_T_e5m2: return EXEC_MMA_E5M2;
     default: return EXEC_MMA_NONE;
     }
 }
@@ -372,6 +469,9 @@ static bool check_shape_fmt(exec_decoder *d, const ptx_insn *pi, const mma_desc 
             ok = (m->M == 16 && m->N == 8 && (m->K == 128 || m->K == 256)) ||
                  (m->M == 8 && m->N == 8 && m->K == 128);
             break;
+        case EXEC_MMA_E4M3: case EXEC_MMA_E5M2:
+            ok = m->M == 16 && m->N == 8 && (m->K == 32 || m->K == 16);
+            break;
         default: ok = false;
         }
         /* m8n8k4 with f16 inputs splits the warp into quad-pairs: another geometry */
@@ -381,7 +481,8 @@ static bool check_shape_fmt(exec_decoder *d, const ptx_insn *pi, const mma_desc 
                        in_fmt == EXEC_MMA_U4 || in_fmt == EXEC_MMA_B1;
         if (integer) ok = ok && acc_fmt == EXEC_MMA_S32;
         else if (in_fmt == EXEC_MMA_F64) ok = ok && acc_fmt == EXEC_MMA_F64;
-        else if (in_fmt == EXEC_MMA_F16) ok = ok && (acc_fmt == EXEC_MMA_F16 || acc_fmt == EXEC_MMA_F32);
+        else if (in_fmt == EXEC_MMA_F16 || in_fmt == EXEC_MMA_E4M3 || in_fmt == EXEC_MMA_E5M2)
+            ok = ok && (acc_fmt == EXEC_MMA_F16 || acc_fmt == EXEC_MMA_F32);
         else ok = ok && acc_fmt == EXEC_MMA_F32;
     }
     if (!ok) {
@@ -451,11 +552,14 @@ static int decode_mma_sp(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mm
                (c == EXEC_MMA_F32 || (a == EXEC_MMA_F16 && c == EXEC_MMA_F16));
     bool i8 = (a == EXEC_MMA_S8 || a == EXEC_MMA_U8) && (b == EXEC_MMA_S8 || b == EXEC_MMA_U8) &&
               (m->K == 32 || m->K == 64) && dt == EXEC_MMA_S32 && c == EXEC_MMA_S32;
-    if (m->M != 16 || m->N != 8 || (!h16 && !i8)) {
+    bool t32 = a == EXEC_MMA_TF32 && b == a && (m->K == 8 || m->K == 16) && dt == EXEC_MMA_F32 &&
+               c == EXEC_MMA_F32;
+    if (m->M != 16 || m->N != 8 || (!h16 && !i8 && !t32)) {
         char text[200];
         ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
         return exec_dec_error(d, pi, "unsupported sparse mma shape or types in '%s' (f16/bf16 "
-                              "m16n8k16/k32 and s8/u8 m16n8k32/k64 are supported)", text), -1;
+                              "m16n8k16/k32, tf32 m16n8k8/k16 and s8/u8 m16n8k32/k64 are "
+                              "supported)", text), -1;
     }
     if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) {
         if (!i8) return exec_dec_error(d, pi, "mma.sp: .satfinite is for integer types"), -1;
@@ -465,7 +569,7 @@ static int decode_mma_sp(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mm
         return exec_dec_error(d, pi, "sparse mma takes 6 operands (d, a, b, c, metadata, "
                               "sparsity selector)"), -1;
     const ptx_operand *f = &pi->opnd[5];
-    unsigned nsel = h16 ? (m->K == 16 ? 4 : 2) : (m->K == 32 ? 2 : 1);
+    unsigned nsel = h16 ? (m->K == 16 ? 4 : 2) : t32 ? (m->K == 8 ? 2 : 1) : (m->K == 32 ? 2 : 1);
     if (f->kind != PTX_OPND_IMM_INT || f->ival < 0 || f->ival >= (int64_t)nsel)
         return exec_dec_error(d, pi, "mma.sp: the sparsity selector must be a constant from 0 "
                               "to %u", nsel - 1), -1;
@@ -486,6 +590,35 @@ static int decode_mma_sp(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mm
     }
     if (!exec_dec_src(d, pi, &pi->opnd[4], PTX_T_b32, &m->meta)) return -1;
     out->fn = h_mma_sp;
+    return 1;
+}
+
+/* mma.sync.m8n8k4 with f16 A and B (h_mma_qp): D and C f32 (8 registers) or f16 (4), the
+ * same type; the layouts of A and B from the two .row/.col in the order given. */
+static int decode_mma_qp(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_desc *m) {
+    int lay[2], n = 0;
+    for (unsigned i = 0; i < pi->nmods && n < 2; i++)
+        if (pi->mods[i] == PTX_MOD_row || pi->mods[i] == PTX_MOD_col) lay[n++] = pi->mods[i];
+    bool acc_ok = (m->fmt[0] == EXEC_MMA_F16 || m->fmt[0] == EXEC_MMA_F32) && m->fmt[3] == m->fmt[0];
+    if (n != 2 || m->fmt[2] != EXEC_MMA_F16 || !acc_ok) {
+        char text[200];
+        ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
+        return exec_dec_error(d, pi, "unsupported m8n8k4 form '%s' (f16 A and B, D and C both "
+                              "f32 or both f16, .row/.col for each)", text), -1;
+    }
+    m->a_col = lay[0] == PTX_MOD_col;
+    m->b_row = lay[1] == PTX_MOD_row;
+    if (pi->nopnds != 4) return exec_dec_error(d, pi, "matrix multiply takes 4 operands"), -1;
+    unsigned acc = m->fmt[0] == EXEC_MMA_F16 ? 4 : 8;
+    const unsigned n_regs[4] = {acc, 2, 2, acc};
+    static const char *const names[4] = {"D", "A", "B", "C"};
+    for (unsigned i = 0; i < 4; i++) {
+        m->nregs[i] = (uint8_t)n_regs[i];
+        if (!dec_vector(d, pi, &pi->opnd[i], n_regs[i], i == 0, i == 1 || i == 2 ? EXEC_MMA_F16 : m->fmt[i],
+                        m->regs[i], names[i]))
+            return -1;
+    }
+    out->fn = h_mma_qp;
     return 1;
 }
 
@@ -514,15 +647,21 @@ static int decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_d
             ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
             return exec_dec_error(d, pi, "unsupported type in %s: '%s'", m->wmma ? "wmma.mma" : "mma", text), -1;
         }
+    if (!m->wmma && m->M == 8 && m->N == 8 && m->K == 4 && m->fmt[1] == EXEC_MMA_F16)
+        return decode_mma_qp(d, pi, out, m);
     bool byte = m->fmt[1] == EXEC_MMA_S8 || m->fmt[1] == EXEC_MMA_U8;
     bool nibble = m->fmt[1] == EXEC_MMA_S4 || m->fmt[1] == EXEC_MMA_U4;
+    bool fp8 = m->fmt[1] == EXEC_MMA_E4M3 || m->fmt[1] == EXEC_MMA_E5M2;
     bool ab_ok = m->fmt[1] == m->fmt[2] ||
+                 (fp8 && (m->fmt[2] == EXEC_MMA_E4M3 || m->fmt[2] == EXEC_MMA_E5M2)) ||
                  (byte && (m->fmt[2] == EXEC_MMA_S8 || m->fmt[2] == EXEC_MMA_U8)) ||
                  (nibble && (m->fmt[2] == EXEC_MMA_S4 || m->fmt[2] == EXEC_MMA_U4));
     if (!ab_ok || !check_shape_fmt(d, pi, m, m->fmt[1], m->fmt[3]) ||
         !check_shape_fmt(d, pi, m, m->fmt[1], m->fmt[0]))
         return ab_ok ? -1 : (exec_dec_error(d, pi, "A and B types differ"), -1);
     if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) m->flags |= EXEC_MMA_SATFINITE;
+    if (fp8 && m->fmt[0] != m->fmt[3])
+        return exec_dec_error(d, pi, "fp8 mma: D and C must have one type"), -1;
     if (m->fmt[1] == EXEC_MMA_B1) {
         bool and_op = ptx_insn_has_mod(pi, PTX_MOD_and_);
         if (!ptx_insn_has_mod(pi, PTX_MOD_popc) || (!and_op && !ptx_insn_has_mod(pi, PTX_MOD_xor_)))

@@ -54,6 +54,11 @@ uint64_t exec_mma_dot(const uint32_t *a, const uint32_t *b, unsigned K, unsigned
 void exec_mma_matmul(const uint32_t *A, const uint32_t *B, const uint64_t *C, uint64_t *D,
                      unsigned M, unsigned N, unsigned K, unsigned block, int afmt, int bfmt,
                      int cfmt, int dfmt, unsigned flags);
+/* mma.sync with fp8 A and B (e4m3/e5m2; K 16 or 32) into cfmt (f32 or f16), as sm_90
+ * runs it: through f16 conversions and two f16 products (exec/mma_numerics.c). Layouts
+ * as exec_mma_matmul's. */
+void exec_mma_matmul_fp8(const uint32_t *A, const uint32_t *B, const uint64_t *C, uint64_t *D,
+                         unsigned M, unsigned N, unsigned K, int afmt, int bfmt, int cfmt);
 /* The same for f64: a and b as bits of doubles. */
 uint64_t exec_mma_dot_f64(const uint64_t *a, const uint64_t *b, unsigned K, uint64_t c);
 

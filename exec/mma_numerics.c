@@ -42,6 +42,7 @@
  * NaN); e5m2 has IEEE infinities and NaNs.
  */
 #include "mma_internal.h"
+#include "alu_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -265,4 +266,32 @@ uint64_t exec_mma_dot_f64(const uint64_t *a, const uint64_t *b, unsigned K, uint
     memcpy(&r, &acc, 8);
     if (isnan(acc)) r = 0x7fffffffffffffffull;
     return r;
+}
+
+/* fp8 mma.sync (the header): an element of fmt as the f16 bits F2FP makes of it. */
+static uint32_t fp8_to_f16(uint32_t bits, int fmt) {
+    if (fmt == EXEC_MMA_E5M2) return (bits & 0xffu) << 8; /* e5m2 is f16's top byte */
+    return (uint32_t)alu_double_to_fmt(alu_fmt_to_double(bits & 0xffu, &alu_fmt_e4m3),
+                                       EXEC_RND_RN, &alu_fmt_f16, false);
+}
+
+void exec_mma_matmul_fp8(const uint32_t *A, const uint32_t *B, const uint64_t *C, uint64_t *D,
+                         unsigned M, unsigned N, unsigned K, int afmt, int bfmt, int cfmt) {
+    uint32_t a[2][EXEC_MMA_MAX_K / 2], b[2][EXEC_MMA_MAX_K / 2];
+    unsigned H = K / 2;
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned j = 0; j < N; j++) {
+            for (unsigned k = 0; k < K; k++) { /* low bytes (k % 4 < 2) first */
+                unsigned h = k % 4 >= 2, at = k / 4 * 2 + k % 2;
+                a[h][at] = fp8_to_f16(A[i * K + k], afmt);
+                b[h][at] = fp8_to_f16(B[j * K + k], bfmt);
+            }
+            uint64_t p = exec_mma_dot(a[0], b[0], H, 0, EXEC_MMA_F16, EXEC_MMA_F16, 0, cfmt,
+                                      cfmt, 0);
+            p = exec_mma_dot(a[1], b[1], H, 0, EXEC_MMA_F16, EXEC_MMA_F16, p, cfmt, cfmt, 0);
+            const alu_fmt *f = cfmt == EXEC_MMA_F16 ? &alu_fmt_f16 : &alu_fmt_f32;
+            /* the sum of two f16 or two f32 values is exact in a double */
+            double s = alu_fmt_to_double(C[i * N + j], f) + alu_fmt_to_double(p, f);
+            D[i * N + j] = isnan(s) ? f->nan : alu_double_to_fmt(s, EXEC_RND_RN, f, false);
+        }
 }

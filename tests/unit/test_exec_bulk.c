@@ -81,8 +81,9 @@ int main(void) {
     const char *r = "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<8>;";
     check_refused("cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
                   "[%r1], [%rd1, {%r2, %r3}], [%r4], {%r5}", r, ".im2col mode is not supported");
-    check_refused("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group "
-                  "[%rd1, {%r2, %r3}], [%r4]", r, "cp.reduce.async.bulk.tensor is not supported");
+    check_refused("cp.reduce.async.bulk.tensor.2d.shared::cluster.global.add.tile."
+                  "mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]", r,
+                  "cp.reduce.async.bulk.tensor reduces shared memory into global memory");
     check_refused("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [%r1], 64",
                   r, "f16/bf16 reductions are not supported");
     check_refused("cp.async.bulk.shared::cluster.global [%r1], [%rd1], 64", r,

@@ -3,7 +3,8 @@
  * wmma products (GEMM sections: f16 and bf16 with f32 accumulators, f16 with f16, tf32,
  * f64) and mma.sync products (MMA sections: the shapes and types wmma lacks) with their
  * inputs and results as bit patterns, and wgmma's fp8 products (MMA sections e4m3/e5m2,
- * K = 32); every result must match bit for bit. A path given
+ * K = 32); every result must match bit for bit. tests/data/h100/mma_fp8_sync.txt holds
+ * fp8 mma.sync products (SYNC sections), checked against exec_mma_matmul_fp8. A path given
  * as the first argument reads another file of the same format (the full capture). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +35,13 @@ static int read_row(FILE *f, const char *tag, unsigned long long *v, unsigned n)
     return 1;
 }
 
-int main(int argc, char **argv) {
-    char path[600];
-    if (argc > 1) snprintf(path, sizeof path, "%s", argv[1]);
-    else snprintf(path, sizeof path, "%s/data/h100/mma_numerics.txt", VCUDA_TEST_DIR);
+/* Check every section of the file at path; returns the number of sections read, or -1
+ * for a file that cannot be read or parsed. */
+static int check_file(const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot read %s\n", path);
-        return 1;
+        return -1;
     }
     char line[512];
     unsigned sections = 0, checked = 0;
@@ -49,13 +49,17 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, f)) {
         char name[32];
         unsigned M, N, K, cases;
-        bool wmma = true;
+        bool wmma = true, sync_fp8 = false;
         if (sscanf(line, "GEMM %31s m%un%uk%u cases %u", name, &M, &N, &K, &cases) != 5) {
-            if (sscanf(line, "MMA %31s m%un%uk%u cases %u", name, &M, &N, &K, &cases) != 5) continue;
-            wmma = false;
+            if (sscanf(line, "MMA %31s m%un%uk%u cases %u", name, &M, &N, &K, &cases) == 5)
+                wmma = false;
+            else if (sscanf(line, "SYNC %31s m%un%uk%u cases %u", name, &M, &N, &K, &cases) == 5)
+                wmma = false, sync_fp8 = true;
+            else
+                continue;
         }
         char *dot = strchr(name, '.');
-        if (!dot || M * K > 1024 || K * N > 1024 || M * N > 1024) return 1;
+        if (!dot || M * K > 1024 || K * N > 1024 || M * N > 1024) return -1;
         *dot = 0;
         int in = fmt_of(name), in_b = in, acc = fmt_of(dot + 1);
         if (!strcmp(name, "s8u8")) { in = EXEC_MMA_S8; in_b = EXEC_MMA_U8; }
@@ -71,7 +75,7 @@ int main(int argc, char **argv) {
                 !read_row(f, "B", B, K * N) || !read_row(f, "C", C, M * N) ||
                 !read_row(f, "D", D, M * N)) {
                 fprintf(stderr, "%s: malformed case %u of %s\n", path, c, name);
-                return 1;
+                return -1;
             }
             for (unsigned i = 0; i < M; i++)
                 for (unsigned j = 0; j < N; j++) {
@@ -88,7 +92,12 @@ int main(int argc, char **argv) {
                             a[k] = (uint32_t)A[i * K + k];
                             b[k] = (uint32_t)B[j * K + k];
                         }
-                        got = exec_mma_dot(a, b, K, block, in, in_b, C[i * N + j], acc, acc, false);
+                        uint64_t c1 = C[i * N + j], d1;
+                        if (sync_fp8) /* one row of A by one column of B */
+                            exec_mma_matmul_fp8(a, b, &c1, &d1, 1, 1, K, in, in_b, acc);
+                        else
+                            d1 = exec_mma_dot(a, b, K, block, in, in_b, c1, acc, acc, false);
+                        got = d1;
                     }
                     total++;
                     if (got != D[i * N + j]) {
@@ -104,8 +113,26 @@ int main(int argc, char **argv) {
         checked += total;
     }
     fclose(f);
-    if (sections < 19 || checked == 0) {
+    if (checked == 0) {
+        fprintf(stderr, "%s: no results\n", path);
+        return -1;
+    }
+    return (int)sections;
+}
+
+int main(int argc, char **argv) {
+    char path[600];
+    if (argc > 1) return check_file(argv[1]) > 0 && !failures ? 0 : 1;
+    snprintf(path, sizeof path, "%s/data/h100/mma_numerics.txt", VCUDA_TEST_DIR);
+    int n = check_file(path);
+    if (n < 19) {
         fprintf(stderr, "%s: expected 19 sections of results\n", path);
+        failures++;
+    }
+    snprintf(path, sizeof path, "%s/data/h100/mma_fp8_sync.txt", VCUDA_TEST_DIR);
+    n = check_file(path);
+    if (n < 2) {
+        fprintf(stderr, "%s: expected 2 sections of results\n", path);
         failures++;
     }
     return failures ? 1 : 0;
