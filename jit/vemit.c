@@ -331,6 +331,10 @@ static bool classify(vfunc *v, char *why, size_t wn) {
         bool uni;
         if (i == v->n) {
             v->kind[i] = K_EXIT;
+        } else if (in->type == PTX_T_b128) {
+            /* a .b128 register is two consecutive slots (exec/alu_mov.c); this tier's
+             * liveness, spills and handler calls move one slot per register */
+            return reject(why, wn, in, "a 128-bit register");
         } else if ((v->vs[i] = vspec_of(in)) != NULL || is_selp(in)) {
             v->kind[i] = K_SPEC;
         } else if (mem_shape(in, &sz, &uni) != EXEC_NATIVE_MEM_NONE) {
