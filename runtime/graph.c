@@ -406,6 +406,7 @@ void rt_graph_exec_free(rt_context *c, rt_graph_exec *x) {
     free(x->nodes);
     free(x->types);
     free(x->index);
+    free(x->child);
     free(x->disabled);
     rt_graph_exec_conds_free(x);
     free(x->deps);
@@ -456,8 +457,9 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
         x->nodes = calloc(n ? n : 1, sizeof *x->nodes);
         x->types = calloc(n ? n : 1, sizeof *x->types);
         x->index = calloc(n ? n : 1, sizeof *x->index);
+        x->child = calloc(n ? n : 1, sizeof *x->child);
         if (!x->ops || !x->deps || !x->ndeps || !x->chain || !x->leaf || !x->chains || !x->nodes ||
-            !x->types || !x->index)
+            !x->types || !x->index || !x->child)
             e = cudaErrorMemoryAllocation;
     }
     size_t *chain_last = calloc(n ? n : 1, sizeof *chain_last); /* chain -> its last node */
@@ -467,6 +469,7 @@ static cudaError_t exec_build(rt_context *c, const rt_graph *g, rt_graph_exec **
         x->nodes[k] = node;
         x->types[k] = node->type;
         x->index[k] = node->index;
+        if (node->type == cudaGraphNodeTypeGraph) x->child[k] = node->x.child;
         x->ops[k] = node->type == cudaGraphNodeTypeConditional ? rt_graph_cond_op(c, x, node)
                     : node->type == cudaGraphNodeTypeGraph     ? rt_graph_child_op(c, x, node)
                                                                 : rt_op_clone(node->op);

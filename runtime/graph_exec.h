@@ -14,6 +14,9 @@ typedef struct rt_graph_exec {
                                  * (the graph may be gone), but its type and position: */
     enum cudaGraphNodeType *types;
     size_t *index;
+    rt_graph **child;           /* per node: a child graph node's graph at instantiation (a
+                                 * graph of the context, kept until it is reset), whose
+                                 * topology cudaGraphExecUpdate compares; NULL for others */
     size_t nops;
     size_t **deps;              /* per node: indexes of the nodes it follows */
     size_t *ndeps;
@@ -87,6 +90,9 @@ void rt_graph_mem_released(uint64_t bytes);
 rt_op *rt_graph_cond_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n);
 /* The operation of child graph node n: its graph, run as a body that always runs. */
 rt_op *rt_graph_child_op(rt_context *c, rt_graph_exec *x, const rt_graph_node *n);
+/* Same node count, each node's type and dependencies by position, child graphs and
+ * conditional bodies likewise (graph_params.c): what updating a child graph node asks. */
+bool rt_graph_same_topology(const rt_graph *a, const rt_graph *b);
 /* The conditions of g's handles made with cudaGraphCondAssignDefault, to reset at each
  * launch of x. */
 cudaError_t rt_graph_exec_defaults(rt_graph_exec *x, const rt_graph *g);

@@ -239,9 +239,7 @@ RT_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGra
 static rt_graph_exec *rt_exec_node(rt_context *c, cudaGraphExec_t hx, cudaGraphNode_t node,
                                    size_t *k);
 
-/* Do a and b have the same topology (node count, each node's type and dependencies by
- * position, child graphs likewise)? What cudaGraphExecChildGraphNodeSetParams asks. */
-static bool rt_same_topology(const rt_graph *a, const rt_graph *b) {
+bool rt_graph_same_topology(const rt_graph *a, const rt_graph *b) {
     if (a->nnodes != b->nnodes) return false;
     for (size_t i = 0; i < a->nnodes; i++) {
         const rt_graph_node *na = a->nodes[i], *nb = b->nodes[i];
@@ -252,13 +250,13 @@ static bool rt_same_topology(const rt_graph *a, const rt_graph *b) {
                 found = nb->deps[j]->index == na->deps[d]->index;
             if (!found) return false;
         }
-        if (na->type == cudaGraphNodeTypeGraph && !rt_same_topology(na->x.child, nb->x.child))
+        if (na->type == cudaGraphNodeTypeGraph && !rt_graph_same_topology(na->x.child, nb->x.child))
             return false;
         if (na->type == cudaGraphNodeTypeConditional) {
             if (na->x.cond.type != nb->x.cond.type || na->x.cond.size != nb->x.cond.size)
                 return false;
             for (unsigned k = 0; k < na->x.cond.size; k++)
-                if (!rt_same_topology(na->x.cond.bodies[k], nb->x.cond.bodies[k])) return false;
+                if (!rt_graph_same_topology(na->x.cond.bodies[k], nb->x.cond.bodies[k])) return false;
         }
     }
     return true;
@@ -283,7 +281,7 @@ RT_API cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphEx
     rt_graph *g = childGraph ? rt_ptrmap_get(&c->graphs, childGraph) : NULL;
     if (!x || !g) {
         e = cudaErrorInvalidValue;
-    } else if (!rt_same_topology(n->x.child, g)) {
+    } else if (!rt_graph_same_topology(n->x.child, g)) {
         e = cudaErrorGraphExecUpdateFailure;
     } else {
         rt_graph_node as = *n; /* the node, with childGraph as its graph */
