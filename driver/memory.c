@@ -9,6 +9,7 @@
  * default stream.
  */
 #include "drv.h"
+#include "../runtime/texture.h"
 
 #include <string.h>
 
@@ -316,22 +317,39 @@ DRV_API CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstCont
                          DRV_PT(hStream), true);
 }
 
-/* A 2D copy's side: its address (at X, Y) and pitch; arrays are not supported. */
+/* A 2D copy's side: its address (at X, Y) and pitch, or the array it names (*arr, with
+ * the position left to the array copy). */
 static CUresult drv_copy2d_side(CUmemorytype type, const void *host, CUdeviceptr dev,
                                 CUarray array, size_t x, size_t y, size_t pitch,
-                                const char **p) {
+                                const char **p, rt_array **arr) {
     const char *base;
+    *arr = NULL;
     switch (type) {
     case CU_MEMORYTYPE_HOST: base = host; break;
     case CU_MEMORYTYPE_DEVICE: base = DRV_PTR(dev); break;
     case CU_MEMORYTYPE_UNIFIED: base = DRV_PTR(dev); break;
     case CU_MEMORYTYPE_ARRAY:
-        (void)array;
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, "cuMemcpy2D", "CUDA arrays are not supported");
+        if (!(*arr = rt_array_get(rt_ctx(), array))) return CUDA_ERROR_INVALID_VALUE;
+        return CUDA_SUCCESS;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
     *p = base + y * pitch + x;
     return CUDA_SUCCESS;
+}
+
+/* One slice of a copy (srcz, dstz: the slice of an array side); the runtime's array copy
+ * when a side is an array, else its 2D copy. */
+static CUresult drv_copy_slice(const char *src, rt_array *sa, size_t sx, size_t sy, size_t sz,
+                               size_t spitch, const char *dst, rt_array *da, size_t dx, size_t dy,
+                               size_t dz, size_t dpitch, size_t width, size_t height,
+                               cudaStream_t stream, bool async) {
+    rt_context *c = rt_ctx();
+    if (sa || da)
+        return drv_from_rt(rt_array_copy2d(c, da, dx, dy, dz, (void *)dst, dpitch, sa, sx, sy, sz,
+                                           src, spitch, width, height, cudaMemcpyDefault, stream,
+                                           async));
+    return drv_from_rt(rt_copy2d(c, (void *)dst, dpitch, src, spitch, width, height,
+                                 cudaMemcpyDefault, stream, async));
 }
 
 static CUresult drv_copy2d(const CUDA_MEMCPY2D *m, cudaStream_t stream, bool async) {
@@ -339,13 +357,15 @@ static CUresult drv_copy2d(const CUDA_MEMCPY2D *m, cudaStream_t stream, bool asy
     CUresult r = drv_enter(NULL);
     if (r) return r;
     const char *src = NULL, *dst = NULL;
+    rt_array *sa, *da;
     r = drv_copy2d_side(m->srcMemoryType, m->srcHost, m->srcDevice, m->srcArray, m->srcXInBytes,
-                        m->srcY, m->srcPitch, &src);
+                        m->srcY, m->srcPitch, &src, &sa);
     if (!r) r = drv_copy2d_side(m->dstMemoryType, m->dstHost, m->dstDevice, m->dstArray,
-                                m->dstXInBytes, m->dstY, m->dstPitch, &dst);
+                                m->dstXInBytes, m->dstY, m->dstPitch, &dst, &da);
     if (r) return r;
-    return drv_from_rt(rt_copy2d(rt_ctx(), (void *)dst, m->dstPitch, src, m->srcPitch,
-                                 m->WidthInBytes, m->Height, cudaMemcpyDefault, stream, async));
+    return drv_copy_slice(src, sa, m->srcXInBytes, m->srcY, 0, m->srcPitch, dst, da,
+                          m->dstXInBytes, m->dstY, 0, m->dstPitch, m->WidthInBytes, m->Height,
+                          stream, async);
 }
 
 DRV_API CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) { return drv_copy2d(pCopy, 0, false); }
@@ -373,15 +393,17 @@ static CUresult drv_copy3d(const CUDA_MEMCPY3D *m, cudaStream_t stream, bool asy
     if (m->srcLOD || m->dstLOD || m->reserved0 || m->reserved1) return CUDA_ERROR_INVALID_VALUE;
     for (size_t z = 0; z < m->Depth; z++) {
         const char *src = NULL, *dst = NULL;
+        rt_array *sa, *da;
         size_t sy = (m->srcZ + z) * m->srcHeight + m->srcY;
         size_t dy = (m->dstZ + z) * m->dstHeight + m->dstY;
         r = drv_copy2d_side(m->srcMemoryType, m->srcHost, m->srcDevice, m->srcArray,
-                            m->srcXInBytes, sy, m->srcPitch, &src);
+                            m->srcXInBytes, sy, m->srcPitch, &src, &sa);
         if (!r) r = drv_copy2d_side(m->dstMemoryType, m->dstHost, m->dstDevice, m->dstArray,
-                                    m->dstXInBytes, dy, m->dstPitch, &dst);
-        if (!r) r = drv_from_rt(rt_copy2d(rt_ctx(), (void *)dst, m->dstPitch, src, m->srcPitch,
-                                          m->WidthInBytes, m->Height, cudaMemcpyDefault, stream,
-                                          async));
+                                    m->dstXInBytes, dy, m->dstPitch, &dst, &da);
+        /* an array side is addressed by (X, Y, Z), not by rows of the height */
+        if (!r) r = drv_copy_slice(src, sa, m->srcXInBytes, m->srcY, m->srcZ + z, m->srcPitch,
+                                   dst, da, m->dstXInBytes, m->dstY, m->dstZ + z, m->dstPitch,
+                                   m->WidthInBytes, m->Height, stream, async);
         if (r) return r;
     }
     return CUDA_SUCCESS;
