@@ -296,9 +296,14 @@ static char **without_sass(int argc, char **argv, int *n_out) {
             if (separate && takes_separate_value(a)) out[n++] = argv[++i];
         }
     }
+    free(arch_virt);
     *n_out = n;
     return out;
 }
+
+/* The rewritten arguments, kept reachable for the command's whole life (its strings are
+ * the arguments nvcc is given) */
+static char **volatile cc_rewritten_args; /* volatile: a store never read is kept */
 
 int tool_cc(int argc, char **argv) {
     if (argc == 0) {
@@ -308,7 +313,7 @@ int tool_cc(int argc, char **argv) {
     const char *keep = getenv("VCUDA_CC_SASS");
     if (!keep || !*keep || strcmp(keep, "0") == 0) {
         int n;
-        char **rewritten = without_sass(argc, argv, &n);
+        char **rewritten = cc_rewritten_args = without_sass(argc, argv, &n);
         if (rewritten) {
             argc = n;
             argv = rewritten;
