@@ -56,7 +56,7 @@ int main() {
     cudaGraphExec_t x;
     OK(cudaGraphInstantiate(&x, g, 0));
 
-    OK(cudaMemset(p, 0, 32 * sizeof(int)));
+    OK(cudaMemsetAsync(p, 0, 32 * sizeof(int), s));
     OK(cudaGraphLaunch(x, s));
     OK(cudaStreamSynchronize(s));
     printf("as instantiated: %d\n", first(p));
@@ -64,7 +64,7 @@ int main() {
     // the same topology, other arguments
     cudaGraph_t c2 = chain((const void *)add, 20, (const void *)add, 200, &p);
     SHOW("set a child of the same topology", cudaGraphExecChildGraphNodeSetParams(x, cn, c2));
-    OK(cudaMemset(p, 0, 32 * sizeof(int)));
+    OK(cudaMemsetAsync(p, 0, 32 * sizeof(int), s));
     OK(cudaGraphLaunch(x, s));
     OK(cudaStreamSynchronize(s));
     printf("updated: %d\n", first(p));
@@ -81,7 +81,7 @@ int main() {
     kp.blockDim = dim3(32);
     kp.kernelParams = a5;
     OK(cudaGraphKernelNodeSetParams(c2nodes[0], &kp));
-    OK(cudaMemset(p, 0, 32 * sizeof(int)));
+    OK(cudaMemsetAsync(p, 0, 32 * sizeof(int), s));
     OK(cudaGraphLaunch(x, s));
     OK(cudaStreamSynchronize(s));
     printf("after changing the new graph: %d\n", first(p));
@@ -97,7 +97,7 @@ int main() {
     printf("the graph's own child: add %d\n", *(int *)got.kernelParams[1]);
     cudaGraphExec_t x2;
     OK(cudaGraphInstantiate(&x2, g, 0));
-    OK(cudaMemset(p, 0, 32 * sizeof(int)));
+    OK(cudaMemsetAsync(p, 0, 32 * sizeof(int), s));
     OK(cudaGraphLaunch(x2, s));
     OK(cudaStreamSynchronize(s));
     printf("instantiated again from the graph: %d\n", first(p));
@@ -105,7 +105,7 @@ int main() {
     // another kernel of the same signature
     cudaGraph_t c3 = chain((const void *)add, 3, (const void *)mul, 4, &p);
     SHOW("set a child with another kernel", cudaGraphExecChildGraphNodeSetParams(x, cn, c3));
-    OK(cudaMemset(p, 0, 32 * sizeof(int)));
+    OK(cudaMemsetAsync(p, 0, 32 * sizeof(int), s));
     OK(cudaGraphLaunch(x, s));
     OK(cudaStreamSynchronize(s));
     printf("add 1, add 3, multiply by 4: %d\n", first(p));
@@ -143,7 +143,7 @@ int main() {
     cudaGetLastError();
     SHOW("a null executable graph", cudaGraphExecChildGraphNodeSetParams(nullptr, cn, c2));
     cudaGetLastError();
-    OK(cudaMemset(p, 0, 32 * sizeof(int)));
+    OK(cudaMemsetAsync(p, 0, 32 * sizeof(int), s));
     OK(cudaGraphLaunch(x, s));
     OK(cudaStreamSynchronize(s));
     printf("after the refusals: %d\n", first(p));

@@ -60,7 +60,7 @@ static void update(const char *label, cudaGraphExec_t x, cudaGraph_t g, cudaGrap
 }
 
 static void run(const char *label, cudaGraphExec_t x, cudaStream_t s, int *p) {
-    OK(cudaMemset(p, 0, 32 * sizeof(int)));
+    OK(cudaMemsetAsync(p, 0, 32 * sizeof(int), s)); /* in s: s does not wait for the legacy stream */
     OK(cudaGraphLaunch(x, s));
     OK(cudaStreamSynchronize(s));
     printf("%s: %d\n", label, first(p));
