@@ -309,29 +309,6 @@ void rt_graph_tails_run(rt_context *c, rt_op *op) {
     out->data = eo.data;
     out->len = eo.len;
     out->cap = eo.cap;
-    if (k != EXEC_OK) {
-        out->error = rt_error_from_fault(k);
-        char line[1100];
-        if (fault.msg[0])
-            snprintf(line, sizeof line, "vcuda: %s", fault.msg);
-        else
-            snprintf(line, sizeof line, "vcuda: a graph tail launch failed: %s (%s)",
-                     rt_error_message(out->error), rt_error_name(out->error));
-        if (k != EXEC_FAULT_ASSERT || c->report) out->message = strdup(line);
-    }
-    pthread_mutex_lock(&c->engine_lock);
-    if (out->error && c->device_fault == cudaSuccess) c->device_fault = out->error;
-    if (out->len || out->error) {
-        out->stream = op->stream;
-        out->seq = op->seq;
-        out->order = op->order;
-        out->vend = op->vend;
-        rt_output_add(c, out);
-        out = NULL;
-    }
-    pthread_mutex_unlock(&c->engine_lock);
-    if (out) {
-        free(out->data);
-        free(out);
-    }
+    if (k != EXEC_OK) rt_output_set_fault(c, out, k, &fault, "a graph tail launch");
+    rt_output_finish(c, op, out);
 }

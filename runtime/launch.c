@@ -415,18 +415,29 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     if (check_failed) {
         out->error = cudaErrorLaunchFailure; /* the checker has said why */
     } else if (k != EXEC_OK) {
-        out->error = rt_error_from_fault(k);
-        char line[1100];
-        if (fault.msg[0])
-            snprintf(line, sizeof line, "vcuda: %s", fault.msg);
-        else
-            snprintf(line, sizeof line, "vcuda: kernel %s failed: %s (%s)", f->name,
-                     rt_error_message(out->error), rt_error_name(out->error));
-        /* A failed device assert is already reported in the driver's own words (the
-         * assertion's line on stderr, as a GPU prints it): vcuda's line would only
-         * repeat it, so it is kept for VCUDA_REPORT=1. */
-        if (k != EXEC_FAULT_ASSERT || c->report) out->message = strdup(line);
+        char what[1100];
+        snprintf(what, sizeof what, "kernel %s", f->name);
+        rt_output_set_fault(c, out, k, &fault, what);
     }
+    rt_output_finish(c, op, out);
+}
+
+void rt_output_set_fault(rt_context *c, rt_output *out, exec_fault_kind k,
+                         const exec_fault *fault, const char *what) {
+    out->error = rt_error_from_fault(k);
+    char line[1100];
+    if (fault->msg[0])
+        snprintf(line, sizeof line, "vcuda: %s", fault->msg);
+    else
+        snprintf(line, sizeof line, "vcuda: %s failed: %s (%s)", what,
+                 rt_error_message(out->error), rt_error_name(out->error));
+    /* A failed device assert is already reported in the driver's own words (the
+     * assertion's line on stderr, as a GPU prints it): vcuda's line would only
+     * repeat it, so it is kept for VCUDA_REPORT=1. */
+    if (k != EXEC_FAULT_ASSERT || c->report) out->message = strdup(line);
+}
+
+void rt_output_finish(rt_context *c, const rt_op *op, rt_output *out) {
     pthread_mutex_lock(&c->engine_lock);
     if (out->error && c->device_fault == cudaSuccess) c->device_fault = out->error;
     if (out->len || out->error) {

@@ -634,6 +634,12 @@ bool rt_graph_cond_launches_graphs(const rt_op *op);
 void rt_graph_tails_run(rt_context *c, rt_op *op);
 /* Record a completed grid's output and fault for release (engine_lock held). */
 void rt_output_add(rt_context *c, rt_output *o);
+/* A grid's end (launch.c): out's error and message for fault kind k ("vcuda: <what>
+ * failed: ..." unless the fault says more), then out handed on in the op's stream order
+ * with the device's sticky fault set (out is consumed). */
+void rt_output_set_fault(rt_context *c, rt_output *out, exec_fault_kind k,
+                         const exec_fault *fault, const char *what);
+void rt_output_finish(rt_context *c, const rt_op *op, rt_output *out);
 
 /* ---- graph.c, capture.c: CUDA graphs and stream capture ---- */
 
