@@ -35,8 +35,11 @@ test: build
 # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer.
 # The compiled tier's second pass over the program tests (label jit) is left out here: its
 # generated code is not instrumented, and the tier's own tests (unit/test_jit_tiers) run.
+# The test programs are not instrumented either: those the $(BUILD) tree holds up to date
+# are copied from it rather than compiled again (tests/cc_reuse.sh).
 test-sanitize:
-	$(MAKE) test BUILD=build-san CMAKE_ARGS=-DVCUDA_SANITIZE=ON TEST_EXCLUDE='^(jit|thrust)$$'
+	$(MAKE) test BUILD=build-san TEST_EXCLUDE='^(jit|thrust)$$' \
+	  CMAKE_ARGS="-DVCUDA_SANITIZE=ON -DVCUDA_REUSE_PROGRAMS_FROM=$(abspath $(BUILD))"
 
 # The Thrust, CUB and libcu++ conformance suite (tests/cuda/thrust; BUILD=build-san for the
 # sanitizer tree).
