@@ -13,37 +13,10 @@
  *
  * Build: nvcc -arch=sm_90 -rdc=true dpGraph.cu -lcudadevrt
  */
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <cuda_runtime.h>
+#include "dp_graph_test.h"
 
-#define OK(call)                                                                         \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                         \
-            printf("FAILED line %d: %s: %s\n", __LINE__, #call, cudaGetErrorName(e_));   \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
-
-#define SHOW(label, call)                                                                \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        printf("%s: %s\n", label, cudaGetErrorName(e_));                                 \
-        fflush(stdout);                                                                  \
-    } while (0)
-
-__device__ int g_log[64];
-__device__ int g_nlog;
-__device__ int g_err[8];
 __device__ int g_relaunches;
 __device__ unsigned long long g_current[4];
-
-__device__ void logValue(int v) {
-    int i = atomicAdd(&g_nlog, 1);
-    if (i < 64) g_log[i] = v;
-}
 
 __global__ void addTo(int *p, int v) {
     p[threadIdx.x] += v;
@@ -94,48 +67,10 @@ __global__ void launchSibling(cudaGraphExec_t g) {
 
 static void hostNode(void *) {}
 
-/* one kernel node */
-static cudaGraph_t kernelGraph(const void *func, void **args, int threads) {
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
-    cudaKernelNodeParams k;
-    memset(&k, 0, sizeof k);
-    k.func = (void *)func;
-    k.gridDim = dim3(1);
-    k.blockDim = dim3(threads);
-    k.kernelParams = args;
-    cudaGraphNode_t n;
-    OK(cudaGraphAddKernelNode(&n, g, NULL, 0, &k));
-    return g;
-}
-
-static cudaGraphExec_t instantiate(cudaGraph_t g, bool device, cudaStream_t s) {
-    cudaGraphExec_t x;
-    OK(cudaGraphInstantiate(&x, g, device ? cudaGraphInstantiateFlagDeviceLaunch : 0));
-    if (device) OK(cudaGraphUpload(x, s));
-    return x;
-}
-
-static void resetLog() {
-    int zero[64 + 1 + 8 + 1];
-    memset(zero, 0, sizeof zero);
-    OK(cudaMemcpyToSymbol(g_log, zero, sizeof(int) * 64));
-    OK(cudaMemcpyToSymbol(g_nlog, zero, sizeof(int)));
-    OK(cudaMemcpyToSymbol(g_err, zero, sizeof(int) * 8));
-    OK(cudaMemcpyToSymbol(g_relaunches, zero, sizeof(int)));
-}
-
-static void showLog(const char *what, int nerr) {
-    int n = 0, log[64], err[8];
-    OK(cudaDeviceSynchronize());
-    OK(cudaMemcpyFromSymbol(&n, g_nlog, sizeof n));
-    OK(cudaMemcpyFromSymbol(log, g_log, sizeof log));
-    OK(cudaMemcpyFromSymbol(err, g_err, sizeof err));
-    printf("%s: log", what);
-    for (int i = 0; i < n && i < 64; i++) printf(" %d", log[i]);
-    for (int i = 0; i < nerr; i++) printf(" | err%d %s", i, cudaGetErrorName((cudaError_t)err[i]));
-    printf("\n");
-    fflush(stdout);
+static void resetLogAndRelaunches() {
+    int zero = 0;
+    resetLog();
+    OK(cudaMemcpyToSymbol(g_relaunches, &zero, sizeof(int)));
 }
 
 static void showData(const char *what, const int *d) {
@@ -162,10 +97,10 @@ int main(int argc, char **argv) {
     OK(cudaStreamSynchronize(s));
 
     printf("-- fire and forget\n");
-    resetLog();
+    resetLogAndRelaunches();
     int which = 0, slot = 0, after = 0;
     void *sargs[] = {&dev1, &which, &slot, &p, &after};
-    cudaGraph_t gs = kernelGraph((const void *)scheduler, sargs, 32);
+    cudaGraph_t gs = oneKernel((const void *)scheduler, sargs);
     cudaGraphExec_t sched0 = instantiate(gs, false, s);
     OK(cudaGraphLaunch(sched0, s));
     OK(cudaStreamSynchronize(s));
@@ -173,10 +108,10 @@ int main(int argc, char **argv) {
     showData("fire and forget", p);
 
     printf("-- tail launch\n");
-    resetLog();
+    resetLogAndRelaunches();
     which = 1;
     after = 500;
-    cudaGraph_t gt = kernelGraph((const void *)scheduler, sargs, 32);
+    cudaGraph_t gt = oneKernel((const void *)scheduler, sargs);
     cudaGraphExec_t sched1 = instantiate(gt, false, s);
     OK(cudaGraphLaunch(sched1, s));
     OK(cudaStreamSynchronize(s));
@@ -184,22 +119,22 @@ int main(int argc, char **argv) {
     showData("tail launch", p);
 
     printf("-- two tail launches\n");
-    resetLog();
+    resetLogAndRelaunches();
     int v2 = 2, v3 = 3;
     void *a2[] = {&p, &v2}, *a3[] = {&p, &v3};
-    cudaGraph_t gA = kernelGraph((const void *)addTo, a2, 32);
-    cudaGraph_t gB = kernelGraph((const void *)addTo, a3, 32);
+    cudaGraph_t gA = oneKernel((const void *)addTo, a2);
+    cudaGraph_t gB = oneKernel((const void *)addTo, a3);
     cudaGraphExec_t devA = instantiate(gA, true, s), devB = instantiate(gB, true, s);
     void *targs[] = {&devA, &devB};
-    cudaGraph_t g2 = kernelGraph((const void *)scheduleTwo, targs, 32);
+    cudaGraph_t g2 = oneKernel((const void *)scheduleTwo, targs);
     cudaGraphExec_t sched2 = instantiate(g2, false, s);
     OK(cudaGraphLaunch(sched2, s));
     showLog("two tail launches", 2);
     showData("two tail launches", p);
 
     printf("-- relaunching itself\n");
-    resetLog();
-    cudaGraph_t gr = kernelGraph((const void *)relaunchSelf, NULL, 32);
+    resetLogAndRelaunches();
+    cudaGraph_t gr = oneKernel((const void *)relaunchSelf, NULL);
     cudaGraphExec_t devR = instantiate(gr, true, s);
     OK(cudaGraphLaunch(devR, s));
     showLog("relaunch", 1);
@@ -211,8 +146,8 @@ int main(int argc, char **argv) {
     int s0 = 0, s1 = 1, s2 = 2;
     whoAmI<<<1, 32, 0, s>>>(s0);
     void *w1[] = {&s1}, *w2[] = {&s2};
-    cudaGraph_t gw1 = kernelGraph((const void *)whoAmI, w1, 32);
-    cudaGraph_t gw2 = kernelGraph((const void *)whoAmI, w2, 32);
+    cudaGraph_t gw1 = oneKernel((const void *)whoAmI, w1);
+    cudaGraph_t gw2 = oneKernel((const void *)whoAmI, w2);
     cudaGraphExec_t hostW = instantiate(gw1, false, s), devW = instantiate(gw2, true, s);
     OK(cudaGraphLaunch(hostW, s));
     OK(cudaGraphLaunch(devW, s));
@@ -225,14 +160,14 @@ int main(int argc, char **argv) {
 
     printf("-- a device graph launched from the host\n");
     OK(cudaMemset(p, 0, 32 * sizeof(int)));
-    resetLog();
+    resetLogAndRelaunches();
     OK(cudaGraphLaunch(dev1, s));
     OK(cudaGraphLaunch(dev1, s));
     showLog("from the host", 0);
     showData("from the host", p);
 
     printf("-- a memset node and a kernel node\n");
-    resetLog();
+    resetLogAndRelaunches();
     cudaGraph_t gm;
     OK(cudaGraphCreate(&gm, 0));
     cudaMemsetParams ms;
@@ -258,21 +193,21 @@ int main(int argc, char **argv) {
     slot = 3;
     after = 0;
     void *margs[] = {&devM, &which, &slot, &p, &after};
-    cudaGraph_t gms = kernelGraph((const void *)scheduler, margs, 32);
+    cudaGraph_t gms = oneKernel((const void *)scheduler, margs);
     cudaGraphExec_t schedM = instantiate(gms, false, s);
     OK(cudaGraphLaunch(schedM, s));
     showLog("memset and kernel", 4);
     showData("memset and kernel", p);
 
     printf("-- a sibling\n");
-    resetLog();
+    resetLogAndRelaunches();
     void *sibArgs[] = {&devA};
-    cudaGraph_t gsib = kernelGraph((const void *)launchSibling, sibArgs, 32);
+    cudaGraph_t gsib = oneKernel((const void *)launchSibling, sibArgs);
     cudaGraphExec_t devSib = instantiate(gsib, true, s);
     which = 0;
     slot = 1;
     void *oargs[] = {&devSib, &which, &slot, &p, &after};
-    cudaGraph_t gouter = kernelGraph((const void *)scheduler, oargs, 32);
+    cudaGraph_t gouter = oneKernel((const void *)scheduler, oargs);
     cudaGraphExec_t outer = instantiate(gouter, false, s);
     OK(cudaGraphLaunch(outer, s));
     showLog("sibling", 3);
@@ -299,12 +234,12 @@ int main(int argc, char **argv) {
     which = strcmp(mode, "notdevice") == 0 ? 0 : strcmp(mode, "null") == 0 ? 3
             : strcmp(mode, "ordinary") == 0 ? 4 : -1;
     if (which >= 0) {
-        resetLog();
+        resetLogAndRelaunches();
         cudaGraphExec_t hostA = instantiate(gA, false, s);
         slot = 0;
         cudaGraphExec_t target = which == 0 ? hostA : devA;
         void *eargs[] = {&target, &which, &slot, &p, &after};
-        cudaGraph_t ge = kernelGraph((const void *)scheduler, eargs, 32);
+        cudaGraph_t ge = oneKernel((const void *)scheduler, eargs);
         cudaGraphExec_t schedE = instantiate(ge, false, s);
         OK(cudaGraphLaunch(schedE, s));
         SHOW("graph launch", cudaGetLastError());
@@ -314,7 +249,7 @@ int main(int argc, char **argv) {
         printf("device-side error %d\n", err);
     } else if (strcmp(mode, "plain") == 0) {
         /* from a kernel that is not part of a graph */
-        resetLog();
+        resetLogAndRelaunches();
         scheduler<<<1, 32, 0, s>>>(devA, 0, 0, p, 0);
         SHOW("plain kernel launch", cudaGetLastError());
         SHOW("plain kernel synchronize", cudaStreamSynchronize(s));

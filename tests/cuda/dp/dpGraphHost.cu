@@ -14,37 +14,10 @@
  *
  * Build: nvcc -arch=sm_90 -rdc=true dpGraphHost.cu -lcudadevrt
  */
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <cuda_runtime.h>
+#include "dp_graph_test.h"
 
-#define OK(call)                                                                         \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                         \
-            printf("FAILED line %d: %s: %s\n", __LINE__, #call, cudaGetErrorName(e_));   \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
-
-#define SHOW(label, call)                                                                \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        printf("%s: %s\n", label, cudaGetErrorName(e_));                                 \
-        fflush(stdout);                                                                  \
-    } while (0)
-
-__device__ int g_log[64];
-__device__ int g_nlog;
-__device__ int g_err[8];
 __device__ int g_count;
 __device__ int g_fired;
-
-__device__ void logValue(int v) {
-    int i = atomicAdd(&g_nlog, 1);
-    if (i < 64) g_log[i] = v;
-}
 
 __global__ void logK(int v) {
     if (threadIdx.x == 0) logValue(v);
@@ -110,53 +83,11 @@ __global__ void outerSelf(cudaGraphExec_t g) {
     g_err[1] = cudaGraphLaunch(g, cudaStreamGraphFireAndForget);
 }
 
-static cudaGraphNode_t addKernel(cudaGraph_t g, const void *func, void **args,
-                                 cudaGraphNode_t *deps, size_t ndeps) {
-    cudaKernelNodeParams k;
-    memset(&k, 0, sizeof k);
-    k.func = (void *)func;
-    k.gridDim = dim3(1);
-    k.blockDim = dim3(32);
-    k.kernelParams = args;
-    cudaGraphNode_t n;
-    OK(cudaGraphAddKernelNode(&n, g, deps, ndeps, &k));
-    return n;
-}
-
-static cudaGraph_t oneKernel(const void *func, void **args) {
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
-    addKernel(g, func, args, NULL, 0);
-    return g;
-}
-
-static cudaGraphExec_t instantiate(cudaGraph_t g, bool device, cudaStream_t s) {
-    cudaGraphExec_t x;
-    OK(cudaGraphInstantiate(&x, g, device ? cudaGraphInstantiateFlagDeviceLaunch : 0));
-    if (device) OK(cudaGraphUpload(x, s));
-    return x;
-}
-
 static void reset() {
-    int zero[64];
-    memset(zero, 0, sizeof zero);
-    OK(cudaMemcpyToSymbol(g_log, zero, sizeof zero));
-    OK(cudaMemcpyToSymbol(g_nlog, zero, sizeof(int)));
-    OK(cudaMemcpyToSymbol(g_err, zero, sizeof(int) * 8));
-    OK(cudaMemcpyToSymbol(g_count, zero, sizeof(int)));
-    OK(cudaMemcpyToSymbol(g_fired, zero, sizeof(int)));
-}
-
-static void showLog(const char *what, int nerr) {
-    int n = 0, log[64], err[8];
-    OK(cudaMemcpyFromSymbol(&n, g_nlog, sizeof n));
-    OK(cudaMemcpyFromSymbol(log, g_log, sizeof log));
-    OK(cudaMemcpyFromSymbol(err, g_err, sizeof err));
-    printf("%s: log", what);
-    for (int i = 0; i < n && i < 64; i++) printf(" %d", log[i]);
-    for (int i = 0; i < nerr; i++) printf(" | err%d %s", i, cudaGetErrorName((cudaError_t)err[i]));
-    printf("\n");
-    fflush(stdout);
+    int zero = 0;
+    resetLog();
+    OK(cudaMemcpyToSymbol(g_count, &zero, sizeof(int)));
+    OK(cudaMemcpyToSymbol(g_fired, &zero, sizeof(int)));
 }
 
 static int streamCode(const char *s) {
