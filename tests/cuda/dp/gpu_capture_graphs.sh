@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/cuda/dp/gpu_capture_graphs.sh — record on a GPU machine what dpGraphHost.cu,
 # dpGraphRules.cu, ../rtapi/graph_child_update.cu and an external-semaphore probe print
-# (copied with ../streams/streams_test.h into one folder beside this script). Each program
+# (copied with the headers they include, dp_graph_test.h, ../rtapi/graph_test.h and
+# ../streams/streams_test.h, keeping their relative places). Each program
 # is built with plain nvcc and run three times (every mode of dpGraphHost alone);
 # $OUT/capture.tar.gz holds the outputs, their statuses, summary.txt and environment.txt.
 set -u

@@ -4,39 +4,7 @@
 // own, later changes to the new graph do not reach the executable graph, and what the
 // call refuses (another topology, other node types, other edges, a node that is not a
 // child graph node, null arguments).
-#include "../streams/streams_test.h"
-
-__global__ void add(int *x, int v) { x[threadIdx.x] += v; }
-__global__ void mul(int *x, int v) { x[threadIdx.x] *= v; }
-
-static cudaGraphNode_t kernel(cudaGraph_t g, const void *f, int **p, int *v,
-                              cudaGraphNode_t *dep) {
-    void *args[] = {p, v};
-    cudaKernelNodeParams k = {};
-    k.func = (void *)f;
-    k.gridDim = dim3(1);
-    k.blockDim = dim3(32);
-    k.kernelParams = args;
-    cudaGraphNode_t n;
-    OK(cudaGraphAddKernelNode(&n, g, dep, dep ? 1 : 0, &k));
-    return n;
-}
-
-/* a two-node chain f(a) -> g(b) on p */
-static cudaGraph_t chain(const void *f, int a, const void *g2, int b, int **p) {
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
-    cudaGraphNode_t n1 = kernel(g, f, p, &a, nullptr);
-    kernel(g, g2, p, &b, &n1);
-    return g;
-}
-
-static int first(const int *d) {
-    int h[32];
-    OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    for (int i = 1; i < 32; i++) EXPECT(h[i] == h[0]);
-    return h[0];
-}
+#include "graph_test.h"
 
 int main() {
     cudaStream_t s;

@@ -3,32 +3,7 @@
 // TopologyChanged when it is not), event record and event wait nodes (another event), a
 // kernel node given another kernel, and that a refused update leaves the executable graph
 // as it was.
-#include "../streams/streams_test.h"
-
-__global__ void add(int *x, int v) { x[threadIdx.x] += v; }
-__global__ void mul(int *x, int v) { x[threadIdx.x] *= v; }
-
-static cudaGraphNode_t kernel(cudaGraph_t g, const void *f, int **p, int *v,
-                              const cudaGraphNode_t *dep) {
-    void *args[] = {p, v};
-    cudaKernelNodeParams k = {};
-    k.func = (void *)f;
-    k.gridDim = dim3(1);
-    k.blockDim = dim3(32);
-    k.kernelParams = args;
-    cudaGraphNode_t n;
-    OK(cudaGraphAddKernelNode(&n, g, dep, dep ? 1 : 0, &k));
-    return n;
-}
-
-/* f(a) -> g2(b) on p; just f(a) when g2 is null */
-static cudaGraph_t chain(const void *f, int a, const void *g2, int b, int **p) {
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
-    cudaGraphNode_t n1 = kernel(g, f, p, &a, nullptr);
-    if (g2) kernel(g, g2, p, &b, &n1);
-    return g;
-}
+#include "graph_test.h"
 
 /* f(a) -> child -> record(ev); *childNode is the child graph node */
 static cudaGraph_t parent(const void *f, int a, cudaGraph_t child, cudaEvent_t ev, int **p,
@@ -40,13 +15,6 @@ static cudaGraph_t parent(const void *f, int a, cudaGraph_t child, cudaEvent_t e
     cudaGraphNode_t r;
     OK(cudaGraphAddEventRecordNode(&r, g, childNode, 1, ev));
     return g;
-}
-
-static int first(const int *d) {
-    int h[32];
-    OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    for (int i = 1; i < 32; i++) EXPECT(h[i] == h[0]);
-    return h[0];
 }
 
 static void update(const char *label, cudaGraphExec_t x, cudaGraph_t g, cudaGraphNode_t culprit) {
