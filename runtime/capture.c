@@ -146,10 +146,11 @@ cudaError_t rt_capture_op(rt_context *c, rt_stream *s, rt_op *op) {
         return cudaErrorStreamCaptureUnsupported;
     }
     if (op->kind == RT_OP_COPY && op->u.copy.staging) {
-        /* a copy from pageable memory is synchronous: it cannot be captured */
-        rt_op_free(op);
-        k->invalid = true;
-        return cudaErrorStreamCaptureUnsupported;
+        /* A copy from pageable memory becomes a memcpy node like any other: the graph
+         * reads the caller's buffer when it runs, not what it held at the capture. */
+        free(op->u.copy.staging);
+        op->u.copy.staging = NULL;
+        op->u.copy.src = op->u.copy.user_src;
     }
     rt_graph_node *n = rt_graph_add(k->graph, type, op, s->cap_deps, s->ncap_deps);
     if (!n) return cudaErrorMemoryAllocation;

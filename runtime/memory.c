@@ -265,6 +265,7 @@ cudaError_t rt_memcpy(rt_context *c, void *dst, const void *src, size_t bytes,
             return cudaErrorMemoryAllocation;
         }
         memcpy(op->u.copy.staging, src, bytes);
+        op->u.copy.user_src = src;
         src = op->u.copy.staging;
     }
     op->u.copy.dst = dst;

@@ -272,7 +272,12 @@ typedef struct rt_op {
                                  * node of, where its device graph launches wait */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
-        struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
+        struct {
+            void *dst; const void *src; size_t bytes;
+            void *staging;        /* the data of a copy from pageable memory, taken at the call */
+            const void *user_src; /* ... and the caller's buffer it was taken from */
+            rt_copy_dir dir;
+        } copy;
         struct { void *dst; int value; size_t bytes; unsigned elem; } set;
         struct { void *dst; size_t pitch; int value; size_t width, height; unsigned elem; } set2d;
         struct {
