@@ -33,6 +33,7 @@ __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
         const exec_insn *ip = e->pending_ip;
         e->pending_ip = w->ip;
         e->pending_mask = w->h.active;
+        e->pending_at_sync = false;
         w->h.active = pending;
         w->ip = ip;
     } else {
@@ -42,6 +43,7 @@ __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
         e->rpc = w->rsp - 1 > fr->rs_base ? w->rs[w->rsp - 2].rpc : NULL;
         e->pending_ip = w->ip;
         e->pending_mask = w->h.active;
+        e->pending_at_sync = false;
         e->ahead_of_spinners = true;
         w->h.active = waiting;
         w->ip = rpc;
@@ -116,6 +118,7 @@ void exec_warp_push_divergence(exec_wstate *w, const exec_insn *rpc, uint32_t re
     e->pending_ip = pending_ip;
     e->pending_mask = pending_mask;
     e->ahead_of_spinners = false;
+    e->pending_at_sync = false;
 }
 
 /* Where the paths of divergent branch in meet again: its immediate post-dominator, or

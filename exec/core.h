@@ -193,6 +193,9 @@ typedef struct exec_rentry {
      * ahead of them (independent thread scheduling, exec/control.c run_waiting_lanes):
      * on the GPU those lanes would still be waiting for them there. */
     bool ahead_of_spinners;
+    /* The pending lanes wait at a warp collective (pending_ip) for the running lanes its
+     * membermask names (exec_warp_sync_meet). */
+    bool pending_at_sync;
 } exec_rentry;
 
 enum exec_warp_status { EXEC_WARP_RUNNABLE, EXEC_WARP_BARRIER, EXEC_WARP_EXITED };
@@ -389,6 +392,11 @@ void exec_warp_update_brk(exec_wstate *w);
  * reconvergence point on top of the stack. Run the pending side, or reconverge and go on
  * from there, or return from the function, or finish the warp. */
 void exec_warp_path_done(exec_wstate *w);
+/* A warp collective (.sync) about to run with the executing lanes; members: the lanes
+ * its membermask names. True when it must not run now: the executing lanes were set aside
+ * to wait at it while named lanes with a path of their own run, or the lanes waiting at
+ * it joined the executing ones and the warp runs it again with them. */
+bool exec_warp_sync_meet(exec_wstate *w, const exec_insn *in, uint32_t members);
 /* Enter frame depth+1 for callee (frame buffers, constants); false on stack overflow
  * (fault recorded). */
 bool exec_frame_push(exec_wstate *w, const exec_insn *in, const exec_func *callee,

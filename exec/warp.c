@@ -95,6 +95,7 @@ void exec_warp_path_done(exec_wstate *w) {
                     return;
                 }
                 e->pending_mask = 0;
+                e->pending_at_sync = false;
                 w->h.active = live;
                 w->ip = e->pending_ip;
                 exec_warp_update_brk(w);
@@ -134,6 +135,45 @@ void exec_warp_path_done(exec_wstate *w) {
         exec_warp_yield(w);
         return;
     }
+}
+
+/* Lanes of one warp can run as separate paths that meet only at the function's end:
+ * lanes let past a meeting point ahead of lanes that spin (exec/control.c), or lanes that
+ * went on from a barrier apart from the others (exec/block.c). A warp collective waits
+ * until every non-exited lane its membermask names executes it (PTX ISA, shfl.sync and
+ * the other .sync instructions), which brings them together again. So when the lanes
+ * named but not executing are the pending path of the innermost divergence, the
+ * executing lanes wait at the collective and that path runs; when it reaches the same
+ * collective, both run it as one path from there on. Named lanes with no path to run
+ * (waiting at a meeting point, parked at a barrier) are not waited for: the collective
+ * runs without them, as before, and the membermask checker reports it. */
+bool exec_warp_sync_meet(exec_wstate *w, const exec_insn *in, uint32_t members) {
+    const exec_frame *fr = &w->frames[w->depth];
+    if (w->rsp <= fr->rs_base) return false;
+    uint32_t live = w->h.alive & ~w->returned;
+    uint32_t missing = members & live & ~w->h.active;
+    if (!missing) return false;
+    exec_rentry *e = &w->rs[w->rsp - 1];
+    uint32_t pend = e->pending_mask & live;
+    if (!(pend & missing) || (pend & w->parked)) return false;
+    if (e->pending_at_sync) {
+        if (e->pending_ip != in) return false; /* they wait at another collective */
+        /* they wait here: one path runs it again, all of them together */
+        e->pending_mask = 0;
+        e->pending_at_sync = false;
+        w->h.active |= pend;
+        w->ip = in;
+        exec_warp_yield(w); /* (compiled code goes back to the core to run it) */
+        return true;
+    }
+    const exec_insn *ip = e->pending_ip;
+    e->pending_ip = in;
+    e->pending_mask = w->h.active;
+    e->pending_at_sync = true;
+    w->h.active = pend;
+    w->ip = ip;
+    exec_warp_yield(w);
+    return true;
 }
 
 void exec_warp_exit_lanes(exec_wstate *w, uint32_t mask) {

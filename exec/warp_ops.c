@@ -10,6 +10,7 @@
  * (exec_warp.sync_mask_*).
  */
 #include "alu_internal.h"
+#include "core.h"
 
 /* Record the first membermask problem of the warp. */
 static void warp_note_membermask(exec_warp *w, const exec_insn *in, uint32_t missing,
@@ -38,6 +39,15 @@ static bool warp_check_members(exec_warp *w, const exec_insn *in, uint32_t mask,
     *uniform = first & mask;
     return any == all;
 }
+
+/* Lanes the membermask names that run apart from the executing ones come together at the
+ * collective first (exec_warp_sync_meet): true when the handler must not run now. */
+static bool warp_meet(exec_warp *w, const exec_insn *in, uint32_t mask, uint32_t mslot) {
+    if (w->active == w->alive || !w->block) return false; /* (!block: a lone warp's test) */
+    const uint32_t members = (uint32_t)w->R[(size_t)mslot * EXEC_WARP_SIZE + __builtin_ctz(mask)];
+    return exec_warp_sync_meet(exec_ws(w), in, members);
+}
+#define WARP_MEET(slot) do { if (warp_meet(w, in, mask, (slot))) return; } while (0)
 
 /* The lanes taking part as each executing lane sees them (its membermask and mask). */
 static void warp_members(exec_warp *w, const exec_insn *in, uint32_t mask, uint32_t mslot,
@@ -82,6 +92,7 @@ ALU_HANDLER(warp_activemask) {
         return ((mask >> j) & 1u) ? (uint32_t)src[j] : 0;                               \
     }                                                                                   \
     ALU_HANDLER(name) {                                                                 \
+        WARP_MEET(in->a[3]);                                                            \
         uint32_t members;                                                               \
         warp_check_members(w, in, mask, in->a[3], &members);                            \
         uint64_t src[EXEC_WARP_SIZE];                                                   \
@@ -113,6 +124,7 @@ static inline uint32_t warp_vote_src(const exec_warp *w, const exec_insn *in) {
 }
 #define WARP_VOTE_PRED(name, EXPR)                                                      \
     ALU_HANDLER(name) {                                                                 \
+        WARP_MEET(in->a[1]);                                                            \
         uint32_t members[EXEC_WARP_SIZE];                                               \
         warp_members(w, in, mask, in->a[1], members);                                   \
         const uint32_t src = warp_vote_src(w, in);                                      \
@@ -129,6 +141,7 @@ WARP_VOTE_PRED(warp_vote_all, t == part)
 WARP_VOTE_PRED(warp_vote_any, t != 0)
 WARP_VOTE_PRED(warp_vote_uni, t == 0 || t == part)
 ALU_HANDLER(warp_vote_ballot) {
+    WARP_MEET(in->a[1]);
     uint32_t members[EXEC_WARP_SIZE];
     warp_members(w, in, mask, in->a[1], members);
     const uint32_t src = warp_vote_src(w, in);
@@ -143,6 +156,7 @@ ALU_HANDLER(warp_vote_ballot) {
  * all lanes taking part (and p = 1) when they all hold the same a, else 0 (p = 0). */
 #define WARP_MATCH(N, U)                                                                \
     ALU_HANDLER(warp_match_any_##N) {                                                   \
+        WARP_MEET(in->a[1]);                                                            \
         uint32_t members[EXEC_WARP_SIZE];                                               \
         warp_members(w, in, mask, in->a[1], members);                                   \
         uint64_t src[EXEC_WARP_SIZE];                                                   \
@@ -159,6 +173,7 @@ ALU_HANDLER(warp_vote_ballot) {
         }                                                                               \
     }                                                                                   \
     ALU_HANDLER(warp_match_all_##N) {                                                   \
+        WARP_MEET(in->a[1]);                                                            \
         uint32_t members[EXEC_WARP_SIZE];                                               \
         warp_members(w, in, mask, in->a[1], members);                                   \
         uint64_t src[EXEC_WARP_SIZE];                                                   \
@@ -181,6 +196,7 @@ WARP_MATCH(64, uint64_t)
 /* redux.sync: the reduction over the lanes taking part, given to each of them. */
 #define WARP_REDUX(name, T, INIT, OP)                                                   \
     ALU_HANDLER(name) {                                                                 \
+        WARP_MEET(in->a[1]);                                                            \
         uint32_t members[EXEC_WARP_SIZE];                                               \
         warp_members(w, in, mask, in->a[1], members);                                   \
         uint64_t src[EXEC_WARP_SIZE];                                                   \
@@ -208,6 +224,7 @@ WARP_REDUX(warp_redux_xor, uint32_t, 0u, acc ^ v)
 /* redux.sync.min/max{.abs}{.NaN}.f32: NaN inputs are ignored (the result is NaN only
  * when all are), or with .NaN make the result NaN; -0 is below +0. */
 ALU_HANDLER(warp_redux_fminmax) {
+    WARP_MEET(in->a[1]);
     uint32_t members[EXEC_WARP_SIZE];
     warp_members(w, in, mask, in->a[1], members);
     uint64_t src[EXEC_WARP_SIZE];
@@ -235,6 +252,7 @@ ALU_HANDLER(warp_redux_fminmax) {
 /* elect.sync d|p, membermask: the lowest lane taking part is the leader; d = its lane
  * id on every lane, p is true on the leader only. */
 ALU_HANDLER(warp_elect) {
+    WARP_MEET(in->a[0]);
     uint32_t members[EXEC_WARP_SIZE];
     warp_members(w, in, mask, in->a[0], members);
     uint64_t *D = ALU_D(0);

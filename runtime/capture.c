@@ -146,10 +146,11 @@ cudaError_t rt_capture_op(rt_context *c, rt_stream *s, rt_op *op) {
         return cudaErrorStreamCaptureUnsupported;
     }
     if (op->kind == RT_OP_COPY && op->u.copy.staging) {
-        /* a copy from pageable memory is synchronous: it cannot be captured */
-        rt_op_free(op);
-        k->invalid = true;
-        return cudaErrorStreamCaptureUnsupported;
+        /* A copy from pageable memory becomes a memcpy node like any other: the graph
+         * reads the caller's buffer when it runs, not what it held at the capture. */
+        free(op->u.copy.staging);
+        op->u.copy.staging = NULL;
+        op->u.copy.src = op->u.copy.user_src;
     }
     rt_graph_node *n = rt_graph_add(k->graph, type, op, s->cap_deps, s->ncap_deps);
     if (!n) return cudaErrorMemoryAllocation;
@@ -352,11 +353,14 @@ static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph) {
     rt_context *c = rt_ctx();
     cudaError_t e = rt_enter(c);
     if (e) return e;
-    if (!pGraph) return rt_record(cudaErrorInvalidValue);
     pthread_mutex_lock(&c->engine_lock);
     rt_stream *s = rt_stream_lookup(c, stream);
     rt_capture *k = s ? s->capture : NULL;
-    if (!s) {
+    /* A capture into an existing graph (cudaStreamBeginCaptureToGraph) needs no graph
+     * handed back: the program has it (NVIDIA's graphConditionalNodes passes NULL). */
+    if (!pGraph && !(k && k->to_graph)) {
+        e = cudaErrorInvalidValue;
+    } else if (!s) {
         e = cudaErrorInvalidResourceHandle;
     } else if (!k) {
         e = cudaErrorIllegalState;
@@ -376,10 +380,8 @@ static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph) {
             rt_ptrmap_remove(&c->graphs, g);
             rt_graph_free(g);
             *pGraph = NULL;
-        } else if (e) {
-            *pGraph = NULL;
-        } else {
-            *pGraph = (cudaGraph_t)g;
+        } else if (pGraph) {
+            *pGraph = e ? NULL : (cudaGraph_t)g;
         }
     }
     pthread_mutex_unlock(&c->engine_lock);

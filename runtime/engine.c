@@ -714,7 +714,12 @@ cudaError_t rt_issue(rt_context *c, cudaStream_t h, rt_op *op, rt_wait wait) {
         rt_op_free(op);
         return cudaErrorInvalidResourceHandle;
     }
-    cudaError_t e = rt_capture_check(c, s, wait != RT_ASYNC);
+    /* An asynchronous copy that would hold the host till it is done (pageable memory,
+     * host to host) is only recorded by a capture: it holds nothing then, and CUDA
+     * captures it as a memcpy node. A synchronous copy (RT_WAIT_FLUSH) stays refused. */
+    bool copy = op->kind == RT_OP_COPY || op->kind == RT_OP_COPY2D;
+    bool held = wait != RT_ASYNC && !(copy && s->capture && wait == RT_WAIT_DONE);
+    cudaError_t e = rt_capture_check(c, s, held);
     if (e != cudaSuccess || s->capture) {
         if (e == cudaSuccess) e = rt_capture_op(c, s, op);
         else rt_op_free(op);

@@ -475,7 +475,7 @@ static cudaError_t rt_alloc_node(rt_context *c, cudaGraphNode_t *pNode, cudaGrap
         return cudaErrorInvalidValue;
     if (props->location.id != 0) return cudaErrorInvalidDevice;
     void *p = NULL;
-    cudaError_t e = rt_allocate(c, &p, bytesize, MEM_KIND_DEVICE, 0);
+    cudaError_t e = rt_allocate(c, &p, bytesize, MEM_KIND_DEVICE, RT_MEM_FLAG_GRAPH);
     if (e) return e;
     rt_op *op = rt_op_new(RT_OP_WAIT);
     if (!op) return cudaErrorMemoryAllocation;

@@ -95,6 +95,7 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
  * 1 << mem_kind) and give its memory back. The memory of runtime objects (arrays, texture
  * objects) goes only when RT_RELEASE_OBJECT is in the mask, and then nothing else does. */
 #define RT_RELEASE_OBJECT 0x80000000u
+#define RT_RELEASE_GRAPH 0x40000000u /* a graph's memory goes too (a failed step) */
 static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     mem_alloc a;
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
@@ -103,6 +104,8 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     bool object = (a.flags & EXEC_MEM_FLAG_OBJECT) != 0;
     if (object != ((kinds & RT_RELEASE_OBJECT) != 0)) return false;
     if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);
+    if ((a.flags & RT_MEM_FLAG_GRAPH) && !(kinds & RT_RELEASE_GRAPH))
+        return true; /* stays the graph's */
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check && !object) check_on_free(c->check, a.base);
     if (a.kind == MEM_KIND_MANAGED) rt_memrange_forget(a.base);
@@ -111,7 +114,7 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
 }
 
 bool rt_release_device(rt_context *c, void *p) {
-    return rt_release(c, p, 1u << MEM_KIND_DEVICE);
+    return rt_release(c, p, 1u << MEM_KIND_DEVICE | RT_RELEASE_GRAPH);
 }
 
 bool rt_release_object(rt_context *c, void *p) {
@@ -265,6 +268,7 @@ cudaError_t rt_memcpy(rt_context *c, void *dst, const void *src, size_t bytes,
             return cudaErrorMemoryAllocation;
         }
         memcpy(op->u.copy.staging, src, bytes);
+        op->u.copy.user_src = src;
         src = op->u.copy.staging;
     }
     op->u.copy.dst = dst;

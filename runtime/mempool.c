@@ -314,7 +314,7 @@ static cudaError_t rt_pool_capture_alloc(rt_context *c, cudaStream_t h, rt_mempo
     if (!known) return pool ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
     if (size == 0) return cudaErrorInvalidValue; /* an alloc node of no bytes */
     void *p = NULL;
-    cudaError_t e = rt_allocate(c, &p, size, MEM_KIND_DEVICE, 0);
+    cudaError_t e = rt_allocate(c, &p, size, MEM_KIND_DEVICE, RT_MEM_FLAG_GRAPH);
     if (e) return e;
     pthread_mutex_lock(&c->engine_lock);
     rt_stream *s = rt_stream_lookup(c, h);

@@ -272,7 +272,12 @@ typedef struct rt_op {
                                  * node of, where its device graph launches wait */
             char *check_site;   /* under `vcuda check`: the program's launching frame */
         } kernel;
-        struct { void *dst; const void *src; size_t bytes; void *staging; rt_copy_dir dir; } copy;
+        struct {
+            void *dst; const void *src; size_t bytes;
+            void *staging;        /* the data of a copy from pageable memory, taken at the call */
+            const void *user_src; /* ... and the caller's buffer it was taken from */
+            rt_copy_dir dir;
+        } copy;
         struct { void *dst; int value; size_t bytes; unsigned elem; } set;
         struct { void *dst; size_t pitch; int value; size_t width, height; unsigned elem; } set2d;
         struct {
@@ -787,6 +792,10 @@ void rt_memory_release_device(rt_context *c, uint32_t tag);
 #define RT_MEM_FLAG_POOL 0x10000000u
 /* mem_alloc.flags of another process's device memory opened with cudaIpcOpenMemHandle. */
 #define RT_MEM_FLAG_IPC 0x08000000u
+/* mem_alloc.flags of the memory of a graph's memory alloc node: the graph's for its life,
+ * at one address (a cudaFree of it outside the graph gives it back to the graph, whose
+ * alloc node maps it again at its next launch). */
+#define RT_MEM_FLAG_GRAPH 0x04000000u
 
 /* ---- ipc.c: sharing memory and events with other processes ---- */
 
