@@ -508,10 +508,12 @@ static double grad_len(double x, double y, double z) {
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
  * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
  * that parallel gradients widen it), the components of the sum and difference cut to 10
- * significant bits again and their 11/16 rounded to 11 bits below the length's exponent;
- * its log2 is its exponent plus the table's fraction of its mantissa. What an H200 gave
- * for all 40960 of texture_probe2's "grad" values; the combined term of pairs whose sum
- * has two nonzero components is still off by a 256th in some 4% of texture_lod's pairs. */
+ * significant bits again; for 2D gradients the 11/16 is applied to each component of the
+ * sum (its larger component and 11/32 of its smaller), for 3D ones to the length; its log2
+ * is its exponent plus the table's fraction of its mantissa. What an H200 gave for all
+ * 40960 of texture_probe2's "grad" values and 98% of texture_lod's 2D pairs (of 6144
+ * random pairs and pairs picked where rounding rules disagree, 84 are a 256th off where
+ * rounding 11/16 of the whole length left 1322 off). */
 static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     double d[2][3], rho = 0;
     for (unsigned v = 0; v < 2; v++)
@@ -520,8 +522,22 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
         double c[3];
         for (unsigned k = 0; k < 3; k++)
             c[k] = v < 2 ? d[v][k] : cut10(d[0][k] + (v == 2 ? 1 : -1) * d[1][k]);
-        double len = grad_len(c[0], c[1], c[2]);
-        if (v >= 2) len = round_below(len * (11.0 / 16), len, 11);
+        double len;
+        if (v >= 2 && dims < 3) {
+            /* 11/16 of the sum's length, distributed over its two components: 11/16 of the
+             * larger rounded at 11 bits below its exponent, 121/512 (11/16 of 11/32) of the
+             * smaller rounded at 13 bits below its own */
+            double a = fabs(c[0]), b = fabs(c[1]);
+            if (a < b) {
+                double t = a;
+                a = b;
+                b = t;
+            }
+            len = round_below(a * (11.0 / 16), a, 11) + round_below(b * (121.0 / 512), b, 13);
+        } else {
+            len = grad_len(c[0], c[1], c[2]);
+            if (v >= 2) len = round_below(len * (11.0 / 16), len, 11);
+        }
         if (len > rho) rho = len;
     }
     if (!(rho > 0)) return INT32_MIN / 2;
