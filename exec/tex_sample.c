@@ -487,14 +487,11 @@ static double round_below(double x, double ref, int bits) {
     return ldexp(floor(ldexp(x, bits - e) + 0.5), e - bits);
 }
 
-/* A gradient vector's length as the texture unit measures it: the largest component plus
- * 11/32 of the next (an octagon, not a circle), that product rounded to 12 bits below
- * that component's exponent (what an H200 returned for single vectors at every angle,
- * texture_probe2's "grad" lines and texture_lod's random pairs: the exact 11/32 misses 2%
- * of them), plus a quarter of the smallest (texture_lod's 3D lines: 95% match, where
- * nesting the 2D length matched half). */
-static double grad_len(double x, double y, double z) {
-    double v[3] = {fabs(x), fabs(y), fabs(z)};
+/* |x|, |y| and |z|, largest first. */
+static void abs_sorted(double x, double y, double z, double v[3]) {
+    v[0] = fabs(x);
+    v[1] = fabs(y);
+    v[2] = fabs(z);
     for (unsigned i = 0; i < 2; i++)
         for (unsigned j = 0; j + 1 < 3 - i; j++)
             if (v[j] < v[j + 1]) {
@@ -502,6 +499,17 @@ static double grad_len(double x, double y, double z) {
                 v[j] = v[j + 1];
                 v[j + 1] = t;
             }
+}
+
+/* A gradient vector's length as the texture unit measures it: the largest component plus
+ * 11/32 of the next (an octagon, not a circle), that product rounded to 12 bits below
+ * that component's exponent (what an H200 returned for single vectors at every angle,
+ * texture_probe2's "grad" lines and texture_lod's random pairs: the exact 11/32 misses 2%
+ * of them), plus a quarter of the smallest (texture_lod's 3D lines: 95% match, where
+ * nesting the 2D length matched half). */
+static double grad_len(double x, double y, double z) {
+    double v[3];
+    abs_sorted(x, y, z, v);
     return v[0] + round_below(v[1] * (11.0 / 32), v[1], 12) + v[2] / 4;
 }
 
@@ -511,14 +519,8 @@ static double grad_len(double x, double y, double z) {
  * of 1/4) of the smallest at 12 bits below its own (of texture_lod's pairs, 98% of the 2D
  * and 98% of the 3D ones match; 11/16 of the whole length matched 78% and 95%). */
 static double grad_len_combined(const double c[3]) {
-    double v[3] = {fabs(c[0]), fabs(c[1]), fabs(c[2])};
-    for (unsigned i = 0; i < 2; i++)
-        for (unsigned j = 0; j + 1 < 3 - i; j++)
-            if (v[j] < v[j + 1]) {
-                double t = v[j];
-                v[j] = v[j + 1];
-                v[j + 1] = t;
-            }
+    double v[3];
+    abs_sorted(c[0], c[1], c[2], v);
     return round_below(v[0] * (11.0 / 16), v[0], 11) +
            round_below(v[1] * (121.0 / 512), v[1], 13) + round_below(v[2] * (11.0 / 64), v[2], 12);
 }
