@@ -1,5 +1,6 @@
 /* driver/array.c — CUDA arrays, texture and surface objects of the driver API: cuArray*,
- * cuArray3D*, cuTexObject* and cuSurfObject*.
+ * cuArray3D*, cuTexObject* and cuSurfObject* (the offset copies and mipmapped arrays:
+ * array_copy.c).
  *
  * They are the runtime's objects (runtime/texture.h): a CUarray is a cudaArray_t, a
  * CUtexObject a cudaTextureObject_t. Each call converts the driver's descriptors to the
@@ -11,7 +12,7 @@
 #include <string.h>
 
 /* CUarray_format and a channel count as a channel descriptor. */
-static CUresult drv_format_to_rt(CUarray_format f, unsigned n, struct cudaChannelFormatDesc *d) {
+CUresult drv_array_format(CUarray_format f, unsigned n, struct cudaChannelFormatDesc *d) {
     int bits;
     enum cudaChannelFormatKind kind;
     switch (f) {
@@ -53,7 +54,7 @@ static void drv_format_from_rt(const struct cudaChannelFormatDesc *d, CUarray_fo
 /* ---- arrays ---- */
 
 /* The driver has no channel-descriptor error: a bad format is an invalid value. */
-static cudaError_t drv_channel_error(cudaError_t e) {
+cudaError_t drv_array_channel_error(cudaError_t e) {
     return e == cudaErrorInvalidChannelDescriptor ? cudaErrorInvalidValue : e;
 }
 
@@ -63,7 +64,7 @@ static CUresult drv_array_make(CUarray *out, size_t w, size_t h, size_t d, CUarr
     CUresult r = drv_enter(NULL);
     if (r) return r;
     struct cudaChannelFormatDesc desc;
-    if ((r = drv_format_to_rt(f, n, &desc))) return r;
+    if ((r = drv_array_format(f, n, &desc))) return r;
     /* CUDA_ARRAY3D_LAYERED, SURFACE_LDST, CUBEMAP and TEXTURE_GATHER have the runtime's
      * cudaArray* values */
     if (flags & ~(unsigned)(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST |
@@ -74,7 +75,7 @@ static CUresult drv_array_make(CUarray *out, size_t w, size_t h, size_t d, CUarr
     cudaArray_t a = NULL;
     cudaError_t saved = drv_rt_begin();
     struct cudaExtent ext = {w, h, d};
-    r = drv_rt_end(saved, drv_channel_error(cudaMalloc3DArray(&a, &desc, ext, flags)));
+    r = drv_rt_end(saved, drv_array_channel_error(cudaMalloc3DArray(&a, &desc, ext, flags)));
     if (r) return r;
     *out = (CUarray)a;
     return CUDA_SUCCESS;
@@ -164,18 +165,22 @@ static CUresult drv_res_to_rt(const CUDA_RESOURCE_DESC *d, struct cudaResourceDe
             return CUDA_ERROR_INVALID_VALUE;
         break;
     }
-    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
+        /* the levels share the format: level 0's says whether the texels are floats */
+        const rt_mipmap *m = rt_mipmap_get(rt_ctx(), d->res.mipmap.hMipmappedArray);
+        if (!m) return CUDA_ERROR_INVALID_VALUE;
         o->resType = cudaResourceTypeMipmappedArray;
         o->res.mipmap.mipmap = (cudaMipmappedArray_t)d->res.mipmap.hMipmappedArray;
-        f = CU_AD_FORMAT_UNSIGNED_INT8; /* the runtime checks the read mode itself */
+        drv_format_from_rt(&m->level[0].desc, &f, &n);
         break;
+    }
     case CU_RESOURCE_TYPE_LINEAR:
         o->resType = cudaResourceTypeLinear;
         o->res.linear.devPtr = (void *)(uintptr_t)d->res.linear.devPtr;
         o->res.linear.sizeInBytes = d->res.linear.sizeInBytes;
         f = d->res.linear.format;
         n = d->res.linear.numChannels;
-        r = drv_format_to_rt(f, n, &o->res.linear.desc);
+        r = drv_array_format(f, n, &o->res.linear.desc);
         break;
     case CU_RESOURCE_TYPE_PITCH2D:
         o->resType = cudaResourceTypePitch2D;
@@ -185,7 +190,7 @@ static CUresult drv_res_to_rt(const CUDA_RESOURCE_DESC *d, struct cudaResourceDe
         o->res.pitch2D.pitchInBytes = d->res.pitch2D.pitchInBytes;
         f = d->res.pitch2D.format;
         n = d->res.pitch2D.numChannels;
-        r = drv_format_to_rt(f, n, &o->res.pitch2D.desc);
+        r = drv_array_format(f, n, &o->res.pitch2D.desc);
         break;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
@@ -243,7 +248,8 @@ DRV_API CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_
     }
     cudaTextureObject_t o = 0;
     cudaError_t saved = drv_rt_begin();
-    r = drv_rt_end(saved, drv_channel_error(cudaCreateTextureObject(&o, &res, &tex, pview)));
+    r = drv_rt_end(saved,
+                   drv_array_channel_error(cudaCreateTextureObject(&o, &res, &tex, pview)));
     if (r) return r;
     *pTexObject = (CUtexObject)o;
     return CUDA_SUCCESS;

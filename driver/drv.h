@@ -20,6 +20,11 @@
 /* Marks a function of libcuda's ABI (gen_api.py finds the implemented ones by it). */
 #define DRV_API __attribute__((visibility("default")))
 
+/* A CUdeviceptr as a pointer; a stream of a per-thread (_ptds, _ptsz) call, the calling
+ * thread's default stream standing for the null one. */
+#define DRV_PTR(d) ((void *)(uintptr_t)(d))
+#define DRV_PT(s) ((s) ? (cudaStream_t)(s) : cudaStreamPerThread)
+
 /* ---- contexts (context.c) ---- */
 
 typedef struct drv_ctx {
@@ -68,6 +73,14 @@ CUresult drv_rt_end(cudaError_t saved, cudaError_t e);
 /* A one-line message on stderr naming the call and why, and the error it returns. */
 CUresult drv_fail(CUresult r, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* ---- arrays (array.c) ---- */
+
+/* CUarray_format and a channel count as the runtime's channel descriptor
+ * (CUDA_ERROR_INVALID_VALUE for others). */
+CUresult drv_array_format(CUarray_format f, unsigned n, struct cudaChannelFormatDesc *d);
+/* The runtime's error for a bad channel descriptor is an invalid value to the driver. */
+cudaError_t drv_array_channel_error(cudaError_t e);
 
 /* cuInit has run (CUDA_ERROR_NOT_INITIALIZED, or cuInit's own failure, if not). */
 CUresult drv_initialised(void);

@@ -13,8 +13,6 @@
 
 #include <string.h>
 
-#define DRV_PTR(d) ((void *)(uintptr_t)(d))
-#define DRV_PT(s) ((s) ? (cudaStream_t)(s) : cudaStreamPerThread)
 
 /* Run a runtime API call without touching the runtime's last error. */
 #define DRV_RT(call)                                                                       \

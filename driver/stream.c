@@ -6,7 +6,6 @@
  */
 #include "drv.h"
 
-#define DRV_PT(s) ((s) ? (cudaStream_t)(s) : cudaStreamPerThread)
 #define DRV_RT(call)                                                                       \
     do {                                                                                   \
         CUresult drv_r_ = drv_enter(NULL);                                                 \
