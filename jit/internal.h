@@ -49,6 +49,8 @@ void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st
  * jit/emit.c's), and kernel f as `vb_f<index>` (an exec_native_block_fn), or false with
  * the reason it cannot take f in why. */
 void jit_vemit_prelude(jit_buf *o);
+/* Its loads of rows narrower than a warp (jit/vemit_mem.c), part of the prelude. */
+void jit_vemit_mem_prelude(jit_buf *o);
 /* Is f a kernel for the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small
  * enough that the C compiler's time stays bounded (its code costs the compiler several
  * times the per-warp code's time: larger kernels get only that)? */

@@ -1243,6 +1243,23 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
     jit_buf_printf(o, "      }\n    }\n");
 }
 
+/* A 4-byte load of the whole warp as two rows of 16 lanes, each consecutive or one value
+ * (ROWS4Q, ROWS4N: jit/vemit_mem.c); the text ends in `else`, the warp's other paths. */
+static void emit_mem_rows(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t as = in->a[0], d = in->d[0];
+    bool narrow_a = !v->konst[as] && !v->uni[as] && v->narrow[as];
+    if (narrow_a)
+        jit_buf_printf(o, "      vn rw_; if (LIKELY(m == FULL && ok && ROWS4N(base, &r%u, %lldull, lo, hi, &rw_))) {\n",
+                       as, (long long)in->imm);
+    else
+        jit_buf_printf(o, "      vn rw_; if (LIKELY(m == FULL && ok && ROWS4Q(base, &A_, %lldull, lo, hi, &rw_))) {\n",
+                       (long long)in->imm);
+    if (v->narrow[d]) jit_buf_printf(o, "        X2(%s(r%u, rw_.w[j_]);)\n", wrw(v, i, d), d);
+    else jit_buf_printf(o, "        vu x_ = VN(rw_); X4(%s(r%u, x_.q[k_]);)\n", wr(v, i, d), d);
+    jit_buf_printf(o, "      } else\n");
+}
+
 static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     unsigned size;
@@ -1294,6 +1311,8 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         else /* (a store made one for the warp: the handler's) */
             jit_buf_printf(o, "        __builtin_trap();\n");
     } else {
+    if (load && size == 4) /* rows of 16 lanes (jit/vemit_mem.c), else the warp's checks */
+        emit_mem_rows(o, v, i);
     jit_buf_printf(o,
         "      if (LIKELY(m == FULL && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu &&\n"
         "                 ({ Q o_ = BQ(0); X4(o_ |= A_.q[k_] - BQ(A_.q[0][0]) - IOTA.q[k_] * %uu;) !TESTQ(o_); }))) {\n",
@@ -2043,4 +2062,5 @@ void jit_vemit_prelude(jit_buf *o) {
         "#endif\n\n",
         sizeof(exec_native_block_view), sizeof(exec_wstate),
         offsetof(exec_wstate, h) + offsetof(exec_warp, alive));
+    jit_vemit_mem_prelude(o);
 }

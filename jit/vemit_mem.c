@@ -1,0 +1,44 @@
+/* jit/vemit_mem.c — the vector tier's memory accesses of rows narrower than a warp: the
+ * definitions (part of the generated file's prelude, after jit/vemit.c's) that load a
+ * warp's 4-byte values when its 32 lanes are two rows of 16 threads (a block 16 threads
+ * wide, as matrix products' 16 x 16 tiles are).
+ *
+ * In such a block a warp holds two rows, and threadIdx.x is not affine in the lane, so the
+ * addresses are vectors and the whole-warp contiguity check of jit/vemit.c fails; what
+ * they are, row by row, is simple: each half-warp's 16 addresses either step by 4 bytes
+ * (a[row][tx], tile[k][tx]) or are all equal (a[row][k], tile[ty][k]). ROWS4Q (addresses
+ * as 64-bit slots) and ROWS4N (32-bit lanes: shared-memory addresses) look at each half:
+ * consecutive, one 64-byte load after one range check; equal, one 4-byte load for the 16
+ * lanes; else (or a half out of range) 0, and the caller goes on to the lane-by-lane
+ * checks and gathers, whose handler reports a bad access exactly as interpreted. Lanes
+ * are loaded into 32-bit lanes (vn), which is what a 4-byte load defines.
+ */
+#include "internal.h"
+
+void jit_vemit_mem_prelude(jit_buf *o) {
+    jit_buf_printf(o,
+        "/* rows of 16 lanes (jit/vemit_mem.c): one half-warp's 4-byte load, kind 1 its\n"
+        " * addresses consecutive from c, 2 all equal to c, 0 neither; 0 when it cannot */\n"
+        "static inline int ROW4(const unsigned char *base, int kind, u64 c, u64 lo, u64 hi, W *out) {\n"
+        "  if (!kind || (c & 3u) || c < lo) return 0;\n"
+        "  if (kind == 1) {\n"
+        "    if (hi < 64u || c > hi - 64u) return 0;\n"
+        "    __builtin_memcpy(out, base + c, 64); return 1; }\n"
+        "  if (hi < 4u || c > hi - 4u) return 0;\n"
+        "  u32 x_; __builtin_memcpy(&x_, base + c, 4); *out = BW(x_); return 1; }\n"
+        "/* the warp's 32 addresses (slots, plus imm) as two rows of 16 */\n"
+        "static inline int ROWS4Q(const unsigned char *base, const vu *A, u64 imm, u64 lo, u64 hi, vn *out) {\n"
+        "  for (int h = 0; h < 2; h++) {\n"
+        "    u64 c0 = A->q[2 * h][0]; Q d0 = A->q[2 * h] - BQ(c0), d1 = A->q[2 * h + 1] - BQ(c0);\n"
+        "    int kind = !TESTQ((d0 - IOTA.q[0] * 4u) | (d1 - IOTA.q[1] * 4u)) ? 1 : !TESTQ(d0 | d1) ? 2 : 0;\n"
+        "    if (!ROW4(base, kind, c0 + imm, lo, hi, &out->w[h])) return 0; }\n"
+        "  return 1; }\n"
+        "/* the same for addresses in 32-bit lanes (zero-extended, plus imm; consecutive ones\n"
+        " * must not wrap at 2^32, as the slots would not) */\n"
+        "static inline int ROWS4N(const unsigned char *base, const vn *A, u64 imm, u64 lo, u64 hi, vn *out) {\n"
+        "  for (int h = 0; h < 2; h++) {\n"
+        "    u32 c0 = A->w[h][0]; W d = A->w[h] - BW(c0);\n"
+        "    int kind = !TESTW(d - IOTAW.w[0] * 4u) ? (c0 <= 0xffffffffu - 60u ? 1 : 0) : !TESTW(d) ? 2 : 0;\n"
+        "    if (!ROW4(base, kind, (u64)c0 + imm, lo, hi, &out->w[h])) return 0; }\n"
+        "  return 1; }\n\n");
+}
