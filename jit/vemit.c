@@ -556,6 +556,9 @@ static void block_invariants(vfunc *v) {
  * whose address steps by the access size is contiguous without looking at the lanes.
  * Everything else is a vector. The analysis is a fixed point over the definitions of each
  * register: a register is uniform or affine when all its definitions are, with one step.
+ * An affine value times a uniform one that is no constant (2 * stride * tid) is affine
+ * with a step of the run (aval.rs, RSTEP): every definition computes the step with the
+ * value, from its operands' steps, into a scalar beside it.
  *
  * A definition inside an if-then region writes only the lanes on the path; it can be a
  * scalar still when nothing reads the register after the paths meet (the lanes that took
