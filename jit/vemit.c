@@ -1024,13 +1024,16 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
 }
 
 /* Store slot s (a register) into the warp's register file, or load it from there.
- * store 2 (at a barrier) writes a scalar register's lane 0 only: the next turn reads that,
- * and a bail-out gives the other lanes theirs (vb_fix). */
-static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
-    if (v->inv[s] && store != 1) return; /* one value for every warp: kept as it is */
+ * store 2 (at a barrier) writes a scalar register's lane 0 only, and a register of 32-bit
+ * lanes as its 128 bytes (the first half of its slots, unwidened): the next turn reads
+ * them so (store 3: the load where a turn starts after a barrier), and a bail-out gives
+ * every lane its slot (vb_fix). 0 loads the slots, 1 stores them. */
+static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
+    bool store = mode == 1 || mode == 2;
+    if (v->inv[s] && mode != 1) return; /* one value for every warp: kept as it is */
     if (v->uni[s]) {
         bool rs = v->stride[s] == RSTEP;
-        if (store == 2) {
+        if (mode == 2) {
             jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
             if (rs) jit_buf_printf(o, "    R[%uu * 32 + 1] = (u64)t%u;\n", s, s);
         } else if (store && v->stride[s]) {
@@ -1043,6 +1046,10 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
             jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
             if (rs) jit_buf_printf(o, "    t%u = (i64)R[%uu * 32 + 1];\n", s, s);
         }
+    } else if (v->narrow[s] && mode == 2) {
+        jit_buf_printf(o, "    __builtin_memcpy(R + %uu * 32, &r%u, 128);\n", s, s);
+    } else if (v->narrow[s] && mode == 3) {
+        jit_buf_printf(o, "    __builtin_memcpy(&r%u, R + %uu * 32, 128);\n", s, s);
     } else if (v->narrow[s]) {
         if (store) jit_buf_printf(o, "    STV(R + %uu * 32, VN(r%u));\n", s, s);
         else jit_buf_printf(o, "    r%u = NOFV(LDV(R + %uu * 32));\n", s, s);
@@ -1740,6 +1747,9 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                                s, (long long)v->stride[s], wmask(v, s));
             else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
                 jit_buf_printf(o, "      STV(R + %uu * 32, BCV(R[%uu * 32]));\n", s, s);
+            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->narrow[s])
+                jit_buf_printf(o, "      { vn n_; __builtin_memcpy(&n_, R + %uu * 32, 128); "
+                                  "STV(R + %uu * 32, VN(n_)); }\n", s, s);
         jit_buf_printf(o, "      break;\n");
     }
     jit_buf_printf(o, "    default: break;\n    }\n  }\n}\n");
@@ -1781,7 +1791,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     for (uint32_t i = 1; i <= n; i++)
         if (v->resume[i]) {
             jit_buf_printf(o, "    case %u:\n", i);
-            emit_set(o, v, &v->live[i * nw], false);
+            emit_set(o, v, &v->live[i * nw], 3);
             emit_preds(o, v, false, &v->plive[i * v->pw]);
             jit_buf_printf(o, "      goto L%u;\n", i);
         }
