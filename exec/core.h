@@ -264,7 +264,11 @@ typedef struct exec_range {
     uint64_t lo, hi;
     bool writable;
 } exec_range;
-#define EXEC_RANGE_CACHE 64u
+/* Entries of a worker's range cache, direct-mapped by instruction address: enough that two
+ * memory instructions of one kernel of up to 256 instructions never share one (with 64,
+ * the tree reductions' tails evicted their first loads' entries in every block, and each
+ * miss is the handler's lane-by-lane path and an allocation-table look-up) */
+#define EXEC_RANGE_CACHE 256u
 
 typedef struct exec_barrier {
     uint32_t arrived;           /* threads arrived */

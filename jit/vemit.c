@@ -556,6 +556,9 @@ static void block_invariants(vfunc *v) {
  * whose address steps by the access size is contiguous without looking at the lanes.
  * Everything else is a vector. The analysis is a fixed point over the definitions of each
  * register: a register is uniform or affine when all its definitions are, with one step.
+ * An affine value times a uniform one that is no constant (2 * stride * tid) is affine
+ * with a step of the run (aval.rs, RSTEP): every definition computes the step with the
+ * value, from its operands' steps, into a scalar beside it.
  *
  * A definition inside an if-then region writes only the lanes on the path; it can be a
  * scalar still when nothing reads the register after the paths meet (the lanes that took
@@ -572,9 +575,17 @@ typedef struct aval {
     int64_t step;   /* affine: lane-to-lane step (sign-extended from 32 bits when w32) */
     uint64_t ub;    /* every lane's value is below or at ub, computed without wrapping
                      * (UB_ANY: not known) */
+    bool rs;        /* affine: the step is a value of the run (a uniform register's times
+                     * a constant step, 2 * stride * tid), held beside the register
+                     * (step is 0 then; see RSTEP) */
 } aval;
 #define UB_ANY UINT64_MAX
-static const aval AV_TOP = {A_TOP, false, 0, 0}, AV_VEC = {A_VEC, false, 0, UB_ANY};
+/* vfunc.stride of an affine register whose step is a value of the run (aval.rs): the
+ * generated code holds it in t<slot> (i64; sign-extended from 32 bits for a 32-bit
+ * register) beside the register's lane 0 in s<slot>, and at a barrier in the register
+ * file's lane 1 slot */
+#define RSTEP INT64_MIN
+static const aval AV_TOP = {A_TOP, false, 0, 0, false}, AV_VEC = {A_VEC, false, 0, UB_ANY, false};
 
 static bool konst_value(const vfunc *v, uint32_t s, uint64_t *c) {
     if (s >= v->f->nslots || !v->konst[s]) return false;
@@ -586,9 +597,9 @@ static bool konst_value(const vfunc *v, uint32_t s, uint64_t *c) {
 
 static aval operand_av(const vfunc *v, const aval *av, uint32_t s) {
     uint64_t c;
-    if (konst_value(v, s, &c)) return (aval){A_UNI, false, 0, c};
+    if (konst_value(v, s, &c)) return (aval){A_UNI, false, 0, c, false};
     if (s >= v->f->nslots) return AV_VEC;
-    if (v->konst[s]) return (aval){A_UNI, false, 0, UB_ANY};
+    if (v->konst[s]) return (aval){A_UNI, false, 0, UB_ANY, false};
     return av[s];
 }
 
@@ -635,7 +646,7 @@ static int int_cvt(const exec_insn *in) {
 /* What instruction i's definition is, given what is known of its operands. */
 static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
-    const aval UNI = {A_UNI, false, 0, UB_ANY};
+    const aval UNI = {A_UNI, false, 0, UB_ANY, false};
     if (in->guard >= 0) return AV_VEC;
     int32_t rt = v->region_of[i];
     if (rt >= 0 && SET_HAS(&v->live[(uint32_t)rt * v->nw], in->d[0])) return AV_VEC;
@@ -644,11 +655,11 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
     case K_SREG: {
         uint32_t sreg = (uint32_t)in->target;
         if (sreg >= PTX_SREG_NTID_X && sreg <= PTX_SREG_NTID_Z)
-            return (aval){A_UNI, true, 0, sreg == PTX_SREG_NTID_Z ? 64 : 1024};
+            return (aval){A_UNI, true, 0, sreg == PTX_SREG_NTID_Z ? 64 : 1024, false};
         if (sreg >= PTX_SREG_CTAID_X && sreg <= PTX_SREG_NCTAID_Z) return UNI;
-        if (v->affine && sreg == PTX_SREG_TID_X) return (aval){A_AFF, true, 1, 1023};
+        if (v->affine && sreg == PTX_SREG_TID_X) return (aval){A_AFF, true, 1, 1023, false};
         if (v->affine && (sreg == PTX_SREG_TID_Y || sreg == PTX_SREG_TID_Z))
-            return (aval){A_UNI, true, 0, 1023};
+            return (aval){A_UNI, true, 0, 1023, false};
         return in->lane_fn ? UNI : AV_VEC;
     }
     case K_MEM: {
@@ -666,7 +677,7 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
         if (a.cls != A_AFF || (!all && in->aux != 32)) return a.cls == A_TOP ? AV_TOP : AV_VEC;
         if (all && a.w32 && a.ub > 0xffffffffu) return AV_VEC;
         uint64_t imm = (uint64_t)in->imm;
-        aval r = {A_AFF, !all, a.step, ub_add(a.ub, imm, all ? UB_ANY - 1 : 0xffffffffu)};
+        aval r = {A_AFF, !all, a.step, ub_add(a.ub, imm, all ? UB_ANY - 1 : 0xffffffffu), a.rs};
         if (!all) r.step = (int32_t)(uint32_t)r.step;
         return r;
     }
@@ -682,7 +693,7 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
         if (cv == CVT_MOV) return a.w32 ? AV_VEC : a;
         a = as_w32(a);
         /* widened: checked at run time unless a bound shows no lane wraps */
-        aval r = {A_AFF, false, a.step, cv == CVT_SEXT ? UB_ANY : a.ub};
+        aval r = {A_AFF, false, a.step, cv == CVT_SEXT ? UB_ANY : a.ub, a.rs};
         if (cv == CVT_SEXT && a.ub <= 0x7fffffffu) r.ub = a.ub;
         return r;
     }
@@ -702,7 +713,7 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
     bool wide = vs->var == ALU_V_WIDE, sgn = vs->type == PTX_T_s32;
     bool w32 = !wide && ptx_type_sizes[vs->type] == 4;
     uint64_t max = w32 ? 0xffffffffu : UB_ANY - 1;
-    aval r = {A_AFF, w32, 0, UB_ANY};
+    aval r = {A_AFF, w32, 0, UB_ANY, false};
     uint64_t c;
     /* a 64-bit operation on a 32-bit affine operand widens it */
     if (!w32 && !wide)
@@ -719,18 +730,26 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
     case PTX_OP_mov:
         r.step = a[0].step;
         r.ub = a[0].ub;
+        r.rs = a[0].rs;
         break;
     case PTX_OP_add:
         r.step = a[0].step + a[1].step;
         r.ub = ub_add(a[0].ub, a[1].ub, max);
+        r.rs = a[0].rs || a[1].rs;
         break;
     case PTX_OP_sub:
         r.step = a[0].step - a[1].step;
+        r.rs = a[0].rs || a[1].rs;
         break;
     case PTX_OP_mul:
     case PTX_OP_mad: {
         int kc = konst_value(v, in->a[1], &c) ? 1 : konst_value(v, in->a[0], &c) ? 0 : -1;
-        if (kc < 0) {
+        if (kc < 0 && (a[0].cls == A_AFF) != (a[1].cls == A_AFF)) {
+            /* an affine value times a uniform one of the run: affine, its step known
+             * when the code runs (emit_aff) */
+            r.step = 0;
+            r.rs = true;
+        } else if (kc < 0) {
             if (!all_uni && !(in->op == PTX_OP_mad && a[0].cls == A_UNI && a[1].cls == A_UNI))
                 return AV_VEC;
             r.step = 0;
@@ -741,10 +760,12 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
                               : (int64_t)c;
             r.step = (int64_t)((uint64_t)x.step * (uint64_t)cc);
             r.ub = cc < 0 ? UB_ANY : ub_mul(x.ub, (uint64_t)cc, max);
+            r.rs = x.rs;
         }
         if (in->op == PTX_OP_mad) {
             r.step += a[2].step;
             r.ub = ub_add(r.ub, a[2].ub, max);
+            r.rs |= a[2].rs;
         }
         break;
     }
@@ -755,6 +776,7 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
             break;
         }
         r.step = (int64_t)((uint64_t)a[0].step << c);
+        r.rs = a[0].rs;
         r.ub = a[0].ub == UB_ANY || (a[0].ub << c) >> c != a[0].ub || (a[0].ub << c) > max
                    ? UB_ANY : a[0].ub << c;
         break;
@@ -770,9 +792,14 @@ static aval result_av(const vfunc *v, const aval *av, uint32_t i) {
         break;
     }
     if (w32) r.step = (int32_t)(uint32_t)r.step;
-    if (in->lane_fn || r.step == 0) {
+    if (r.rs) {
+        r.step = 0;
+        r.ub = UB_ANY;
+    }
+    if (in->lane_fn || (r.step == 0 && !r.rs)) {
         r.cls = A_UNI;
         r.step = 0;
+        r.rs = false;
     }
     return r;
 }
@@ -789,13 +816,16 @@ static bool merge_av(aval *s, aval r, unsigned pass) {
     } else if (s->cls == A_UNI && r.cls == A_UNI) {
         n.w32 = s->w32 && r.w32;
         n.ub = s->ub > r.ub ? s->ub : r.ub;
-    } else if (s->cls == A_AFF && r.cls == A_AFF && s->step == r.step && s->w32 == r.w32) {
+    } else if (s->cls == A_AFF && r.cls == A_AFF && s->step == r.step && s->w32 == r.w32 &&
+               s->rs == r.rs) {
         n.ub = s->ub > r.ub ? s->ub : r.ub;
     } else {
         n = AV_VEC;
     }
     if (s->cls != A_TOP && pass > 4 && n.ub > s->ub) n.ub = UB_ANY;
-    if (n.cls == s->cls && n.w32 == s->w32 && n.step == s->step && n.ub == s->ub) return false;
+    if (n.cls == s->cls && n.w32 == s->w32 && n.step == s->step && n.ub == s->ub &&
+        n.rs == s->rs)
+        return false;
     *s = n;
     return true;
 }
@@ -820,7 +850,7 @@ static void analyse_values(vfunc *v) {
     for (uint32_t s = 0; s < f->nslots; s++) {
         bool var = SET_HAS(v->isvar, s);
         v->uni[s] = var && av[s].cls != A_VEC;
-        v->stride[s] = var && av[s].cls == A_AFF ? av[s].step : 0;
+        v->stride[s] = var && av[s].cls == A_AFF ? (av[s].rs ? RSTEP : av[s].step) : 0;
         v->w32[s] = var && av[s].cls == A_AFF && av[s].w32;
     }
 }
@@ -911,6 +941,12 @@ static const char *wrw(const vfunc *v, uint32_t i, uint32_t d) {
     return SET_HAS(&v->live[i * v->nw], d) ? "WRW" : "WRWF";
 }
 
+/* The step of affine register s (an i64): its constant, or its variable (RSTEP). */
+static void stp(jit_buf *o, const vfunc *v, uint32_t s) {
+    if (v->stride[s] == RSTEP) jit_buf_printf(o, "t%u", s);
+    else jit_buf_printf(o, "%lldll", (long long)v->stride[s]);
+}
+
 /* Slot s as a vector of the 32 lanes (vu). */
 static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
     if (v->konst[s]) {
@@ -918,7 +954,9 @@ static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BCV(0x%llxull)", (unsigned long long)c->value);
         else jit_buf_printf(o, "LDV(R + %uu * 32)", s);
     } else if (v->uni[s] && v->stride[s]) {
-        jit_buf_printf(o, "AFV(s%u, %lldll, %s)", s, (long long)v->stride[s], wmask(v, s));
+        jit_buf_printf(o, "AFV(s%u, ", s);
+        stp(o, v, s);
+        jit_buf_printf(o, ", %s)", wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "BCV(s%u)", s);
     } else if (v->narrow[s]) {
@@ -935,7 +973,9 @@ static void opq(jit_buf *o, const vfunc *v, uint32_t s) {
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BQ(0x%llxull)", (unsigned long long)c->value);
         else jit_buf_printf(o, "LDQ(R + %uu * 32 + k_ * 8)", s);
     } else if (v->uni[s] && v->stride[s]) {
-        jit_buf_printf(o, "AFQ(s%u, %lldll, %s)", s, (long long)v->stride[s], wmask(v, s));
+        jit_buf_printf(o, "AFQ(s%u, ", s);
+        stp(o, v, s);
+        jit_buf_printf(o, ", %s)", wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "BQ(s%u)", s);
     } else if (v->narrow[s]) {
@@ -952,7 +992,9 @@ static void opw(jit_buf *o, const vfunc *v, uint32_t s) {
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BW(0x%xu)", (uint32_t)c->value);
         else jit_buf_printf(o, "NWQ(LDQ(R + %uu * 32 + j_ * 16), LDQ(R + %uu * 32 + j_ * 16 + 8))", s, s);
     } else if (v->uni[s] && v->stride[s]) {
-        jit_buf_printf(o, "AFW(s%u, %lldll)", s, (long long)v->stride[s]);
+        jit_buf_printf(o, "AFW(s%u, ", s);
+        stp(o, v, s);
+        jit_buf_printf(o, ")");
     } else if (v->uni[s]) {
         jit_buf_printf(o, "BW(s%u)", s);
     } else if (v->narrow[s]) {
@@ -969,8 +1011,9 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "0x%llxull", (unsigned long long)c->value);
         else jit_buf_printf(o, "R[%uu * 32 + l0_]", s);
     } else if (v->uni[s] && v->stride[s]) {
-        jit_buf_printf(o, "((s%u + (u64)l0_ * (u64)%lldll) & %s)", s, (long long)v->stride[s],
-                       wmask(v, s));
+        jit_buf_printf(o, "((s%u + (u64)l0_ * (u64)", s);
+        stp(o, v, s);
+        jit_buf_printf(o, ") & %s)", wmask(v, s));
     } else if (v->uni[s]) {
         jit_buf_printf(o, "s%u", s);
     } else if (v->narrow[s]) {
@@ -981,17 +1024,32 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
 }
 
 /* Store slot s (a register) into the warp's register file, or load it from there.
- * store 2 (at a barrier) writes a scalar register's lane 0 only: the next turn reads that,
- * and a bail-out gives the other lanes theirs (vb_fix). */
-static void spill(jit_buf *o, const vfunc *v, uint32_t s, int store) {
-    if (v->inv[s] && store != 1) return; /* one value for every warp: kept as it is */
+ * store 2 (at a barrier) writes a scalar register's lane 0 only, and a register of 32-bit
+ * lanes as its 128 bytes (the first half of its slots, unwidened): the next turn reads
+ * them so (store 3: the load where a turn starts after a barrier), and a bail-out gives
+ * every lane its slot (vb_fix). 0 loads the slots, 1 stores them. */
+static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
+    bool store = mode == 1 || mode == 2;
+    if (v->inv[s] && mode != 1) return; /* one value for every warp: kept as it is */
     if (v->uni[s]) {
-        if (store == 2) jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
-        else if (store && v->stride[s])
-            jit_buf_printf(o, "    STV(R + %uu * 32, AFV(s%u, %lldll, %s));\n", s, s,
-                           (long long)v->stride[s], wmask(v, s));
-        else if (store) jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
-        else jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
+        bool rs = v->stride[s] == RSTEP;
+        if (mode == 2) {
+            jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
+            if (rs) jit_buf_printf(o, "    R[%uu * 32 + 1] = (u64)t%u;\n", s, s);
+        } else if (store && v->stride[s]) {
+            jit_buf_printf(o, "    STV(R + %uu * 32, AFV(s%u, ", s, s);
+            stp(o, v, s);
+            jit_buf_printf(o, ", %s));\n", wmask(v, s));
+        } else if (store) {
+            jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
+        } else {
+            jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
+            if (rs) jit_buf_printf(o, "    t%u = (i64)R[%uu * 32 + 1];\n", s, s);
+        }
+    } else if (v->narrow[s] && mode == 2) {
+        jit_buf_printf(o, "    __builtin_memcpy(R + %uu * 32, &r%u, 128);\n", s, s);
+    } else if (v->narrow[s] && mode == 3) {
+        jit_buf_printf(o, "    __builtin_memcpy(&r%u, R + %uu * 32, 128);\n", s, s);
     } else if (v->narrow[s]) {
         if (store) jit_buf_printf(o, "    STV(R + %uu * 32, VN(r%u));\n", s, s);
         else jit_buf_printf(o, "    r%u = NOFV(LDV(R + %uu * 32));\n", s, s);
@@ -1097,13 +1155,85 @@ static void emit_wrap_check(jit_buf *o, const vfunc *v, uint32_t i, uint32_t src
                             bool sgn) {
     jit_buf_printf(o, "    if (m && UNLIKELY(({ i64 e_ = (i64)(%s)", sgn ? "i32" : "u32");
     opnd_b(o, v, src);
-    jit_buf_printf(o, " + 31 * (i64)%lldll; e_ < %s || e_ > %s; }))) {\n", (long long)step,
+    /* (a step of the run: its low 32 bits, as as_w32 reads a 64-bit one) */
+    if (v->stride[src] == RSTEP)
+        jit_buf_printf(o, " + 31 * (i64)(i32)(u32)t%u;", src);
+    else
+        jit_buf_printf(o, " + 31 * (i64)%lldll;", (long long)step);
+    jit_buf_printf(o, " e_ < %s || e_ > %s; }))) {\n",
                    sgn ? "-0x80000000ll" : "0", sgn ? "0x7fffffffll" : "0xffffffffll");
     emit_bail(o, v, i);
     jit_buf_printf(o, "    }\n");
 }
 
-/* An instruction that defines an affine register: its lane 0, once for the warp. */
+/* Operand s's step in an affine computation, as a u64 (0: uniform; wide: read as a
+ * 32-bit value, sign-extended). */
+static void stepx(jit_buf *o, const vfunc *v, uint32_t s, bool wide) {
+    if (v->konst[s] || !v->uni[s] || !v->stride[s]) {
+        jit_buf_printf(o, "0ull");
+        return;
+    }
+    jit_buf_printf(o, wide ? "(u64)(i64)(i32)(u32)(" : "(u64)(");
+    stp(o, v, s);
+    jit_buf_printf(o, ")");
+}
+
+/* Operand s's lane 0 as a u64 (wide: its 32 bits, extended as sgn says). */
+static void valx(jit_buf *o, const vfunc *v, uint32_t s, bool wide, bool sgn) {
+    jit_buf_printf(o, !wide ? "(u64)" : sgn ? "(u64)(i64)(i32)" : "(u64)(u32)");
+    opnd_b(o, v, s);
+}
+
+/* The step of the affine register instruction i defines when it is a value of the run
+ * (RSTEP), from its operands' steps and values (only one of a product's factors is
+ * affine): t<d>, before lane 0 (which may overwrite an operand). */
+static void emit_aff_step(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t d = in->d[0];
+    if (v->stride[d] != RSTEP) return;
+    jit_buf_printf(o, "    if (m) t%u = (i64)%s(", d, v->w32[d] ? "(i32)(u32)" : "");
+    if (v->kind[i] != K_SPEC) { /* an offset or an integer cvt: the operand's step */
+        stepx(o, v, in->a[0], false);
+        jit_buf_printf(o, ");\n");
+        return;
+    }
+    const vspec *vs = v->vs[i];
+    bool wide = vs->var == ALU_V_WIDE, sgn = vs->type == PTX_T_s32;
+    switch (vs->op) {
+    case PTX_OP_mov:
+        stepx(o, v, in->a[0], false);
+        break;
+    case PTX_OP_add: case PTX_OP_sub:
+        stepx(o, v, in->a[0], false);
+        jit_buf_printf(o, vs->op == PTX_OP_add ? " + " : " - ");
+        stepx(o, v, in->a[1], false);
+        break;
+    case PTX_OP_mul: case PTX_OP_mad:
+        stepx(o, v, in->a[0], wide);
+        jit_buf_printf(o, " * ");
+        valx(o, v, in->a[1], wide, sgn);
+        jit_buf_printf(o, " + ");
+        stepx(o, v, in->a[1], wide);
+        jit_buf_printf(o, " * ");
+        valx(o, v, in->a[0], wide, sgn);
+        if (vs->op == PTX_OP_mad) {
+            jit_buf_printf(o, " + ");
+            stepx(o, v, in->a[2], false);
+        }
+        break;
+    case PTX_OP_shl:
+        stepx(o, v, in->a[0], false);
+        jit_buf_printf(o, " << ");
+        opnd_b(o, v, in->a[1]);
+        break;
+    default:
+        abort(); /* result_av makes no other operation affine */
+    }
+    jit_buf_printf(o, ");\n");
+}
+
+/* An instruction that defines an affine register: its lane 0, once for the warp (and its
+ * step, when that is a value of the run). */
 static void emit_aff(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     uint32_t d = in->d[0];
@@ -1114,6 +1244,7 @@ static void emit_aff(jit_buf *o, const vfunc *v, uint32_t i) {
     }
     if (v->kind[i] == K_OFFSET) {
         unsigned long long keep = in->aux < 64 ? (1ull << in->aux) - 1 : ~0ull;
+        emit_aff_step(o, v, i);
         jit_buf_printf(o, "    if (m) s%u = (", d);
         opnd_b(o, v, in->a[0]);
         jit_buf_printf(o, " + 0x%llxull) & 0x%llxull;\n", (unsigned long long)in->imm, keep);
@@ -1124,6 +1255,7 @@ static void emit_aff(jit_buf *o, const vfunc *v, uint32_t i) {
         aval x = as_w32(operand_av(v, v->av, in->a[0]));
         if ((cv == CVT_ZEXT || cv == CVT_SEXT) && needs_wrap_check(x, cv == CVT_SEXT))
             emit_wrap_check(o, v, i, in->a[0], x.step, cv == CVT_SEXT);
+        emit_aff_step(o, v, i);
         jit_buf_printf(o, "    if (m) s%u = ", d);
         if (cv == CVT_SEXT) jit_buf_printf(o, "(u64)(i64)(i32)");
         else if (cv == CVT_ZEXT || cv == CVT_TRUNC) jit_buf_printf(o, "(u64)(u32)");
@@ -1137,11 +1269,11 @@ static void emit_aff(jit_buf *o, const vfunc *v, uint32_t i) {
         /* the lanes of the 32-bit source must not wrap, or the product is not affine:
          * checked here when no bound shows it (outside regions: the block can be handed
          * over exactly) */
-        uint64_t c;
-        uint32_t src = konst_value(v, in->a[1], &c) ? in->a[0] : in->a[1];
+        uint32_t src = operand_av(v, v->av, in->a[0]).cls == A_AFF ? in->a[0] : in->a[1];
         aval x = as_w32(operand_av(v, v->av, src));
         if (needs_wrap_check(x, sgn)) emit_wrap_check(o, v, i, src, x.step, sgn);
     }
+    emit_aff_step(o, v, i);
     const char *mask = v->w32[d] ? "0xffffffffull" : "~0ull";
     jit_buf_printf(o, "    if (m) s%u = (", d);
     switch (vs->op) {
@@ -1394,20 +1526,24 @@ static bool emit_setp_affine(jit_buf *o, const vfunc *v, uint32_t i) {
         cmp = cmp == ALU_V_LT ? ALU_V_GT : cmp == ALU_V_LE ? ALU_V_GE
             : cmp == ALU_V_GT ? ALU_V_LT : cmp == ALU_V_GE ? ALU_V_LE : cmp;
     const char *t = vs->type == PTX_T_s32 ? "i32" : "u32";
-    int64_t st = (int32_t)(uint32_t)v->stride[x];
-    jit_buf_printf(o, "    { u32 bits_ = 0; i64 b_ = (i64)(%s)s%u, c_ = (i64)(%s)", t, x, t);
+    /* the step as 32-bit lanes see it (a step of the run may be 0: then the lanes'
+     * comparison) */
+    jit_buf_printf(o, "    { u32 bits_ = 0; i64 st_ = (i64)(i32)(u32)");
+    stp(o, v, x);
+    jit_buf_printf(o, ", b_ = (i64)(%s)s%u, c_ = (i64)(%s)", t, x, t);
     opnd_b(o, v, c);
-    jit_buf_printf(o, ", e_ = b_ + 31 * (i64)%lldll;\n"
-                      "      if (LIKELY(e_ >= %s && e_ <= %s)) bits_ = ", (long long)st,
+    jit_buf_printf(o, ", e_ = b_ + 31 * st_;\n"
+                      "      if (LIKELY(%se_ >= %s && e_ <= %s)) bits_ = ",
+                   v->stride[x] == RSTEP ? "st_ && " : "",
                    vs->type == PTX_T_s32 ? "-0x80000000ll" : "0",
                    vs->type == PTX_T_s32 ? "0x7fffffffll" : "0xffffffffll");
     switch (cmp) {
-    case ALU_V_LT: jit_buf_printf(o, "AFLT(b_, %lldll, c_)", (long long)st); break;
-    case ALU_V_LE: jit_buf_printf(o, "AFLT(b_, %lldll, c_ + 1)", (long long)st); break;
-    case ALU_V_GE: jit_buf_printf(o, "~AFLT(b_, %lldll, c_)", (long long)st); break;
-    case ALU_V_GT: jit_buf_printf(o, "~AFLT(b_, %lldll, c_ + 1)", (long long)st); break;
-    case ALU_V_EQ: jit_buf_printf(o, "AFEQ(b_, %lldll, c_)", (long long)st); break;
-    default: jit_buf_printf(o, "~AFEQ(b_, %lldll, c_)", (long long)st); break;
+    case ALU_V_LT: jit_buf_printf(o, "AFLT(b_, st_, c_)"); break;
+    case ALU_V_LE: jit_buf_printf(o, "AFLT(b_, st_, c_ + 1)"); break;
+    case ALU_V_GE: jit_buf_printf(o, "~AFLT(b_, st_, c_)"); break;
+    case ALU_V_GT: jit_buf_printf(o, "~AFLT(b_, st_, c_ + 1)"); break;
+    case ALU_V_EQ: jit_buf_printf(o, "AFEQ(b_, st_, c_)"); break;
+    default: jit_buf_printf(o, "~AFEQ(b_, st_, c_)"); break;
     }
     jit_buf_printf(o, ";\n      else { X4(Q a = ");
     opq(o, v, in->a[0]);
@@ -1621,11 +1757,18 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         jit_buf_printf(o, "    case %u:\n", i);
         for (uint32_t s = 0; s < f->nslots; s++)
             if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
+                v->stride[s] == RSTEP)
+                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(R[%uu * 32], (i64)R[%uu * 32 + 1], %s));\n",
+                               s, s, s, wmask(v, s));
+            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
                 v->stride[s])
                 jit_buf_printf(o, "      STV(R + %uu * 32, AFV(R[%uu * 32], %lldll, %s));\n", s,
                                s, (long long)v->stride[s], wmask(v, s));
             else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
                 jit_buf_printf(o, "      STV(R + %uu * 32, BCV(R[%uu * 32]));\n", s, s);
+            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->narrow[s])
+                jit_buf_printf(o, "      { vn n_; __builtin_memcpy(&n_, R + %uu * 32, 128); "
+                                  "STV(R + %uu * 32, VN(n_)); }\n", s, s);
         jit_buf_printf(o, "      break;\n");
     }
     jit_buf_printf(o, "    default: break;\n    }\n  }\n}\n");
@@ -1647,6 +1790,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     for (uint32_t s = 0; s < f->nslots; s++)
         if (SET_HAS(v->isvar, s)) {
             if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
+            if (v->uni[s] && v->stride[s] == RSTEP) jit_buf_printf(o, "  i64 t%u = 0;\n", s);
             else if (v->narrow[s]) jit_buf_printf(o, "  vn r%u = {0};\n", s);
             else jit_buf_printf(o, "  vu r%u = {0};\n", s);
         }
@@ -1666,7 +1810,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     for (uint32_t i = 1; i <= n; i++)
         if (v->resume[i]) {
             jit_buf_printf(o, "    case %u:\n", i);
-            emit_set(o, v, &v->live[i * nw], false);
+            emit_set(o, v, &v->live[i * nw], 3);
             emit_preds(o, v, false, &v->plive[i * v->pw]);
             jit_buf_printf(o, "      goto L%u;\n", i);
         }
@@ -1947,15 +2091,21 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define SEL(k, a, b) (((a) & (k)) | ((b) & ~(k)))\n"
         "#define LANE(r, l) ((r).q[(l) >> 3][(l) & 7])\n"
         "/* an affine register's lanes of chunk k_ (all 32: AFV): base + lane * step, in a width */\n"
-        "#define AFQ(b, st, mk) ((BQ(b) + IOTA.q[k_] * (u64)(st)) & BQ(mk))\n"
+        "/* (lanes 8 * k_ + i as lane 8 * k_'s value plus i * step: one product of IOTA's first\n"
+        " * chunk for the four chunks, where the step is a value of the run) */\n"
+        "#define AFQ(b, st, mk) ((BQ((u64)(b) + (u64)(st) * (8u * k_)) + IOTA.q[0] * (u64)(st)) & BQ(mk))\n"
         "#define AFV(b, st, mk) ({ vu af_; X4(af_.q[k_] = AFQ(b, st, mk);) af_; })\n"
-        "/* the lanes l where b + l * s < c, and where it equals c (exact values, s != 0) */\n"
+        "/* the lanes l where b + l * s < c, and where it equals c (exact values, s != 0; no\n"
+        " * division where all lanes or none hold, as in the warps a tree's step leaves idle) */\n"
         "static inline u32 AFLT(i64 b, i64 s, i64 c) {\n"
-        "  if (s > 0) { if (c <= b) return 0; i64 n = (c - b + s - 1) / s; return n >= 32 ? FULL : (1u << n) - 1; }\n"
+        "  if (s > 0) { if (c <= b) return 0; if (c - b > 31 * s) return FULL;\n"
+        "    i64 n = (c - b + s - 1) / s; return n >= 32 ? FULL : (1u << n) - 1; }\n"
         "  if (c > b) return FULL;\n"
+        "  if (b - c >= 31 * -s) return 0;\n"
         "  i64 k = (b - c) / -s + 1; return k >= 32 ? 0 : ~((1u << k) - 1); }\n"
         "static inline u32 AFEQ(i64 b, i64 s, i64 c) {\n"
-        "  if ((c - b) %% s) return 0; i64 q = (c - b) / s; return q >= 0 && q < 32 ? 1u << q : 0; }\n"
+        "  i64 d = c - b; if (s > 0 ? (d < 0 || d > 31 * s) : (d > 0 || d < 31 * s)) return 0;\n"
+        "  if (d %% s) return 0; i64 q = d / s; return q >= 0 && q < 32 ? 1u << q : 0; }\n"
         "static const vu IOTA = {{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15},{16,17,18,19,20,21,22,23},\n"
         "  {24,25,26,27,28,29,30,31}}};\n"
         "static const vu LBIT = {{{1u<<0,1u<<1,1u<<2,1u<<3,1u<<4,1u<<5,1u<<6,1u<<7},\n"
@@ -1988,7 +2138,7 @@ void jit_vemit_prelude(jit_buf *o) {
         "/* the lanes of mask mm in chunk j_, as all-ones elements */\n"
         "#define LMW(mm) ((W)((BW((mm) >> (16 * j_)) & LBITW) != 0))\n"
         "/* an affine register's low halves in chunk j_ */\n"
-        "#define AFW(b, st) (BW(b) + IOTAW.w[j_] * (u32)(st))\n"
+        "#define AFW(b, st) (BW((u32)(b) + (u32)(st) * (16u * j_)) + IOTAW.w[0] * (u32)(st))\n"
         "/* 16 lanes' low halves from two chunks of 64-bit slots; chunk j_ of a vu's */\n"
         "#define NWQ(a, b) ((W)__builtin_shufflevector(__builtin_convertvector((a), Q32), __builtin_convertvector((b), Q32),\\\n"
         "  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))\n"

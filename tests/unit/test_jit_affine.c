@@ -6,8 +6,9 @@
  * partial warps; div and rem by powers of two and other divisors, zero included; gathers,
  * scatters and stores of some lanes only; shuffles, atomics and unpacking moves, which it
  * runs through their handlers; registers of 32-bit lanes: wrapping, shifts, mixed widths,
- * f32 NaNs, a barrier, a handler and a bail-out with them live), and must leave the same
- * memory.
+ * f32 NaNs, a barrier, a handler and a bail-out with them live; steps known only when
+ * the code runs: a tree of pairs 2 * stride * tid apart, zero, negative and wrapping
+ * ones), and must leave the same memory.
  */
 #include "exec_harness.h"
 #include "exec/core.h"
@@ -163,6 +164,23 @@ static void run_all(harness *h, outcome *o) {
         keep(o, fl, 256 * 4);
     }
     harness_dealloc(h, fl);
+
+    /* ja_rstep: steps of the run (k * tid): 1, 0, negative, with products that wrap at
+     * 2^31 (in warp 1) and at 2^32 before a widening; blocks of 64 */
+    static const struct { int k; uint32_t ku; } rs[] = {
+        {1, 5}, {0, 0}, {-2, 0x04000000u}, {3, 0x08000000u}, {-7, 0xfffffff9u}};
+    for (size_t c = 0; c < sizeof rs / sizeof rs[0]; c++) {
+        memcpy(out2, in, 192 * 4);
+        memset(out, 0x11, OUT_INTS * 4);
+        memset(wide, 0x22, 2048 * 8);
+        int k = rs[c].k;
+        uint32_t ku = rs[c].ku;
+        void *a[] = {&out2, &out, &wide, &k, &ku};
+        launch(h, o, "ja_rstep", dim(3, 1, 1), dim(64, 1, 1), a);
+        keep(o, out2, 192 * 4);
+        keep(o, out, 3 * 8 * 64 * 4);
+        keep(o, wide, 192 * 8);
+    }
 
     harness_dealloc(h, wide);
     harness_dealloc(h, in);

@@ -171,3 +171,28 @@ extern "C" __global__ void ja_lanes32(const int *in, int *out, long long *wide, 
     for (int k = 0; k < (x & 3); k++) acc = acc * 3 + nb;    // lanes apart: the interpreter's
     if (t < n) out[4096 + t] = acc;
 }
+
+// Affine values whose step is a value of the run (threadIdx.x times a value the same for
+// the warp): a tree whose pairs are 2 * stride * tid apart (reduceNeighboredLess: gathers
+// and scatters at those addresses, compared with blockDim.x), products live across a
+// barrier, steps of 0 (every lane equal: the lanes' own comparison) and negative ones, and
+// an unsigned product that wraps at 2^31 and 2^32 before it is widened (the block goes on in
+// the interpreter there, with the other warps' such registers waiting at the barrier).
+extern "C" __global__ void ja_rstep(int *data, int *out, long long *wide, int k, unsigned ku) {
+    unsigned tid = threadIdx.x;
+    int *d = data + blockIdx.x * blockDim.x;
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+        unsigned index = 2 * stride * tid;
+        if (index < blockDim.x) d[index] += d[index + stride];
+        __syncthreads();
+    }
+    int j = k * (int)tid;
+    unsigned u = ku * tid;
+    int *o = out + blockIdx.x * 8 * blockDim.x;
+    o[3 * blockDim.x + tid] = j ^ (int)u;                    // both made before the barrier
+    __syncthreads();
+    o[tid] = j + (j < 100 ? 1 : 0) + (j == 3 * k ? 1000 : 0) + (j >= -50 ? 20000 : 0);
+    o[blockDim.x + tid] = (int)(u >> 3) + (u >= 1000u ? 7 : 0);
+    o[2 * blockDim.x + 4 * blockDim.x + j / 4] = (int)tid;   // a scatter at the product
+    wide[blockIdx.x * blockDim.x + tid] = (long long)(int)u * 3 + (long long)u;
+}
