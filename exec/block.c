@@ -878,7 +878,9 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
                                   ? __atomic_load_n(&k->func->block_native, __ATOMIC_ACQUIRE)
                                   : NULL;
     if (bn && !L->warps_outlive_fault && b->nwarps <= EXEC_WARP_SIZE) {
-        if (bn(b, &exec_native_block_runtime) == 0) goto done;
+        int r = bn(b, &exec_native_block_runtime);
+        exec_native_returned();
+        if (r == 0) goto done;
     }
 
     for (;;) {
