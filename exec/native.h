@@ -78,7 +78,11 @@ extern const exec_native_rt exec_native_runtime;
 #if defined(__x86_64__) && defined(__GNUC__)
 extern bool exec_native_has_avx;
 static inline void exec_native_returned(void) {
-    if (exec_native_has_avx) __asm__ volatile("vzeroupper");
+    /* (the clobbers: no value of the caller's stays in a vector register across it) */
+    if (exec_native_has_avx)
+        __asm__ volatile("vzeroupper" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+                         "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+                         "xmm15");
 }
 #else
 static inline void exec_native_returned(void) {}
