@@ -630,6 +630,21 @@ int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
 
 /* ---- running a block ---- */
 
+/* Frame 0 of warp w ready for kernel k's function f, as exec_frame_prepare leaves it. Its
+ * constant slots stay filled from the worker's earlier blocks of the kernel (no code writes
+ * them, and frame 0 is never moved aside), so every block of a launch after a worker's
+ * first finds them so: checked here, without the call. */
+static inline void prepare_frame0(exec_wstate *w, const exec_func *f, const exec_kernel *k) {
+    exec_frame *fr = w->frames_cap ? &w->frames[0] : NULL;
+    if (fr && fr->cfunc == f && fr->ckernel == k && fr->clocal == 0 &&
+        fr->cserial == k->prog->serial) {
+        fr->func = f;
+        fr->local_base = 0;
+        return;
+    }
+    exec_frame_prepare(w, 0, f, 0);
+}
+
 static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint64_t clock) {
     const exec_func *f = b->k->func;
     w->h.block = b;
@@ -645,12 +660,13 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->h.sync_mask_missing = 0;
     w->h.sync_mask_excluded = 0;
     w->depth = 0;
-    exec_frame_prepare(w, 0, f, 0);
+    prepare_frame0(w, f, b->k);
     w->frames[0].rs_base = 0;
     w->frames[0].site = NULL;
     w->h.R = w->frames[0].R;
     w->h.P = w->frames[0].P;
-    exec_warp_enter_code(w, f);
+    w->code = f->code;
+    if (b->L->observer) exec_warp_enter_code(w, f);
     w->ip = f->code;
     w->rsp = 0;
     w->returned = 0;
@@ -878,7 +894,9 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
                                   ? __atomic_load_n(&k->func->block_native, __ATOMIC_ACQUIRE)
                                   : NULL;
     if (bn && !L->warps_outlive_fault && b->nwarps <= EXEC_WARP_SIZE) {
-        if (bn(b, &exec_native_block_runtime) == 0) goto done;
+        int r = bn(b, &exec_native_block_runtime);
+        exec_native_returned();
+        if (r == 0) goto done;
     }
 
     for (;;) {

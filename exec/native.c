@@ -3,6 +3,16 @@
  */
 #include "native.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+bool exec_native_has_avx;
+
+/* (read before any native code can run: set when the library loads) */
+__attribute__((constructor)) static void native_find_avx(void) {
+    __builtin_cpu_init();
+    exec_native_has_avx = __builtin_cpu_supports("avx");
+}
+#endif
+
 static volatile int *native_abort_flag(exec_wstate *w) { return w->h.block->L->abort; }
 
 static void native_view(exec_wstate *w, exec_native_view *v) {
@@ -115,6 +125,7 @@ void exec_warp_run_native(exec_wstate *w) {
         exec_native_fn nf = __atomic_load_n(&f->native, __ATOMIC_ACQUIRE);
         if (nf && in >= f->code && in <= f->code + f->ncode) {
             int r = nf(w, &exec_native_runtime);
+            exec_native_returned();
             if (r == 1) return;
             if (r == 0 || w->ip != in) continue;
             /* 2: not one of the code's entry points: this instruction is interpreted */

@@ -68,6 +68,26 @@ int exec_native_mem_generic(const exec_insn *in);
 
 extern const exec_native_rt exec_native_runtime;
 
+/* Native code is built for the host's CPU (-march=native) and may return with the upper
+ * halves of the vector registers in use: the C compiler adds vzeroupper only at -O2 and
+ * above, and the code calls back into the core (handlers, the runtime's entry points)
+ * with them dirty too. The core is built for the baseline x86-64, whose legacy SSE
+ * instructions (a struct copy, a memset, a double's move) then each wait on the whole
+ * register (Intel's dirty-upper state): the first of them after a block's native code cost
+ * about as much as a warp's turn. Call this when native code has returned. */
+#if defined(__x86_64__) && defined(__GNUC__)
+extern bool exec_native_has_avx;
+static inline void exec_native_returned(void) {
+    /* (the clobbers: no value of the caller's stays in a vector register across it) */
+    if (exec_native_has_avx)
+        __asm__ volatile("vzeroupper" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+                         "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+                         "xmm15");
+}
+#else
+static inline void exec_native_returned(void) {}
+#endif
+
 /* The vector tier (exec_native_block_fn): a kernel's code that runs a whole block, each
  * warp's registers in the C compiler's vector locals, the block's warps one after another
  * from barrier to barrier (the order the interpreter runs them in). It returns 0 when the

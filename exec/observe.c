@@ -269,6 +269,7 @@ void exec_warp_run_native_observed(exec_wstate *w) {
             exec_native_fn nf = __atomic_load_n(&f->native, __ATOMIC_ACQUIRE);
             if (nf && f->instrumented && in >= f->code && in <= f->code + f->ncode) {
                 int r = nf(w, &exec_native_runtime);
+                exec_native_returned();
                 if (r == 1) return;
                 if (r == 0 || w->ip != in) continue;
                 /* 2: not one of the code's entry points: interpreted below */

@@ -23,7 +23,14 @@ struct gpu_grid;
 struct gpu_dp_grid;
 struct gpu_dp_block;
 
+/* Bytes of a cache line: what keeps apart data that different host threads write (see
+ * gpu_lane and gpu/scheduler.c's gpu_grid). */
+#define GPU_CACHE_LINE 64
+
+/* A lane writes its own state for every block it runs; the gaps at both ends keep other
+ * data (the next lane of d->lanes, a grid on the same stack) off its cache lines. */
 typedef struct gpu_lane {
+    char gap_before[GPU_CACHE_LINE];
     struct gpu_device *dev;
     unsigned index;               /* pool lanes: 1..n-1; a calling thread's lane: 0 */
     pthread_t thread;             /* pool lanes only */
@@ -47,6 +54,7 @@ typedef struct gpu_lane {
     struct gpu_dp_grid *dp;
     struct gpu_dp_block *dp_block;
     exec_cluster *cluster;        /* the cluster of the block being run (cluster launches) */
+    char gap_after[GPU_CACHE_LINE];
 } gpu_lane;
 
 struct gpu_device {

@@ -69,7 +69,15 @@ typedef struct out_slot {
     size_t len;
 } out_slot;
 
+/* A grid's state is read by every lane for every block it runs (launch, dimensions, fault
+ * block), written by each lane once per run (the hand-out, under d->sched_lock; the
+ * counts; the output), and lives on the stack of the thread that launched it, next to that
+ * thread's own lane, which it writes for every block. Gaps of a cache line keep these
+ * apart: a line that one lane writes and another reads for every block moved between
+ * their cores each time (with two lanes, a tenth of the grid's time went to it). */
 typedef struct gpu_grid {
+    char gap_before[GPU_CACHE_LINE];
+    /* read by every lane; written only at the start (and fault_block at a fault) */
     gpu_device *dev;
     const exec_launch *launch;
     exec_dim3 dim;
@@ -91,7 +99,9 @@ typedef struct gpu_grid {
     pthread_mutex_t co_lock;
     pthread_cond_t co_cond;        /* the grid barrier completed (co_flips moved on) */
     uint64_t co_flips;             /* grid barriers completed (co_lock) */
+    _Atomic uint64_t fault_block;  /* lowest faulting block so far, NO_BLOCK if none */
 
+    char gap_sched[GPU_CACHE_LINE];
     /* under d->sched_lock */
     uint64_t seq;                  /* admission order */
     uint32_t sm_base;              /* block k runs on SM (sm_base + k) mod num_sms */
@@ -102,7 +112,7 @@ typedef struct gpu_grid {
     struct gpu_grid *next;         /* in d->active */
     pthread_cond_t done;           /* blocks_out reached 0 with none left to hand out */
 
-    _Atomic uint64_t fault_block;  /* lowest faulting block so far, NO_BLOCK if none */
+    char gap_counts[GPU_CACHE_LINE];
     _Atomic uint64_t emit_seen;    /* emit_next as lanes may read it without the lock */
     _Atomic uint64_t blocks_run;
     _Atomic uint64_t insns;
@@ -112,6 +122,7 @@ typedef struct gpu_grid {
     uint64_t emit_next;            /* oldest block whose output is not yet written */
     out_slot *ring;
     uint64_t ring_size;
+    char gap_after[GPU_CACHE_LINE];
 } gpu_grid;
 
 /* The device and grid whose block this host thread is running, if any: a grid launched
