@@ -67,11 +67,18 @@
  *    bench/timing/suite_occ.cu: one kernel at 1, 2, 4 and 8 blocks an SM over 1 to 16
  *    waves. The shared memory itself costs nothing (1, 2 or 4 blocks an SM without it take
  *    as long; a carveout set by hand changes nothing for that kernel), occupancy does: a
- *    block that was the last one running on its SM leaves it idle ~400 cycles before the
- *    next one starts (Nsight Compute's active cycles against elapsed ones, per wave at one
- *    block an SM), which a grid of one block an SM pays in every wave; while other blocks
- *    run, the gap is hidden. (The L1 the carveout leaves is prof/session.c's: a kernel
+ *    block that was the last one running on its SM leaves it ~1000 cycles before the next
+ *    one's work starts (its retirement, the next one's launch: per wave at one block an
+ *    SM, 3,630 cycles of elapsed time against 2,630 of the blocks' own clock64 durations,
+ *    bench/timing/suite_diag.cu; ~400 of them idle by Nsight Compute's active cycles),
+ *    which a grid of one block an SM pays in every wave; while other blocks run, the gap
+ *    is hidden. (The L1 the carveout leaves is prof/session.c's: a kernel
  *    reusing a 96 KB window runs 40% longer with all of it given to shared memory.)
+ * 8. Managed memory (bench/timing/suite_mm.cu, timed with CUDA events: Nsight Compute's
+ *    replay hides page faults): a grid touching pages the host holds migrates them on
+ *    fault (~180 us for the first batch, then ~5 GB/s), pages nobody touched yet are made
+ *    on the device (~8 GB/s), and resident or prefetched pages cost nothing
+ *    (prof_managed_fault_s; runtime/memrange.c follows where the pages are).
  * 9. Blocks of one wave, measured with bench/timing/suite_diag.cu (the blocks' own
  *    %clock64 durations, and each kernel beside a copy without its signed remainder):
  *    (a) the blocks of a wave run at once, so a load missing on data another block of the
@@ -82,11 +89,6 @@
  *    takes the p-norm (p = 2) of its critical path and its share of the schedulers, not
  *    the larger alone (k_l1reuse: a block alone 23.7k cycles, four an SM 31.5k with 21k
  *    of issue each; k_occ_smem at 1, 2, 4 and 8 blocks an SM: 2.9k, 3.2k, 4.2k, 6.1k).
- * 8. Managed memory (bench/timing/suite_mm.cu, timed with CUDA events: Nsight Compute's
- *    replay hides page faults): a grid touching pages the host holds migrates them on
- *    fault (~180 us for the first batch, then ~5 GB/s), pages nobody touched yet are made
- *    on the device (~8 GB/s), and resident or prefetched pages cost nothing
- *    (prof_managed_fault_s; runtime/memrange.c follows where the pages are).
  *
  * Not modelled: instruction cache misses, DRAM page and bank effects (scattered sectors
  * stream at the efficiency of whole lines here), the host touching managed pages again
@@ -163,7 +165,7 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.uvm_fault_s = 180e-6;
     m.uvm_migrate_bytes_per_s = 5.0e9;
     m.uvm_populate_bytes_per_s = 8.0e9;
-    m.block_gap_cycles = 400;
+    m.block_gap_cycles = 1000;
     m.inwave_fill_share = 0.5;
     m.issue_overlap_p = 2.0;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
