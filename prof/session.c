@@ -49,7 +49,7 @@
 #define ATOM_BUCKETS 65536u      /* global atomics: ops per address and transactions per
                                   * line, counted in hashed buckets (a collision only makes
                                   * an address look busier) */
-#define FIRST_SLOTS 65536u      /* sectors' first-touching blocks, hashed and tagged (a
+#define FIRST_SLOTS 65536u       /* sectors' first-touching blocks, hashed and tagged (a
                                   * collision forgets a sector: its misses count as L2's) */
 #define FIRST_BLOCK_BITS 20u     /* ... the block index kept beside the sector's tag */
 #define CAS_PROBES 64u           /* compare-and-swaps are counted by exact address (their
