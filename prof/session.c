@@ -40,7 +40,8 @@
 #define MAX_RECORDED_BLOCKS (1u << 22)
 #define PROF_TIMED_BLOCKS 32u    /* blocks of a grid replayed on the timing clock, at most */
 #define PROF_EVENTS_PER_WARP 2048u /* a replayed warp's instructions timed one by one; the
-                                  * rest of a longer one is extrapolated at the same pace */
+                                  * rest of a longer one is extrapolated at the pace of
+                                  * their second half */
 #define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
 #define MEMO_PERIOD 256u         /* moving all addresses by a multiple of this changes no count
                                   * (128-byte lines, 32 banks of up to 8 bytes) */
@@ -123,6 +124,8 @@ typedef struct warp_clock {
     uint64_t last_miss_ready;  /* when the latest counted such wait ended */
     uint64_t events;           /* instructions timed one by one in this block */
     uint64_t issued;           /* instructions issued in this block (warp_end) */
+    uint64_t half_t;           /* its clock when half of its timed instructions had issued */
+    uint32_t half_rounds;      /* ... and its miss_rounds then */
     uint64_t sfu_free;         /* when the SFU takes this warp's next instruction */
     struct {
         uint64_t ready;        /* when the register's value is ready */
@@ -812,6 +815,8 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
         w->warps[i].at_barrier = false;
         w->warps[i].events = 0;
         w->warps[i].issued = 0;
+        w->warps[i].half_t = 0;
+        w->warps[i].half_rounds = 0;
         w->warps[i].sfu_free = 0;
     }
     for (uint32_t g = 0; g < w->release_used; g++)
@@ -853,15 +858,26 @@ static void on_block_end(const exec_site *site)
     for (uint32_t i = 0; i < w->nwarps; i++) {
         const warp_clock *wc = &w->warps[i];
         uint64_t e = wc->t > wc->bb_end ? wc->t : wc->bb_end;
-        /* a warp timed for its first instructions only goes on at the pace they set */
-        double pace = wc->events && wc->issued > wc->events
-                          ? (double)wc->issued / (double)wc->events : 1.0;
-        e = w->base + (uint64_t)((double)(e - w->base) * pace);
+        uint32_t r = wc->miss_rounds;
+        /* a warp timed for its first instructions only goes on at the pace the second half
+         * of them set: past its cold start (a loop's first sweep over data missing L1, a
+         * pointer chase's first lap), which the whole run does not repeat */
+        if (wc->events > PROF_EVENTS_PER_WARP / 2 && wc->issued > wc->events &&
+            wc->half_t >= w->base && e >= wc->half_t) {
+            double half = (double)(wc->events - PROF_EVENTS_PER_WARP / 2);
+            double pace = (double)(wc->issued - PROF_EVENTS_PER_WARP / 2) / half;
+            e = wc->half_t + (uint64_t)((double)(e - wc->half_t) * pace);
+            r = wc->half_rounds + (uint32_t)((double)(r - wc->half_rounds) * pace);
+        } else if (wc->events && wc->issued > wc->events) {
+            double pace = (double)wc->issued / (double)wc->events;
+            e = w->base + (uint64_t)((double)(e - w->base) * pace);
+            r = (uint32_t)((double)r * pace);
+        }
         events += wc->events;
         issued += wc->issued > wc->events ? wc->issued : wc->events;
         if (e > end) {
             end = e;
-            rounds = (uint32_t)((double)wc->miss_rounds * pace);
+            rounds = r;
         }
     }
     w->cur.critical_cycles = end - w->base;
@@ -918,6 +934,10 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     if (site->warp >= w->nwarps || !w->timing_block)
         return;
     warp_clock *wc = &w->warps[site->warp];
+    if (wc->events == PROF_EVENTS_PER_WARP / 2) {
+        wc->half_t = wc->t > wc->bb_end ? wc->t : wc->bb_end;
+        wc->half_rounds = wc->miss_rounds;
+    }
     wc->events++;
     prof_session *s = w->s;
     /* The slot it issues in, and when it can start: SASS schedules independent work

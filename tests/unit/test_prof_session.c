@@ -3,7 +3,8 @@
  * corrections (a remainder counted as its instruction sequence, a branch to the kernel's
  * end as a predicated exit, a short shared-memory if-body as predicated code, an atom
  * whose result is unused as a reduction), a time estimate from the replayed blocks, and
- * a load missing on data another block of its wave brought in first (its fill in flight). */
+ * a load missing on data another block of its wave brought in first (its fill in flight),
+ * and a long warp extrapolated at its steady pace. */
 #include "exec_harness.h"
 #include "gpu/gpu.h"
 #include "prof/session.h"
@@ -88,6 +89,36 @@ static const char *ptx =
     "    mul.wide.u32 %rd5, %r6, 4;\n"
     "    add.s64 %rd6, %rd2, %rd5;\n"
     "    st.global.u32 [%rd6], %r5;\n"
+    "    ret;\n"
+    "}\n"
+    /* sweep: out[tid] = sum over j < iters of in[(j & 63) * 32 + tid] (one warp: an 8 KB
+     * window, its first lap missing L1, every later one hitting) */
+    ".visible .entry sweep(.param .u64 p_in, .param .u64 p_out, .param .u32 p_iters)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .f32 %f<3>;\n"
+    "    .reg .b32 %r<8>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [p_in];\n"
+    "    ld.param.u64 %rd2, [p_out];\n"
+    "    ld.param.u32 %r1, [p_iters];\n"
+    "    mov.u32 %r2, %tid.x;\n"
+    "    mov.u32 %r3, 0;\n"
+    "    mov.f32 %f1, 0f00000000;\n"
+    "LOOP:\n"
+    "    and.b32 %r4, %r3, 63;\n"
+    "    shl.b32 %r5, %r4, 5;\n"
+    "    add.s32 %r6, %r5, %r2;\n"
+    "    mul.wide.u32 %rd3, %r6, 4;\n"
+    "    add.s64 %rd4, %rd1, %rd3;\n"
+    "    ld.global.f32 %f2, [%rd4];\n"
+    "    add.f32 %f1, %f1, %f2;\n"
+    "    add.s32 %r3, %r3, 1;\n"
+    "    setp.lt.u32 %p1, %r3, %r1;\n"
+    "    @%p1 bra LOOP;\n"
+    "    mul.wide.u32 %rd5, %r2, 4;\n"
+    "    add.s64 %rd6, %rd2, %rd5;\n"
+    "    st.global.f32 [%rd6], %f1;\n"
     "    ret;\n"
     "}\n";
 
@@ -242,6 +273,31 @@ static void test_inwave_fill(harness *h)
     harness_dealloc(h, out);
 }
 
+/* A warp longer than the instructions timed one by one goes on at the pace of their second
+ * half: past its first lap's misses, which the rest of the run does not repeat. Twice the
+ * iterations then take less than twice the time (at the whole window's pace they took
+ * exactly twice), and the second thousands of iterations cost what the second half's
+ * L1 hits do. */
+static void test_steady_pace(harness *h)
+{
+    float *in = harness_alloc(h, 2048 * 4), *out = harness_alloc(h, 32 * 4);
+    for (int i = 0; i < 2048; i++) in[i] = 1.0f;
+    double crit[2];
+    for (int k = 0; k < 2; k++) {
+        uint32_t iters = 2048u << k;
+        void *args[] = {&in, &out, &iters};
+        prof_session *s = profile(h, "sweep", 1, 32, args);
+        CHECK(out[7] == (float)iters);
+        crit[k] = prof_session_estimate(s, 10ull * iters).block_critical;
+        prof_session_free(s);
+    }
+    CHECK(crit[0] > 0);
+    CHECK(crit[1] / crit[0] > 1.5);
+    CHECK(crit[1] / crit[0] < 1.95);
+    harness_dealloc(h, in);
+    harness_dealloc(h, out);
+}
+
 int main(void)
 {
     h100 = gpu_preset_find("h100");
@@ -254,6 +310,7 @@ int main(void)
     test_tree(&h);
     test_pool(&h);
     test_inwave_fill(&h);
+    test_steady_pace(&h);
     harness_free(&h);
     return harness_report("test_prof_session");
 }
