@@ -40,7 +40,8 @@
 #define MAX_RECORDED_BLOCKS (1u << 22)
 #define PROF_TIMED_BLOCKS 32u    /* blocks of a grid replayed on the timing clock, at most */
 #define PROF_EVENTS_PER_WARP 2048u /* a replayed warp's instructions timed one by one; the
-                                  * rest of a longer one is extrapolated at the same pace */
+                                  * rest of a longer one is extrapolated at the pace of
+                                  * their second half */
 #define MEMO_SLOTS 1024u         /* remembered access patterns per worker */
 #define MEMO_PERIOD 256u         /* moving all addresses by a multiple of this changes no count
                                   * (128-byte lines, 32 banks of up to 8 bytes) */
@@ -49,6 +50,9 @@
 #define ATOM_BUCKETS 65536u      /* global atomics: ops per address and transactions per
                                   * line, counted in hashed buckets (a collision only makes
                                   * an address look busier) */
+#define FIRST_SLOTS 65536u       /* sectors' first-touching blocks, hashed and tagged (a
+                                  * collision forgets a sector: its misses count as L2's) */
+#define FIRST_BLOCK_BITS 20u     /* ... the block index kept beside the sector's tag */
 #define CAS_PROBES 64u           /* compare-and-swaps are counted by exact address (their
                                   * contention is modelled, and a collision would invent
                                   * some): slots looked at before an address goes uncounted */
@@ -120,6 +124,8 @@ typedef struct warp_clock {
     uint64_t last_miss_ready;  /* when the latest counted such wait ended */
     uint64_t events;           /* instructions timed one by one in this block */
     uint64_t issued;           /* instructions issued in this block (warp_end) */
+    uint64_t half_t;           /* its clock when half of its timed instructions had issued */
+    uint32_t half_rounds;      /* ... and its miss_rounds then */
     uint64_t sfu_free;         /* when the SFU takes this warp's next instruction */
     struct {
         uint64_t ready;        /* when the register's value is ready */
@@ -153,6 +159,7 @@ typedef struct prof_worker {
     uint64_t *release;         /* per barrier generation: last arrival */
     uint32_t release_cap, release_used;
     uint64_t base;             /* the block's start on this worker's clock */
+    uint64_t block;            /* the running block's linear index */
     prof_block_cost cur;
     uint64_t *l1;              /* sector + 1 per line, 0 = empty */
     const insn_info *last;     /* the instruction of the latest insn event */
@@ -187,6 +194,10 @@ struct prof_session {
     uint64_t blocks_seen;      /* timed blocks */
     uint64_t sample_stride;    /* every this many blocks (in linear order) one is timed */
     prof_touched *touched;     /* the sectors the launch touched (timing only) */
+    /* the block that touched a sector first (FIRST_SLOTS, hashed: sector << FIRST_BLOCK_BITS
+     * | block + 1), to tell a miss on data a block of the same wave is still bringing in */
+    _Atomic uint64_t *first_block;
+    uint64_t wave_blocks;      /* blocks resident at once on the whole device */
     prof_table_pool *pool;     /* where workers take and leave their tables; NULL: none */
     /* global atomics: weighted ops per address, transactions per line (ATOM_BUCKETS
      * each, made on the first atomic) */
@@ -804,6 +815,8 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
         w->warps[i].at_barrier = false;
         w->warps[i].events = 0;
         w->warps[i].issued = 0;
+        w->warps[i].half_t = 0;
+        w->warps[i].half_rounds = 0;
         w->warps[i].sfu_free = 0;
     }
     for (uint32_t g = 0; g < w->release_used; g++)
@@ -816,6 +829,7 @@ static void on_block_begin(const exec_site *site, uint32_t nthreads)
                       (uint64_t)L->grid.x * (site->ctaid.y + (uint64_t)L->grid.y * site->ctaid.z);
     prof_session *s = w->s;
     w->timing_block = s->timing && (linear % s->sample_stride == 0 || linear + 1 == s->nblocks);
+    w->block = linear;
 }
 
 /* Does this event belong to the timing replay: a replayed block, and an instruction of a
@@ -844,15 +858,26 @@ static void on_block_end(const exec_site *site)
     for (uint32_t i = 0; i < w->nwarps; i++) {
         const warp_clock *wc = &w->warps[i];
         uint64_t e = wc->t > wc->bb_end ? wc->t : wc->bb_end;
-        /* a warp timed for its first instructions only goes on at the pace they set */
-        double pace = wc->events && wc->issued > wc->events
-                          ? (double)wc->issued / (double)wc->events : 1.0;
-        e = w->base + (uint64_t)((double)(e - w->base) * pace);
+        uint32_t r = wc->miss_rounds;
+        /* a warp timed for its first instructions only goes on at the pace the second half
+         * of them set: past its cold start (a loop's first sweep over data missing L1, a
+         * pointer chase's first lap), which the whole run does not repeat */
+        if (wc->events > PROF_EVENTS_PER_WARP / 2 && wc->issued > wc->events &&
+            wc->half_t >= w->base && e >= wc->half_t) {
+            double half = (double)(wc->events - PROF_EVENTS_PER_WARP / 2);
+            double pace = (double)(wc->issued - PROF_EVENTS_PER_WARP / 2) / half;
+            e = wc->half_t + (uint64_t)((double)(e - wc->half_t) * pace);
+            r = wc->half_rounds + (uint32_t)((double)(r - wc->half_rounds) * pace);
+        } else if (wc->events && wc->issued > wc->events) {
+            double pace = (double)wc->issued / (double)wc->events;
+            e = w->base + (uint64_t)((double)(e - w->base) * pace);
+            r = (uint32_t)((double)r * pace);
+        }
         events += wc->events;
         issued += wc->issued > wc->events ? wc->issued : wc->events;
         if (e > end) {
             end = e;
-            rounds = (uint32_t)((double)wc->miss_rounds * pace);
+            rounds = r;
         }
     }
     w->cur.critical_cycles = end - w->base;
@@ -909,6 +934,10 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     if (site->warp >= w->nwarps || !w->timing_block)
         return;
     warp_clock *wc = &w->warps[site->warp];
+    if (wc->events == PROF_EVENTS_PER_WARP / 2) {
+        wc->half_t = wc->t > wc->bb_end ? wc->t : wc->bb_end;
+        wc->half_rounds = wc->miss_rounds;
+    }
     wc->events++;
     prof_session *s = w->s;
     /* The slot it issues in, and when it can start: SASS schedules independent work
@@ -1043,7 +1072,34 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
  * (what DRAM supplies). */
 static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 {
-    return prof_touched_mark(w->s->touched, &w->touched_at, first, last);
+    uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, first, last);
+    _Atomic uint64_t *fb = w->s->first_block;
+    if (fresh && fb && last - first < 64 && w->block + 1 < (1ull << FIRST_BLOCK_BITS))
+        for (uint64_t sct = first; sct <= last; sct++) {
+            _Atomic uint64_t *e = &fb[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)];
+            if (atomic_load_explicit(e, memory_order_relaxed) >> FIRST_BLOCK_BITS != sct)
+                atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | (w->block + 1),
+                                      memory_order_relaxed);
+        }
+    return fresh;
+}
+
+/* A load missing L1 on a sector the launch had touched: did another block of the same
+ * wave touch it first? On the GPU the blocks of a wave run at once, so such a miss finds
+ * the sector's fill from DRAM still in flight (vcuda runs them one after another, and the
+ * record says L2 has it). */
+static bool in_wave_fill(const prof_worker *w, uint64_t sct)
+{
+    const prof_session *s = w->s;
+    if (!s->first_block || w->block + 1 >= (1ull << FIRST_BLOCK_BITS))
+        return false;
+    uint64_t e = atomic_load_explicit(
+        &s->first_block[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)],
+        memory_order_relaxed);
+    if (e >> FIRST_BLOCK_BITS != sct)
+        return false;
+    uint64_t other = (e & ((1ull << FIRST_BLOCK_BITS) - 1)) - 1;
+    return other != w->block && other / s->wave_blocks == w->block / s->wave_blocks;
 }
 
 /* The common well-coalesced access, a full warp reading one span of at most 8 bytes a
@@ -1148,7 +1204,11 @@ static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc
         if (acc == EXEC_OBS_LOAD) {
             *line = tag;  /* loads allocate; stores write through and keep the line */
             *missed = true;
-            lat = m->lat_l2;
+            uint32_t l = m->lat_l2;
+            if (!fresh && in_wave_fill(w, sect[i]))
+                l += (uint32_t)(m->inwave_fill_share * (double)(m->lat_dram - m->lat_l2));
+            if (l > lat)
+                lat = l;
         }
     }
     if (acc == EXEC_OBS_ATOMIC) {
@@ -1687,9 +1747,15 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
                                                             PROF_TIMED_BLOCKS : 1;
     if (s->timing) {
         s->touched = prof_touched_new();
+        s->first_block = calloc(FIRST_SLOTS, sizeof *s->first_block);
+        s->wave_blocks = (uint64_t)(L->occupancy.blocks_per_sm > 0 ? L->occupancy.blocks_per_sm
+                                                                     : 1) *
+                         (uint64_t)(L->preset->multiprocessor_count > 0
+                                        ? L->preset->multiprocessor_count : 1);
         if (s->nblocks <= MAX_RECORDED_BLOCKS)
             s->blocks = calloc(s->nblocks ? s->nblocks : 1, sizeof *s->blocks);
-        if (!s->touched || (s->nblocks <= MAX_RECORDED_BLOCKS && !s->blocks)) {
+        if (!s->touched || !s->first_block ||
+            (s->nblocks <= MAX_RECORDED_BLOCKS && !s->blocks)) {
             prof_session_free(s);
             return NULL;
         }
@@ -1724,6 +1790,7 @@ void prof_session_free(prof_session *s)
     free(s->host);
     free(s->blocks);
     prof_touched_free(s->touched);
+    free(s->first_block);
     free(s);
 }
 

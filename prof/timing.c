@@ -22,6 +22,7 @@
  *    with k blocks beside it lasts max(critical path, k x its use of each throughput):
  *    while the resident warps have enough independent work, latency is hidden and the
  *    throughputs decide; with too few warps (low occupancy) the critical path does.
+ *    (The critical path and the issue slots' share combine as their p-norm, point 9.)
  * 3. The grid. Blocks are handed out in order to the SM slot that frees first (the first
  *    wave round-robin over the SMs), so a last partial wave leaves SMs idle: the tail
  *    effect. The grid lasts until its last block ends, or as long as its DRAM and L2
@@ -66,20 +67,28 @@
  *    bench/timing/suite_occ.cu: one kernel at 1, 2, 4 and 8 blocks an SM over 1 to 16
  *    waves. The shared memory itself costs nothing (1, 2 or 4 blocks an SM without it take
  *    as long; a carveout set by hand changes nothing for that kernel), occupancy does: a
- *    block that was the last one running on its SM leaves it idle ~400 cycles before the
- *    next one starts (Nsight Compute's active cycles against elapsed ones, per wave at one
- *    block an SM), which a grid of one block an SM pays in every wave; while other blocks
- *    run, the gap is hidden. Not modelled: such a block alone also takes ~3000 cycles where
- *    its critical path here is ~2000 (a penalty for a warp's loads in flight together
- *    fitted it, but made unrolled reductions slower than the H100 runs them), and two
- *    blocks an SM slow each other by ~30%. (The L1 the carveout leaves is
- *    prof/session.c's: a kernel reusing a 96 KB window runs 40% longer with all of it
- *    given to shared memory.)
+ *    block that was the last one running on its SM leaves it ~1000 cycles before the next
+ *    one's work starts (its retirement, the next one's launch: per wave at one block an
+ *    SM, 3,630 cycles of elapsed time against 2,630 of the blocks' own clock64 durations,
+ *    bench/timing/suite_diag.cu; ~400 of them idle by Nsight Compute's active cycles),
+ *    which a grid of one block an SM pays in every wave; while other blocks run, the gap
+ *    is hidden. (The L1 the carveout leaves is prof/session.c's: a kernel
+ *    reusing a 96 KB window runs 40% longer with all of it given to shared memory.)
  * 8. Managed memory (bench/timing/suite_mm.cu, timed with CUDA events: Nsight Compute's
  *    replay hides page faults): a grid touching pages the host holds migrates them on
  *    fault (~180 us for the first batch, then ~5 GB/s), pages nobody touched yet are made
  *    on the device (~8 GB/s), and resident or prefetched pages cost nothing
  *    (prof_managed_fault_s; runtime/memrange.c follows where the pages are).
+ * 9. Blocks of one wave, measured with bench/timing/suite_diag.cu (the blocks' own
+ *    %clock64 durations, and each kernel beside a copy without its signed remainder):
+ *    (a) the blocks of a wave run at once, so a load missing on data another block of the
+ *    wave touched first finds its fill from DRAM still in flight (vcuda's record says L2
+ *    has it): it waits half of DRAM's latency beyond L2's (prof/session.c, in_wave_fill;
+ *    132 blocks of k_occ_smem, one an SM, 2,900 cycles a block against 2,700 alone, where
+ *    L2 hits would make it ~2,000); (b) latency and issue overlap imperfectly: a block
+ *    takes the p-norm (p = 2) of its critical path and its share of the schedulers, not
+ *    the larger alone (k_l1reuse: a block alone 23.7k cycles, four an SM 31.5k with 21k
+ *    of issue each; k_occ_smem at 1, 2, 4 and 8 blocks an SM: 2.9k, 3.2k, 4.2k, 6.1k).
  *
  * Not modelled: instruction cache misses, DRAM page and bank effects (scattered sectors
  * stream at the efficiency of whole lines here), the host touching managed pages again
@@ -156,7 +165,9 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.uvm_fault_s = 180e-6;
     m.uvm_migrate_bytes_per_s = 5.0e9;
     m.uvm_populate_bytes_per_s = 8.0e9;
-    m.block_gap_cycles = 400;
+    m.block_gap_cycles = 1000;
+    m.inwave_fill_share = 0.5;
+    m.issue_overlap_p = 2.0;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
         m.schedulers = 4;
         m.lat_alu = 4;
@@ -244,9 +255,17 @@ static const char *const limit_names[LIMITS] = {"latency", "issue", "shared memo
 static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, double k,
                            double miss_extra, int *limit)
 {
+    /* latency and issue overlap imperfectly: the warps' dependent waits and their turns at
+     * the scheduler add up in part, so the block takes their p-norm, not the larger alone
+     * (an H100: a block of k_l1reuse alone 23.7k cycles, four an SM 31.5k, their issue
+     * alone 21k; bench/timing/suite_diag.cu) */
+    double crit = (double)b->critical_cycles + miss_extra * (double)b->miss_rounds;
+    double issue = k * (double)b->issue_cycles / m->schedulers;
+    double both = pow(pow(crit, m->issue_overlap_p) + pow(issue, m->issue_overlap_p),
+                      1.0 / m->issue_overlap_p);
     double t[LIMITS] = {
-        (double)b->critical_cycles + miss_extra * (double)b->miss_rounds,
-        k * (double)b->issue_cycles / m->schedulers,
+        crit >= issue ? both : crit,
+        crit >= issue ? issue : both,
         k * (double)b->shared_wavefronts / m->shared_wavefronts_per_cycle,
         k * fmax((double)b->l1_sectors / m->l1_sectors_per_cycle,
                  (double)b->l1_lines * m->l1_line_cycles_tput),
@@ -517,15 +536,15 @@ double prof_limiter_uncertainty(const char *limiter)
 {
     /* median |error| of the estimates bound by each limiter, over the tuning half of
      * bench/timing/suite.cu on an H100 (bench/timing/compare.py --half tune --by-limiter),
-     * at least 5%; L1 (two launches) and launch (none): the median over all (9-10%) */
+     * at least 5%; L1 (two launches) and launch (none): the median over all (7%) */
     static const struct {
         const char *limiter;
         double err;
     } table[] = {
-        {"latency", 0.15}, {"issue", 0.10}, {"shared memory", 0.05}, {"L1", 0.10},
-        {"SFU", 0.05}, {"FP64", 0.17}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
-        {"DRAM bandwidth", 0.09}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.05},
-        {"launch", 0.10}, {"device launches", 0.09}, {"block dispatch", 0.05},
+        {"latency", 0.09}, {"issue", 0.06}, {"shared memory", 0.05}, {"L1", 0.07},
+        {"SFU", 0.05}, {"FP64", 0.10}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
+        {"DRAM bandwidth", 0.08}, {"atomics", 0.05}, {"host memory", 0.19}, {"printf", 0.05},
+        {"launch", 0.07}, {"device launches", 0.09}, {"block dispatch", 0.05},
         {"page faults", 0.18},
     };
     for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)

@@ -10,7 +10,9 @@
  *   - an SM runs as many blocks at once as the occupancy calculator allows; they share
  *     its warp schedulers (one warp-instruction per cycle each), its shared-memory
  *     wavefronts and its L1 sectors, so a block lasts the longer of its critical path and
- *     its share of those throughputs: resident warps hide latency up to that point;
+ *     its share of those throughputs (the critical path and the issue share combine as
+ *     their p-norm: neither hides the other fully); resident warps hide latency up to
+ *     that point;
  *   - blocks are handed to SMs in order as slots free (the last, partial wave is the tail
  *     effect), and the grid takes the longest SM plus the launch overhead, or the time its
  *     DRAM and L2 traffic needs at the preset's bandwidth if that is longer;
@@ -95,6 +97,13 @@ typedef struct prof_sm_model {
     /* an SM slot takes its next block this long after the last one ended (the block's
      * retirement and the next one's launch; hidden when other blocks keep the SM busy) */
     uint32_t block_gap_cycles;
+    /* a load missing L1 on a sector another block of the same wave touched first (running
+     * at once on the GPU: the sector's fill from DRAM is still in flight) waits this share
+     * of DRAM's latency beyond L2's */
+    double inwave_fill_share;
+    /* a block's critical path and its share of the schedulers' issue slots combine as
+     * their p-norm (p large: the larger alone; 1: their sum) */
+    double issue_overlap_p;
 } prof_sm_model;
 
 /* The model's parameters for a preset (by generation). */

@@ -2,7 +2,9 @@
  * through the executor: counts of instructions, branches and memory traffic, the SASS
  * corrections (a remainder counted as its instruction sequence, a branch to the kernel's
  * end as a predicated exit, a short shared-memory if-body as predicated code, an atom
- * whose result is unused as a reduction), and a time estimate from the replayed blocks. */
+ * whose result is unused as a reduction), a time estimate from the replayed blocks, and
+ * a load missing on data another block of its wave brought in first (its fill in flight),
+ * and a long warp extrapolated at its steady pace. */
 #include "exec_harness.h"
 #include "gpu/gpu.h"
 #include "prof/session.h"
@@ -66,6 +68,57 @@ static const char *ptx =
     "    @%p2 bra LOOP;\n"
     "    ld.shared.u32 %r11, [buf];\n"
     "    atom.global.add.u32 %r12, [%rd1], %r11;\n"
+    "    ret;\n"
+    "}\n"
+    /* gather: out[ctaid * 64 + tid] = in[ctaid * stride + tid] (stride 0: every block reads
+     * the same 256 bytes) */
+    ".visible .entry gather(.param .u64 p_in, .param .u64 p_out, .param .u32 p_stride)\n"
+    "{\n"
+    "    .reg .b32 %r<8>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [p_in];\n"
+    "    ld.param.u64 %rd2, [p_out];\n"
+    "    ld.param.u32 %r1, [p_stride];\n"
+    "    mov.u32 %r2, %tid.x;\n"
+    "    mov.u32 %r3, %ctaid.x;\n"
+    "    mad.lo.u32 %r4, %r3, %r1, %r2;\n"
+    "    mul.wide.u32 %rd3, %r4, 4;\n"
+    "    add.s64 %rd4, %rd1, %rd3;\n"
+    "    ld.global.u32 %r5, [%rd4];\n"
+    "    mad.lo.u32 %r6, %r3, 64, %r2;\n"
+    "    mul.wide.u32 %rd5, %r6, 4;\n"
+    "    add.s64 %rd6, %rd2, %rd5;\n"
+    "    st.global.u32 [%rd6], %r5;\n"
+    "    ret;\n"
+    "}\n"
+    /* sweep: out[tid] = sum over j < iters of in[(j & 63) * 32 + tid] (one warp: an 8 KB
+     * window, its first lap missing L1, every later one hitting) */
+    ".visible .entry sweep(.param .u64 p_in, .param .u64 p_out, .param .u32 p_iters)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .f32 %f<3>;\n"
+    "    .reg .b32 %r<8>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [p_in];\n"
+    "    ld.param.u64 %rd2, [p_out];\n"
+    "    ld.param.u32 %r1, [p_iters];\n"
+    "    mov.u32 %r2, %tid.x;\n"
+    "    mov.u32 %r3, 0;\n"
+    "    mov.f32 %f1, 0f00000000;\n"
+    "LOOP:\n"
+    "    and.b32 %r4, %r3, 63;\n"
+    "    shl.b32 %r5, %r4, 5;\n"
+    "    add.s32 %r6, %r5, %r2;\n"
+    "    mul.wide.u32 %rd3, %r6, 4;\n"
+    "    add.s64 %rd4, %rd1, %rd3;\n"
+    "    ld.global.f32 %f2, [%rd4];\n"
+    "    add.f32 %f1, %f1, %f2;\n"
+    "    add.s32 %r3, %r3, 1;\n"
+    "    setp.lt.u32 %p1, %r3, %r1;\n"
+    "    @%p1 bra LOOP;\n"
+    "    mul.wide.u32 %rd5, %r2, 4;\n"
+    "    add.s64 %rd6, %rd2, %rd5;\n"
+    "    st.global.f32 [%rd6], %f1;\n"
     "    ret;\n"
     "}\n";
 
@@ -191,6 +244,60 @@ static void test_pool(harness *h)
     harness_dealloc(h, out);
 }
 
+/* Two blocks of one wave (on two SMs) reading the same 256 bytes: the second one's load
+ * misses its L1 on sectors the first touched, which on the GPU are still coming from DRAM
+ * (the blocks run at once): it waits inwave_fill_share of DRAM's latency beyond L2's. Two
+ * blocks reading their own bytes each wait L2's latency (their first touches' DRAM share is
+ * the grid's, spread over its misses). */
+static void test_inwave_fill(harness *h)
+{
+    uint32_t *in = harness_alloc(h, 128 * 4), *out = harness_alloc(h, 128 * 4);
+    for (int i = 0; i < 128; i++) in[i] = (uint32_t)i;
+    uint32_t shared = 0, own = 64;
+    void *args_shared[] = {&in, &out, &shared}, *args_own[] = {&in, &out, &own};
+    prof_session *a = profile(h, "gather", 2, 64, args_shared);
+    CHECK_EQ_U64(out[64 + 5], 5);
+    prof_session *b = profile(h, "gather", 2, 64, args_own);
+    CHECK_EQ_U64(out[64 + 5], 64 + 5);
+    prof_time_estimate ea = prof_session_estimate(a, 2 * 2 * 14);
+    prof_time_estimate eb = prof_session_estimate(b, 2 * 2 * 14);
+    prof_sm_model m = prof_sm_model_for(h100);
+    /* the average block: one of the two waits the fill */
+    double fill = m.inwave_fill_share * (double)(m.lat_dram - m.lat_l2);
+    CHECK(fill > 0);
+    CHECK(ea.block_critical - eb.block_critical > 0.5 * fill - 1);
+    CHECK(ea.block_critical - eb.block_critical < 0.5 * fill + 1);
+    prof_session_free(a);
+    prof_session_free(b);
+    harness_dealloc(h, in);
+    harness_dealloc(h, out);
+}
+
+/* A warp longer than the instructions timed one by one goes on at the pace of their second
+ * half: past its first lap's misses, which the rest of the run does not repeat. Twice the
+ * iterations then take less than twice the time (at the whole window's pace they took
+ * exactly twice), and the second thousands of iterations cost what the second half's
+ * L1 hits do. */
+static void test_steady_pace(harness *h)
+{
+    float *in = harness_alloc(h, 2048 * 4), *out = harness_alloc(h, 32 * 4);
+    for (int i = 0; i < 2048; i++) in[i] = 1.0f;
+    double crit[2];
+    for (int k = 0; k < 2; k++) {
+        uint32_t iters = 2048u << k;
+        void *args[] = {&in, &out, &iters};
+        prof_session *s = profile(h, "sweep", 1, 32, args);
+        CHECK(out[7] == (float)iters);
+        crit[k] = prof_session_estimate(s, 10ull * iters).block_critical;
+        prof_session_free(s);
+    }
+    CHECK(crit[0] > 0);
+    CHECK(crit[1] / crit[0] > 1.5);
+    CHECK(crit[1] / crit[0] < 1.95);
+    harness_dealloc(h, in);
+    harness_dealloc(h, out);
+}
+
 int main(void)
 {
     h100 = gpu_preset_find("h100");
@@ -202,6 +309,8 @@ int main(void)
     test_copy_rem(&h);
     test_tree(&h);
     test_pool(&h);
+    test_inwave_fill(&h);
+    test_steady_pace(&h);
     harness_free(&h);
     return harness_report("test_prof_session");
 }

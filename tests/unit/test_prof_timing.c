@@ -2,6 +2,7 @@
  * tail effect of a last partial wave, latency hidden by resident blocks up to the point
  * where the schedulers are busy, throughput-bound blocks sharing an SM, achieved occupancy
  * from the schedule, DRAM bandwidth as a floor, and the estimate without per-block detail. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,13 @@
 #include "prof_test.h"
 
 static const gpu_preset *h100;
+
+/* A block's critical path and its share of the issue slots together (their p-norm). */
+static double both(const prof_sm_model *m, double crit, double issue)
+{
+    return pow(pow(crit, m->issue_overlap_p) + pow(issue, m->issue_overlap_p),
+               1.0 / m->issue_overlap_p);
+}
 
 static prof_time_estimate run(uint64_t blocks, uint32_t threads, int regs,
                               prof_block_cost cost, uint64_t dram_bytes)
@@ -47,35 +55,46 @@ int main(void)
     prof_time_estimate one_wave = run((uint64_t)sms * 8, 256, 16, lat, 0);
     EXPECT_EQ(one_wave.blocks_per_sm, 8);
     EXPECT_NEAR(one_wave.waves, 1.0, 1e-9);
-    /* one wave: the critical path, plus dispatching 8 blocks on each SM */
-    EXPECT_NEAR(one_wave.cycles - overhead, 10000 + 7 * m.block_dispatch_cycles, 1);
+    /* one wave: the critical path (with the block's turns at the schedulers beside its
+     * 7 neighbours' in part), plus dispatching 8 blocks on each SM */
+    double lat_block = both(&m, 10000, 8 * 800 / 4);
+    EXPECT_NEAR(one_wave.cycles - overhead, lat_block + 7 * m.block_dispatch_cycles, 1);
     EXPECT_STR(one_wave.limiter, "latency");
     /* resident blocks hid each other's latency: a whole wave costs what one block does
      * (the second wave's blocks start as the first wave's end) */
     prof_time_estimate two_waves = run((uint64_t)sms * 16, 256, 16, lat, 0);
-    EXPECT_NEAR(two_waves.cycles - overhead, 2 * 10000 + 7 * m.block_dispatch_cycles, 1);
+    EXPECT_NEAR(two_waves.cycles - overhead, 2 * lat_block + 7 * m.block_dispatch_cycles, 1);
     /* the tail effect: one block more than two waves takes a third wave's time */
     prof_time_estimate tail = run((uint64_t)sms * 16 + 1, 256, 16, lat, 0);
-    EXPECT_NEAR(tail.cycles - overhead, 3 * 10000, 1);
+    /* (the last block alone on its SM: no neighbours' issue) */
+    EXPECT_NEAR(tail.cycles - overhead, 2 * lat_block + both(&m, 10000, 800 / 4), 1);
     /* ...and the SMs sat idle meanwhile: achieved occupancy falls below theoretical */
     double occ_full = (double)two_waves.warps_active_cycles / two_waves.sm_active_cycles / 64;
     double occ_tail = (double)tail.warps_active_cycles / tail.sm_active_cycles / 64;
     /* (near full: the first wave's blocks arrive one dispatch interval apart) */
-    EXPECT_NEAR(occ_full, 1.0, 1 - (2 * 10000.0) / (2 * 10000 + 7 * m.block_dispatch_cycles));
+    EXPECT_NEAR(occ_full, 1.0, 1 - (2 * lat_block) / (2 * lat_block + 7 * m.block_dispatch_cycles));
     EXPECT_EQ(occ_tail < occ_full, 1);
 
     /* fewer registers per SM for each block (128 per thread): 2 resident blocks, so the
      * same work takes four times the waves */
     prof_time_estimate fat = run((uint64_t)sms * 8, 256, 128, lat, 0);
     EXPECT_EQ(fat.blocks_per_sm, 2);
-    EXPECT_NEAR(fat.cycles - overhead, 4 * 10000 + m.block_dispatch_cycles, 1);
+    EXPECT_NEAR(fat.cycles - overhead, 4 * both(&m, 10000, 2 * 800 / 4) + m.block_dispatch_cycles,
+                1);
 
     /* issue-bound blocks: 8 resident blocks share 4 schedulers, so a block lasts 8 x its
      * issue slots / 4, and occupancy does not help */
     prof_block_cost busy = {.critical_cycles = 1000, .issue_cycles = 8000};
     prof_time_estimate issue = run((uint64_t)sms * 8, 256, 16, busy, 0);
     EXPECT_STR(issue.limiter, "issue");
-    EXPECT_NEAR(issue.cycles - overhead, 8 * 8000 / 4 + 7 * m.block_dispatch_cycles, 1);
+    EXPECT_NEAR(issue.cycles - overhead, both(&m, 1000, 8 * 8000 / 4) + 7 * m.block_dispatch_cycles,
+                1);
+    /* latency and issue alike: neither hides the other, the block takes 2^(1/p) of either
+     * (p = 2 on an H100: k_l1reuse's blocks, bench/timing/suite_diag.cu) */
+    EXPECT_NEAR(m.issue_overlap_p, 2.0, 1e-9);
+    prof_block_cost even = {.critical_cycles = 16000, .issue_cycles = 8000};
+    prof_time_estimate ev = run((uint64_t)sms * 8, 256, 16, even, 0);
+    EXPECT_NEAR(ev.cycles - overhead, sqrt(2.0) * 16000 + 7 * m.block_dispatch_cycles, 1);
 
     /* bank conflicts: shared wavefronts, one per cycle per SM */
     prof_block_cost conflicts = {.critical_cycles = 1000, .issue_cycles = 100,
