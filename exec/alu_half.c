@@ -306,6 +306,31 @@ ALU_HALF_FAST(mul, *, bf16, alu_bf2f, alu_f2bf_rn)
 ALU_HALF_SIGN(alu_neg_half, ^ 0x8000u)
 ALU_HALF_SIGN(alu_abs_half, & 0x7fffu)
 
+/* min/max.xorsign.abs on f16, bf16 and their pairs: the min/max of |a| and |b| with the
+ * sign of a^b, as the f32 form (a NaN result, canonical, keeps no sign rule; .NaN gives the
+ * canonical NaN for a NaN input). Rare, so one handler reads the op and type at run time. */
+static inline uint16_t alu_xorsign_el(uint16_t x, uint16_t y, uint32_t flags, bool f16, bool is_min) {
+    const alu_fmt *fmt = f16 ? &alu_fmt_f16 : &alu_fmt_bf16;
+    double a = fabs(alu_h_in(x, flags, fmt, f16)), b = fabs(alu_h_in(y, flags, fmt, f16));
+    if ((flags & ALU_F_NANMODE) && (a != a || b != b)) return (uint16_t)fmt->nan;
+    double r = is_min ? alu_hmin(a, b) : alu_hmax(a, b);
+    uint16_t bits = alu_h_finish(r, flags, fmt);
+    return r != r ? bits : (uint16_t)((bits & 0x7fffu) | ((x ^ y) & 0x8000u));
+}
+ALU_HANDLER(alu_xorsign_half) {
+    uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);
+    const uint32_t flags = in->flags;
+    const bool f16 = in->type == PTX_T_f16 || in->type == PTX_T_f16x2;
+    const bool x2 = ptx_type_sizes[in->type] == 4, is_min = in->op == PTX_OP_min;
+    ALU_LANES(mask, l, {
+        uint32_t r = alu_xorsign_el((uint16_t)A[l], (uint16_t)B[l], flags, f16, is_min);
+        if (x2)
+            r |= (uint32_t)alu_xorsign_el((uint16_t)(A[l] >> 16), (uint16_t)(B[l] >> 16), flags,
+                                          f16, is_min) << 16;
+        D[l] = r;
+    });
+}
+
 exec_fn exec_alu_half_lookup(const exec_insn *in) {
     const ptx_type t = (ptx_type)in->type;
     const bool f16 = t == PTX_T_f16 || t == PTX_T_f16x2;
@@ -314,8 +339,12 @@ exec_fn exec_alu_half_lookup(const exec_insn *in) {
     const uint32_t f = in->flags;
     const unsigned rnd = ALU_AUX_RND(in->aux);
     if (rnd != EXEC_RND_DEFAULT && rnd != EXEC_RND_RN) return NULL;
-    if (f & (ALU_F_SATFINITE | ALU_F_XORSIGN | ALU_F_SHIFTAMT)) return NULL;
     const bool approx = f & EXEC_F_APPROX;
+    if ((f & ALU_F_XORSIGN) && (in->op == PTX_OP_min || in->op == PTX_OP_max) && !approx &&
+        !(f & (ALU_F_SATFINITE | ALU_F_SHIFTAMT | ALU_F_RELU | EXEC_F_SAT)) &&
+        rnd == EXEC_RND_DEFAULT && (f16 || !(f & EXEC_F_FTZ)))
+        return alu_xorsign_half;
+    if (f & (ALU_F_SATFINITE | ALU_F_XORSIGN | ALU_F_SHIFTAMT)) return NULL;
     /* bf16 has neither .ftz nor .sat (ex2.approx.ftz.bf16 aside) */
     if (!f16 && (f & EXEC_F_SAT)) return NULL;
 

@@ -107,6 +107,12 @@ static uint64_t atomic_apply(void *p, unsigned op, ptx_type t, unsigned size, ui
     }
 }
 
+uint64_t exec_atomic_red(void *p, ptx_mod op, ptx_type t, uint64_t b) {
+    unsigned aop = op == PTX_MOD_add ? AOP_ADD : op == PTX_MOD_min ? AOP_MIN
+                 : op == PTX_MOD_max ? AOP_MAX : op == PTX_MOD_and_ ? AOP_AND : AOP_OR;
+    return atomic_apply(p, aop, t, ptx_type_sizes[t], b, 0, false);
+}
+
 /* An atomic on the barrier word of the grid's workspace: cooperative groups' grid
  * barrier. In a co-resident grid, one that flips the word's top bit completes it, and the
  * blocks polling the word may go on (exec_coresident). In any other grid the blocks are

@@ -683,6 +683,7 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->resume_parked = false;
     w->syncwarp_members = w->syncwarp_waiting = w->syncwarp_missing = 0;
     w->syncwarp_insn = NULL;
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) w->sp[l] = b->stack_top;
     w->nparks = 0;
     for (uint32_t c = 0; c < w->nconts; c++) w->conts[c].used = false;
 }
@@ -849,6 +850,12 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
         b->local_stride = k->info.local_one_pass > L->stack_limit
                               ? k->info.local_one_pass
                               : (L->stack_limit + 15u) & ~15u;
+    /* the alloca region: cudaLimitStackSize bytes above the frames (exec/stack.c) */
+    b->stack_base = b->stack_top = b->local_stride;
+    if (k->info.dyn_stack) {
+        b->local_stride += L->stack_limit ? (L->stack_limit + 15u) & ~15u : 1024u;
+        b->stack_top = b->local_stride;
+    }
     if (!reserve(&wk->shared, &wk->shared_cap, b->shared_size + 1) ||
         !reserve(&wk->local, &wk->local_cap, (size_t)b->nthreads * b->local_stride + 1)) {
         exec_fault_block(b, EXEC_FAULT_ILLEGAL_ADDRESS,

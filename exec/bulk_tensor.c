@@ -26,8 +26,19 @@
  * global one (op .add, .min, .max, .inc, .dec, .and, .or, .xor; the element type is the
  * map's: 32- and 64-bit integers, f32 and f64 add); f16/bf16 elements fault naming them.
  *
+ * Im2col loads (.im2col, a map made by cuTensorMapEncodeIm2col; dimension 0 the channels,
+ * 1..rank-2 the spatial ones W, H, D, rank-1 the images N) move pixelsPerColumn pixels of
+ * channelsPerPixel elements each, pixel after pixel in shared memory. The coordinates name
+ * the first pixel: its channel, its position in the bounding box (per spatial dimension
+ * [lower, globalDim - 1 + upper]) and its image. Pixels follow in the box W first, then H,
+ * then D, stepping by the traversal stride and going back to the box's lower corner past
+ * its upper one, then to the next image; each pixel is read at its position plus the
+ * instruction's im2col offsets (16-bit, one per spatial dimension: a filter tap), elements
+ * outside the tensor reading as a tiled load's do. The H200 gave those pixels for every
+ * load of tests/cuda/hopper/im2col.cu; a first pixel outside the bounding box is an
+ * illegal instruction there.
+ *
  * Like the other bulk copies (exec/bulk.c) the copy is made when the instruction executes.
- * Im2col mode is refused at load time, naming it.
  */
 #include "core.h"
 #include "bulk_internal.h"
@@ -38,11 +49,13 @@
 #define BT_MBAR      (EXEC_F_HANDLER << 8)
 #define BT_MULTICAST (EXEC_F_HANDLER << 9)
 #define BT_STORE     (EXEC_F_HANDLER << 10)  /* shared -> global */
+#define BT_IM2COL    (EXEC_F_HANDLER << 11)
 
 typedef struct {
     uint32_t smem, tmap, mbar, ctamask;       /* slots */
     int64_t smem_off, tmap_off, mbar_off;
     uint32_t coord[EXEC_TMAP_MAX_RANK];       /* slots of the s32 coordinates */
+    uint32_t ioff[EXEC_TMAP_MAX_RANK - 2];    /* slots of the u16 im2col offsets */
     unsigned rank;
     unsigned red_op;                          /* a reduction (enum bulk_red), or BR_NONE */
 } bt_desc;
@@ -201,6 +214,81 @@ static bool bt_copy(exec_wstate *w, const exec_insn *in, uint32_t lane, const ex
     return true;
 }
 
+/* An im2col load (see the header): pixel after pixel, each a row of t->ic.channels
+ * elements laid out as a tiled box's rows are (swizzle included). */
+static bool bt_im2col(exec_wstate *w, const exec_insn *in, uint32_t lane, const exec_tmap *t,
+                      const int32_t *c, const uint16_t *off, uint64_t smem, uint64_t *bytes) {
+    unsigned r = t->rank, es = t->elem_size, ns = r - 2;
+    uint64_t row_bytes = (uint64_t)t->ic.channels * es;
+    uint64_t pitch = t->swizzle ? 16u << t->swizzle : row_bytes;
+    *bytes = row_bytes * t->ic.pixels;
+    if (smem & 127) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_MISALIGNED,
+                      "cp.async.bulk.tensor: the shared memory address must be 128-byte aligned");
+        return false;
+    }
+    if (((int64_t)c[0] * es) & 15) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION,
+                      "cp.async.bulk.tensor: the channel coordinate must start on a multiple "
+                      "of 16 bytes");
+        return false;
+    }
+    int64_t lo[3], hi[3], p[3];
+    for (unsigned i = 0; i < ns; i++) {
+        lo[i] = t->ic.lower[i];
+        hi[i] = (int64_t)t->gdim[i + 1] - 1 + t->ic.upper[i];
+        p[i] = c[i + 1];
+        if (p[i] < lo[i] || p[i] > hi[i]) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "cp.async.bulk.tensor .im2col: the first pixel's coordinate "
+                     "%d of dimension %u lies outside the bounding box [%lld, %lld]", (int)p[i],
+                     i + 1, (long long)lo[i], (long long)hi[i]);
+            exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION, msg);
+            return false;
+        }
+    }
+    int64_t n = c[r - 1];
+    uint8_t *sbase = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, smem, 16, EXEC_ACC_WRITE);
+    uint64_t end = smem + pitch * (t->ic.pixels - 1) + row_bytes;
+    if (!sbase || !exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, end - 16, 16, EXEC_ACC_WRITE))
+        return false;
+    sbase -= smem;
+    /* the channels of a pixel that lie in the tensor: [clo, chi) */
+    int64_t clo = c[0] < 0 ? -(int64_t)c[0] : 0, chi = (int64_t)t->ic.channels;
+    if ((int64_t)t->gdim[0] - c[0] < chi) chi = (int64_t)t->gdim[0] - c[0];
+    if (chi < clo) chi = clo;
+    uint8_t row[256 * 8];
+    for (uint32_t px = 0; px < t->ic.pixels; px++) {
+        bool in_t = n >= 0 && (uint64_t)n < t->gdim[r - 1] && chi > clo;
+        uint64_t gaddr = t->gaddr + (in_t ? (uint64_t)n * t->gstride[r - 2] : 0);
+        for (unsigned i = 0; i < ns && in_t; i++) {
+            int64_t g = p[i] + off[i];
+            if (g < 0 || (uint64_t)g >= t->gdim[i + 1]) in_t = false;
+            else gaddr += (uint64_t)g * t->gstride[i];
+        }
+        for (int64_t e = 0; e < (int64_t)t->ic.channels; e++) bt_fill(row + e * es, t);
+        if (in_t) {
+            uint64_t first = gaddr + (uint64_t)(c[0] + clo) * es, len = (uint64_t)(chi - clo) * es;
+            const uint8_t *gp = exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, first, 1, EXEC_ACC_READ);
+            if (!gp || !exec_mem_addr(w, in, lane, PTX_SPACE_GLOBAL, first + len - 1, 1, EXEC_ACC_READ))
+                return false;
+            memcpy(row + clo * es, gp, (size_t)len);
+        }
+        uint64_t soff = smem + px * pitch;
+        for (uint64_t o = 0; o < row_bytes; o += 16)
+            memcpy(sbase + bt_swizzle(soff + o, t->swizzle), row + o, 16);
+        /* the next pixel: W first, back to the box's lower corner past its upper one */
+        unsigned i = 0;
+        for (; i < ns; i++) {
+            p[i] += t->estride[i + 1];
+            if (p[i] <= hi[i]) break;
+            p[i] = lo[i];
+        }
+        if (i == ns) n += t->estride[r - 1];
+    }
+    return true;
+}
+
 static void h_bulk_tensor(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     const bt_desc *b = (const bt_desc *)(uintptr_t)in->imm;
@@ -215,8 +303,19 @@ static void h_bulk_tensor(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                           "tensor map's rank");
             return;
         }
+        bool im2col = in->flags & BT_IM2COL;
+        if (im2col != (t->im2col != 0)) {
+            exec_fault_at(hw, in, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION,
+                          im2col ? "cp.async.bulk.tensor .im2col: the tensor map is a tiled one"
+                                 : "cp.async.bulk.tensor: the tensor map is an im2col one "
+                                   "(cuTensorMapEncodeIm2col); the instruction needs .im2col");
+            return;
+        }
         int32_t c[EXEC_TMAP_MAX_RANK] = { 0 };
         for (unsigned i = 0; i < b->rank; i++) c[i] = (int32_t)EXEC_R(hw, b->coord[i], lane);
+        uint16_t off[EXEC_TMAP_MAX_RANK - 2] = { 0 };
+        for (unsigned i = 0; im2col && i + 2 < b->rank; i++)
+            off[i] = (uint16_t)EXEC_R(hw, b->ioff[i], lane);
         uint64_t smem = EXEC_R(hw, b->smem, lane) + (uint64_t)b->smem_off, bytes = 0;
         uint64_t mbar = EXEC_R(hw, b->mbar, lane) + (uint64_t)b->mbar_off;
         /* a multicast copy reaches the blocks of ctaMask, at the same offsets in each
@@ -228,7 +327,9 @@ static void h_bulk_tensor(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         do {
             uint64_t r = ranks ? (uint64_t)__builtin_ctz(ranks) + 1 : 0;
             uint64_t at = r ? (smem & keep) | r << EXEC_DSMEM_SHIFT : smem;
-            if (!bt_copy(w, in, lane, t, c, at, store, b->red_op, &bytes)) return;
+            if (im2col ? !bt_im2col(w, in, lane, t, c, off, at, &bytes)
+                       : !bt_copy(w, in, lane, t, c, at, store, b->red_op, &bytes))
+                return;
             if (in->flags & BT_MBAR) {
                 uint64_t a = r ? (mbar & keep) | r << EXEC_DSMEM_SHIFT : mbar;
                 uint64_t *obj = exec_mem_addr(w, in, lane, PTX_SPACE_SHARED, a, 8, EXEC_ACC_ATOMIC);
@@ -251,8 +352,6 @@ static bool bt_addr(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, p
 }
 
 int exec_decode_bulk_tensor(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
-    if (ptx_insn_has_mod(pi, PTX_MOD_im2col))
-        return exec_dec_error(d, pi, "cp.async.bulk.tensor .im2col mode is not supported"), -1;
     static const ptx_mod dims[] = { PTX_MOD_dim_1d, PTX_MOD_dim_2d, PTX_MOD_dim_3d,
                                     PTX_MOD_dim_4d, PTX_MOD_dim_5d };
     unsigned rank = 0;
@@ -267,6 +366,12 @@ int exec_decode_bulk_tensor(exec_decoder *d, const ptx_insn *pi, exec_insn *out)
             first = PTX_SPACE_SHARED;
     }
     bool store = first == PTX_SPACE_GLOBAL;
+    bool im2col = ptx_insn_has_mod(pi, PTX_MOD_im2col);
+    if (im2col && (store || rank < 3))
+        return exec_dec_error(d, pi, "cp.async.bulk.tensor .im2col: %s", store
+                              ? "tensor stores and reductions in im2col mode (.im2col_no_offs) "
+                                "are not supported"
+                              : "im2col copies are 3d, 4d or 5d"), -1;
     bool mbar = ptx_insn_has_mod(pi, PTX_MOD_complete_tx_bytes);
     if (store ? !ptx_insn_has_mod(pi, PTX_MOD_bulk_group) : !mbar)
         return exec_dec_error(d, pi, "cp.async.bulk.tensor: %s",
@@ -305,6 +410,17 @@ int exec_decode_bulk_tensor(exec_decoder *d, const ptx_insn *pi, exec_insn *out)
         if (!bt_addr(d, pi, &pi->opnd[k], PTX_SPACE_SHARED, &b->mbar, &b->mbar_off)) return -1;
         out->flags |= BT_MBAR;
         k++;
+        if (im2col) {
+            const ptx_operand *ov = k < pi->nopnds ? &pi->opnd[k] : NULL;
+            if (!ov || ov->kind != PTX_OPND_VEC || ov->vec_n != rank - 2)
+                return exec_dec_error(d, pi, "cp.async.bulk.tensor .im2col needs %u im2col "
+                                      "offsets after the mbarrier", rank - 2), -1;
+            for (unsigned i = 0; i + 2 < rank; i++)
+                if (!exec_dec_src(d, pi, exec_dec_vec_elem(d, ov, i), PTX_T_u16, &b->ioff[i]))
+                    return -1;
+            out->flags |= BT_IM2COL;
+            k++;
+        }
         if (ptx_insn_has_mod(pi, PTX_MOD_multicast_cluster)) {
             if (k >= pi->nopnds || !exec_dec_src(d, pi, &pi->opnd[k], PTX_T_u16, &b->ctamask))
                 return exec_dec_error(d, pi, "multicast copy without its ctaMask"), -1;

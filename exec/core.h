@@ -257,6 +257,7 @@ typedef struct exec_wstate {
      * neither could ever get there on the GPU: that hang is reported (exec/warp.c). */
     uint32_t syncwarp_members, syncwarp_waiting, syncwarp_missing;
     const exec_insn *syncwarp_insn;
+    uint32_t sp[EXEC_WARP_SIZE]; /* each lane's stack pointer for alloca (exec/stack.c) */
 } exec_wstate;
 
 /* A global allocation an instruction recently accessed: [lo, hi). */
@@ -292,6 +293,8 @@ struct exec_block {
     uint32_t shared_size;
     uint8_t *local;
     uint32_t local_stride;
+    uint32_t stack_base, stack_top; /* each thread's alloca region in its local memory
+                                     * (exec/stack.c); empty unless info.dyn_stack */
     exec_output *out;
     exec_fault *fault;
     exec_fault_kind fault_kind;
@@ -637,11 +640,21 @@ void exec_h_ret(exec_warp *w, const exec_insn *in, uint32_t mask);
 /* Class decoders: 1 decoded, 0 not theirs, -1 error. */
 int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* Atomically combine b into the 4- or 8-byte value of type t at host address p with op
+ * (PTX_MOD_add, _min, _max, _and_, _or_); the old value. (sured, exec/texture.c) */
+uint64_t exec_atomic_red(void *p, ptx_mod op, ptx_type t, uint64_t b);
 int exec_decode_control(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sync(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_sreg_mov(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_mbarrier(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_cluster(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* alloca, stacksave, stackrestore (exec/stack.c); the two handlers the decoder also inserts
+ * to give back a function's allocations when it returns (exec/lower.c) */
+int exec_decode_stack(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+/* tensormap.replace and tensormap.cp_fenceproxy (exec/tensormap_edit.c) */
+int exec_decode_tensormap(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+void exec_h_stacksave(exec_warp *w, const exec_insn *in, uint32_t mask);
+void exec_h_stackrestore(exec_warp *w, const exec_insn *in, uint32_t mask);
 int exec_decode_mma(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 /* tex, tld4, txq, suld, sust (exec/texture.c) */
 int exec_decode_texture(exec_decoder *d, const ptx_insn *pi, exec_insn *out);

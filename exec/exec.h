@@ -59,6 +59,8 @@ typedef struct exec_kernel_info {
     uint32_t local_one_pass;        /* of which one pass through the calls needs (all of it
                                      * unless recursive) */
     bool recursive;                 /* the call graph has a cycle: the stack is a limit */
+    bool dyn_stack;                 /* a reachable function allocates on its stack (alloca,
+                                     * stacksave, stackrestore: exec/stack.c) */
     uint32_t regs_per_thread;       /* estimate from the PTX (ptxas may say otherwise) */
     uint32_t maxntid[3], reqntid[3], minnctapersm; /* 0 when absent */
     /* clusters: __cluster_dims__ (.reqnctapercluster, 0 when absent), .explicitcluster,

@@ -298,6 +298,8 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (r == 0) r = exec_decode_cluster(d, pi, out);
     if (r == 0) r = exec_decode_mma(d, pi, out);
     if (r == 0) r = exec_decode_texture(d, pi, out);
+    if (r == 0) r = exec_decode_stack(d, pi, out);
+    if (r == 0) r = exec_decode_tensormap(d, pi, out);
     if (r == 0) {
         char text[200];
         ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
@@ -307,6 +309,34 @@ static int decode_one(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         return -1;
     }
     return r;
+}
+
+/* A function that allocates on its stack gives its allocations back when it returns, as
+ * the ISA says: the decoder saves the stack pointer in a slot of its own on entry and
+ * restores it before each ret (under the ret's guard), with hidden instructions. */
+static bool func_allocates(const ptx_func *pf) {
+    if (pf->is_entry) return false;
+    for (uint32_t i = 0; i < pf->ninsns; i++)
+        if (pf->insns[i].op == PTX_OP_alloca) return true;
+    return false;
+}
+
+static void emit_stack_op(exec_decoder *d, const ptx_insn *pi, bool save, uint32_t slot) {
+    exec_insn r;
+    memset(&r, 0, sizeof r);
+    r.fn = save ? exec_h_stacksave : exec_h_stackrestore;
+    r.op = save ? PTX_OP_stacksave : PTX_OP_stackrestore;
+    r.type = PTX_T_u64;
+    r.flags = EXEC_F_PSEUDO;
+    r.obs = EXEC_OBS_K_HIDDEN;
+    r.guard = !save && pi && pi->guard >= 0 ? (int32_t)d->reg_slot[pi->guard] : -1;
+    r.guard_neg = !save && pi && pi->guard >= 0 && pi->guard_neg;
+    r.vec = 1;
+    if (save) { r.nd = 1; r.d[0] = slot; }
+    else { r.na = 1; r.a[0] = slot; }
+    r.reconv = -1;
+    r.src = pi;
+    exec_dec_emit(d, &r);
 }
 
 /* Decode the body of f. Slots and frame layout are already assigned (program.c). */
@@ -329,6 +359,9 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
      * which it assembles at -O0 */
     exec_contract contract;
     bool contracts = !prog->m->target_debug && exec_contract_plan(pf, &contract);
+    bool frees = func_allocates(pf);
+    uint32_t saved_sp = frees ? d.next_slot++ : 0;
+    if (frees) emit_stack_op(&d, pf->ninsns ? &pf->insns[0] : NULL, true, saved_sp);
 
     for (uint32_t i = 0; i < pf->ninsns && !d.failed; i++) {
         const ptx_insn *pi = &pf->insns[i];
@@ -339,6 +372,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
         out.guard = -1;
         out.reconv = -1;
         out.vec = 1;
+        if (frees && pi->op == PTX_OP_ret) emit_stack_op(&d, pi, false, saved_sp);
         ptx_insn fused; /* the fma a contracted add/sub is decoded as */
         if (contracts && contract.mul_of[i] >= 0) {
             if (exec_contract_decode(&d, &contract, i, &fused, &out) < 0) break;
@@ -363,6 +397,7 @@ bool exec_lower_func(exec_program *prog, exec_func *f, uint32_t *reg_slot, uint3
     if (ok) {
         d.pc_map[pf->ninsns] = d.ncode;
         /* Falling off the end of a body behaves like ret (exit in a kernel). */
+        if (frees) emit_stack_op(&d, NULL, false, saved_sp);
         exec_insn end;
         memset(&end, 0, sizeof end);
         end.fn = exec_h_ret;

@@ -266,6 +266,15 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
     k->dyn_base = (uint32_t)align_up(off, dyn_align);
     info->dyn_shared_base = k->dyn_base;
 
+    /* a reachable function allocating on its stack gets the kernel a stack region */
+    for (uint32_t i = 0; i < m->nfuncs && !info->dyn_stack; i++) {
+        if (wk.state[i] != 2) continue;
+        const ptx_func *g = p->funcs[i].pf;
+        for (uint32_t j = 0; j < g->ninsns && !info->dyn_stack; j++)
+            info->dyn_stack = g->insns[j].op == PTX_OP_alloca ||
+                              g->insns[j].op == PTX_OP_stacksave ||
+                              g->insns[j].op == PTX_OP_stackrestore;
+    }
     uint32_t stack = wk.stack_bytes[f->index];
     info->local_one_pass = (uint32_t)align_up(stack, 16);
     info->recursive = wk.recursive;

@@ -35,6 +35,8 @@
 #include "core.h"
 #include "mma_internal.h"
 
+#include <stdio.h>
+
 #define WG_MAX_N 256u
 #define WG_A_DESC  (EXEC_F_HANDLER << 8)   /* A from a descriptor, else registers */
 
@@ -143,15 +145,20 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
 }
 
-static const struct { ptx_mod mod; unsigned n, k; } wg_shapes[] = {
-    { PTX_MOD_m64n8k16, 8, 16 }, { PTX_MOD_m64n16k16, 16, 16 }, { PTX_MOD_m64n32k16, 32, 16 },
-    { PTX_MOD_m64n64k16, 64, 16 }, { PTX_MOD_m64n128k16, 128, 16 }, { PTX_MOD_m64n256k16, 256, 16 },
-    { PTX_MOD_m64n8k8, 8, 8 }, { PTX_MOD_m64n16k8, 16, 8 }, { PTX_MOD_m64n32k8, 32, 8 },
-    { PTX_MOD_m64n64k8, 64, 8 }, { PTX_MOD_m64n128k8, 128, 8 }, { PTX_MOD_m64n256k8, 256, 8 },
-    { PTX_MOD_m64n8k32, 8, 32 }, { PTX_MOD_m64n16k32, 16, 32 }, { PTX_MOD_m64n32k32, 32, 32 },
-    { PTX_MOD_m64n64k32, 64, 32 }, { PTX_MOD_m64n128k32, 128, 32 },
-    { PTX_MOD_m64n256k32, 256, 32 },
-};
+/* The m64nNkK shape among pi's modifiers (N and K from its name), or false. */
+static bool wg_shape(const ptx_insn *pi, unsigned *n, unsigned *k) {
+    for (unsigned i = 0; i < pi->nmods; i++) {
+        unsigned nn, kk;
+        char tail;
+        if (sscanf(ptx_mod_names[pi->mods[i]], "m64n%uk%u%c", &nn, &kk, &tail) == 2 &&
+            nn >= 8 && nn <= WG_MAX_N && nn % 8 == 0) {
+            *n = nn;
+            *k = kk;
+            return true;
+        }
+    }
+    return false;
+}
 
 static int wg_fmt(int t) {
     switch (t) {
@@ -190,9 +197,7 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (ptx_insn_has_mod(pi, PTX_MOD_sp))
         return exec_dec_error(d, pi, "sparse wgmma (.sp) is not supported"), -1;
     wg_desc *m = exec_dec_blob(d, sizeof *m);
-    for (unsigned i = 0; i < sizeof wg_shapes / sizeof wg_shapes[0]; i++)
-        if (ptx_insn_has_mod(pi, wg_shapes[i].mod)) { m->N = wg_shapes[i].n; m->K = wg_shapes[i].k; }
-    if (!m->N) return exec_dec_error(d, pi, "unsupported wgmma shape"), -1;
+    if (!wg_shape(pi, &m->N, &m->K)) return exec_dec_error(d, pi, "unsupported wgmma shape"), -1;
     if (pi->ntypes != 3) return exec_dec_error(d, pi, "wgmma needs .dtype.atype.btype"), -1;
     m->dfmt = wg_fmt(pi->types[0]);
     m->afmt = wg_fmt(pi->types[1]);
@@ -205,6 +210,9 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
               dt == EXEC_MMA_S32 && m->K == 32;
     bool f8 = (a == EXEC_MMA_E4M3 || a == EXEC_MMA_E5M2) && (b == EXEC_MMA_E4M3 || b == EXEC_MMA_E5M2) &&
               (dt == EXEC_MMA_F32 || dt == EXEC_MMA_F16) && m->K == 32;
+    /* integer operands take N = 8, 24 and the multiples of 16 */
+    if (i8 && m->N % 16 && m->N != 8 && m->N != 24)
+        return exec_dec_error(d, pi, "wgmma: s8/u8 operands take N = 8, 24 or a multiple of 16"), -1;
     if (!f16 && !i8 && !f8 && !(tf32 && b == a && dt == EXEC_MMA_F32 && m->K == 8))
         return exec_dec_error(d, pi, "unsupported wgmma types or shape (f16/bf16 with k16, tf32 "
                                      "with k8, s8/u8 and e4m3/e5m2 with k32 are)"), -1;

@@ -41,8 +41,8 @@ typedef enum ptx_mod {
 #undef MOD
     PTX_MOD_COUNT
 } ptx_mod;
-/* an instruction keeps each of its modifiers in a byte (ptx_insn.mods) */
-_Static_assert(PTX_MOD_COUNT <= 256, "too many PTX modifiers for ptx_insn.mods");
+/* an instruction keeps each of its modifiers in 16 bits (ptx_insn.mods) */
+_Static_assert(PTX_MOD_COUNT <= 65536, "too many PTX modifiers for ptx_insn.mods");
 
 /* Tables generated from the .def files (ptx/tables.c). */
 extern const char *const ptx_opcode_names[PTX_OP_COUNT];
@@ -149,12 +149,21 @@ typedef struct ptx_operand {
     int32_t reg;      /* REG / ADDR base register, else -1 */
     int32_t reg2;     /* second predicate of "%p|%q", else -1 */
     uint8_t sreg;     /* ptx_sreg for SREG */
+    uint16_t sel;     /* video instructions' byte/half selector or mask ("%r1.b3210",
+                       * "%r1.h0"): PTX_SEL_* below; 0 when none */
     ptx_symref sym;   /* SYM / ADDR base symbol (index -1 when unused) */
     int32_t label;    /* LABEL */
     uint32_t vec_first, vec_n; /* VEC / LIST elements (each a ptx_operand) */
     int64_t ival;     /* immediate, or address/symbol offset, or float bits */
     double fval;      /* float immediate value */
 } ptx_operand;
+
+/* A selector's encoding: present, bytes or halves, its digits (1 to 4), each 3 bits, the
+ * last written digit (element 0's) lowest. */
+#define PTX_SEL_PRESENT 0x8000u
+#define PTX_SEL_HALF 0x4000u
+#define PTX_SEL_N(s) ((((unsigned)(s) >> 12) & 3u) + 1u)
+#define PTX_SEL_DIGIT(s, k) (((unsigned)(s) >> (3u * (k))) & 7u)
 
 #define PTX_MAX_OPNDS 8
 #define PTX_MAX_MODS 10
@@ -164,7 +173,7 @@ typedef struct ptx_insn {
     uint16_t op;                 /* ptx_opcode */
     uint8_t ntypes, nmods, nopnds;
     uint8_t types[PTX_MAX_TYPES];/* ptx_type modifiers in source order (cvt.f32.s32 -> f32, s32) */
-    uint8_t mods[PTX_MAX_MODS];  /* ptx_mod modifiers in source order, types excluded */
+    uint16_t mods[PTX_MAX_MODS]; /* ptx_mod modifiers in source order, types excluded */
     int32_t guard;               /* guard predicate register, -1 when unguarded */
     bool guard_neg;              /* "@!%p" */
     ptx_operand opnd[PTX_MAX_OPNDS];

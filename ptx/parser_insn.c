@@ -125,6 +125,8 @@ _Noreturn static void fail_undeclared(ptx_parser *p, const ptx_token *t) {
 }
 
 static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, bool in_group);
+static bool is_video_op(unsigned op);
+static void parse_selector(ptx_parser *p, ptx_operand *o);
 
 /* [base], [base+off], [base+-off], [number]; and the texture/surface form
  * [handle, {coords}] or [handle, sampler, {coords}], whose parts after the handle become
@@ -152,7 +154,8 @@ static void parse_address(ptx_parser *p, ptx_insn *in, ptx_operand *o) {
     }
     while (ptx_tok_punct(&p->tok, ',') && (in->op == PTX_OP_tex || in->op == PTX_OP_tld4 ||
                                            in->op == PTX_OP_cp || in->op == PTX_OP_prefetch ||
-                                           in->op == PTX_OP_suld || in->op == PTX_OP_sust)) {
+                                           in->op == PTX_OP_suld || in->op == PTX_OP_sust ||
+                                           in->op == PTX_OP_sured)) {
         ptx_next(p);
         if (in->nopnds == PTX_MAX_OPNDS) ptx_fail_tok(p, &p->tok, "too many operands");
         ptx_operand *extra = &in->opnd[in->nopnds++];
@@ -279,6 +282,7 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
             if (not && f->regs[o->reg].type != PTX_T_pred)
                 ptx_fail_tok(p, &t, "'!' applies to predicates only");
             if (ptx_tok_punct(&p->tok, '|')) parse_pair_pred(p, o);
+            else if (p->tok.kind == PTX_TOK_DOTWORD && is_video_op(in->op)) parse_selector(p, o);
         } else {
             if (not) ptx_fail_tok(p, &t, "'!' applies to predicates only");
             o->ival = parse_offset(p);
@@ -310,6 +314,40 @@ static void parse_operand(ptx_parser *p, ptx_insn *in, ptx_operand *o, int ctx, 
         }
     }
     fail_undeclared(p, &t);
+}
+
+/* The video instructions, whose register operands may carry a byte or half selector. */
+static bool is_video_op(unsigned op) {
+    switch (op) {
+    case PTX_OP_vadd: case PTX_OP_vsub: case PTX_OP_vabsdiff: case PTX_OP_vmin:
+    case PTX_OP_vmax: case PTX_OP_vshl: case PTX_OP_vshr: case PTX_OP_vmad: case PTX_OP_vset:
+    case PTX_OP_vset2: case PTX_OP_vset4: case PTX_OP_vadd2: case PTX_OP_vadd4:
+    case PTX_OP_vsub2: case PTX_OP_vsub4: case PTX_OP_vavrg2: case PTX_OP_vavrg4:
+    case PTX_OP_vabsdiff2: case PTX_OP_vabsdiff4: case PTX_OP_vmin2: case PTX_OP_vmin4:
+    case PTX_OP_vmax2: case PTX_OP_vmax4:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ".b0" .. ".b3", ".h0", ".h1" (scalar forms), ".b3210"-like and ".h10"-like (SIMD forms)
+ * after a register: bytes take digits 0-7, halves 0-3, four digits at most. */
+static void parse_selector(ptx_parser *p, ptx_operand *o) {
+    const ptx_token *t = &p->tok;
+    char kind = t->len >= 3 ? t->text[1] : 0;
+    unsigned n = t->len >= 3 ? (unsigned)t->len - 2 : 0, max = kind == 'h' ? 3 : 7;
+    if ((kind != 'b' && kind != 'h') || n > 4)
+        ptx_fail_tok(p, t, "unknown operand selector '%.*s'", (int)t->len, t->text);
+    uint16_t sel = (uint16_t)(PTX_SEL_PRESENT | (kind == 'h' ? PTX_SEL_HALF : 0) | (n - 1) << 12);
+    for (unsigned i = 0; i < n; i++) {
+        char c = t->text[2 + i];
+        if (c < '0' || (unsigned)(c - '0') > max)
+            ptx_fail_tok(p, t, "unknown operand selector '%.*s'", (int)t->len, t->text);
+        sel |= (uint16_t)((unsigned)(c - '0') << (3 * (n - 1 - i)));
+    }
+    o->sel = sel;
+    ptx_next(p);
 }
 
 /* brx.idx index, table: the table label becomes the LIST of its targets */
@@ -372,7 +410,7 @@ void ptx_parse_insn(ptx_parser *p, ptx_insn *in) {
             ptx_fail_tok(p, d, "sust.p (formatted surface store) is not supported");
         else ptx_fail_tok(p, d, "unknown modifier '%.*s' in '%.*s'", (int)d->len, d->text, name_len, op.text);
         if (in->nmods == PTX_MAX_MODS) ptx_fail_tok(p, d, "too many modifiers in '%.*s'", name_len, op.text);
-        in->mods[in->nmods++] = (uint8_t)mod;
+        in->mods[in->nmods++] = (uint16_t)mod;
     }
 
     int ctx = OPND_PLAIN;

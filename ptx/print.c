@@ -82,6 +82,10 @@ static void put_operand(out *o, const ptx_module *m, const ptx_func *f, const pt
         bool pred = f && op->reg >= 0 && (uint32_t)op->reg < f->nregs && f->regs[op->reg].type == PTX_T_pred;
         put(o, "%s%s", op->neg ? (pred ? "!" : "-") : "", reg_name(f, op->reg));
         if (op->reg2 >= 0) put(o, "|%s", reg_name(f, op->reg2));
+        if (op->sel) {
+            put(o, ".%c", (op->sel & PTX_SEL_HALF) ? 'h' : 'b');
+            for (unsigned k = PTX_SEL_N(op->sel); k-- > 0;) put(o, "%u", PTX_SEL_DIGIT(op->sel, k));
+        }
         break;
     }
     case PTX_OPND_SREG: put(o, "%s", ptx_sreg_name((ptx_sreg)op->sreg, tmp, sizeof tmp)); break;
@@ -118,6 +122,10 @@ static void put_operand(out *o, const ptx_module *m, const ptx_func *f, const pt
     case PTX_OPND_SINK:
         put(o, "_");
         if (op->reg2 >= 0) put(o, "|%s", reg_name(f, op->reg2));
+        if (op->sel) {
+            put(o, ".%c", (op->sel & PTX_SEL_HALF) ? 'h' : 'b');
+            for (unsigned k = PTX_SEL_N(op->sel); k-- > 0;) put(o, "%u", PTX_SEL_DIGIT(op->sel, k));
+        }
         break;
     default: put(o, "<none>"); break;
     }

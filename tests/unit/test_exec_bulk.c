@@ -80,7 +80,7 @@ static const char *kernels =
 int main(void) {
     const char *r = "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<8>;";
     check_refused("cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
-                  "[%r1], [%rd1, {%r2, %r3}], [%r4], {%r5}", r, ".im2col mode is not supported");
+                  "[%r1], [%rd1, {%r2, %r3}], [%r4], {%r5}", r, "im2col copies are 3d, 4d or 5d");
     check_refused("cp.reduce.async.bulk.tensor.2d.shared::cluster.global.add.tile."
                   "mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]", r,
                   "cp.reduce.async.bulk.tensor reduces shared memory into global memory");
@@ -90,8 +90,10 @@ int main(void) {
                   "completes on an mbarrier");
     check_refused("wgmma.mma_async.sync.aligned.m64n8k16.s32.s8.s8 {%r0,%r1,%r2,%r3}, %rd1, %rd2, 1, 1, 1, 0, 0",
                   r, "unsupported wgmma");
-    check_refused("wgmma.mma_async.sync.aligned.m64n24k16.f32.f16.f16 {%f0,%f1,%f2,%f3}, %rd1, %rd2, 1, 1, 1, 0, 0",
-                  r, "unknown modifier '.m64n24k16'");
+    check_refused("wgmma.mma_async.sync.aligned.m64n40k32.s32.s8.s8 {%r0,%r1,%r2,%r3}, %rd1, %rd2, 1",
+                  r, "s8/u8 operands take N = 8, 24 or a multiple of 16");
+    check_refused("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0,%f1,%f2,%f3}, %rd1, %rd2, %r1, 0, 1, 1, 1, 0, 0",
+                  r, "'wgmma.mma_async.sp");
 
     harness h = {0};
     if (!harness_load(&h, kernels)) {

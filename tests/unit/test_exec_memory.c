@@ -174,8 +174,8 @@ static void expect_load_error(const char *text, const char *part) {
 static void test_load_errors(void) {
     expect_load_error(".version 8.0\n.target sm_90\n.address_size 64\n"
                       ".visible .entry k()\n{\n  .reg .b64 %rd<2>;\n"
-                      "  stacksave.u64 %rd1;\n  ret;\n}\n",
-                      "test.ptx:7:3: error: unsupported instruction 'stacksave.u64 %rd1'");
+                      "  tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 1;\n  ret;\n}\n",
+                      "test.ptx:7:3: error: tensormap.replace .elemtype is not supported");
     expect_load_error(".version 8.0\n.target sm_90\n.address_size 64\n"
                       ".extern .func ext_fn(.param .b32 p);\n"
                       ".visible .entry k()\n{\n"
