@@ -7,23 +7,11 @@
  *
  * Build: nvcc -arch=sm_90 -rdc=true dpGraphRules.cu -lcudadevrt
  */
-#include <cstdio>
-#include <cstdlib>
 #include <cstdint>
-#include <cstring>
-#include <cuda_runtime.h>
 
-#define OK(call)                                                                         \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                         \
-            printf("FAILED line %d: %s: %s\n", __LINE__, #call, cudaGetErrorName(e_));   \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "dp_graph_test.h"
 
 __device__ int g_sum;
-__device__ int g_err;
 
 __global__ void add(int v) {
     if (threadIdx.x == 0) atomicAdd(&g_sum, v);
@@ -38,23 +26,10 @@ __global__ void parent() {
 
 /* a kernel launching a device graph (allowed in one) */
 __global__ void launcher(cudaGraphExec_t g) {
-    if (threadIdx.x == 0) g_err = cudaGraphLaunch(g, cudaStreamGraphFireAndForget);
+    if (threadIdx.x == 0) g_err[0] = cudaGraphLaunch(g, cudaStreamGraphFireAndForget);
 }
 
 static void hostFn(void *) {}
-
-static cudaGraphNode_t addKernel(cudaGraph_t g, const void *func, void **args,
-                                 cudaGraphNode_t *deps, size_t ndeps) {
-    cudaKernelNodeParams k;
-    memset(&k, 0, sizeof k);
-    k.func = (void *)func;
-    k.gridDim = dim3(1);
-    k.blockDim = dim3(32);
-    k.kernelParams = args;
-    cudaGraphNode_t n;
-    OK(cudaGraphAddKernelNode(&n, g, deps, ndeps, &k));
-    return n;
-}
 
 static const char *resultName(cudaGraphInstantiateResult r) {
     switch (r) {
@@ -256,7 +231,7 @@ int main() {
         OK(cudaStreamSynchronize(s));
         int err = -1;
         OK(cudaMemcpyFromSymbol(&sum, g_sum, sizeof sum));
-        OK(cudaMemcpyFromSymbol(&err, g_err, sizeof err));
+        OK(cudaMemcpyFromSymbol(&err, g_err, sizeof err)); /* g_err[0] */
         printf("from a kernel: sum %d, %s\n", sum, cudaGetErrorName((cudaError_t)err));
     }
     printf("done\n");
