@@ -10,41 +10,11 @@
  * the code runs: a tree of pairs 2 * stride * tid apart, zero, negative and wrapping
  * ones), and must leave the same memory.
  */
-#include "exec_harness.h"
-#include "exec/core.h"
-#include "exec/native.h"
-#include "jit/jit.h"
+#include "jit_tier_compare.h"
 
 #define OUT_INTS 8192u
 
-/* One pass over every case: the words each launch left, concatenated. */
-typedef struct outcome {
-    int32_t *words;
-    size_t n, cap;
-    exec_fault_kind kinds[64];
-    unsigned nkinds;
-} outcome;
-
-static void keep(outcome *o, const void *p, size_t bytes) {
-    size_t add = bytes / 4;
-    if (o->n + add > o->cap) {
-        o->cap = (o->n + add) * 2;
-        o->words = realloc(o->words, o->cap * 4);
-        if (!o->words) abort();
-    }
-    memcpy(o->words + o->n, p, add * 4);
-    o->n += add;
-}
-
-static void launch(harness *h, outcome *o, const char *k, exec_dim3 g, exec_dim3 b, void **args) {
-    harness_run r = harness_launch(h, k, g, b, 0, args);
-    if (o->nkinds < 64) o->kinds[o->nkinds++] = r.kind;
-    if (r.kind != EXEC_OK) fprintf(stderr, "%s: %s\n", k, r.fault.msg);
-    free(r.out.data);
-    free(r.out.err);
-}
-
-static void run_all(harness *h, outcome *o) {
+static void run_all(harness *h, tier_outcome *o) {
     memset(o, 0, sizeof *o);
     int32_t *out = harness_alloc(h, OUT_INTS * 4), *out2 = harness_alloc(h, OUT_INTS * 4);
     int32_t *in = harness_alloc(h, OUT_INTS * 4);
@@ -62,9 +32,9 @@ static void run_all(harness *h, outcome *o) {
         memset(out2, 0, OUT_INTS * 4);
         uint32_t base = wraps[c].base, limit = wraps[c].limit, base2 = wraps[c].base2;
         void *a[] = {&out, &base, &limit, &out2, &base2};
-        launch(h, o, "ja_wrap", dim(2, 1, 1), dim(48, 1, 1), a);
-        keep(o, out, 256 * 4);
-        keep(o, out2, 256 * 4);
+        tier_launch(h, o, "ja_wrap", dim(2, 1, 1), dim(48, 1, 1), a, NULL);
+        tier_keep(o, out, 256 * 4);
+        tier_keep(o, out2, 256 * 4);
     }
 
     /* ja_steps: reversed, strided and 8-byte stores, a partial last block */
@@ -73,10 +43,10 @@ static void run_all(harness *h, outcome *o) {
     int64_t *wide = harness_alloc(h, 2048 * 8);
     int n = 1000;
     void *s[] = {&in, &out, &out2, &wide, &n};
-    launch(h, o, "ja_steps", dim(8, 1, 1), dim(128, 1, 1), s);
-    keep(o, out, 1024 * 4);
-    keep(o, out2, 2048 * 4);
-    keep(o, wide, 1024 * 8);
+    tier_launch(h, o, "ja_steps", dim(8, 1, 1), dim(128, 1, 1), s, NULL);
+    tier_keep(o, out, 1024 * 4);
+    tier_keep(o, out2, 2048 * 4);
+    tier_keep(o, wide, 1024 * 8);
 
     /* ja_shape: 1-D, rows of 32 and 96 (the affine code), rows of 16 and 8 (the general
      * code), 3-D blocks */
@@ -87,8 +57,8 @@ static void run_all(harness *h, outcome *o) {
         memset(out, 0x55, OUT_INTS * 4);
         void *a[] = {&out};
         const uint32_t *sh = shapes[c];
-        launch(h, o, "ja_shape", dim(sh[3], sh[4], 1), dim(sh[0], sh[1], sh[2]), a);
-        keep(o, out, OUT_INTS * 4);
+        tier_launch(h, o, "ja_shape", dim(sh[3], sh[4], 1), dim(sh[0], sh[1], sh[2]), a, NULL);
+        tier_keep(o, out, OUT_INTS * 4);
     }
 
     /* ja_divrem: unsigned by a power of two, by others and by zero; signed too */
@@ -99,8 +69,8 @@ static void run_all(harness *h, outcome *o) {
         uint32_t d = divs[c].d;
         int32_t sd = divs[c].sd;
         void *a[] = {&in, &out, &d, &sd};
-        launch(h, o, "ja_divrem", dim(4, 1, 1), dim(256, 1, 1), a);
-        keep(o, out, 4096 * 4);
+        tier_launch(h, o, "ja_divrem", dim(4, 1, 1), dim(256, 1, 1), a, NULL);
+        tier_keep(o, out, 4096 * 4);
     }
 
     /* ja_cmp: comparisons of affine values with values the same for the warp, around
@@ -113,16 +83,16 @@ static void run_all(harness *h, outcome *o) {
         int32_t cc = cmps[c].c;
         uint32_t uc = cmps[c].uc;
         void *a[] = {&out, &cc, &uc};
-        launch(h, o, "ja_cmp", dim(2, 1, 1), dim(64, 1, 1), a);
-        keep(o, out, 14 * 128 * 4);
+        tier_launch(h, o, "ja_cmp", dim(2, 1, 1), dim(64, 1, 1), a, NULL);
+        tier_keep(o, out, 14 * 128 * 4);
     }
 
     /* ja_neighbored: tid % (2 * stride) in a tree of barriers */
     memcpy(out, in, OUT_INTS * 4);
     void *nb[] = {&out, &out2};
-    launch(h, o, "ja_neighbored", dim(4, 1, 1), dim(256, 1, 1), nb);
-    keep(o, out, 1024 * 4);
-    keep(o, out2, 4 * 4);
+    tier_launch(h, o, "ja_neighbored", dim(4, 1, 1), dim(256, 1, 1), nb, NULL);
+    tier_keep(o, out, 1024 * 4);
+    tier_keep(o, out2, 4 * 4);
 
     /* ja_masked: a gather and a scatter of some lanes whose other lanes' addresses are
      * 1 GiB away, contiguous stores of some lanes (4 and 8 bytes); blocks of 96 */
@@ -130,9 +100,9 @@ static void run_all(harness *h, outcome *o) {
     memset(wide, 0x44, 2048 * 8);
     uint32_t far = 0x10000000u;
     void *mk[] = {&in, &out, &wide, &far};
-    launch(h, o, "ja_masked", dim(2, 1, 1), dim(96, 1, 1), mk);
-    keep(o, out, 4096 * 4);
-    keep(o, wide, 256 * 8);
+    tier_launch(h, o, "ja_masked", dim(2, 1, 1), dim(96, 1, 1), mk, NULL);
+    tier_keep(o, out, 4096 * 4);
+    tier_keep(o, wide, 256 * 8);
 
     /* ja_hcall: shuffles (all lanes; lanes apart), atomics, a register unpacked */
     memset(out, 0, OUT_INTS * 4);
@@ -140,10 +110,10 @@ static void run_all(harness *h, outcome *o) {
     int32_t *counter = harness_alloc(h, 4);
     *counter = 0;
     void *hc[] = {&in, &out, &wide, &counter};
-    launch(h, o, "ja_hcall", dim(3, 1, 1), dim(128, 1, 1), hc);
-    keep(o, out, 2048 * 4);
-    keep(o, wide, 384 * 8);
-    keep(o, counter, 4);
+    tier_launch(h, o, "ja_hcall", dim(3, 1, 1), dim(128, 1, 1), hc, NULL);
+    tier_keep(o, out, 2048 * 4);
+    tier_keep(o, wide, 384 * 8);
+    tier_keep(o, counter, 4);
     harness_dealloc(h, counter);
 
     /* ja_lanes32: registers of 32-bit lanes; partial warps (blocks of 48, n = 137) and
@@ -158,10 +128,10 @@ static void run_all(harness *h, outcome *o) {
         int ln = l32[c].n;
         uint32_t ld = l32[c].d;
         void *a[] = {&in, &out, &wide, &fl, &ln, &ld};
-        launch(h, o, "ja_lanes32", dim(l32[c].grid, 1, 1), dim(l32[c].block, 1, 1), a);
-        keep(o, out, 5120 * 4);
-        keep(o, wide, 256 * 8);
-        keep(o, fl, 256 * 4);
+        tier_launch(h, o, "ja_lanes32", dim(l32[c].grid, 1, 1), dim(l32[c].block, 1, 1), a, NULL);
+        tier_keep(o, out, 5120 * 4);
+        tier_keep(o, wide, 256 * 8);
+        tier_keep(o, fl, 256 * 4);
     }
     harness_dealloc(h, fl);
 
@@ -176,10 +146,10 @@ static void run_all(harness *h, outcome *o) {
         int k = rs[c].k;
         uint32_t ku = rs[c].ku;
         void *a[] = {&out2, &out, &wide, &k, &ku};
-        launch(h, o, "ja_rstep", dim(3, 1, 1), dim(64, 1, 1), a);
-        keep(o, out2, 192 * 4);
-        keep(o, out, 3 * 8 * 64 * 4);
-        keep(o, wide, 192 * 8);
+        tier_launch(h, o, "ja_rstep", dim(3, 1, 1), dim(64, 1, 1), a, NULL);
+        tier_keep(o, out2, 192 * 4);
+        tier_keep(o, out, 3 * 8 * 64 * 4);
+        tier_keep(o, wide, 192 * 8);
     }
 
     harness_dealloc(h, wide);
@@ -188,48 +158,11 @@ static void run_all(harness *h, outcome *o) {
     harness_dealloc(h, out);
 }
 
+/* every launch runs */
+static void check_ref(const tier_outcome *ref) {
+    for (unsigned k = 0; k < ref->nkinds; k++) CHECK_EQ_U64(ref->kinds[k], EXEC_OK);
+}
+
 int main(void) {
-    char dir[] = "/tmp/vcuda-jit-affine-XXXXXX";
-    if (!mkdtemp(dir)) return 1;
-    setenv("VCUDA_CACHE_DIR", dir, 1);
-    char path[512];
-    snprintf(path, sizeof path, "%s/unit/data/jit_affine.ptx", VCUDA_TEST_DIR);
-    char *text = harness_read_file(path);
-    CHECK(text != NULL);
-    if (!text) return harness_report("test_jit_affine");
-
-    harness h = {0};
-    CHECK(harness_load(&h, text));
-    outcome ref, got;
-    run_all(&h, &ref);
-    for (unsigned k = 0; k < ref.nkinds; k++) CHECK_EQ_U64(ref.kinds[k], EXEC_OK);
-
-    char err[512] = "";
-    jit_job *j = jit_program_start(h.prog, JIT_ALWAYS, err, sizeof err);
-    if (!j) fprintf(stderr, "jit: %s\n", err);
-    CHECK(j != NULL);
-    for (uint32_t i = 0; i < exec_program_nfuncs(h.prog); i++) {
-        const exec_func *f = exec_program_func(h.prog, i);
-        if (f->code && f->pf->is_entry && !f->block_native)
-            fprintf(stderr, "not in the vector tier: %s\n", f->pf->name);
-        CHECK(!f->code || !f->pf->is_entry || f->block_native);
-    }
-    run_all(&h, &got);
-    CHECK_EQ_U64(got.n, ref.n);
-    CHECK_EQ_U64(got.nkinds, ref.nkinds);
-    for (unsigned k = 0; k < ref.nkinds && k < got.nkinds; k++)
-        CHECK_EQ_U64(got.kinds[k], ref.kinds[k]);
-    size_t diffs = 0;
-    for (size_t k = 0; k < ref.n && k < got.n; k++)
-        if (ref.words[k] != got.words[k] && diffs++ < 8)
-            fprintf(stderr, "word %zu: interpreter %d, compiled %d\n", k, ref.words[k],
-                    got.words[k]);
-    CHECK(diffs == 0);
-    free(ref.words);
-    free(got.words);
-    jit_job_free(j);
-    harness_free(&h);
-    free(text);
-    harness_remove_dir(dir);
-    return harness_report("test_jit_affine");
+    return tier_compare_main("test_jit_affine", "jit_affine.ptx", run_all, check_ref);
 }
