@@ -7,14 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CU(call)                                                                           \
-    do {                                                                                   \
-        CUresult r_ = (call);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                          \
-            printf("%s failed: %d at line %d\n", #call, (int)r_, __LINE__);                \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "cu_check.h"
 
 int main(int argc, char **argv) {
     if (argc < 3) return 2;

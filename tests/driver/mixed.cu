@@ -8,14 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CU(call)                                                                           \
-    do {                                                                                   \
-        CUresult r_ = (call);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                          \
-            printf("%s failed: %d at line %d\n", #call, (int)r_, __LINE__);                \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "cu_check.h"
 #define RT(call)                                                                           \
     do {                                                                                   \
         cudaError_t e_ = (call);                                                           \

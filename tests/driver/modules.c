@@ -9,16 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        CUresult r_ = (call);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                          \
-            const char *name_ = NULL;                                                      \
-            cuGetErrorName(r_, &name_);                                                    \
-            printf("%s failed: %s (%d) at line %d\n", #call, name_, (int)r_, __LINE__);    \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "cu_check.h"
 
 static char *read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
@@ -43,44 +34,44 @@ static int run_vecadd(CUfunction f, int n) {
     float *h = malloc(bytes * 3);
     for (int i = 0; i < n; i++) h[i] = (float)i, h[n + i] = (float)(2 * i);
     CUdeviceptr d;
-    CHECK(cuMemAlloc(&d, bytes * 3));
-    CHECK(cuMemcpyHtoD(d, h, bytes * 2));
+    CU(cuMemAlloc(&d, bytes * 3));
+    CU(cuMemcpyHtoD(d, h, bytes * 2));
     CUdeviceptr a = d, b = d + bytes, c = d + 2 * bytes;
     void *args[] = {&a, &b, &c, &n};
-    CHECK(cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
-    CHECK(cuMemcpyDtoH(h + 2 * n, c, bytes));
+    CU(cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+    CU(cuMemcpyDtoH(h + 2 * n, c, bytes));
     int bad = 0;
     for (int i = 0; i < n; i++) bad += h[2 * n + i] != (float)(3 * i);
-    CHECK(cuMemFree(d));
+    CU(cuMemFree(d));
     free(h);
     return bad;
 }
 
 int main(void) {
-    CHECK(cuInit(0));
+    CU(cuInit(0));
     CUdevice dev;
-    CHECK(cuDeviceGet(&dev, 0));
+    CU(cuDeviceGet(&dev, 0));
     CUcontext ctx;
-    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-    CHECK(cuCtxSetCurrent(ctx));
+    CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CU(cuCtxSetCurrent(ctx));
 
     /* a fatbin file, and the same bytes through cuModuleLoadFatBinary */
     CUmodule m1, m2;
     CUfunction f;
-    CHECK(cuModuleLoad(&m1, "kernels.fatbin"));
-    CHECK(cuModuleGetFunction(&f, m1, "vecAdd"));
+    CU(cuModuleLoad(&m1, "kernels.fatbin"));
+    CU(cuModuleGetFunction(&f, m1, "vecAdd"));
     printf("fatbin file: %d mismatches\n", run_vecadd(f, 1000));
     size_t size;
     char *fatbin = read_file("kernels.fatbin", &size);
-    CHECK(cuModuleLoadFatBinary(&m2, fatbin));
+    CU(cuModuleLoadFatBinary(&m2, fatbin));
     free(fatbin); /* the module keeps what it needs */
-    CHECK(cuModuleGetFunction(&f, m2, "vecAdd"));
+    CU(cuModuleGetFunction(&f, m2, "vecAdd"));
     printf("fatbin bytes: %d mismatches\n", run_vecadd(f, 777));
     CUfunction missing;
     CUresult r = cuModuleGetFunction(&missing, m2, "noSuchKernel");
     printf("a kernel the module lacks: %d\n", (int)r);
-    CHECK(cuModuleUnload(m1));
-    CHECK(cuModuleUnload(m2));
+    CU(cuModuleUnload(m1));
+    CU(cuModuleUnload(m2));
 
     /* PTX text with log buffers */
     char *ptx = read_file("kernels.ptx", &size);
@@ -91,67 +82,67 @@ int main(void) {
     void *vals[] = {info, (void *)(uintptr_t)sizeof info, error, (void *)(uintptr_t)sizeof error,
                     (void *)(uintptr_t)4};
     CUmodule m3;
-    CHECK(cuModuleLoadDataEx(&m3, ptx, 5, opts, vals));
+    CU(cuModuleLoadDataEx(&m3, ptx, 5, opts, vals));
     printf("PTX with options: error log \"%s\"\n", error);
-    CHECK(cuModuleGetFunction(&f, m3, "vecAdd"));
+    CU(cuModuleGetFunction(&f, m3, "vecAdd"));
     printf("PTX bytes: %d mismatches\n", run_vecadd(f, 4097));
-    CHECK(cuModuleUnload(m3));
+    CU(cuModuleUnload(m3));
 
     /* two relocatable PTX files linked at run time */
     CUlinkState link;
-    CHECK(cuLinkCreate(0, NULL, NULL, &link));
-    CHECK(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "link_main.ptx", 0, NULL, NULL));
+    CU(cuLinkCreate(0, NULL, NULL, &link));
+    CU(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "link_main.ptx", 0, NULL, NULL));
     char *lib = read_file("link_lib.ptx", &size);
-    CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, lib, size + 1, "link_lib.ptx", 0, NULL, NULL));
+    CU(cuLinkAddData(link, CU_JIT_INPUT_PTX, lib, size + 1, "link_lib.ptx", 0, NULL, NULL));
     void *cubin;
     size_t cubin_size;
-    CHECK(cuLinkComplete(link, &cubin, &cubin_size));
+    CU(cuLinkComplete(link, &cubin, &cubin_size));
     CUmodule linked;
-    CHECK(cuModuleLoadData(&linked, cubin));
-    CHECK(cuLinkDestroy(link));
-    CHECK(cuModuleGetFunction(&f, linked, "applyTransform"));
+    CU(cuModuleLoadData(&linked, cubin));
+    CU(cuLinkDestroy(link));
+    CU(cuModuleGetFunction(&f, linked, "applyTransform"));
     float x[64];
     for (int i = 0; i < 64; i++) x[i] = (float)i * 0.5f;
     CUdeviceptr dx;
-    CHECK(cuMemAlloc(&dx, sizeof x));
-    CHECK(cuMemcpyHtoD(dx, x, sizeof x));
+    CU(cuMemAlloc(&dx, sizeof x));
+    CU(cuMemcpyHtoD(dx, x, sizeof x));
     int n = 64;
     void *largs[] = {&dx, &n};
-    CHECK(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, NULL, largs, NULL));
-    CHECK(cuMemcpyDtoH(x, dx, sizeof x));
+    CU(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, NULL, largs, NULL));
+    CU(cuMemcpyDtoH(x, dx, sizeof x));
     printf("linked: x[0] = %.2f, x[3] = %.2f, x[63] = %.2f\n", x[0], x[3], x[63]);
     CUdeviceptr doff;
-    CHECK(cuModuleGetGlobal(&doff, NULL, linked, "offset"));
+    CU(cuModuleGetGlobal(&doff, NULL, linked, "offset"));
     int off;
-    CHECK(cuMemcpyDtoH(&off, doff, sizeof off));
+    CU(cuMemcpyDtoH(&off, doff, sizeof off));
     printf("linked: offset = %d\n", off);
-    CHECK(cuModuleUnload(linked));
+    CU(cuModuleUnload(linked));
 
     /* an unresolved symbol fails the link */
-    CHECK(cuLinkCreate(0, NULL, NULL, &link));
-    CHECK(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "link_main.ptx", 0, NULL, NULL));
+    CU(cuLinkCreate(0, NULL, NULL, &link));
+    CU(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "link_main.ptx", 0, NULL, NULL));
     r = cuLinkComplete(link, &cubin, &cubin_size);
     printf("link with a missing definition: %s\n", r == CUDA_SUCCESS ? "succeeded" : "failed");
-    CHECK(cuLinkDestroy(link));
+    CU(cuLinkDestroy(link));
 
     /* a library: context-independent loading */
     CUlibrary library;
-    CHECK(cuLibraryLoadData(&library, ptx, NULL, NULL, 0, NULL, NULL, 0));
+    CU(cuLibraryLoadData(&library, ptx, NULL, NULL, 0, NULL, NULL, 0));
     CUkernel kernel;
-    CHECK(cuLibraryGetKernel(&kernel, library, "vecAdd"));
-    CHECK(cuKernelGetFunction(&f, kernel));
+    CU(cuLibraryGetKernel(&kernel, library, "vecAdd"));
+    CU(cuKernelGetFunction(&f, kernel));
     printf("library kernel: %d mismatches\n", run_vecadd(f, 300));
     CUmodule libmod;
-    CHECK(cuLibraryGetModule(&libmod, library));
+    CU(cuLibraryGetModule(&libmod, library));
     CUfunction again;
-    CHECK(cuModuleGetFunction(&again, libmod, "vecAdd"));
+    CU(cuModuleGetFunction(&again, libmod, "vecAdd"));
     printf("library module function: %d mismatches\n", run_vecadd(again, 33));
-    CHECK(cuLibraryUnload(library));
+    CU(cuLibraryUnload(library));
 
     free(ptx);
     free(lib);
-    CHECK(cuMemFree(dx));
-    CHECK(cuDevicePrimaryCtxRelease(dev));
+    CU(cuMemFree(dx));
+    CU(cuDevicePrimaryCtxRelease(dev));
     printf("done\n");
     return 0;
 }

@@ -5,14 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CU(call)                                                                           \
-    do {                                                                                   \
-        CUresult r_ = (call);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                          \
-            printf("%s failed: %d\n", #call, (int)r_);                                     \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
+#include "cu_check.h"
 
 int main(int argc, char **argv) {
     if (argc < 2) return 2;

@@ -9,14 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CU(call)                                                                           \
-    do {                                                                                   \
-        CUresult r_ = (call);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                          \
-            printf("%s failed: %d at line %d\n", #call, (int)r_, __LINE__);                \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "cu_check.h"
 
 static unsigned hex(float f) {
     unsigned u;

@@ -8,42 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        CUresult r_ = (call);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                          \
-            const char *name_ = NULL;                                                      \
-            cuGetErrorName(r_, &name_);                                                    \
-            printf("%s failed: %s (%d) at line %d\n", #call, name_, (int)r_, __LINE__);    \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "cu_check.h"
 
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s kernels.ptx\n", argv[0]);
         return 2;
     }
-    CHECK(cuInit(0));
+    CU(cuInit(0));
     int version = 0, count = 0, major = 0, minor = 0;
-    CHECK(cuDriverGetVersion(&version));
-    CHECK(cuDeviceGetCount(&count));
+    CU(cuDriverGetVersion(&version));
+    CU(cuDeviceGetCount(&count));
     CUdevice dev;
-    CHECK(cuDeviceGet(&dev, 0));
-    CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-    CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+    CU(cuDeviceGet(&dev, 0));
+    CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+    CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
     printf("driver API %d.%d, %d device(s), compute capability %d.%d\n", version / 1000,
            version % 1000 / 10, count, major, minor);
 
     CUcontext ctx;
-    CHECK(cuCtxCreate(&ctx, NULL, 0, dev));
+    CU(cuCtxCreate(&ctx, NULL, 0, dev));
     CUmodule mod;
-    CHECK(cuModuleLoad(&mod, argv[1]));
+    CU(cuModuleLoad(&mod, argv[1]));
     CUfunction vecAdd, axpbyc, countHits, sharedReverse;
-    CHECK(cuModuleGetFunction(&vecAdd, mod, "vecAdd"));
-    CHECK(cuModuleGetFunction(&axpbyc, mod, "axpbyc"));
-    CHECK(cuModuleGetFunction(&countHits, mod, "countHits"));
-    CHECK(cuModuleGetFunction(&sharedReverse, mod, "sharedReverse"));
+    CU(cuModuleGetFunction(&vecAdd, mod, "vecAdd"));
+    CU(cuModuleGetFunction(&axpbyc, mod, "axpbyc"));
+    CU(cuModuleGetFunction(&countHits, mod, "countHits"));
+    CU(cuModuleGetFunction(&sharedReverse, mod, "sharedReverse"));
 
     enum { N = 50000 };
     size_t bytes = N * sizeof(float);
@@ -53,17 +44,17 @@ int main(int argc, char **argv) {
         b[i] = (float)(N - i) * 0.25f;
     }
     CUdeviceptr da, db, dc;
-    CHECK(cuMemAlloc(&da, bytes));
-    CHECK(cuMemAlloc(&db, bytes));
-    CHECK(cuMemAlloc(&dc, bytes));
-    CHECK(cuMemcpyHtoD(da, a, bytes));
-    CHECK(cuMemcpyHtoD(db, b, bytes));
+    CU(cuMemAlloc(&da, bytes));
+    CU(cuMemAlloc(&db, bytes));
+    CU(cuMemAlloc(&dc, bytes));
+    CU(cuMemcpyHtoD(da, a, bytes));
+    CU(cuMemcpyHtoD(db, b, bytes));
     int n = N;
     void *args[] = {&da, &db, &dc, &n};
     int threads = 256, blocks = (N + threads - 1) / threads;
-    CHECK(cuLaunchKernel(vecAdd, blocks, 1, 1, threads, 1, 1, 0, NULL, args, NULL));
-    CHECK(cuCtxSynchronize());
-    CHECK(cuMemcpyDtoH(c, dc, bytes));
+    CU(cuLaunchKernel(vecAdd, blocks, 1, 1, threads, 1, 1, 0, NULL, args, NULL));
+    CU(cuCtxSynchronize());
+    CU(cuMemcpyDtoH(c, dc, bytes));
     int bad = 0;
     double sum = 0;
     for (int i = 0; i < N; i++) {
@@ -85,8 +76,8 @@ int main(int argc, char **argv) {
     size_t size = offsetof(struct packed_args, n) + sizeof packed.n; /* no tail padding */
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                      CU_LAUNCH_PARAM_END};
-    CHECK(cuLaunchKernel(axpbyc, blocks, 1, 1, threads, 1, 1, 0, NULL, NULL, extra));
-    CHECK(cuMemcpyDtoH(c, dc, bytes));
+    CU(cuLaunchKernel(axpbyc, blocks, 1, 1, threads, 1, 1, 0, NULL, NULL, extra));
+    CU(cuMemcpyDtoH(c, dc, bytes));
     bad = 0;
     for (int i = 0; i < N; i++) {
         float want = (float)(2.0 * a[i]) + 0.5f * (a[i] + b[i]) + 3.0f;
@@ -97,39 +88,39 @@ int main(int argc, char **argv) {
     /* module globals: set the constant, read the counter back */
     CUdeviceptr dbias, dhits, dtable;
     size_t bias_size, hits_size, table_size;
-    CHECK(cuModuleGetGlobal(&dbias, &bias_size, mod, "bias"));
-    CHECK(cuModuleGetGlobal(&dhits, &hits_size, mod, "hits"));
-    CHECK(cuModuleGetGlobal(&dtable, &table_size, mod, "table"));
+    CU(cuModuleGetGlobal(&dbias, &bias_size, mod, "bias"));
+    CU(cuModuleGetGlobal(&dhits, &hits_size, mod, "hits"));
+    CU(cuModuleGetGlobal(&dtable, &table_size, mod, "table"));
     int bias = 100;
-    CHECK(cuMemcpyHtoD(dbias, &bias, sizeof bias));
+    CU(cuMemcpyHtoD(dbias, &bias, sizeof bias));
     CUdeviceptr dout;
-    CHECK(cuMemAlloc(&dout, 1000 * sizeof(int)));
-    CHECK(cuMemsetD32(dout, 0xdeadbeef, 1000));
+    CU(cuMemAlloc(&dout, 1000 * sizeof(int)));
+    CU(cuMemsetD32(dout, 0xdeadbeef, 1000));
     int m = 1000;
     void *args2[] = {&dout, &m};
-    CHECK(cuLaunchKernel(countHits, 4, 1, 1, 256, 1, 1, 0, NULL, args2, NULL));
+    CU(cuLaunchKernel(countHits, 4, 1, 1, 256, 1, 1, 0, NULL, args2, NULL));
     int hits = 0, out[1000];
-    CHECK(cuMemcpyDtoH(&hits, dhits, sizeof hits));
-    CHECK(cuMemcpyDtoH(out, dout, sizeof out));
+    CU(cuMemcpyDtoH(&hits, dhits, sizeof hits));
+    CU(cuMemcpyDtoH(out, dout, sizeof out));
     printf("globals: bias %zu bytes, hits %zu bytes, table %zu bytes; hits = %d, out[0] = %d, "
            "out[999] = %d\n", bias_size, hits_size, table_size, hits, out[0], out[999]);
 
     /* dynamic shared memory */
     int rev[128];
     for (int i = 0; i < 128; i++) rev[i] = i * 3;
-    CHECK(cuMemcpyHtoD(dout, rev, sizeof rev));
+    CU(cuMemcpyHtoD(dout, rev, sizeof rev));
     int nrev = 128;
     void *args3[] = {&dout, &nrev};
-    CHECK(cuLaunchKernel(sharedReverse, 1, 1, 1, 128, 1, 1, 128 * sizeof(int), NULL, args3, NULL));
-    CHECK(cuMemcpyDtoH(rev, dout, sizeof rev));
+    CU(cuLaunchKernel(sharedReverse, 1, 1, 1, 128, 1, 1, 128 * sizeof(int), NULL, args3, NULL));
+    CU(cuMemcpyDtoH(rev, dout, sizeof rev));
     printf("sharedReverse: rev[0] = %d, rev[127] = %d\n", rev[0], rev[127]);
 
-    CHECK(cuMemFree(da));
-    CHECK(cuMemFree(db));
-    CHECK(cuMemFree(dc));
-    CHECK(cuMemFree(dout));
-    CHECK(cuModuleUnload(mod));
-    CHECK(cuCtxDestroy(ctx));
+    CU(cuMemFree(da));
+    CU(cuMemFree(db));
+    CU(cuMemFree(dc));
+    CU(cuMemFree(dout));
+    CU(cuModuleUnload(mod));
+    CU(cuCtxDestroy(ctx));
     free(a);
     free(b);
     free(c);
