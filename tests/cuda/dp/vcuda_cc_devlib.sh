@@ -2,7 +2,8 @@
 # tests/cuda/dp/vcuda_cc_devlib.sh — a static library of device functions only
 # (devLibFns.cu) linked with `vcuda cc` the two ways programs do it: the library made by
 # `vcuda cc -lib` and given as an input, and made by `ar` from a -dc object and found
-# through -L/-l. Each program runs and is compared with the H100's output.
+# through -L/-l. Each program runs and is compared with what the program printed on an
+# H200 (built there with nvcc -rdc=true -lib and the library as an input; three runs alike).
 #
 # Usage: vcuda_cc_devlib.sh <vcuda> <expected stdout> [VAR=value...]
 #   the VAR=value pairs are the environment the programs run in
