@@ -245,19 +245,24 @@ static bool is_cudadevrt(char **args, size_t i, size_t n, size_t *skip) {
 }
 
 /* The static library -l<name> names, searched in the -L folders in order as the host
- * linker does (a folder holding lib<name>.so gives the shared one, which is not scanned):
- * a malloc'd path, or NULL. */
+ * linker does (a folder holding lib<name>.so gives the shared one, which is not scanned;
+ * -l:<file> names the file itself): a malloc'd path, or NULL. */
 static char *find_static_library(const strlist *dirs, const char *name) {
+    bool exact = name[0] == ':';
+    if (exact && !has_suffix(name, ".a")) return NULL;
     for (size_t i = 0; i < dirs->n; i++) {
         size_t len = strlen(dirs->v[i]) + strlen(name) + 16;
         char *path = malloc(len);
         if (!path) return NULL;
-        snprintf(path, len, "%s/lib%s.so", dirs->v[i], name);
-        if (access(path, F_OK) == 0) {
-            free(path);
-            return NULL;
+        if (!exact) {
+            snprintf(path, len, "%s/lib%s.so", dirs->v[i], name);
+            if (access(path, F_OK) == 0) {
+                free(path);
+                return NULL;
+            }
         }
-        snprintf(path, len, "%s/lib%s.a", dirs->v[i], name);
+        if (exact) snprintf(path, len, "%s/%s", dirs->v[i], name + 1);
+        else snprintf(path, len, "%s/lib%s.a", dirs->v[i], name);
         if (access(path, F_OK) == 0) return path;
         free(path);
     }

@@ -2,7 +2,7 @@
 # tests/cuda/dp/vcuda_cc_devlib.sh — a static library of device functions only
 # (devLibFns.cu) linked with `vcuda cc` the two ways programs do it: the library made by
 # `vcuda cc -lib` and given as an input, and made by `ar` from a -dc object and found
-# through -L/-l. Each program runs and is compared with what the program printed on an
+# through -L/-l (and -l:<file>). Each program runs and is compared with what the program printed on an
 # H200 (built there with nvcc -rdc=true -lib and the library as an input; three runs alike).
 #
 # Usage: vcuda_cc_devlib.sh <vcuda> <expected stdout> [VAR=value...]
@@ -25,3 +25,6 @@ ar rcs libfns.a fns.o
 "$vcuda" cc -arch=sm_90 main.o -L. -lfns -o prog_l
 env "$@" ./prog_l > out_l.txt
 diff -u "$expected" out_l.txt
+"$vcuda" cc -arch=sm_90 main.o -L. -l:libfns.a -o prog_file
+env "$@" ./prog_file > out_file.txt
+diff -u "$expected" out_file.txt
