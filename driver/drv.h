@@ -106,6 +106,12 @@ drv_ctx *drv_primary(drv_state *s, int dev);
  * (cudaGetDevice names the device of the current context, as with CUDA). */
 void drv_follow(const drv_ctx *x);
 
+/* ---- virtual memory management (vmm.c) ---- */
+
+/* The range one cuMemMap mapped that holds addr (what cuMemGetAddressRange answers for
+ * it, where the allocation table has a run of adjacent mappings); false if none. */
+bool drv_vmm_mapping(uint64_t addr, uint64_t *base, uint64_t *size);
+
 /* ---- modules and kernels (module.c, image.c) ---- */
 
 /* Load an image (PTX text, fatbin, fatbin wrapper, a linked image of cuLinkComplete) as

@@ -139,6 +139,7 @@ DRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUde
     if (r) return r;
     mem_alloc a;
     if (!drv_find(DRV_PTR(dptr), &a)) return CUDA_ERROR_NOT_FOUND; /* pinned memory too */
+    if (a.flags & RT_MEM_FLAG_VMM) drv_vmm_mapping(dptr, &a.base, &a.size); /* its cuMemMap */
     if (pbase) *pbase = (CUdeviceptr)a.base;
     if (psize) *psize = (size_t)a.size;
     return CUDA_SUCCESS;

@@ -101,6 +101,7 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     if (!mem_table_find(rt_mem(c), (uint64_t)(uintptr_t)p, &a)) return false;
     if (a.base != (uint64_t)(uintptr_t)p || !(kinds & (1u << a.kind))) return false;
     if (a.flags & RT_MEM_FLAG_IPC) return false; /* another process's: cudaIpcCloseMemHandle */
+    if (a.flags & RT_MEM_FLAG_VMM) return false; /* mapped by cuMemMap: cuMemUnmap */
     bool object = (a.flags & EXEC_MEM_FLAG_OBJECT) != 0;
     if (object != ((kinds & RT_RELEASE_OBJECT) != 0)) return false;
     if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);

@@ -796,6 +796,9 @@ void rt_memory_release_device(rt_context *c, uint32_t tag);
  * at one address (a cudaFree of it outside the graph gives it back to the graph, whose
  * alloc node maps it again at its next launch). */
 #define RT_MEM_FLAG_GRAPH 0x04000000u
+/* mem_alloc.flags of device memory the driver's virtual memory management mapped
+ * (driver/vmm.c): cuMemUnmap takes it away, cudaFree refuses it. */
+#define RT_MEM_FLAG_VMM 0x02000000u
 
 /* ---- ipc.c: sharing memory and events with other processes ---- */
 

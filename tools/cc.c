@@ -10,6 +10,10 @@
  *     code= into the virtual architecture's compute_NN (__CUDA_ARCH__ and the PTX are
  *     what they were). VCUDA_CC_SASS=1 keeps nvcc's machine code, for a binary meant to
  *     run on a GPU as well;
+ *   - -cubin (machine code only, which vcuda cannot run) makes a fatbin holding the PTX
+ *     instead, under the name the cubin would have had (the -o given, else the input's
+ *     base name with .cubin): cuModuleLoad and cuModuleLoadData take either, by content,
+ *     as nvrtcGetCUBIN's answer is one too (nvrtc/nvrtc.c);
  *   - PTX must be in the binary, since PTX is what vcuda runs: when the -arch/-code/
  *     -gencode options name only machine code (SASS), `-gencode
  *     arch=compute_NN,code=compute_NN` is added for the highest NN they name (with no
@@ -301,9 +305,45 @@ static char **without_sass(int argc, char **argv, int *n_out) {
     return out;
 }
 
+/* The arguments with -cubin turned into -fatbin (see the header), and -o <name>.cubin
+ * added when no output was named; NULL when there is no -cubin. */
+static char **cubin_as_fatbin(int argc, char **argv, int *n_out) {
+    bool cubin = false, output = false;
+    const char *input = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-cubin") || !strcmp(a, "--cubin")) cubin = true;
+        else if (value_of(argc, argv, i, "-o") || value_of(argc, argv, i, "--output-file"))
+            output = true;
+        else if (a[0] != '-') input = a;
+        if (a[0] == '-' && !strchr(a, '=') && takes_separate_value(a)) i++;
+    }
+    if (!cubin) return NULL;
+    char **out = calloc((size_t)argc + 3, sizeof *out);
+    if (!out) return NULL;
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        out[n++] = !strcmp(argv[i], "-cubin") || !strcmp(argv[i], "--cubin") ? "-fatbin" : argv[i];
+    if (!output && input) {
+        const char *base = strrchr(input, '/');
+        base = base ? base + 1 : input;
+        const char *dot = strrchr(base, '.');
+        size_t stem = dot ? (size_t)(dot - base) : strlen(base);
+        char *name = malloc(stem + 8);
+        if (name) {
+            snprintf(name, stem + 8, "%.*s.cubin", (int)stem, base);
+            out[n++] = "-o";
+            out[n++] = name;
+        }
+    }
+    *n_out = n;
+    return out;
+}
+
 /* The rewritten arguments, kept reachable for the command's whole life (its strings are
  * the arguments nvcc is given) */
 static char **volatile cc_rewritten_args; /* volatile: a store never read is kept */
+static char **volatile cc_cubin_args;
 
 int tool_cc(int argc, char **argv) {
     if (argc == 0) {
@@ -317,6 +357,11 @@ int tool_cc(int argc, char **argv) {
         if (rewritten) {
             argc = n;
             argv = rewritten;
+        }
+        char **fatbin = cc_cubin_args = cubin_as_fatbin(argc, argv, &n);
+        if (fatbin) {
+            argc = n;
+            argv = fatbin;
         }
     }
     /* room for the user's arguments and the few added ones */

@@ -16,6 +16,13 @@
  *      callback with the handle, as link.stub does;
  *   4. everything is linked by nvcc (-cudart none) against libvcuda.
  * -lcudadevrt is dropped: libvcuda serves the device runtime.
+ * A static library of relocatable device code (`nvcc -lib`, or `ar` of -dc objects), given
+ * as a .a input or found through -l and -L, is device-linked as nvlink does it: its
+ * members' device code joins the program even when no host code calls into them (a
+ * library of __device__ functions has no host symbol the host linker would pull them
+ * for). So each member with device code is kept in the host link (-u of its fatbin
+ * wrapper, a global symbol every such object defines); its start-up code then registers
+ * that code with the rest.
  */
 #include "tool.h"
 
@@ -27,6 +34,7 @@
 #include <unistd.h>
 
 #define RDC_SYMBOL_PREFIX "__cudaRegisterLinkedBinary_"
+#define RDC_WRAPPER_PREFIX "__fatbinwrap_"
 
 typedef struct strlist {
     char **v;
@@ -117,9 +125,12 @@ static bool in_strlist(const strlist *l, const char *s) {
     return false;
 }
 
-/* The module ids of objects whose registration function is called but not defined:
- * `nm -P` lines "name type ..." (archives: "lib.a[member.o]: name type ..."). */
-static int find_module_ids(char **objects, size_t nobjects, strlist *ids, bool verbose) {
+/* The module ids of objects whose registration function is called but not defined, from
+ * `nm -P`: "name type ..." lines under a header per file ("main.o:") or archive member
+ * ("lib.a[member.o]:"). The ids of archive members (those that also define their fatbin
+ * wrapper) go to *members too. */
+static int find_module_ids(char **objects, size_t nobjects, strlist *ids, strlist *members,
+                           bool verbose) {
     strlist cmd = {0};
     push(&cmd, "nm");
     push(&cmd, "-P");
@@ -133,15 +144,27 @@ static int find_module_ids(char **objects, size_t nobjects, strlist *ids, bool v
         free(text);
         return rc ? rc : 1;
     }
-    strlist defined = {0}, called = {0};
+    strlist defined = {0}, called = {0}, wrappers = {0}, member_called = {0};
+    bool in_archive = false;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        char *name = strstr(line, RDC_SYMBOL_PREFIX);
-        if (!name || (name != line && name[-1] != ' ')) continue;
-        char *end = strchr(name, ' ');
+        size_t len = strlen(line);
+        if (len && line[len - 1] == ':' && !strchr(line, ' ')) {
+            /* a file's header ("main.o:") or an archive member's ("lib.a[m.o]:") */
+            in_archive = strchr(line, '[') != NULL;
+            continue;
+        }
+        char *sym = strstr(line, "]: "); /* nm -A form: "lib.a[m.o]: name type ..." */
+        bool member = in_archive || sym != NULL;
+        sym = sym ? sym + 3 : line;
+        char *end = strchr(sym, ' ');
         if (!end) continue;
         *end = 0;
         char type = end[1];
-        push(type == 'U' ? &called : &defined, name);
+        if (member && !strncmp(sym, RDC_WRAPPER_PREFIX, strlen(RDC_WRAPPER_PREFIX)) && type != 'U')
+            push(&wrappers, sym + strlen(RDC_WRAPPER_PREFIX));
+        if (strncmp(sym, RDC_SYMBOL_PREFIX, strlen(RDC_SYMBOL_PREFIX)) != 0) continue;
+        push(type == 'U' ? &called : &defined, sym);
+        if (type == 'U' && member) push(&member_called, sym + strlen(RDC_SYMBOL_PREFIX));
     }
     int result = 0;
     for (size_t i = 0; i < called.n; i++) {
@@ -150,8 +173,16 @@ static int find_module_ids(char **objects, size_t nobjects, strlist *ids, bool v
         char *copy = strdup(id);
         if (!copy || !push(ids, copy)) result = 1;
     }
+    for (size_t i = 0; i < member_called.n; i++) {
+        const char *id = member_called.v[i];
+        if (!in_strlist(&wrappers, id) || in_strlist(members, id)) continue;
+        char *copy = strdup(id);
+        if (!copy || !push(members, copy)) result = 1;
+    }
     free(defined.v);
     free(called.v);
+    free(wrappers.v);
+    free(member_called.v);
     free(text);
     return result;
 }
@@ -213,6 +244,48 @@ static bool is_cudadevrt(char **args, size_t i, size_t n, size_t *skip) {
     return false;
 }
 
+/* The static library -l<name> names, searched in the -L folders in order as the host
+ * linker does (a folder holding lib<name>.so gives the shared one, which is not scanned;
+ * -l:<file> names the file itself): a malloc'd path, or NULL. */
+static char *find_static_library(const strlist *dirs, const char *name) {
+    bool exact = name[0] == ':';
+    if (exact && !has_suffix(name, ".a")) return NULL;
+    for (size_t i = 0; i < dirs->n; i++) {
+        size_t len = strlen(dirs->v[i]) + strlen(name) + 16;
+        char *path = malloc(len);
+        if (!path) return NULL;
+        if (!exact) {
+            snprintf(path, len, "%s/lib%s.so", dirs->v[i], name);
+            if (access(path, F_OK) == 0) {
+                free(path);
+                return NULL;
+            }
+        }
+        if (exact) snprintf(path, len, "%s/%s", dirs->v[i], name + 1);
+        else snprintf(path, len, "%s/lib%s.a", dirs->v[i], name);
+        if (access(path, F_OK) == 0) return path;
+        free(path);
+    }
+    return NULL;
+}
+
+/* The value of a -L/-l style option at args[i] (joined, "=", or the next argument), with
+ * *skip set to the arguments it took beyond args[i]; NULL when args[i] is not one. */
+static const char *short_or_long(char **args, size_t i, size_t n, const char *shrt,
+                                 const char *lng, size_t *skip) {
+    const char *a = args[i];
+    size_t k = strlen(shrt), kl = strlen(lng);
+    *skip = 0;
+    if (!strncmp(a, lng, kl) && a[kl] == '=') return a + kl + 1;
+    if (!strcmp(a, lng) || !strcmp(a, shrt)) {
+        if (i + 1 >= n) return NULL;
+        *skip = 1;
+        return args[i + 1];
+    }
+    if (!strncmp(a, shrt, k) && a[k]) return a + k + (a[k] == '=');
+    return NULL;
+}
+
 int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const char *output,
                 char **link_flags, size_t nlink, bool verbose) {
     char dirbuf[512];
@@ -223,7 +296,8 @@ int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const 
         fprintf(stderr, "vcuda cc: cannot make a temporary folder: %s\n", strerror(errno));
         return 1;
     }
-    strlist opt = {0}, objects = {0}, ids = {0}, owned = {0}, cmd = {0};
+    strlist opt = {0}, objects = {0}, ids = {0}, owned = {0}, cmd = {0}, members = {0};
+    strlist libdirs = {0}, libnames = {0}, owned_paths = {0};
     int rc = 0;
     for (size_t i = 0; i < nopts; i++) {
         size_t skip;
@@ -231,6 +305,11 @@ int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const 
             i += skip;
             continue;
         }
+        const char *v;
+        if ((v = short_or_long(opts, i, nopts, "-L", "--library-path", &skip)))
+            push(&libdirs, (char *)v);
+        else if ((v = short_or_long(opts, i, nopts, "-l", "--library", &skip)))
+            push(&libnames, (char *)v);
         push(&opt, opts[i]);
     }
 
@@ -258,7 +337,13 @@ int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const 
     strlist scan = {0};
     for (size_t i = 0; i < objects.n; i++)
         if (is_object(objects.v[i])) push(&scan, objects.v[i]);
-    if (rc == 0 && scan.n) rc = find_module_ids(scan.v, scan.n, &ids, verbose);
+    for (size_t i = 0; i < libnames.n; i++) {
+        char *lib = find_static_library(&libdirs, libnames.v[i]);
+        if (!lib) continue;
+        push(&owned_paths, lib);
+        push(&scan, lib);
+    }
+    if (rc == 0 && scan.n) rc = find_module_ids(scan.v, scan.n, &ids, &members, verbose);
     free(scan.v);
 
     /* 3. the registration functions */
@@ -294,6 +379,16 @@ int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const 
             push(&cmd, (char *)output);
         }
         for (size_t k = 0; k < nlink; k++) push(&cmd, link_flags[k]);
+        for (size_t k = 0; k < members.n; k++) {
+            /* keep the archive member: -Xlinker --undefined=__fatbinwrap_<id> */
+            size_t len = strlen(members.v[k]) + sizeof "--undefined=" RDC_WRAPPER_PREFIX;
+            char *u = malloc(len);
+            if (!u) continue;
+            snprintf(u, len, "--undefined=" RDC_WRAPPER_PREFIX "%s", members.v[k]);
+            push(&owned_paths, u);
+            push(&cmd, "-Xlinker");
+            push(&cmd, u);
+        }
         if (verbose) tool_print_command(cmd.v);
         rc = tool_spawn_wait(cmd.v);
     }
@@ -303,6 +398,12 @@ int tool_cc_rdc(char **opts, size_t nopts, char **inputs, size_t ninputs, const 
         free(owned.v[i]);
     }
     rmdir(dir);
+    for (size_t i = 0; i < owned_paths.n; i++) free(owned_paths.v[i]);
+    for (size_t i = 0; i < members.n; i++) free(members.v[i]);
+    free(owned_paths.v);
+    free(members.v);
+    free(libdirs.v);
+    free(libnames.v);
     for (size_t i = 0; i < ids.n; i++) free(ids.v[i]);
     free(opt.v);
     free(objects.v);
