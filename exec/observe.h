@@ -54,6 +54,10 @@ typedef struct exec_tex_lane_footprint {
 typedef struct exec_tex_footprint {
     exec_tex_op op;
     uint32_t group;
+    /* 0, or the lanes of a request the unit filters in one pass, each pass counting its
+     * own sectors and lines: 2 for linear lookups of 3D arrays, a request's active lanes
+     * taken two by two in order (what an H200 counted, tests/prof/texture/texture_prof3) */
+    uint32_t pass;
     exec_tex_lane_footprint lane[32];
 } exec_tex_footprint;
 

@@ -672,6 +672,7 @@ void exec_tex_footprint_of(exec_warp *w, const exec_insn *in, uint32_t mask,
     fp->op = in->fn == h_suld ? EXEC_TEX_OP_SURFACE_LD
              : in->fn == h_sust ? EXEC_TEX_OP_SURFACE_ST : EXEC_TEX_OP_TEXTURE;
     fp->group = 4;
+    fp->pass = 0;
     if (surface) fp->group = 8;
     unsigned esize = (in->aux >> AUX_SIZE_SHIFT) & 0xfu;
     for (uint32_t l = 0; l < 32; l++) fp->lane[l].n = 0;
@@ -690,6 +691,9 @@ void exec_tex_footprint_of(exec_warp *w, const exec_insn *in, uint32_t mask,
             continue;
         /* fetches from linear memory go eight lanes to a request, as surfaces do */
         if (t->res == EXEC_TEX_RES_LINEAR) fp->group = 8;
+        /* trilinear filtering of a 3D array takes a request's lanes two at a time */
+        if (t->dims == 3 && !t->layered && !t->cubemap && t->linear && in->fn != h_tld4)
+            fp->pass = 2;
         exec_tex_lookup q;
         lookup_of(w, in, lane, &q);
         uint32_t out[4];

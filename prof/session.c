@@ -1528,16 +1528,21 @@ static void on_tex(const exec_site *site, const exec_tex_footprint *fp, uint32_t
         if (!lanes)
             continue;
         requests++;
-        uint32_t n = 0;
+        /* the request's active lanes in passes of fp->pass (all of them when 0), each
+         * pass counting the sectors and lines its lanes' texels fall in */
+        uint32_t n = 0, in_pass = 0;
         for (uint32_t m = lanes; m; m &= m - 1) {
             const exec_tex_lane_footprint *f = &fp->lane[__builtin_ctz(m)];
             for (uint32_t i = 0; i < f->n && n < 8 * EXEC_TEX_FOOTPRINT_MAX; i++, n++) {
                 sk[n] = f->sector[i];
                 lk[n] = f->line[i];
             }
+            if (++in_pass == fp->pass || !(m & (m - 1))) {
+                sectors += distinct(sk, n);
+                lines += distinct(lk, n);
+                n = in_pass = 0;
+            }
         }
-        sectors += distinct(sk, n);
-        lines += distinct(lk, n);
     }
     prof_on_tex(&w->rec, kind, requests, sectors, lines);
 }

@@ -144,8 +144,10 @@ static cudaError_t rt_sampling(exec_texobj *x, const struct cudaTextureDesc *t) 
     x->lod_bias = t->mipmapLevelBias;
     x->min_lod = t->minMipmapLevelClamp;
     x->max_lod = x->nlevels > 1 ? t->maxMipmapLevelClamp : 0.0f;
-    /* anisotropic filtering lowers the level of detail by up to log2(maxAnisotropy) and
-     * takes several probes (texture_lod -DANISO on an H200): not emulated, so say so */
+    /* anisotropic filtering measures the footprint otherwise than the isotropic length
+     * (on an H200 some levels come out above the isotropic one, others more than
+     * log2(maxAnisotropy) below: texture_lod -DANISO) and takes probes whose places and
+     * weights no recording shows yet (tests/cuda/texture/README.md): not emulated, so say so */
     if (t->maxAnisotropy > 1 && x->nlevels > 1)
         fprintf(stderr, "vcuda: cudaCreateTextureObject: maxAnisotropy %u is not emulated "
                         "(lookups are isotropic)\n", t->maxAnisotropy);
