@@ -28,7 +28,10 @@
  *
  * Sparse A (wgmma.mma_async.sp: K twice the dense one, A compressed to K/2 columns in the
  * same layouts, a metadata register and a sparsity selector: wg_sparse_k) and single bits
- * (.b1, m64nNk256 .and.popc: h_wgmma_b1) are recorded on an H200 too.
+ * (.b1, m64nNk256 .and.popc: h_wgmma_b1) are recorded on an H200 too, A from a descriptor
+ * for .sp. A sparse A in registers is taken as the dense form's fragment of K/2 columns
+ * (mma.sync m16n8k16's for f16/bf16), which is what mma.sp's compressed A is on the same
+ * GPU; that one form was not recorded on its own.
  *
  * Numerics: each element of D is exec_mma_dot's, the tensor cores' arithmetic that
  * mma.sync measured (exec/mma_numerics.c), with the narrower adder of fp8 products there;
