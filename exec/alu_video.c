@@ -7,7 +7,8 @@
  *       or the whole word, sign- or zero-extended by their types; the exact result is
  *       truncated to 34 bits, clamped to .dtype's range with .sat, then either combined
  *       with c by .op2 (.add, .min, .max) or, with .dsel, written into that byte or half
- *       of c (the other bits are c's). (.sat with a .dsel is refused: see the decoder.)
+ *       of c (the other bits are c's; .sat and .h1 into a field as an H200 does them:
+ *       vid_finish).
  *   vshl/vshr.dtype.atype.u32{.sat}.mode{.op2}  the same with a shifted by b, clamped to 32
  *       (.clamp) or taken modulo 32 (.wrap); vshr shifts arithmetically for a signed a.
  *   vset.atype.btype.cmp{.op2}  d{.dsel}, a, b{, c}   1 or 0, as a comparison says.
@@ -25,7 +26,8 @@
  *       default) and keeps c's others, .add sums the mask's elements into c.
  * CUDA's SIMD intrinsics (__vabsdiffu4, __vsadu4, ...) reach the device as the SIMD forms
  * in inline PTX; nvcc emits no scalar form for CUDA C++.
- * tests/cuda/hopper/video_scalar.cu and video_more.cu hold an H200's results.
+ * tests/cuda/hopper/video_scalar.cu, video_more.cu, video_sat_sel.cu, video_shift_sel.cu and
+ * video_shift_op2.cu hold an H200's results.
  */
 #include "alu_internal.h"
 
@@ -100,18 +102,41 @@ static uint32_t vid_mad(uint32_t aux, int64_t ta, int64_t tb, uint32_t c) {
  * byte or half .dsel names. */
 static uint32_t vid_finish(uint32_t aux, uint16_t dsel, vid_wide t, uint32_t c) {
     bool ds = aux & VID_D_SIGNED;
-    unsigned bits = !dsel ? 32 : (dsel & PTX_SEL_HALF) ? 16 : 8;
-    if (aux & VID_SAT) t = vid_clamp(t, ds, bits);
     if (dsel) {
+        /* What an H200 writes into a byte or half of c (tests/cuda/hopper/video_sat_sel.cu
+         * and video_shift_sel.cu, every dsel, u32 and s32). .sat of vadd, vsub, vmin, vmax
+         * and vabsdiff clamps a negative result to the field's largest value, not its
+         * smallest (0xff, 0x7f, 0xffff, 0x7fff), and a larger one to that largest value;
+         * .sat of vshl and vshr clamps to .dtype's whole 32-bit range. Then .h1 receives
+         * bits 16-31 of the result, not its low half, for every operation (so 0 for vset's
+         * 0 or 1), and the other fields its low bits. */
+        unsigned bits = (dsel & PTX_SEL_HALF) ? 16 : 8;
+        if ((aux & VID_SAT) && VID_KIND(aux) == VK_ARITH) {
+            vid_wide hi = ds ? ((vid_wide)1 << (bits - 1)) - 1 : ((vid_wide)1 << bits) - 1;
+            t = t < 0 || t > hi ? hi : t;
+        } else if (aux & VID_SAT) {
+            t = vid_clamp(t, ds, 32);
+        }
+        if (dsel == (PTX_SEL_PRESENT | PTX_SEL_HALF | 1u))
+            return (c & 0xffffu) | ((uint32_t)(uint64_t)t & 0xffff0000u);
         unsigned sh = PTX_SEL_DIGIT(dsel, 0) * bits;
         uint32_t m = (uint32_t)(((1ull << bits) - 1) << sh);
         return (c & ~m) | (((uint32_t)(uint64_t)t << sh) & m);
     }
+    if (aux & VID_SAT) t = vid_clamp(t, ds, 32);
     vid_wide cw = ds ? (vid_wide)(int32_t)c : (vid_wide)c;
+    /* .min/.max compare t with c; for vshl .sat with a .u32 destination an H200 ranks a
+     * saturated result with bit 31 set above every c, as if t were sign-extended past 32
+     * bits and compared unsigned (2 << 30 .min 0xa5a5a5a5 gives c; video_shift_op2.cu).
+     * vshr is given the same rule: a .u32 vshr reaches bit 31 only by a shift of 0, and no
+     * operand measured told the two rankings apart there. */
+    vid_wide tk = t;
+    if (VID_KIND(aux) == VK_SHIFT && (aux & VID_SAT) && !ds && (t >> 31))
+        tk = t + ((vid_wide)1 << 40);
     switch (VID_OP2(aux)) {
     case OP2_ADD: return (uint32_t)(uint64_t)(t + cw);
-    case OP2_MIN: return (uint32_t)(uint64_t)(t < cw ? t : cw);
-    case OP2_MAX: return (uint32_t)(uint64_t)(t > cw ? t : cw);
+    case OP2_MIN: return (uint32_t)(uint64_t)(tk < cw ? t : cw);
+    case OP2_MAX: return (uint32_t)(uint64_t)(tk > cw ? t : cw);
     default: return (uint32_t)(uint64_t)t;
     }
 }
@@ -148,7 +173,13 @@ static uint32_t vid_scalar(unsigned op, uint32_t aux, int64_t imm, uint32_t a, u
         default: t = ta > tb ? ta : tb; break; /* vmax */
         }
     }
-    return vid_finish(aux, dsel, vid_s34(t), c);
+    t = vid_s34(t);
+    /* vadd.u32.u32.u32.sat d, a, b (no selector on d, no .op2) saturates no sum of two
+     * words: one past 2^32 - 1 wraps on an H200 (video_sat_sel.cu), as an unsaturated add */
+    if (op == PTX_OP_vadd && VID_KIND(aux) == VK_ARITH && !dsel && !VID_OP2(aux) &&
+        !(aux & (VID_D_SIGNED | VID_A_SIGNED | VID_B_SIGNED)))
+        t = (vid_wide)(uint32_t)(uint64_t)t;
+    return vid_finish(aux, dsel, t, c);
 }
 
 /* SIMD element i (of n, each bits wide) picked by sel (or the default, def) from {b, a}. */
@@ -291,13 +322,6 @@ int exec_decode_video(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         return exec_dec_error(d, pi, "%s takes d, a, b%s", name,
                               need_c ? ", c" : " (c only with a secondary operation or a "
                                                "destination selector)"), -1;
-    /* .sat into a byte or half of c: the ISA clamps to the field's range, then merges; the
-     * H200 gives other fields (0 in a .h1 of vadd.u32.sat, 0x7f in a .b2 of vsub.s32.sat
-     * for most results: video_more.cu, ops 1 and 2) by no rule found yet, so the form is
-     * refused rather than answered differently */
-    if (dsel && (aux & VID_SAT) && kind < VK_SIMD)
-        return exec_dec_error(d, pi, "%s: .sat with a destination selector is not supported",
-                              name), -1;
     if (dsel && (VID_OP2(aux) && kind < VK_SIMD))
         return exec_dec_error(d, pi, "%s: a destination selector and a secondary operation "
                               "together", name), -1;

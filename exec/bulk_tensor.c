@@ -100,6 +100,16 @@ static bool bt_tmap(exec_wstate *w, const exec_insn *in, uint32_t lane, uint64_t
                       "cuTensorMapEncodeTiled");
         return false;
     }
+    /* what tensormap.replace can make that the encoder refuses: an H200 stops the copy
+     * (tests/cuda/hopper/tensormap_enum.cu) */
+    bool integer = t->dtype <= 5; /* CUtensorMapDataType: UINT8 .. INT64 */
+    if ((t->oob_nan && integer) || (t->interleave != 0 && t->rank < 3)) {
+        exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_INSTRUCTION,
+                      t->oob_nan && integer
+                          ? "cp.async.bulk.tensor: the NaN fill with an integer element type"
+                          : "cp.async.bulk.tensor: an interleaved layout below rank 3");
+        return false;
+    }
     if (t->interleave != 0 || t->swizzle > 3) {
         exec_fault_at(&w->h, in, lane, EXEC_FAULT_ILLEGAL_ADDRESS,
                       "cp.async.bulk.tensor: interleaved layouts and the 128B_ATOM swizzle "
@@ -123,6 +133,19 @@ static void bt_fill(uint8_t *p, const exec_tmap *t) {
     for (unsigned i = 0; i < t->elem_size; i += 2) {
         p[i] = t->oob_nan ? 0xf7 : 0;
         p[i + 1] = t->oob_nan ? 0x7f : 0;
+    }
+}
+
+/* A load through a tf32 map (CUtensorMapDataType TFLOAT32, TFLOAT32_FTZ) rounds each f32
+ * element to tf32: its low 13 bits to nearest (0x33323130 arrives as 0x33324000 on an H200:
+ * tests/cuda/hopper/tensormap_enum.cu), ties away from zero as cvt.rna.tf32.f32 rounds;
+ * infinities and NaNs are kept. */
+static void bt_tf32(uint8_t *p, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t v;
+        memcpy(&v, p + 4 * i, 4);
+        if ((v & 0x7f800000u) != 0x7f800000u) v = (v + 0x1000u) & ~0x1fffu;
+        memcpy(p + 4 * i, &v, 4);
     }
 }
 
@@ -200,6 +223,7 @@ static bool bt_copy(exec_wstate *w, const exec_insn *in, uint32_t lane, const ex
         if (!store) {
             for (int64_t e = 0; e < lo; e++) bt_fill(row + e * es, t);
             if (hi > lo) memcpy(row + lo * es, gp, (size_t)(hi - lo) * es);
+            if (t->dtype == 11 || t->dtype == 12) bt_tf32(row + lo * es, hi > lo ? hi - lo : 0);
             for (int64_t e = hi > lo ? hi : lo; e < (int64_t)n[0]; e++) bt_fill(row + e * es, t);
             for (uint64_t o = 0; o < row_bytes; o += 16)
                 memcpy(sbase + bt_swizzle(soff + o, t->swizzle), row + o, 16);

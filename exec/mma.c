@@ -11,7 +11,8 @@
  * name C's registers.
  *
  * Sparse mma (mma.sp, mma.sp::ordered_metadata; f16/bf16 m16n8k16 and m16n8k32, s8/u8
- * m16n8k32 and m16n8k64, tf32 m16n8k8 and m16n8k16): A is 2:4 structured (tf32: 1:2), given compressed (M x K/2, two values of
+ * m16n8k32 and m16n8k64, e4m3/e5m2 m16n8k64 into f32, s4/u4 m16n8k64 and m16n8k128, tf32
+ * m16n8k8 and m16n8k16): A is 2:4 structured (tf32: 1:2), given compressed (M x K/2, two values of
  * each group of four k) in the fragment of the dense shape with half the K, with a 32-bit
  * metadata register e holding a 2-bit k index (within its group) per value, and a
  * sparsity selector f naming the lanes whose e counts. B, C and D are dense. Which lane
@@ -29,6 +30,11 @@
  * the layout of the 16-bit k16/k32 shapes with each tf32 taken as two halves.
  * The arithmetic is the dense one over the K/2 products the values take part in (the
  * dense product's other terms are zeros, which take no part in it).
+ * fp8 (k64) takes the 8-bit k64 layout and the dense fp8 arithmetic of sm_90 (two f16
+ * products of the compressed values, exec_mma_matmul_fp8); 4-bit A is 2:4 on pairs of
+ * nibbles: each pair is one byte of the 8-bit layout of half the K (k64 as 8-bit k32, k128
+ * as 8-bit k64), its index naming the pair within eight k. Both as recorded on an H200
+ * (tests/cuda/hopper/mma_sp_fp8_s4.cu, one-hot and random operands).
  */
 #include "core.h"
 #include "mma_internal.h"
@@ -216,7 +222,7 @@ static void h_mma_sp(exec_warp *w, const exec_insn *in, uint32_t mask) {
     const mma_desc *m = desc_of(in);
     unsigned K = m->K, KC = K / 2, abits = exec_mma_fmt_bits(m->fmt[1]), E = 32 / abits;
     unsigned cbits = exec_mma_fmt_bits(m->fmt[3]);
-    uint32_t A[16 * 32], B[64 * 8], meta[EXEC_WARP_SIZE];
+    uint32_t A[16 * 64], B[128 * 8], meta[EXEC_WARP_SIZE];
     uint64_t C[16 * 8], D[16 * 8];
     for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) {
         unsigned g = lane / 4, q = lane % 4;
@@ -240,9 +246,16 @@ static void h_mma_sp(exec_warp *w, const exec_insn *in, uint32_t mask) {
         }
     }
     for (unsigned row = 0; row < 16; row++) {
-        unsigned g = row % 8, h8 = row / 8, kidx[32];
+        unsigned g = row % 8, h8 = row / 8, kidx[64];
         for (unsigned c = 0; c < KC; c++) {
             unsigned j = c / 2, lane, bit;
+            if (abits == 4) { /* pairs of nibbles as the bytes of an 8-bit A of half the K */
+                unsigned u = c / 2, ju = u / 2;
+                lane = 4 * g + (K == 64 ? 2u * m->selector : 2 * (ju / 8)) + h8;
+                bit = 4 * (ju % 8) + 2 * (u & 1);
+                kidx[c] = 8 * ju + 2 * ((meta[lane] >> bit) & 3) + c % 2;
+                continue;
+            }
             if (abits == 32) { /* a nibble a value: 0x4 the pair's first k, 0xe its second */
                 lane = 4 * g + (K == 8 ? m->selector : c / 4);
                 bit = 4 * (c % 4) + 16 * h8;
@@ -258,12 +271,17 @@ static void h_mma_sp(exec_warp *w, const exec_insn *in, uint32_t mask) {
             }
             kidx[c] = 4 * j + ((meta[lane] >> (bit + 2 * (c & 1))) & 3);
         }
-        for (unsigned n = 0; n < 8; n++) {
-            uint32_t b[32];
-            for (unsigned c = 0; c < KC; c++) b[c] = B[n * K + kidx[c]];
-            D[row * 8 + n] = exec_mma_dot(&A[row * KC], b, KC, 0, m->fmt[1], m->fmt[2],
-                                          C[row * 8 + n], m->fmt[3], m->fmt[0], m->flags);
+        uint32_t b[8 * 64];
+        for (unsigned n = 0; n < 8; n++)
+            for (unsigned c = 0; c < KC; c++) b[n * KC + c] = B[n * K + kidx[c]];
+        if (m->fmt[1] == EXEC_MMA_E4M3 || m->fmt[1] == EXEC_MMA_E5M2) {
+            exec_mma_matmul_fp8(&A[row * KC], b, &C[row * 8], &D[row * 8], 1, 8, KC, m->fmt[1],
+                                m->fmt[2], m->fmt[3]);
+            continue;
         }
+        for (unsigned n = 0; n < 8; n++)
+            D[row * 8 + n] = exec_mma_dot(&A[row * KC], &b[n * KC], KC, 0, m->fmt[1], m->fmt[2],
+                                          C[row * 8 + n], m->fmt[3], m->fmt[0], m->flags);
     }
     unsigned dbits = exec_mma_fmt_bits(m->fmt[0]);
     for (uint32_t mm = mask; mm; mm &= mm - 1) {
@@ -544,8 +562,17 @@ static int decode_load_store(exec_decoder *d, const ptx_insn *pi, exec_insn *out
 }
 
 static int decode_mma_sp(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mma_desc *m) {
-    if (m->wmma || pi->ntypes != 4) return exec_dec_error(d, pi, "unsupported sparse mma"), -1;
-    for (unsigned i = 0; i < 4; i++) m->fmt[i] = fmt_of_type(pi->types[i]);
+    int sub[2];
+    if (!m->wmma && pi->ntypes == 2 && sub_byte_fmts(pi, sub, 2) == 2) { /* .s32.s4.u4.s32 */
+        m->fmt[0] = fmt_of_type(pi->types[0]);
+        m->fmt[1] = sub[0];
+        m->fmt[2] = sub[1];
+        m->fmt[3] = fmt_of_type(pi->types[1]);
+    } else if (m->wmma || pi->ntypes != 4) {
+        return exec_dec_error(d, pi, "unsupported sparse mma"), -1;
+    } else {
+        for (unsigned i = 0; i < 4; i++) m->fmt[i] = fmt_of_type(pi->types[i]);
+    }
     int a = m->fmt[1], b = m->fmt[2], c = m->fmt[3], dt = m->fmt[0];
     bool h16 = (a == EXEC_MMA_F16 || a == EXEC_MMA_BF16) && b == a && (m->K == 16 || m->K == 32) &&
                (dt == EXEC_MMA_F32 || (a == EXEC_MMA_F16 && dt == EXEC_MMA_F16)) &&
@@ -554,22 +581,27 @@ static int decode_mma_sp(exec_decoder *d, const ptx_insn *pi, exec_insn *out, mm
               (m->K == 32 || m->K == 64) && dt == EXEC_MMA_S32 && c == EXEC_MMA_S32;
     bool t32 = a == EXEC_MMA_TF32 && b == a && (m->K == 8 || m->K == 16) && dt == EXEC_MMA_F32 &&
                c == EXEC_MMA_F32;
-    if (m->M != 16 || m->N != 8 || (!h16 && !i8 && !t32)) {
+    bool f8 = (a == EXEC_MMA_E4M3 || a == EXEC_MMA_E5M2) && (b == EXEC_MMA_E4M3 || b == EXEC_MMA_E5M2) &&
+              m->K == 64 && dt == EXEC_MMA_F32 && c == EXEC_MMA_F32;
+    bool i4 = (a == EXEC_MMA_S4 || a == EXEC_MMA_U4) && (b == EXEC_MMA_S4 || b == EXEC_MMA_U4) &&
+              (m->K == 64 || m->K == 128) && dt == EXEC_MMA_S32 && c == EXEC_MMA_S32;
+    if (m->M != 16 || m->N != 8 || (!h16 && !i8 && !t32 && !f8 && !i4)) {
         char text[200];
         ptx_insn_str(d->m, d->pf, pi, text, sizeof text);
         return exec_dec_error(d, pi, "unsupported sparse mma shape or types in '%s' (f16/bf16 "
-                              "m16n8k16/k32, tf32 m16n8k8/k16 and s8/u8 m16n8k32/k64 are "
-                              "supported)", text), -1;
+                              "m16n8k16/k32, tf32 m16n8k8/k16, s8/u8 m16n8k32/k64, e4m3/e5m2 "
+                              "m16n8k64 into f32 and s4/u4 m16n8k64/k128 are supported)", text), -1;
     }
     if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) {
-        if (!i8) return exec_dec_error(d, pi, "mma.sp: .satfinite is for integer types"), -1;
+        if (!i8 && !i4) return exec_dec_error(d, pi, "mma.sp: .satfinite is for integer types"), -1;
         m->flags |= EXEC_MMA_SATFINITE;
     }
     if (pi->nopnds != 6)
         return exec_dec_error(d, pi, "sparse mma takes 6 operands (d, a, b, c, metadata, "
                               "sparsity selector)"), -1;
     const ptx_operand *f = &pi->opnd[5];
-    unsigned nsel = h16 ? (m->K == 16 ? 4 : 2) : t32 ? (m->K == 8 ? 2 : 1) : (m->K == 32 ? 2 : 1);
+    unsigned nsel = h16 ? (m->K == 16 ? 4 : 2) : t32 ? (m->K == 8 ? 2 : 1)
+                  : i4 ? (m->K == 64 ? 2 : 1) : f8 ? 1 : (m->K == 32 ? 2 : 1);
     if (f->kind != PTX_OPND_IMM_INT || f->ival < 0 || f->ival >= (int64_t)nsel)
         return exec_dec_error(d, pi, "mma.sp: the sparsity selector must be a constant from 0 "
                               "to %u", nsel - 1), -1;

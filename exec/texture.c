@@ -193,9 +193,6 @@ static int dec_txq(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     for (unsigned i = 0; i < sizeof names / sizeof names[0] && q < 0; i++)
         if (ptx_insn_has_mod(pi, names[i].mod)) q = (int)names[i].q;
     if (q < 0) return exec_dec_error(d, pi, "txq: unknown query"), -1;
-    if (q == EXEC_TXQ_CHANNEL_DATA_TYPE || q == EXEC_TXQ_CHANNEL_ORDER)
-        return exec_dec_error(d, pi, "txq.channel_data_type and txq.channel_order are not "
-                              "supported"), -1;
     bool level = ptx_insn_has_mod(pi, PTX_MOD_level);
     if (pi->nopnds != (level ? 3u : 2u)) return exec_dec_error(d, pi, "txq: bad operands"), -1;
     if (!exec_dec_dst(d, pi, &pi->opnd[0], &out->d[0]) ||
@@ -212,18 +209,18 @@ static int dec_txq(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     return 1;
 }
 
-/* suq: a surface's width (in elements), height, depth, layers, and memory layout (0: the
- * block-linear layout of a CUDA array, which every surface object has). */
+/* suq: a surface's width (in elements), height, depth, layers, memory layout (0: the
+ * block-linear layout of a CUDA array, which every surface object has), channel order and
+ * data type (0, as txq's). */
 #define SUQ_MEMORY_LAYOUT 100u
 static int dec_suq(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     static const struct { ptx_mod mod; unsigned q; } names[] = {
         {PTX_MOD_width, EXEC_TXQ_WIDTH}, {PTX_MOD_height, EXEC_TXQ_HEIGHT},
         {PTX_MOD_depth, EXEC_TXQ_DEPTH}, {PTX_MOD_array_size, EXEC_TXQ_ARRAY_SIZE},
         {PTX_MOD_memory_layout, SUQ_MEMORY_LAYOUT},
+        {PTX_MOD_channel_data_type, EXEC_TXQ_CHANNEL_DATA_TYPE},
+        {PTX_MOD_channel_order, EXEC_TXQ_CHANNEL_ORDER},
     };
-    if (ptx_insn_has_mod(pi, PTX_MOD_channel_data_type) || ptx_insn_has_mod(pi, PTX_MOD_channel_order))
-        return exec_dec_error(d, pi, "suq.channel_data_type and suq.channel_order are not "
-                              "supported"), -1;
     int q = -1;
     for (unsigned i = 0; i < sizeof names / sizeof names[0] && q < 0; i++)
         if (ptx_insn_has_mod(pi, names[i].mod)) q = (int)names[i].q;
@@ -489,7 +486,12 @@ static void h_txq(exec_warp *w, const exec_insn *in, uint32_t mask) {
         }
         if (!t) return;
         int level = in->aux & AUX_LEVEL ? (int32_t)(uint32_t)EXEC_R(w, in->a[1], lane) : -1;
-        EXEC_R(w, in->d[0], lane) = exec_tex_query(t, in->aux >> AUX_QUERY_SHIFT, level);
+        unsigned q = in->aux >> AUX_QUERY_SHIFT;
+        /* the channel order and data type (OpenCL's enumerations) read 0 on an H200 for
+         * every format, element or normalized reads, arrays and linear memory alike
+         * (tests/cuda/hopper/suq_channel.cu) */
+        EXEC_R(w, in->d[0], lane) = q == EXEC_TXQ_CHANNEL_DATA_TYPE || q == EXEC_TXQ_CHANNEL_ORDER
+                                        ? 0 : exec_tex_query(t, q, level);
     }
 }
 
@@ -504,7 +506,9 @@ static void h_suq(exec_warp *w, const exec_insn *in, uint32_t mask) {
             continue;
         }
         if (!t) return;
-        EXEC_R(w, in->d[0], lane) = q == SUQ_MEMORY_LAYOUT ? 0 : exec_tex_query(t, q, 0);
+        EXEC_R(w, in->d[0], lane) = q == SUQ_MEMORY_LAYOUT || q == EXEC_TXQ_CHANNEL_DATA_TYPE ||
+                                            q == EXEC_TXQ_CHANNEL_ORDER
+                                        ? 0 : exec_tex_query(t, q, 0);
     }
 }
 

@@ -26,6 +26,13 @@
  * ISA's canonical ones (wg_elem; not yet compared with a GPU); transposed (MN-major)
  * operands fault as unsupported.
  *
+ * Sparse A (wgmma.mma_async.sp: K twice the dense one, A compressed to K/2 columns in the
+ * same layouts, a metadata register and a sparsity selector: wg_sparse_k) and single bits
+ * (.b1, m64nNk256 .and.popc: h_wgmma_b1) are recorded on an H200 too, A from a descriptor
+ * for .sp. A sparse A in registers is taken as the dense form's fragment of K/2 columns
+ * (mma.sync m16n8k16's for f16/bf16), which is what mma.sp's compressed A is on the same
+ * GPU; that one form was not recorded on its own.
+ *
  * Numerics: each element of D is exec_mma_dot's, the tensor cores' arithmetic that
  * mma.sync measured (exec/mma_numerics.c), with the narrower adder of fp8 products there;
  * integer products are exact, summed in 32 bits (wrapping, or clamped with .satfinite);
@@ -49,6 +56,9 @@ typedef struct {
     uint32_t scale_d;          /* predicate index */
     bool scale_d_neg;
     bool neg_a, neg_b, trans_a, trans_b;
+    bool sparse;               /* .sp: A compressed (K/2 columns), with metadata */
+    uint32_t meta;             /* .sp: the metadata register's slot */
+    uint8_t selector;          /* .sp: the sparsity selector */
     unsigned nd;               /* accumulator registers */
     uint32_t d[WG_MAX_N / 2];  /* their slots */
 } wg_desc;
@@ -80,6 +90,87 @@ static bool wg_elem(exec_wstate *w, const exec_insn *in, uint64_t desc, unsigned
     return true;
 }
 
+/* .sp: the column k (of K) where value c of row i (0..15, the warp's rows) of the compressed
+ * A lies, from the warp's metadata registers: each group of four k of a row holds two values
+ * of A, whose 2-bit indices a nibble of some lane holds, the first in its low bits; which
+ * lane and nibble is mma.sp's layout for the same K and element size (exec/mma.c):
+ *   16-bit, k32: lane 4g + 2f + j/4, bits 4(j%4) + 16(i/8)   (g = i%8, j = c/2, f the selector)
+ *   8-bit,  k64: lane 4g + i/8 + 2(j/8), bits 4(j%8)
+ *   tf32,   k16: 1:2 (one value of each pair of k), lane 4g + 2f + c/4, bits 4(c%4) + 16(i/8),
+ *                the nibble 0x4 for the pair's first k, 0xe for its second (each tf32 taken
+ *                as two 16-bit halves of the 16-bit layout)
+ * (recorded on an H200: tests/cuda/hopper/wgmma_sp.cu). The products are those of the dense
+ * form over the K/2 values of A (the other terms are zeros, which take no part). */
+static unsigned wg_sparse_k(const uint32_t *meta, unsigned bits, unsigned K, unsigned f,
+                            unsigned i, unsigned c) {
+    unsigned g = i % 8, h8 = i / 8, j = c / 2, lane, bit;
+    if (bits == 32) { /* 1:2, each tf32 taken as two halves: 0x4 the pair's first k, 0xe its second */
+        lane = 4 * g + 2 * f + c / 4;
+        bit = 4 * (c % 4) + 16 * h8;
+        return 2 * c + ((meta[lane] >> (bit + 1)) & 1);
+    }
+    if (bits == 8) {
+        lane = 4 * g + h8 + 2 * (j / 8);
+        bit = 4 * (j % 8);
+    } else {
+        lane = 4 * g + 2 * f + (K == 32 ? j / 4 : 0);
+        bit = 4 * (j % 4) + 16 * h8;
+    }
+    return 4 * j + ((meta[lane] >> (bit + 2 * (c & 1))) & 3);
+}
+
+/* .b1 operands (m64nNk256 .and.popc): D = C + popc(a AND b) over k, in 32 bits with
+ * wrap-around, as mma.sync's b1 (recorded on an H200: tests/cuda/hopper/wgmma_b1.cu). A row
+ * is 32 bytes, bit k being bit k%8 of byte k/8, in the core matrices of 8-bit elements; A
+ * from registers is mma.sync m16n8k256's b1 fragment (register x of lane 4g+q: row
+ * g + 8(x&1), k = 32q + 128(x>>1) + bit). */
+static void h_wgmma_b1(exec_warp *hw, const exec_insn *in, uint32_t mask) {
+    exec_wstate *w = exec_ws(hw);
+    const wg_desc *m = (const wg_desc *)(uintptr_t)in->imm;
+    unsigned r0 = 16 * (hw->warp_in_block % 4);
+    uint32_t lane0 = mask ? (uint32_t)__builtin_ctz(mask) : 0;
+    uint64_t bdesc = EXEC_R(hw, m->b, lane0);
+    uint64_t adesc = (in->flags & WG_A_DESC) ? EXEC_R(hw, m->a, lane0) : 0;
+    if ((bdesc | adesc) >> 49 & 7) {
+        exec_fault_at(hw, in, lane0, EXEC_FAULT_ILLEGAL_INSTRUCTION,
+                      "wgmma: descriptors with a base offset are not supported");
+        return;
+    }
+    uint8_t A[16][32], B[WG_MAX_N][32];
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned k = 0; k < 32; k++) {
+            uint32_t v = 0;
+            if ((in->flags & WG_A_DESC) && !wg_elem(w, in, adesc, r0 + i, k, 1, &v)) return;
+            A[i][k] = (uint8_t)v;
+        }
+    if (!(in->flags & WG_A_DESC))
+        for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++)
+            for (unsigned x = 0; x < 4; x++) {
+                uint32_t v = (uint32_t)EXEC_R(hw, m->areg[x], lane);
+                unsigned row = lane / 4 + 8 * (x & 1), byte = 4 * (lane % 4) + 16 * (x >> 1);
+                memcpy(&A[row][byte], &v, 4);
+            }
+    for (unsigned n = 0; n < m->N; n++)
+        for (unsigned k = 0; k < 32; k++) {
+            uint32_t v;
+            if (!wg_elem(w, in, bdesc, n, k, 1, &v)) return;
+            B[n][k] = (uint8_t)v;
+        }
+    for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) {
+        if (!((mask >> lane) & 1u)) continue;
+        bool acc = ((hw->P[m->scale_d] >> lane) & 1u) != m->scale_d_neg;
+        unsigned g = lane / 4, q = lane % 4;
+        for (unsigned i = 0; i < m->nd; i++) {
+            uint64_t *reg = &EXEC_R(hw, m->d[i], lane);
+            unsigned row = g + 8 * ((i % 4) >> 1), col = 8 * (i / 4) + 2 * q + (i & 1);
+            uint32_t s = acc ? (uint32_t)*reg : 0;
+            for (unsigned k = 0; k < 32; k++)
+                s += (uint32_t)__builtin_popcount(A[row][k] & B[col][k]);
+            *reg = s;
+        }
+    }
+}
+
 static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
     const wg_desc *m = (const wg_desc *)(uintptr_t)in->imm;
@@ -97,31 +188,41 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                       "supported");
         return;
     }
-    static _Thread_local uint32_t A[16 * 32], B[WG_MAX_N * 32]; /* A row-major, B by column */
+    static _Thread_local uint32_t A[16 * 64], B[WG_MAX_N * 64]; /* A row-major, B by column */
+    unsigned KA = m->sparse ? K / 2 : K; /* A's columns */
     for (unsigned i = 0; i < 16; i++)
-        for (unsigned k = 0; k < K; k++) {
+        for (unsigned k = 0; k < KA; k++) {
             uint32_t v = 0;
             if (in->flags & WG_A_DESC) {
                 if (!wg_elem(w, in, EXEC_R(hw, m->a, lane0), r0 + i, k, size, &v)) return;
             }
-            A[i * K + k] = v;
+            A[i * KA + k] = v;
         }
     if (!(in->flags & WG_A_DESC)) { /* the warp's A fragment, as mma.sync m16n8kK holds it */
         unsigned bits = exec_mma_fmt_bits(m->afmt), per = 32 / bits;
         for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++)
             for (unsigned e = 0; e < 4 * per; e++) {
                 unsigned row, col;
-                if (!exec_mma_frag_rc(false, 16, 8, K, EXEC_MMA_A, bits, lane, e, &row, &col))
+                if (!exec_mma_frag_rc(false, 16, 8, KA, EXEC_MMA_A, bits, lane, e, &row, &col))
                     continue;
                 uint64_t reg = EXEC_R(hw, m->areg[e / per], lane);
-                A[row * K + col] = (uint32_t)(reg >> ((e % per) * bits)) &
+                A[row * KA + col] = (uint32_t)(reg >> ((e % per) * bits)) &
                                    (bits == 32 ? 0xffffffffu : (1u << bits) - 1);
             }
     }
     for (unsigned n = 0; n < N; n++)
         for (unsigned k = 0; k < K; k++)
             if (!wg_elem(w, in, bdesc, n, k, size, &B[n * K + k])) return;
-    if (m->neg_a) for (unsigned i = 0; i < 16 * K; i++) A[i] ^= sign;
+    if (m->neg_a) for (unsigned i = 0; i < 16 * KA; i++) A[i] ^= sign;
+    static _Thread_local unsigned kidx[16 * 32]; /* .sp: the k of each value of A */
+    if (m->sparse) {
+        uint32_t meta[EXEC_WARP_SIZE];
+        for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++)
+            meta[lane] = (uint32_t)EXEC_R(hw, m->meta, lane);
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned c = 0; c < KA; c++)
+                kidx[i * KA + c] = wg_sparse_k(meta, 8 * size, K, m->selector, i, c);
+    }
     if (m->neg_b) for (unsigned i = 0; i < N * K; i++) B[i] ^= sign;
     bool f16d = m->dfmt == EXEC_MMA_F16, s32d = m->dfmt == EXEC_MMA_S32;
     for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) {
@@ -136,7 +237,13 @@ static void h_wgmma(exec_warp *hw, const exec_insn *in, uint32_t mask) {
                 if (f16d) { row = g + 8 * (i & 1); col = 8 * (i >> 1) + 2 * q + h; }
                 else { row = g + 8 * ((i % 4) >> 1); col = 8 * (i / 4) + 2 * q + (i & 1); }
                 uint64_t c = acc ? (f16d ? (*reg >> (16 * h)) & 0xffff : *reg & 0xffffffffu) : 0;
-                uint64_t v = exec_mma_dot(&A[row * K], &B[col * K], K, 0, m->afmt, m->bfmt, c,
+                const uint32_t *b = &B[col * K];
+                uint32_t bs[32];
+                if (m->sparse) { /* B's rows where A's values are */
+                    for (unsigned x = 0; x < KA; x++) bs[x] = b[kidx[row * KA + x]];
+                    b = bs;
+                }
+                uint64_t v = exec_mma_dot(&A[row * KA], b, KA, 0, m->afmt, m->bfmt, c,
                                           s32d ? EXEC_MMA_S32 : m->dfmt, m->dfmt, m->flags);
                 out |= (f16d ? v & 0xffff : v & 0xffffffffu) << (16 * h);
             }
@@ -186,6 +293,48 @@ static bool wg_imm(exec_decoder *d, const ptx_insn *pi, unsigned k, bool scale, 
     return true;
 }
 
+/* .sp's metadata register and sparsity selector (operands 3 and 4; nsel selectors). */
+static bool wg_sparse_ops(exec_decoder *d, const ptx_insn *pi, wg_desc *m, unsigned nsel) {
+    const ptx_operand *f = &pi->opnd[4];
+    if (f->kind != PTX_OPND_IMM_INT || f->ival < 0 || f->ival >= (int64_t)nsel)
+        return exec_dec_error(d, pi, "wgmma.sp: the sparsity selector must be a constant from 0 "
+                              "to %u", nsel - 1), false;
+    m->selector = (uint8_t)f->ival;
+    return exec_dec_src(d, pi, &pi->opnd[3], PTX_T_b32, &m->meta);
+}
+
+/* The .b1 form: m64nNk256.s32.b1.b1.and.popc d, a-desc | {a}, b-desc, scale-d. */
+static int dec_wgmma_b1(exec_decoder *d, const ptx_insn *pi, exec_insn *out, wg_desc *m) {
+    if (m->sparse || m->K != 256 || pi->ntypes != 1 || wg_fmt(pi->types[0]) != EXEC_MMA_S32 ||
+        !ptx_insn_has_mod(pi, PTX_MOD_and_) || !ptx_insn_has_mod(pi, PTX_MOD_popc))
+        return exec_dec_error(d, pi, "wgmma with .b1 operands is m64nNk256.s32.b1.b1.and.popc"), -1;
+    if (m->N % 16 && m->N != 8 && m->N != 24)
+        return exec_dec_error(d, pi, "wgmma: b1 operands take N = 8, 24 or a multiple of 16"), -1;
+    if (pi->nopnds != 4) return exec_dec_error(d, pi, "wgmma takes 4 operands"), -1;
+    m->dfmt = EXEC_MMA_S32;
+    m->afmt = m->bfmt = EXEC_MMA_B1;
+    m->nd = m->N / 2;
+    const ptx_operand *dv = &pi->opnd[0], *av = &pi->opnd[1];
+    if (dv->kind != PTX_OPND_VEC || dv->vec_n != m->nd)
+        return exec_dec_error(d, pi, "wgmma: D needs %u registers", m->nd), -1;
+    for (unsigned i = 0; i < m->nd; i++)
+        if (!exec_dec_dst(d, pi, exec_dec_vec_elem(d, dv, i), &m->d[i])) return -1;
+    if (av->kind == PTX_OPND_VEC) {
+        if (av->vec_n != 4) return exec_dec_error(d, pi, "wgmma: A in registers takes 4"), -1;
+        for (unsigned i = 0; i < 4; i++)
+            if (!exec_dec_src(d, pi, exec_dec_vec_elem(d, av, i), PTX_T_b32, &m->areg[i])) return -1;
+    } else {
+        if (!exec_dec_src(d, pi, av, PTX_T_b64, &m->a)) return -1;
+        out->flags |= WG_A_DESC;
+    }
+    if (!exec_dec_src(d, pi, &pi->opnd[2], PTX_T_b64, &m->b) ||
+        !exec_dec_pred(d, pi, &pi->opnd[3], &m->scale_d, &m->scale_d_neg))
+        return -1;
+    out->imm = (int64_t)(uintptr_t)m;
+    out->fn = h_wgmma_b1;
+    return 1;
+}
+
 int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (ptx_insn_has_mod(pi, PTX_MOD_fence) || ptx_insn_has_mod(pi, PTX_MOD_commit_group) ||
         ptx_insn_has_mod(pi, PTX_MOD_wait_group)) {
@@ -194,28 +343,31 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     }
     if (!ptx_insn_has_mod(pi, PTX_MOD_mma_async))
         return exec_dec_error(d, pi, "unsupported wgmma operation"), -1;
-    if (ptx_insn_has_mod(pi, PTX_MOD_sp))
-        return exec_dec_error(d, pi, "sparse wgmma (.sp) is not supported"), -1;
     wg_desc *m = exec_dec_blob(d, sizeof *m);
+    m->sparse = ptx_insn_has_mod(pi, PTX_MOD_sp);
     if (!wg_shape(pi, &m->N, &m->K)) return exec_dec_error(d, pi, "unsupported wgmma shape"), -1;
+    if (ptx_insn_has_mod(pi, PTX_MOD_b1)) /* .s32.b1.b1: one type, two modifiers */
+        return dec_wgmma_b1(d, pi, out, m);
     if (pi->ntypes != 3) return exec_dec_error(d, pi, "wgmma needs .dtype.atype.btype"), -1;
     m->dfmt = wg_fmt(pi->types[0]);
     m->afmt = wg_fmt(pi->types[1]);
     m->bfmt = wg_fmt(pi->types[2]);
     int a = m->afmt, b = m->bfmt, dt = m->dfmt;
+    unsigned kd = m->sparse ? m->K / 2 : m->K; /* the dense shape's K */
     bool tf32 = a == EXEC_MMA_TF32;
-    bool f16 = (a == EXEC_MMA_F16 || a == EXEC_MMA_BF16) && b == a && m->K == 16 &&
+    bool f16 = (a == EXEC_MMA_F16 || a == EXEC_MMA_BF16) && b == a && kd == 16 &&
                (dt == EXEC_MMA_F32 || (dt == EXEC_MMA_F16 && a == EXEC_MMA_F16));
     bool i8 = (a == EXEC_MMA_S8 || a == EXEC_MMA_U8) && (b == EXEC_MMA_S8 || b == EXEC_MMA_U8) &&
-              dt == EXEC_MMA_S32 && m->K == 32;
+              dt == EXEC_MMA_S32 && kd == 32;
     bool f8 = (a == EXEC_MMA_E4M3 || a == EXEC_MMA_E5M2) && (b == EXEC_MMA_E4M3 || b == EXEC_MMA_E5M2) &&
-              (dt == EXEC_MMA_F32 || dt == EXEC_MMA_F16) && m->K == 32;
+              (dt == EXEC_MMA_F32 || dt == EXEC_MMA_F16) && kd == 32;
     /* integer operands take N = 8, 24 and the multiples of 16 */
     if (i8 && m->N % 16 && m->N != 8 && m->N != 24)
         return exec_dec_error(d, pi, "wgmma: s8/u8 operands take N = 8, 24 or a multiple of 16"), -1;
-    if (!f16 && !i8 && !f8 && !(tf32 && b == a && dt == EXEC_MMA_F32 && m->K == 8))
+    if (!f16 && !i8 && !f8 && !(tf32 && b == a && dt == EXEC_MMA_F32 && kd == 8))
         return exec_dec_error(d, pi, "unsupported wgmma types or shape (f16/bf16 with k16, tf32 "
-                                     "with k8, s8/u8 and e4m3/e5m2 with k32 are)"), -1;
+                                     "with k8, s8/u8 and e4m3/e5m2 with k32 are; twice the K "
+                                     "with .sp)"), -1;
     if (ptx_insn_has_mod(pi, PTX_MOD_satfinite)) {
         if (!i8) return exec_dec_error(d, pi, "wgmma: .satfinite is for integer types"), -1;
         m->flags |= EXEC_MMA_SATFINITE;
@@ -224,7 +376,9 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
      * transpose of A when A is in registers (d, a, b-desc, scale-d, scale-a, scale-b, trans-b) */
     bool a_regs = pi->nopnds > 1 && pi->opnd[1].kind == PTX_OPND_VEC;
     unsigned nimm = i8 ? 0 : f16 ? (a_regs ? 3 : 4) : 2;
-    if (pi->nopnds != 4 + nimm) return exec_dec_error(d, pi, "wgmma takes %u operands", 4 + nimm), -1;
+    unsigned sp = m->sparse ? 2 : 0; /* .sp: sp-meta and sp-sel after b-desc */
+    if (pi->nopnds != 4 + sp + nimm)
+        return exec_dec_error(d, pi, "wgmma takes %u operands", 4 + sp + nimm), -1;
     const ptx_operand *dv = &pi->opnd[0];
     m->nd = m->dfmt == EXEC_MMA_F16 ? m->N / 4 : m->N / 2;
     if (dv->kind != PTX_OPND_VEC || dv->vec_n != m->nd)
@@ -241,13 +395,15 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
         out->flags |= WG_A_DESC;
     }
     if (!exec_dec_src(d, pi, &pi->opnd[2], PTX_T_b64, &m->b) ||
-        !exec_dec_pred(d, pi, &pi->opnd[3], &m->scale_d, &m->scale_d_neg))
+        (sp && !wg_sparse_ops(d, pi, m, f16 ? 2 : tf32 ? 2 : 1)) ||
+        !exec_dec_pred(d, pi, &pi->opnd[3 + sp], &m->scale_d, &m->scale_d_neg))
         return -1;
-    if (nimm && (!wg_imm(d, pi, 4, true, &m->neg_a) || !wg_imm(d, pi, 5, true, &m->neg_b)))
+    if (nimm && (!wg_imm(d, pi, 4 + sp, true, &m->neg_a) || !wg_imm(d, pi, 5 + sp, true, &m->neg_b)))
         return -1;
-    if (nimm == 4 && (!wg_imm(d, pi, 6, false, &m->trans_a) || !wg_imm(d, pi, 7, false, &m->trans_b)))
+    if (nimm == 4 && (!wg_imm(d, pi, 6 + sp, false, &m->trans_a) ||
+                      !wg_imm(d, pi, 7 + sp, false, &m->trans_b)))
         return -1;
-    if (nimm == 3 && !wg_imm(d, pi, 6, false, &m->trans_b)) return -1;
+    if (nimm == 3 && !wg_imm(d, pi, 6 + sp, false, &m->trans_b)) return -1;
     if (m->trans_a && !(out->flags & WG_A_DESC))
         return exec_dec_error(d, pi, "wgmma: A in registers cannot be transposed"), -1;
     out->imm = (int64_t)(uintptr_t)m;

@@ -165,7 +165,7 @@ typedef struct ptx_operand {
 #define PTX_SEL_N(s) ((((unsigned)(s) >> 12) & 3u) + 1u)
 #define PTX_SEL_DIGIT(s, k) (((unsigned)(s) >> (3u * (k))) & 7u)
 
-#define PTX_MAX_OPNDS 8
+#define PTX_MAX_OPNDS 10 /* wgmma.mma_async.sp ... .f16: d, a, b, meta, sel, scale-d, four immediates */
 #define PTX_MAX_MODS 10
 #define PTX_MAX_TYPES 4 /* mma.sync ... .f32.bf16.bf16.f32 */
 

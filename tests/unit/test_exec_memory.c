@@ -174,8 +174,15 @@ static void expect_load_error(const char *text, const char *part) {
 static void test_load_errors(void) {
     expect_load_error(".version 8.0\n.target sm_90\n.address_size 64\n"
                       ".visible .entry k()\n{\n  .reg .b64 %rd<2>;\n"
-                      "  tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 1;\n  ret;\n}\n",
-                      "test.ptx:7:3: error: tensormap.replace .elemtype is not supported");
+                      "  tensormap.replace.tile.swizzle_atomicity.global.b1024.b32 [%rd1], 1;\n"
+                      "  ret;\n}\n",
+                      "test.ptx:7:3: error: tensormap.replace .swizzle_atomicity is not an sm_90 "
+                      "field");
+    /* an enumerated field's code is a constant in the PTX ISA's range (ptxas checks it) */
+    expect_load_error(".version 8.0\n.target sm_90a\n.address_size 64\n"
+                      ".visible .entry k()\n{\n  .reg .b64 %rd<2>;\n"
+                      "  tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 13;\n  ret;\n}\n",
+                      "tensormap.replace .elemtype takes a constant from 0 to 12");
     expect_load_error(".version 8.0\n.target sm_90\n.address_size 64\n"
                       ".extern .func ext_fn(.param .b32 p);\n"
                       ".visible .entry k()\n{\n"

@@ -268,9 +268,12 @@ static void run_sub_byte(harness *h) {
 int main(void) {
     /* the ordered-metadata form parses and reaches the sparse decoder, which names what
      * it runs; a selector out of range is refused */
-    check_refused("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32 "
-                  "{%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%f0,%f1,%f2,%f3}, %r8, 0x0",
+    check_refused("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
+                  "{%f0,%f1,%f2,%f3}, {%r0,%r1}, {%r4,%r5}, {%f0,%f1,%f2,%f3}, %r8, 0x0",
                   "\t.reg .f32 %f<4>;\n\t.reg .b32 %r<9>;", "unsupported sparse mma shape or types");
+    check_refused("mma.sp.sync.aligned.m16n8k128.row.col.s32.s4.s4.s32 {%r0,%r1,%r2,%r3}, "
+                  "{%r4,%r5,%r6,%r7}, {%r4,%r5,%r6,%r7}, {%r0,%r1,%r2,%r3}, %r8, 0x1",
+                  "\t.reg .b32 %r<9>;", "sparsity selector must be a constant from 0 to 0");
     check_refused("mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
                   "{%f0,%f1,%f2,%f3}, {%r0,%r1}, {%r4,%r5}, {%f0,%f1,%f2,%f3}, %r8, 0x2",
                   "\t.reg .f32 %f<4>;\n\t.reg .b32 %r<9>;", "sparsity selector must be a constant from 0 to 1");
