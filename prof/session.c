@@ -772,7 +772,9 @@ static void fold_fetch(prof_worker *w, const ptx_func *f, uint32_t fi)
     }
     qsort(weight, n, sizeof *weight, by_issued_desc);
     uint64_t hot = 0, hot_code = 0;
-    for (uint32_t i = 0; i < n && (double)hot < 0.9 * (double)total; i++) {
+    /* ... and those run as often as the last of them (a straight-line body: all of it) */
+    for (uint32_t i = 0; i < n && ((double)hot < 0.9 * (double)total ||
+                                   (i && weight[i] == weight[i - 1])); i++) {
         hot += weight[i];
         hot_code++;
     }
