@@ -497,8 +497,14 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double working_set = dram_bytes * (resident < (double)in->blocks
                                            ? resident / (double)in->blocks : 1.0);
     double thrash = (working_set - m.l2_bytes) / (m.l2_thrash_span * m.l2_bytes);
-    if (thrash > 0 && in->l2_bytes > in->dram_bytes)
-        dram_bytes += (thrash < 1 ? thrash : 1) * (double)(in->l2_bytes - in->dram_bytes);
+    /* the returns: traffic past L1 beyond the first touches, less the stores to sectors
+     * already read (an in-place update writes back, it reads nothing again) */
+    double rewritten = (double)in->dram_write_bytes -
+                       (double)(in->dram_bytes - in->dram_read_bytes);
+    double returns = (double)in->l2_bytes - (double)in->dram_bytes -
+                     (rewritten > 0 ? rewritten : 0);
+    if (thrash > 0 && returns > 0)
+        dram_bytes += (thrash < 1 ? thrash : 1) * returns;
     e.l2_thrash = thrash > 0 ? (thrash < 1 ? thrash : 1) : 0;
     /* streaming at the bandwidth DRAM sustains, after the first request's latency (a read
      * waits for DRAM; stores only need L2 to take them, which writes them back later) */
