@@ -1151,9 +1151,21 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
 
 /* Marks the sectors [first, last] touched in the launch; returns how many were not before
  * (what DRAM supplies). */
+static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
+                                 uint64_t mark_first, uint64_t mark_last);
+
 static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 {
-    uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, first, last);
+    return first_touches_of(w, first, last, first, last);
+}
+
+/* first_touches of the sectors [mark_first, mark_last] (a load's whole DRAM granules),
+ * whose block is remembered for [first, last] only (the sectors it asked for: a later load
+ * of the pair by another block finds it in L2, not a fill in flight) */
+static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
+                                 uint64_t mark_first, uint64_t mark_last)
+{
+    uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, mark_first, mark_last);
     _Atomic uint64_t *fb = w->s->first_block;
     if (fresh && fb && last - first < 64 && w->block + 1 < (1ull << FIRST_BLOCK_BITS))
         for (uint64_t sct = first; sct <= last; sct++) {
@@ -1191,7 +1203,7 @@ static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
 {
     uint64_t fresh;
     if (acc == EXEC_OBS_LOAD) {
-        fresh = first_touches(w, first & ~1ull, last | 1ull);
+        fresh = first_touches_of(w, first, last, first & ~1ull, last | 1ull);
         w->dram_read_bytes += 32 * fresh;
     } else {
         fresh = first_touches(w, first, last);
