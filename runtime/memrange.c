@@ -17,7 +17,9 @@
  * (RT_MEM_FLAG_UVM_PAGES, memory.c): after a grid the page-table entries of its chunks on
  * the device are dropped (their contents stay), and a chunk with an entry present again
  * before the next profiled grid was touched by the host meanwhile (/proc/self/pagemap).
- * Other managed memory (smaller than a page) is taken to stay on the device.
+ * Other managed memory (smaller than a page) is taken to stay on the device. A copy the
+ * runtime makes into or out of such memory between grids reads as the host's touch too
+ * (on a GPU a copy engine would reach the pages where they are).
  */
 #include "rt.h"
 
