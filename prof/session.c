@@ -69,6 +69,9 @@ typedef struct insn_info {
     uint32_t latency;          /* cycles until its results are ready (a load: until its
                                 * memory event says more) */
     uint8_t sass;              /* SASS instructions it becomes (a division: a sequence) */
+    uint8_t issue;             /* issue slots it takes on the timing clock: sass, but none
+                                * for a constant moved into a register, which ptxas folds
+                                * into its users as an immediate operand */
     uint8_t nsrc, ndst;
     bool reduction;            /* red, or atom whose result is never read (ptxas: RED) */
     bool exit_branch;          /* bra to the kernel's end: a predicated EXIT in SASS */
@@ -171,9 +174,13 @@ typedef struct prof_worker {
     uint64_t atomic_tx;        /* global atomic transactions (all blocks) */
     uint64_t cas_tx;           /* ... of them, compare-and-swaps */
     uint64_t sys_read, sys_write; /* host-mapped bytes (replayed blocks) */
+    uint64_t fetch_l1, fetch_l2;  /* warp-instructions fetched past the L0 instruction
+                                   * cache: from L1's, from L2 (fold_counts) */
     uint64_t l1_lookups, l1_hits; /* sectors (replayed blocks) */
     uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
     prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
+    prof_touched_cursor written_at; /* ... into its record of stored sectors */
+    uint64_t dram_write_bytes; /* distinct bytes stored to (sectors) */
     struct prof_worker *next;
 } prof_worker;
 
@@ -194,6 +201,7 @@ struct prof_session {
     uint64_t blocks_seen;      /* timed blocks */
     uint64_t sample_stride;    /* every this many blocks (in linear order) one is timed */
     prof_touched *touched;     /* the sectors the launch touched (timing only) */
+    prof_touched *written;     /* ... of them, those it stored to (what DRAM takes back) */
     /* the block that touched a sector first (FIRST_SLOTS, hashed: sector << FIRST_BLOCK_BITS
      * | block + 1), to tell a miss on data a block of the same wave is still bringing in */
     _Atomic uint64_t *first_block;
@@ -214,6 +222,8 @@ struct prof_session {
     _Atomic uint64_t cas_unkeyed;
     uint64_t cas_tx;
     uint64_t sys_read, sys_write;
+    uint64_t fetch_l1, fetch_l2;   /* the workers' fetch_l1, fetch_l2 (all blocks) */
+    uint64_t dram_write_bytes;     /* the workers' dram_write_bytes */
     uint64_t l1_lookups, l1_hits, dram_read_bytes;
     uint64_t l1_mask;          /* the L1 sectors left beside the shared-memory carveout */
     uint64_t (*host)[2];       /* host-mapped ranges [begin, end), sorted */
@@ -498,6 +508,16 @@ static void analyse(const prof_session *s, const ptx_insn *pi, insn_info *ii)
     /* a division or IEEE root is a dependent sequence after its MUFU estimate */
     if (ii->lat == LAT_SFU && ii->sass > 1)
         ii->latency += (uint32_t)(ii->sass - 1) * s->model.lat_alu;
+    ii->issue = ii->sass;
+    /* mov of a constant: an immediate operand of the instructions reading it, in SASS
+     * (an unrolled body of FMAs by distinct constants is one mov and one fma each in PTX,
+     * one FFMA each on an H100: bench/timing/suite_ext.cu) */
+    if (pi->op == PTX_OP_mov && pi->nopnds == 2 && pi->opnd[0].kind == PTX_OPND_REG &&
+        (pi->opnd[1].kind == PTX_OPND_IMM_INT || pi->opnd[1].kind == PTX_OPND_IMM_F32 ||
+         pi->opnd[1].kind == PTX_OPND_IMM_F64)) {
+        ii->issue = 0;
+        ii->latency = 0;
+    }
 }
 
 /* Make f's arrays the current ones (allocating them on first use). False when pi belongs
@@ -716,6 +736,56 @@ static void fold_predicated_region(prof_worker *w, uint32_t fi, const insn_info 
     }
 }
 
+static int by_issued_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Instruction fetch: the code a function spends most of its time in (its hottest
+ * instructions, taking 90% of what it issued: a loop's body, or the whole of a long
+ * unrolled one), 16 bytes a SASS instruction. Where that exceeds the SM sub-partition's L0
+ * instruction cache, each of those instructions is fetched again from the SM's L1
+ * instruction cache every time it runs (a body swept in order, longer than the cache,
+ * leaves nothing behind to hit), or from L2 when it exceeds that too: added to
+ * w->fetch_l1 or w->fetch_l2 (warp-instructions, SASS-sized). */
+static void fold_fetch(prof_worker *w, const ptx_func *f, uint32_t fi)
+{
+    const prof_sm_model *m = &w->s->model;
+    uint64_t total = 0, sass = 0;
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+        const insn_info *ii = &w->infos[fi][i];
+        sass += ii->key ? ii->issue : 1;
+    }
+    if ((double)sass * 16 <= m->icache_l0_bytes)
+        return;  /* all of it fits */
+    uint64_t *weight = malloc(f->ninsns * sizeof *weight);
+    if (!weight)
+        return;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+        const insn_info *ii = &w->infos[fi][i];
+        uint64_t v = w->counts[fi][i].issued * (ii->key ? ii->issue : 1);
+        if (v)
+            weight[n++] = v;
+        total += v;
+    }
+    qsort(weight, n, sizeof *weight, by_issued_desc);
+    uint64_t hot = 0, hot_code = 0;
+    /* ... and those run as often as the last of them (a straight-line body: all of it) */
+    for (uint32_t i = 0; i < n && ((double)hot < 0.9 * (double)total ||
+                                   (i && weight[i] == weight[i - 1])); i++) {
+        hot += weight[i];
+        hot_code++;
+    }
+    free(weight);
+    double bytes = (double)hot_code * 16;
+    if (bytes > m->icache_l1_bytes)
+        w->fetch_l2 += hot;
+    else if (bytes > m->icache_l0_bytes)
+        w->fetch_l1 += hot;
+}
+
 /* The per-instruction counts into the counters, by class and SASS weight; a bra's
  * branches and divergence. */
 static void fold_counts(prof_worker *w)
@@ -726,6 +796,14 @@ static void fold_counts(prof_worker *w)
         if (!w->counts[fi])
             continue;
         const ptx_func *f = &m->funcs[fi];
+        for (uint32_t i = 0; i < f->ninsns; i++) {
+            insn_count *c = &w->counts[fi][i];
+            if (!c->issued)
+                continue;
+            if (!w->infos[fi][i].key)
+                analyse(w->s, &f->insns[i], &w->infos[fi][i]);
+        }
+        fold_fetch(w, f, fi);
         for (uint32_t i = 0; i < f->ninsns; i++) {
             insn_count *c = &w->counts[fi][i];
             if (!c->issued)
@@ -767,9 +845,12 @@ static void end_worker(void *ctx, void *state)
     s->cas_tx += w->cas_tx;
     s->sys_read += w->sys_read;
     s->sys_write += w->sys_write;
+    s->fetch_l1 += w->fetch_l1;
+    s->fetch_l2 += w->fetch_l2;
     s->l1_lookups += w->l1_lookups;
     s->l1_hits += w->l1_hits;
     s->dram_read_bytes += w->dram_read_bytes;
+    s->dram_write_bytes += w->dram_write_bytes;
     pthread_mutex_unlock(&s->lock);
     for (uint32_t i = 0; s->module && i < s->module->nfuncs; i++) {
         free(w->infos[i]);
@@ -989,14 +1070,14 @@ static void on_insn(const exec_site *site, uint32_t active, uint32_t exec_mask)
     if (ii->boundary) {
         if (wc->bb_end > t)
             t = wc->bb_end;
-        wc->t = t + ii->sass;
+        wc->t = t + ii->issue;
         wc->bb_end = wc->t;
     } else {
-        wc->t = slot + ii->sass;
+        wc->t = slot + ii->issue;
         if (t + 1 > wc->bb_end)
             wc->bb_end = t + 1;
     }
-    w->cur.issue_cycles += ii->sass;
+    w->cur.issue_cycles += ii->issue;
     if (exec_mask) {
         uint64_t done = t + ii->latency;
         if (ii->lat == LAT_PRINTF)
@@ -1070,9 +1151,21 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
 
 /* Marks the sectors [first, last] touched in the launch; returns how many were not before
  * (what DRAM supplies). */
+static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
+                                 uint64_t mark_first, uint64_t mark_last);
+
 static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 {
-    uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, first, last);
+    return first_touches_of(w, first, last, first, last);
+}
+
+/* first_touches of the sectors [mark_first, mark_last] (a load's whole DRAM granules),
+ * whose block is remembered for [first, last] only (the sectors it asked for: a later load
+ * of the pair by another block finds it in L2, not a fill in flight) */
+static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
+                                 uint64_t mark_first, uint64_t mark_last)
+{
+    uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, mark_first, mark_last);
     _Atomic uint64_t *fb = w->s->first_block;
     if (fresh && fb && last - first < 64 && w->block + 1 < (1ull << FIRST_BLOCK_BITS))
         for (uint64_t sct = first; sct <= last; sct++) {
@@ -1081,6 +1174,45 @@ static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
                 atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | (w->block + 1),
                                       memory_order_relaxed);
         }
+    return fresh;
+}
+
+/* A store filling at most half of the n sectors it touches (global_timing's "partial"). */
+static inline bool partial_store(exec_mem_access acc, uint32_t n, uint32_t size, uint32_t mask)
+{
+    return acc == EXEC_OBS_STORE && n && 2u * size * (uint32_t)__builtin_popcount(mask) <= 32u * n;
+}
+
+/* The sectors a memo's runs cover. */
+static inline uint32_t mm_sectors(const mem_memo *mm)
+{
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < mm->nruns; r++)
+        n += mm->run_len[r];
+    return n;
+}
+
+/* What DRAM moves for an access to sectors [first, last]: a load's first touch of a sector
+ * brings in its 64-byte pair too (DRAM's access granule: a load of every other sector, or
+ * of one sector a line, reads as much as a load of all of them on an H100,
+ * bench/timing/suite_ext.cu), and its later loads of the pair hit; a store's first touch
+ * writes its sector back (once, however often it is stored to), and a partial store to a
+ * sector not read yet reads it first. Returns the sectors first touched. */
+static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
+                            exec_mem_access acc, bool partial)
+{
+    uint64_t fresh;
+    if (acc == EXEC_OBS_LOAD) {
+        fresh = first_touches_of(w, first, last, first & ~1ull, last | 1ull);
+        w->dram_read_bytes += 32 * fresh;
+    } else {
+        fresh = first_touches(w, first, last);
+        if (acc != EXEC_OBS_STORE || partial)
+            w->dram_read_bytes += 32 * fresh;
+        w->dram_write_bytes +=
+            32 * prof_touched_mark(w->s->written, &w->written_at, first, last);
+    }
+    w->dram_bytes += 32 * fresh;
     return fresh;
 }
 
@@ -1192,10 +1324,7 @@ static uint32_t global_timing(prof_worker *w, uint32_t smid, exec_mem_access acc
         /* each SM has its own L1: a line another SM's block brought in does not hit */
         uint64_t tag = sect[i] * 1024 + smid % 1024 + 1;
         uint64_t *line = &w->l1[(sect[i] + (sect[i] >> 7) * 0x9e3779b1ull) & w->s->l1_mask];
-        uint64_t fresh = 32 * first_touches(w, sect[i], sect[i]);
-        w->dram_bytes += fresh;
-        if (acc != EXEC_OBS_STORE)
-            w->dram_read_bytes += fresh;
+        uint64_t fresh = dram_access(w, sect[i], sect[i], acc, partial);
         w->l1_lookups++;
         w->l1_hits += *line == tag;
         if (acc == EXEC_OBS_LOAD && *line == tag && !(w->last && w->last->bypass_l1))
@@ -1586,12 +1715,8 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         if (ps == PROF_SPACE_LOCAL) {
             uint64_t sect[64];
             uint32_t n = local_sectors(site, addr, mask, size, sect);
-            for (uint32_t i = 0; i < n; i++) {
-                uint64_t fresh = 32 * first_touches(w, sect[i], sect[i]);
-                w->dram_bytes += fresh;
-                if (acc != EXEC_OBS_STORE)
-                    w->dram_read_bytes += fresh;
-            }
+            for (uint32_t i = 0; i < n; i++)
+                dram_access(w, sect[i], sect[i], acc, partial_store(acc, n, size, mask));
             return;
         }
         if (ps == PROF_SPACE_GLOBAL) {
@@ -1599,23 +1724,19 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                 uint64_t first = addr[__builtin_ctz(mask)] >> 5;
                 for (uint32_t r = 0; r < mm->nruns; r++) {
                     uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
-                    uint64_t fresh = 32 * first_touches(w, from, from + mm->run_len[r] - 1);
-                    w->dram_bytes += fresh;
-                    if (acc != EXEC_OBS_STORE)
-                        w->dram_read_bytes += fresh;
+                    dram_access(w, from, from + mm->run_len[r] - 1, acc,
+                                partial_store(acc, mm_sectors(mm), size, mask));
                 }
                 return;
             }
-            uint64_t prev = UINT64_MAX;
+            uint64_t prev = UINT64_MAX, sk[64];
+            bool part = acc == EXEC_OBS_STORE &&
+                        partial_store(acc, sectors_of(addr, mask, size, sk), size, mask);
             for (uint32_t m = mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctz(m);
                 for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
-                    if (sct != prev) {
-                        uint64_t fresh = 32 * first_touches(w, sct, sct);
-                        w->dram_bytes += fresh;
-                        if (acc != EXEC_OBS_STORE)
-                            w->dram_read_bytes += fresh;
-                    }
+                    if (sct != prev)
+                        dram_access(w, sct, sct, acc, part);
                     prev = sct;
                 }
             }
@@ -1752,6 +1873,7 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
                                                             PROF_TIMED_BLOCKS : 1;
     if (s->timing) {
         s->touched = prof_touched_new();
+        s->written = prof_touched_new();
         s->first_block = calloc(FIRST_SLOTS, sizeof *s->first_block);
         s->wave_blocks = (uint64_t)(L->occupancy.blocks_per_sm > 0 ? L->occupancy.blocks_per_sm
                                                                      : 1) *
@@ -1759,7 +1881,7 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
                                         ? L->preset->multiprocessor_count : 1);
         if (s->nblocks <= MAX_RECORDED_BLOCKS)
             s->blocks = calloc(s->nblocks ? s->nblocks : 1, sizeof *s->blocks);
-        if (!s->touched || !s->first_block ||
+        if (!s->touched || !s->written || !s->first_block ||
             (s->nblocks <= MAX_RECORDED_BLOCKS && !s->blocks)) {
             prof_session_free(s);
             return NULL;
@@ -1795,6 +1917,7 @@ void prof_session_free(prof_session *s)
     free(s->host);
     free(s->blocks);
     prof_touched_free(s->touched);
+    prof_touched_free(s->written);
     free(s->first_block);
     free(s);
 }
@@ -1870,9 +1993,12 @@ prof_time_estimate prof_session_estimate(prof_session *s, uint64_t warp_instruct
                                     : s->l2_bytes;
     in.dram_bytes = s->dram_bytes;
     in.dram_read_bytes = s->dram_read_bytes;
+    in.dram_write_bytes = s->dram_write_bytes;
     double scale = timed_sectors > 0 ? (double)sectors / timed_sectors : 1;
     in.sys_read_bytes = (uint64_t)((double)s->sys_read * scale);
     in.sys_write_bytes = (uint64_t)((double)s->sys_write * scale);
+    in.fetch_l1_insts = s->fetch_l1;
+    in.fetch_l2_insts = s->fetch_l2;
     /* atomics: the busiest address, the transactions and the lines they went to */
     atom_count *by_addr = atomic_load(&s->atom_addr), *by_line = atomic_load(&s->atom_line);
     if (by_addr && by_line) {

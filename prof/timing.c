@@ -78,7 +78,11 @@
  *    replay hides page faults): a grid touching pages the host holds migrates them on
  *    fault (~180 us for the first batch, then ~5 GB/s), pages nobody touched yet are made
  *    on the device (~8 GB/s), and resident or prefetched pages cost nothing
- *    (prof_managed_fault_s; runtime/memrange.c follows where the pages are).
+ *    (prof_managed_fault_s; runtime/memrange.c follows where the pages are). Pages the
+ *    host touched again after a grid had them (a GPU migrates them back to the host on
+ *    its fault) fault back to the device in the next grid touching them: ~90 us, then
+ *    ~8.5 GB/s (bench/timing/suite_mmback.cu; one float of every 4 KB read by the host
+ *    costs the next grid as much as all of them).
  * 9. Blocks of one wave, measured with bench/timing/suite_diag.cu (the blocks' own
  *    %clock64 durations, and each kernel beside a copy without its signed remainder):
  *    (a) the blocks of a wave run at once, so a load missing on data another block of the
@@ -90,10 +94,17 @@
  *    the larger alone (k_l1reuse: a block alone 23.7k cycles, four an SM 31.5k with 21k
  *    of issue each; k_occ_smem at 1, 2, 4 and 8 blocks an SM: 2.9k, 3.2k, 4.2k, 6.1k).
  *
- * Not modelled: instruction cache misses, DRAM page and bank effects (scattered sectors
- * stream at the efficiency of whole lines here), the host touching managed pages again
- * after the device had them (the GPU moves them back and forth; here they stay on the
- * device), clock boost, and the exact SASS a PTX instruction becomes (counts are
+ * 10. Instruction fetch (bench/timing/suite_ext.cu: straight-line bodies of 256 to 16,384
+ *    FMAs, one to 16 warps an SM): a function whose hot code (the instructions taking 90%
+ *    of its issues, 16 bytes a SASS instruction) exceeds the L0 instruction cache (32 KB
+ *    here) fetches each of them again from the SM's L1 instruction cache (+1.65 cycles an
+ *    instruction on the warp's path), or from L2 beyond L1's 128 KB (+4.2), and an SM
+ *    fetches ~2.4 such warp-instructions a cycle ("instruction fetch" limit;
+ *    prof/session.c, fold_fetch).
+ *
+ * Not modelled: DRAM page and bank effects (scattered sectors
+ * stream at the efficiency of whole lines here), managed memory smaller than a page
+ * touched by the host again (taken to stay on the device), clock boost, and the exact SASS a PTX instruction becomes (counts are
  * PTX instructions, with a few expansions weighted). bench/RESULTS.md ("Timing model")
  * gives the error against measured H100 kernel times.
  */
@@ -139,6 +150,9 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.printf_launch_s = 26.6e-6;
     m.printf_warp_cycles = 1230;
     m.dram_efficiency = 0.8;
+    m.dram_read_efficiency = 0.9;
+    m.dram_write_efficiency = 0.8;
+    m.l2_dirty_share = 0.4;
     m.l2_bytes = p->l2_cache_size > 0 ? (double)p->l2_cache_size : 50e6;
     m.l2_thrash_span = 0.25;
     /* measured on an H100 with bench/timing/suite.cu (the tuning half of its cases) */
@@ -165,9 +179,22 @@ prof_sm_model prof_sm_model_for(const gpu_preset *p)
     m.uvm_fault_s = 180e-6;
     m.uvm_migrate_bytes_per_s = 5.0e9;
     m.uvm_populate_bytes_per_s = 8.0e9;
+    /* pages the host took back after a grid had them, faulting to the device again
+     * (bench/timing/suite_mmback.cu, its tuning half: 1 to 8 MB, ~90 us + 8.5 GB/s) */
+    m.uvm_back_fault_s = 90e-6;
+    m.uvm_back_bytes_per_s = 8.5e9;
     m.block_gap_cycles = 1000;
     m.inwave_fill_share = 0.5;
     m.issue_overlap_p = 2.0;
+    /* instruction fetch (bench/timing/suite_ext.cu, the tuning half of its icache class:
+     * bodies of 4,136 SASS instructions, 66 KB, take 1.65 cycles more an instruction
+     * than 1,064 do; of 8,240, 132 KB, 4.2 more; 16 warps an SM running a 160 KB body
+     * fetch ~2.4 warp-instructions a cycle) */
+    m.icache_l0_bytes = 32 << 10;
+    m.icache_l1_bytes = 128 << 10;
+    m.fetch_l1_cycles = 1.65;
+    m.fetch_l2_cycles = 4.2;
+    m.fetch_insts_per_cycle = 2.4;
     if (p->major >= 7) {          /* Volta, Turing, Ampere, Hopper */
         m.schedulers = 4;
         m.lat_alu = 4;
@@ -246,20 +273,24 @@ static double cas_retry_s(const prof_sm_model *m, const prof_kernel_input *in, d
 }
 
 /* What can bound a block on its SM (block_cycles), in this order. */
-enum { LIMITS = 7 };
+enum { LIMITS = 8 };
 static const char *const limit_names[LIMITS] = {"latency", "issue", "shared memory", "L1",
-                                                "SFU", "FP64", "constant cache"};
+                                                "SFU", "FP64", "constant cache",
+                                                "instruction fetch"};
 
 /* A block's time on an SM it shares with k blocks (itself included). miss_extra: what
- * each round trip past L1 costs beyond L2's latency (DRAM's share of the misses). */
+ * each round trip past L1 costs beyond L2's latency (DRAM's share of the misses);
+ * fetch_wait: what instruction fetch adds to each warp's path; fetch_insts: the block's
+ * warp-instructions fetched past the L0 instruction cache. */
 static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, double k,
-                           double miss_extra, int *limit)
+                           double miss_extra, double fetch_wait, double fetch_insts,
+                           int *limit)
 {
     /* latency and issue overlap imperfectly: the warps' dependent waits and their turns at
      * the scheduler add up in part, so the block takes their p-norm, not the larger alone
      * (an H100: a block of k_l1reuse alone 23.7k cycles, four an SM 31.5k, their issue
      * alone 21k; bench/timing/suite_diag.cu) */
-    double crit = (double)b->critical_cycles + miss_extra * (double)b->miss_rounds;
+    double crit = (double)b->critical_cycles + miss_extra * (double)b->miss_rounds + fetch_wait;
     double issue = k * (double)b->issue_cycles / m->schedulers;
     double both = pow(pow(crit, m->issue_overlap_p) + pow(issue, m->issue_overlap_p),
                       1.0 / m->issue_overlap_p);
@@ -272,6 +303,7 @@ static double block_cycles(const prof_sm_model *m, const prof_block_cost *b, dou
         k * (double)b->sfu_insts * m->sfu_cycles / m->schedulers,
         k * (double)b->fp64_insts * m->fp64_cycles / m->schedulers,
         k * (double)b->const_cycles,
+        k * fetch_insts / m->fetch_insts_per_cycle,
     };
     int best = 0;
     for (int i = 1; i < LIMITS; i++)
@@ -369,6 +401,11 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     if (from_dram > 1)
         from_dram = 1;
     double miss_extra = from_dram * ((double)m.lat_dram - (double)m.lat_l2);
+    /* instruction fetch past L0, per block and on each warp's path */
+    double fetch_insts = (double)(in->fetch_l1_insts + in->fetch_l2_insts) / (double)in->blocks;
+    double fetch_wait = ((double)in->fetch_l1_insts * m.fetch_l1_cycles +
+                         (double)in->fetch_l2_insts * m.fetch_l2_cycles) /
+                        ((double)in->blocks * wpb);
     uint64_t wave = (uint64_t)per_sm * (uint64_t)m.sms;
     uint64_t last_wave_start = in->blocks % wave ? in->blocks / wave * wave : in->blocks;
     int limit_count[LIMITS] = {0};
@@ -387,7 +424,7 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
         if (k < 1)
             k = 1;
         int limit;
-        double d = block_cycles(&m, cost, k, miss_extra, &limit);
+        double d = block_cycles(&m, cost, k, miss_extra, fetch_wait, fetch_insts, &limit);
         limit_count[limit]++;
         e.block_critical += (double)cost->critical_cycles;
         e.block_issue += (double)cost->issue_cycles / m.schedulers;
@@ -460,13 +497,30 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
     double working_set = dram_bytes * (resident < (double)in->blocks
                                            ? resident / (double)in->blocks : 1.0);
     double thrash = (working_set - m.l2_bytes) / (m.l2_thrash_span * m.l2_bytes);
-    if (thrash > 0 && in->l2_bytes > in->dram_bytes)
-        dram_bytes += (thrash < 1 ? thrash : 1) * (double)(in->l2_bytes - in->dram_bytes);
+    /* the returns: traffic past L1 beyond the first touches, less the stores to sectors
+     * already read (an in-place update writes back, it reads nothing again) */
+    double rewritten = (double)in->dram_write_bytes -
+                       (double)(in->dram_bytes - in->dram_read_bytes);
+    double returns = (double)in->l2_bytes - (double)in->dram_bytes -
+                     (rewritten > 0 ? rewritten : 0);
+    if (thrash > 0 && returns > 0)
+        dram_bytes += (thrash < 1 ? thrash : 1) * returns;
     e.l2_thrash = thrash > 0 ? (thrash < 1 ? thrash : 1) : 0;
     /* streaming at the bandwidth DRAM sustains, after the first request's latency (a read
      * waits for DRAM; stores only need L2 to take them, which writes them back later) */
+    /* reads and writes at their own efficiency (an H100 streams reads at ~90% of its peak,
+     * writes at ~80%: bench/timing/suite_ext.cu's 128 MB streams, tuning half); the
+     * last l2_dirty_share of L2's capacity of what the grid wrote is still in L2 when it
+     * ends (written back later: 22 of 134 MB written in the 128 MB write stream) */
+    double reads = (double)in->dram_read_bytes + (dram_bytes - (double)in->dram_bytes);
+    double writes = (double)in->dram_write_bytes - m.l2_dirty_share * m.l2_bytes;
+    if (!in->dram_write_bytes && in->dram_bytes > in->dram_read_bytes)
+        writes = (double)(in->dram_bytes - in->dram_read_bytes);  /* no record of stores */
+    if (writes < 0)
+        writes = 0;
     double dram = e.detailed && in->dram_bytes
-                      ? dram_bytes / (m.dram_bytes_per_cycle * m.dram_efficiency) +
+                      ? reads / (m.dram_bytes_per_cycle * m.dram_read_efficiency) +
+                            writes / (m.dram_bytes_per_cycle * m.dram_write_efficiency) +
                             (in->dram_read_bytes ? m.lat_dram : m.lat_l2)
                       : 0;
     double l2 = e.detailed ? (double)in->l2_bytes / m.l2_bytes_per_cycle : 0;
@@ -535,17 +589,18 @@ prof_time_estimate prof_estimate_kernel(const gpu_preset *p, const prof_kernel_i
 double prof_limiter_uncertainty(const char *limiter)
 {
     /* median |error| of the estimates bound by each limiter, over the tuning half of
-     * bench/timing/suite.cu on an H100 (bench/timing/compare.py --half tune --by-limiter),
-     * at least 5%; L1 (two launches) and launch (none): the median over all (7%) */
+     * bench/timing/suite*.cu on an H100 (bench/timing/compare.py --half tune --by-limiter),
+     * at least 5%; those bounding fewer than five launches there (L1, printf, instruction
+     * fetch) and launch (none): the median over all (8%) */
     static const struct {
         const char *limiter;
         double err;
     } table[] = {
-        {"latency", 0.09}, {"issue", 0.06}, {"shared memory", 0.05}, {"L1", 0.07},
-        {"SFU", 0.05}, {"FP64", 0.10}, {"constant cache", 0.05}, {"L2 bandwidth", 0.08},
-        {"DRAM bandwidth", 0.08}, {"atomics", 0.05}, {"host memory", 0.19}, {"printf", 0.05},
-        {"launch", 0.07}, {"device launches", 0.09}, {"block dispatch", 0.05},
-        {"page faults", 0.18},
+        {"latency", 0.10}, {"issue", 0.07}, {"shared memory", 0.05}, {"L1", 0.08},
+        {"SFU", 0.05}, {"FP64", 0.10}, {"constant cache", 0.05}, {"L2 bandwidth", 0.09},
+        {"DRAM bandwidth", 0.07}, {"atomics", 0.07}, {"host memory", 0.19}, {"printf", 0.08},
+        {"launch", 0.08}, {"device launches", 0.09}, {"block dispatch", 0.08},
+        {"page faults", 0.10}, {"instruction fetch", 0.08},
     };
     for (size_t i = 0; limiter && i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].limiter, limiter) == 0)
@@ -561,12 +616,18 @@ double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s)
     return m.dp_first_s * pow((double)n, m.dp_exponent) + (child_s > 0 ? child_s : 0);
 }
 
-double prof_managed_fault_s(const gpu_preset *p, uint64_t migrated, uint64_t populated)
+double prof_managed_fault_s(const gpu_preset *p, uint64_t migrated, uint64_t returned,
+                            uint64_t populated)
 {
     if (!migrated && !populated)
         return 0;
     prof_sm_model m = prof_sm_model_for(p);
-    return m.uvm_fault_s + (double)migrated / m.uvm_migrate_bytes_per_s +
+    if (returned > migrated)
+        returned = migrated;
+    /* pages coming back from the host alone: the shorter round trip */
+    double first = migrated > returned || populated ? m.uvm_fault_s : m.uvm_back_fault_s;
+    return first + (double)(migrated - returned) / m.uvm_migrate_bytes_per_s +
+           (double)returned / m.uvm_back_bytes_per_s +
            (double)populated / m.uvm_populate_bytes_per_s;
 }
 

@@ -58,6 +58,9 @@ typedef struct prof_sm_model {
     uint32_t printf_warp_cycles;    /* each warp's printf call: taken one after another */
     double printf_launch_s;         /* a grid that printed: the buffer's hand-over */
     double dram_efficiency;         /* share of the peak bandwidth streaming achieves */
+    double dram_read_efficiency;    /* ... reading (prof_estimate_kernel's DRAM time) */
+    double dram_write_efficiency;   /* ... writing */
+    double l2_dirty_share;          /* share of L2 a grid's writes may leave there at its end */
     double l2_bytes;                /* L2's capacity: a launch touching more than this finds
                                      * what it touched earlier evicted */
     double l2_thrash_span;          /* ... all of it once the footprint exceeds the capacity
@@ -94,6 +97,9 @@ typedef struct prof_sm_model {
      * round trip), then moves the pages the host holds at uvm_migrate_bytes_per_s and makes
      * those nobody touched yet at uvm_populate_bytes_per_s (bench/timing/suite_mm.cu) */
     double uvm_fault_s, uvm_migrate_bytes_per_s, uvm_populate_bytes_per_s;
+    /* ... pages the host took back after a grid had them: a grid that only brings such
+     * pages back pays uvm_back_fault_s, and moves them at uvm_back_bytes_per_s */
+    double uvm_back_fault_s, uvm_back_bytes_per_s;
     /* an SM slot takes its next block this long after the last one ended (the block's
      * retirement and the next one's launch; hidden when other blocks keep the SM busy) */
     uint32_t block_gap_cycles;
@@ -104,6 +110,13 @@ typedef struct prof_sm_model {
     /* a block's critical path and its share of the schedulers' issue slots combine as
      * their p-norm (p large: the larger alone; 1: their sum) */
     double issue_overlap_p;
+    /* instruction fetch: the L0 instruction cache of a sub-partition and the SM's L1
+     * instruction cache hold this much code; an instruction of code longer than L0's
+     * holds its warp fetch_l1_cycles more, of code longer than L1's fetch_l2_cycles
+     * more, and an SM fetches at most fetch_insts_per_cycle such warp-instructions a
+     * cycle (warps at the same place share a fetch) */
+    double icache_l0_bytes, icache_l1_bytes;
+    double fetch_l1_cycles, fetch_l2_cycles, fetch_insts_per_cycle;
 } prof_sm_model;
 
 /* The model's parameters for a preset (by generation). */
@@ -139,7 +152,9 @@ typedef struct prof_kernel_input {
                                          * keep per block: their average) */
     uint64_t l2_bytes;           /* bytes that went past L1 (loads that missed, stores, atomics) */
     uint64_t dram_bytes;         /* bytes first touched in the launch (read or written) */
-    uint64_t dram_read_bytes;    /* of those, first touched by a read (an L2 miss: a wait) */
+    uint64_t dram_read_bytes;    /* of those, first touched by a read (an L2 miss: a wait; a
+                                  * load's 64-byte DRAM granule, a partial store's sector) */
+    uint64_t dram_write_bytes;   /* distinct bytes stored to (written back to DRAM) */
     /* global atomics: the busiest address's ops (weighted: an int op 1, a float op
      * atom_float_factor), transactions (warp-instruction x lines), distinct lines */
     double atomic_hot, atomic_ops;   /* (atomic_ops: all of them, weighted alike) */
@@ -151,6 +166,9 @@ typedef struct prof_kernel_input {
     uint64_t cas_tx, cas_lines;
     /* bytes read from and written to host-mapped memory */
     uint64_t sys_read_bytes, sys_write_bytes;
+    /* warp-instructions (SASS-sized, all blocks) of code too long for the L0 instruction
+     * cache, fetched from L1's each time they run, or from L2 (longer than that too) */
+    uint64_t fetch_l1_insts, fetch_l2_insts;
 } prof_kernel_input;
 
 typedef struct prof_time_estimate {
@@ -195,8 +213,10 @@ double prof_limiter_uncertainty(const char *limiter);
 double prof_device_launch_s(const gpu_preset *p, uint64_t n, double child_s);
 
 /* The seconds a grid spends on page faults over managed memory: migrated bytes were on
- * the host, populated bytes nowhere yet (runtime/memrange.c follows where pages are). */
-double prof_managed_fault_s(const gpu_preset *p, uint64_t migrated, uint64_t populated);
+ * the host (of them, returned: taken back by the host after a grid had them), populated
+ * bytes nowhere yet (runtime/memrange.c follows where pages are). */
+double prof_managed_fault_s(const gpu_preset *p, uint64_t migrated, uint64_t returned,
+                            uint64_t populated);
 
 /* Milliseconds, for a virtual timeline. */
 double prof_estimate_kernel_ms(const gpu_preset *p, const prof_kernel_input *in);

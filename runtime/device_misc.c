@@ -193,7 +193,7 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t
         mem_alloc a;
         if (mem_table_find(c->mem, (uint64_t)(uintptr_t)dptrs[i], &a) &&
             a.kind == MEM_KIND_MANAGED)
-            rt_memrange_prefetched(a.base, a.size, (uint64_t)(uintptr_t)dptrs[i], sizes[i],
+            rt_memrange_prefetched(a.base, a.size, a.flags, (uint64_t)(uintptr_t)dptrs[i], sizes[i],
                                    prefetchLocs[loc]);
     }
     return cudaSuccess;

@@ -34,7 +34,20 @@ static bool rt_in_pages(size_t size, mem_kind kind) {
     return size >= RT_MMAP_MIN || (kind == MEM_KIND_DEVICE && size >= (size_t)sysconf(_SC_PAGESIZE));
 }
 
+/* Managed memory of a profiled run comes in whole pages of a shared mapping: dropping its
+ * page-table entries after a grid keeps its contents, and an entry present again before
+ * the next grid says the host touched the page meanwhile (memrange.c: a GPU would have
+ * migrated it back). Mapped privately, a dropped page would come back zeroed. */
+static bool rt_uvm_pages(size_t size, mem_kind kind) {
+    return kind == MEM_KIND_MANAGED && size >= (size_t)sysconf(_SC_PAGESIZE) && rt_prof_enabled();
+}
+
 static void *rt_alloc_bytes(size_t size, mem_kind kind) {
+    if (rt_uvm_pages(size, kind)) {
+        void *p = mmap(NULL, rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)),
+                       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
     if (rt_in_pages(size, kind)) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
         void *p = mmap(NULL, rt_round_up(size, page), PROT_READ | PROT_WRITE,
@@ -50,7 +63,7 @@ static void *rt_alloc_bytes(size_t size, mem_kind kind) {
 
 static void rt_free_bytes(void *p, size_t size, mem_kind kind) {
     rt_ipc_forget(p); /* exported to other processes: its shared memory goes */
-    if (rt_in_pages(size, kind))
+    if (rt_uvm_pages(size, kind) || rt_in_pages(size, kind))
         munmap(p, rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)));
     else
         free(p);
@@ -77,6 +90,7 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
     }
     void *p = rt_alloc_bytes(size, kind);
     if (!p) return cudaErrorMemoryAllocation;
+    if (rt_uvm_pages(size, kind)) flags |= RT_MEM_FLAG_UVM_PAGES;
     if (!mem_table_add_dev(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags,
                            rt_cur_tag(c))) {
         rt_free_bytes(p, size, kind);
@@ -687,7 +701,7 @@ RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
     /* remembered for cudaMemRangeGetAttribute, and where the pages are for the timing
      * (profiled: once the stream's earlier grids have run, as the move is stream-ordered) */
     rt_prefetch_order(stream);
-    rt_memrange_prefetched(a.base, a.size, (uint64_t)(uintptr_t)devPtr, count, location);
+    rt_memrange_prefetched(a.base, a.size, a.flags, (uint64_t)(uintptr_t)devPtr, count, location);
     return cudaSuccess;
 }
 

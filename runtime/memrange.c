@@ -11,12 +11,19 @@
  * only as it is touched: mincore tells); a chunk a profiled grid touched, or that was
  * prefetched to the device, is on the device until prefetched to the host. A grid that
  * touches chunks on the host migrates them, and chunks nowhere are made on the device:
- * page faults, whose time prof_managed_fault_s gives. Not seen: the host touching a chunk
- * again after the device had it (a GPU migrates it back on the host's fault), so a grid
- * after that is taken to find it on the device.
+ * page faults, whose time prof_managed_fault_s gives. The host touching a chunk again
+ * after the device had it (a GPU migrates it back on the host's fault, and the next grid
+ * touching it migrates it to the device again) shows in memory mapped in whole shared pages
+ * (RT_MEM_FLAG_UVM_PAGES, memory.c): after a grid the page-table entries of its chunks on
+ * the device are dropped (their contents stay), and a chunk with an entry present again
+ * before the next profiled grid was touched by the host meanwhile (/proc/self/pagemap).
+ * Other managed memory (smaller than a page) is taken to stay on the device. A copy the
+ * runtime makes into or out of such memory between grids reads as the host's touch too
+ * (on a GPU a copy engine would reach the pages where they are).
  */
 #include "rt.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,7 +42,8 @@ typedef struct rt_range_info {
 } rt_range_info;
 
 #define RT_UVM_CHUNK (64u << 10)
-typedef enum { RT_UVM_NOWHERE, RT_UVM_HOST, RT_UVM_DEVICE } rt_uvm_place;
+/* RT_UVM_BACK: on the host again, taken back from the device by the host's touch */
+typedef enum { RT_UVM_NOWHERE, RT_UVM_HOST, RT_UVM_DEVICE, RT_UVM_BACK } rt_uvm_place;
 
 static pthread_mutex_t rt_range_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_ptrmap rt_ranges; /* allocation base -> rt_range_info */
@@ -85,8 +93,10 @@ static uint8_t *rt_range_places(rt_range_info *r, uint64_t size) {
     return r->where;
 }
 
-void rt_memrange_prefetched(uint64_t base, uint64_t size, uint64_t ptr, uint64_t count,
-                            struct cudaMemLocation location) {
+static void rt_uvm_drop_pages(uint64_t lo, uint64_t hi);
+
+void rt_memrange_prefetched(uint64_t base, uint64_t size, uint32_t flags, uint64_t ptr,
+                            uint64_t count, struct cudaMemLocation location) {
     pthread_mutex_lock(&rt_range_lock);
     rt_range_info *r = rt_range_of(base, true);
     if (r) {
@@ -95,8 +105,14 @@ void rt_memrange_prefetched(uint64_t base, uint64_t size, uint64_t ptr, uint64_t
         uint8_t to = rt_is_host(&location) ? RT_UVM_HOST
                      : location.type == cudaMemLocationTypeDevice ? RT_UVM_DEVICE : 0;
         for (uint64_t k = (ptr - base) / RT_UVM_CHUNK;
-             w && to && count && k < r->nchunks && k * RT_UVM_CHUNK < ptr - base + count; k++)
+             w && to && count && k < r->nchunks && k * RT_UVM_CHUNK < ptr - base + count; k++) {
             w[k] = to;
+            /* moved to the device: the host's earlier touches are behind it */
+            if (to == RT_UVM_DEVICE && (flags & RT_MEM_FLAG_UVM_PAGES))
+                rt_uvm_drop_pages(base + k * RT_UVM_CHUNK,
+                                  base + (k + 1) * RT_UVM_CHUNK < base + size
+                                      ? base + (k + 1) * RT_UVM_CHUNK : base + size);
+        }
     }
     pthread_mutex_unlock(&rt_range_lock);
 }
@@ -145,6 +161,33 @@ static bool rt_host_resident(uint64_t lo, uint64_t hi) {
     return false;
 }
 
+/* Whether any page of [lo, hi) has its page-table entry present (/proc/self/pagemap,
+ * bit 63): touched since rt_uvm_drop_pages dropped them. False where pagemap cannot be
+ * read (nothing is then seen, as before). */
+static bool rt_pages_present(uint64_t lo, uint64_t hi) {
+    static int fd = -2;
+    if (fd == -2) fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t e[64];
+    for (uint64_t p = lo / pg; p < (hi + pg - 1) / pg; p += 64) {
+        uint64_t k = (hi + pg - 1) / pg - p;
+        if (k > 64) k = 64;
+        ssize_t got = pread(fd, e, k * sizeof e[0], (off_t)(p * sizeof e[0]));
+        if (got <= 0) return false;
+        for (size_t i = 0; i < (size_t)got / sizeof e[0]; i++)
+            if (e[i] >> 63) return true;
+    }
+    return false;
+}
+
+/* Drop the page-table entries of [lo, hi) of a shared mapping (the contents stay). */
+static void rt_uvm_drop_pages(uint64_t lo, uint64_t hi) {
+    uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+    hi = (hi + pg - 1) / pg * pg;
+    if (hi > lo) madvise((void *)(uintptr_t)lo, (size_t)(hi - lo), MADV_DONTNEED);
+}
+
 void rt_memrange_before_grid(rt_context *c) {
     rt_managed_list l = {0};
     mem_table_each(c->mem, rt_collect_managed, &l);
@@ -156,6 +199,11 @@ void rt_memrange_before_grid(rt_context *c) {
             uint64_t lo = l.a[i].base + k * RT_UVM_CHUNK, hi = lo + RT_UVM_CHUNK;
             if (hi > l.a[i].base + l.a[i].size) hi = l.a[i].base + l.a[i].size;
             if (w[k] == RT_UVM_NOWHERE && rt_host_resident(lo, hi)) w[k] = RT_UVM_HOST;
+            /* on the device, its entries dropped after the last grid: present again, the
+             * host touched it since (and would have had it migrated back) */
+            else if (w[k] == RT_UVM_DEVICE && (l.a[i].flags & RT_MEM_FLAG_UVM_PAGES) &&
+                     rt_pages_present(lo, hi))
+                w[k] = RT_UVM_BACK;
         }
     }
     pthread_mutex_unlock(&rt_range_lock);
@@ -163,8 +211,8 @@ void rt_memrange_before_grid(rt_context *c) {
 }
 
 void rt_memrange_after_grid(rt_context *c, prof_session *s, uint64_t *migrated,
-                            uint64_t *populated) {
-    *migrated = *populated = 0;
+                            uint64_t *returned, uint64_t *populated) {
+    *migrated = *returned = *populated = 0;
     rt_managed_list l = {0};
     mem_table_each(c->mem, rt_collect_managed, &l);
     pthread_mutex_lock(&rt_range_lock);
@@ -175,9 +223,16 @@ void rt_memrange_after_grid(rt_context *c, prof_session *s, uint64_t *migrated,
             uint64_t lo = l.a[i].base + k * RT_UVM_CHUNK, hi = lo + RT_UVM_CHUNK;
             if (hi > l.a[i].base + l.a[i].size) hi = l.a[i].base + l.a[i].size;
             if (w[k] == RT_UVM_DEVICE || !prof_session_touched_bytes(s, lo, hi)) continue;
-            if (w[k] == RT_UVM_HOST) *migrated += hi - lo;
+            if (w[k] == RT_UVM_HOST || w[k] == RT_UVM_BACK) *migrated += hi - lo;
             else *populated += hi - lo;
+            if (w[k] == RT_UVM_BACK) *returned += hi - lo;
             w[k] = RT_UVM_DEVICE;
+        }
+        /* the chunks on the device: their entries dropped, to see the host come back */
+        for (size_t k = 0; w && (l.a[i].flags & RT_MEM_FLAG_UVM_PAGES) && k < r->nchunks; k++) {
+            uint64_t lo = l.a[i].base + k * RT_UVM_CHUNK, hi = lo + RT_UVM_CHUNK;
+            if (hi > l.a[i].base + l.a[i].size) hi = l.a[i].base + l.a[i].size;
+            if (w[k] == RT_UVM_DEVICE) rt_uvm_drop_pages(lo, hi);
         }
     }
     pthread_mutex_unlock(&rt_range_lock);

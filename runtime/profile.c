@@ -223,9 +223,10 @@ double rt_prof_end(rt_context *c, rt_prof_run *r, const gpu_grid_stats *stats, b
         rec.est.uncertainty = prof_limiter_uncertainty(rec.est.limiter);
     }
     /* managed memory the grid found on the host, or nowhere yet: page faults */
-    uint64_t migrated = 0, populated = 0;
-    if (c->mem) rt_memrange_after_grid(c, r->session, &migrated, &populated);
-    double faults = prof_managed_fault_s(c->devs[r->device].preset, migrated, populated);
+    uint64_t migrated = 0, returned = 0, populated = 0;
+    if (c->mem) rt_memrange_after_grid(c, r->session, &migrated, &returned, &populated);
+    double faults = prof_managed_fault_s(c->devs[r->device].preset, migrated, returned,
+                                         populated);
     if (faults > 0) {
         if (faults > rec.est.seconds) {
             rec.est.limiter = "page faults";

@@ -799,6 +799,10 @@ void rt_memory_release_device(rt_context *c, uint32_t tag);
 /* mem_alloc.flags of device memory the driver's virtual memory management mapped
  * (driver/vmm.c): cuMemUnmap takes it away, cudaFree refuses it. */
 #define RT_MEM_FLAG_VMM 0x02000000u
+/* mem_alloc.flags of managed memory mapped shared (profiled runs, memory.c): its page-table
+ * entries can be dropped with its contents kept, so that the host touching it again after a
+ * grid shows (memrange.c) */
+#define RT_MEM_FLAG_UVM_PAGES 0x01000000u
 
 /* ---- ipc.c: sharing memory and events with other processes ---- */
 
@@ -828,15 +832,17 @@ void rt_pools_reset(rt_context *c);
 
 void rt_memrange_advise(uint64_t base, enum cudaMemoryAdvise advice,
                         struct cudaMemLocation location);
-void rt_memrange_prefetched(uint64_t base, uint64_t size, uint64_t ptr, uint64_t count,
-                            struct cudaMemLocation location);
+/* flags: the allocation's mem_alloc.flags */
+void rt_memrange_prefetched(uint64_t base, uint64_t size, uint32_t flags, uint64_t ptr,
+                            uint64_t count, struct cudaMemLocation location);
 /* Profiled grids and managed memory (memrange.c): before a grid runs, which chunks the
- * host has touched; after it, the bytes it migrated from the host and made on the device. */
+ * host has touched; after it, the bytes it migrated from the host (of them, returned: those
+ * the host took back after a grid had them) and made on the device. */
 struct prof_session;
 void rt_prefetch_order(cudaStream_t stream);
 void rt_memrange_before_grid(rt_context *c);
 void rt_memrange_after_grid(rt_context *c, struct prof_session *s, uint64_t *migrated,
-                            uint64_t *populated);
+                            uint64_t *returned, uint64_t *populated);
 void rt_memrange_forget(uint64_t base);
 
 /* ---- report.c ---- */

@@ -5,6 +5,10 @@
  * whose result is unused as a reduction), a time estimate from the replayed blocks, and
  * a load missing on data another block of its wave brought in first (its fill in flight),
  * and a long warp extrapolated at its steady pace. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "exec_harness.h"
 #include "gpu/gpu.h"
 #include "prof/session.h"
@@ -119,6 +123,25 @@ static const char *ptx =
     "    mul.wide.u32 %rd5, %r2, 4;\n"
     "    add.s64 %rd6, %rd2, %rd5;\n"
     "    st.global.f32 [%rd6], %f1;\n"
+    "    ret;\n"
+    "}\n"
+    /* spread: out[tid] = in[tid * step] (step 8: one float of each sector, 16: of every
+     * other sector) */
+    ".visible .entry spread(.param .u64 p_in, .param .u64 p_out, .param .u32 p_step)\n"
+    "{\n"
+    "    .reg .b32 %r<8>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [p_in];\n"
+    "    ld.param.u64 %rd2, [p_out];\n"
+    "    ld.param.u32 %r1, [p_step];\n"
+    "    mov.u32 %r2, %tid.x;\n"
+    "    mul.lo.u32 %r3, %r2, %r1;\n"
+    "    mul.wide.u32 %rd3, %r3, 4;\n"
+    "    add.s64 %rd4, %rd1, %rd3;\n"
+    "    ld.global.u32 %r5, [%rd4];\n"
+    "    mul.wide.u32 %rd5, %r2, 4;\n"
+    "    add.s64 %rd6, %rd2, %rd5;\n"
+    "    st.global.u32 [%rd6], %r5;\n"
     "    ret;\n"
     "}\n";
 
@@ -298,6 +321,75 @@ static void test_steady_pace(harness *h)
     harness_dealloc(h, out);
 }
 
+/* DRAM reads 64-byte granules: a warp loading one float of every other sector (32 sectors
+ * in 32 granules) moves twice what one loading 32 consecutive sectors (16 granules) does. */
+static void test_dram_granule(harness *h)
+{
+    uint32_t *in = harness_alloc(h, 32 * 16 * 4), *out = harness_alloc(h, 32 * 4);
+    for (int i = 0; i < 32 * 16; i++) in[i] = (uint32_t)i;
+    double dram[2];
+    for (int k = 0; k < 2; k++) {
+        uint32_t step = 8u << k;
+        void *args[] = {&in, &out, &step};
+        prof_session *s = profile(h, "spread", 1, 32, args);
+        CHECK_EQ_U64(out[3], 3 * step);
+        dram[k] = prof_session_estimate(s, 12).dram_cycles;
+        prof_session_free(s);
+    }
+    prof_sm_model m = prof_sm_model_for(h100);
+    /* 32 sectors of 16 granules, then 32 sectors of 32 (their pairs read too) */
+    CHECK(fabs(dram[1] - dram[0] - 16 * 64 / (m.dram_bytes_per_cycle * m.dram_read_efficiency)) < 1);
+    harness_dealloc(h, in);
+    harness_dealloc(h, out);
+}
+
+/* A straight-line body of n dependent adds (one warp): n * 16 bytes of code. */
+static char *line_body(uint32_t n)
+{
+    const char *head = ".version 7.8\n.target sm_90\n.address_size 64\n"
+                       ".visible .entry body(.param .u64 p_out)\n{\n"
+                       "    .reg .f32 %f<3>;\n    .reg .b64 %rd<3>;\n"
+                       "    ld.param.u64 %rd1, [p_out];\n    mov.f32 %f1, 0f3F800000;\n";
+    const char *line = "    add.f32 %f1, %f1, %f1;\n";
+    const char *tail = "    st.global.f32 [%rd1], %f1;\n    ret;\n}\n";
+    size_t len = strlen(head) + n * strlen(line) + strlen(tail) + 1;
+    char *t = malloc(len);
+    CHECK(t != NULL);
+    strcpy(t, head);
+    char *p = t + strlen(head);
+    for (uint32_t i = 0; i < n; i++, p += strlen(line))
+        memcpy(p, line, strlen(line));
+    strcpy(p, tail);
+    return t;
+}
+
+/* Instruction fetch: code longer than the L0 instruction cache costs each instruction
+ * fetch_l1_cycles more on the warp's path, longer than L1's fetch_l2_cycles more; short
+ * code nothing. Per instruction, against a body that fits. */
+static void test_fetch(void)
+{
+    prof_sm_model m = prof_sm_model_for(h100);
+    uint32_t sizes[3] = {1000, (uint32_t)(m.icache_l0_bytes / 16) + 1000,
+                         (uint32_t)(m.icache_l1_bytes / 16) + 1000};
+    double per[3];
+    for (int k = 0; k < 3; k++) {
+        char *text = line_body(sizes[k]);
+        harness g = {0};
+        CHECK(harness_load(&g, text));
+        free(text);
+        float *out = harness_alloc(&g, 4);
+        void *args[] = {&out};
+        prof_session *s = profile(&g, "body", 1, 32, args);
+        prof_time_estimate e = prof_session_estimate(s, sizes[k] + 4);
+        per[k] = (e.cycles - m.launch_overhead_s * m.clock_hz) / sizes[k];
+        prof_session_free(s);
+        harness_dealloc(&g, out);
+        harness_free(&g);
+    }
+    CHECK(fabs(per[1] - per[0] - m.fetch_l1_cycles) < 0.3);
+    CHECK(fabs(per[2] - per[0] - m.fetch_l2_cycles) < 0.3);
+}
+
 int main(void)
 {
     h100 = gpu_preset_find("h100");
@@ -311,6 +403,8 @@ int main(void)
     test_pool(&h);
     test_inwave_fill(&h);
     test_steady_pace(&h);
+    test_dram_granule(&h);
+    test_fetch();
     harness_free(&h);
     return harness_report("test_prof_session");
 }

@@ -107,8 +107,37 @@ int main(void)
     uint64_t bytes = 256ull << 20;
     prof_time_estimate dram = run(65536, 256, 16, stream, bytes);
     EXPECT_STR(dram.limiter, "DRAM bandwidth");
-    double want = (double)bytes / (m.dram_bytes_per_cycle * m.dram_efficiency) + m.lat_dram;
+    double want = (double)bytes / (m.dram_bytes_per_cycle * m.dram_read_efficiency) + m.lat_dram;
     EXPECT_NEAR(dram.cycles - overhead, want, 1);
+
+    /* writes stream at their own efficiency, and what fits in L2's dirty share stays there
+     * past the grid's end: a copy takes its reads' time plus its writes' beyond that */
+    {
+        prof_block_cost *b = malloc(65536 * sizeof *b);
+        for (int i = 0; i < 65536; i++)
+            b[i] = stream;
+        prof_kernel_input cp;
+        memset(&cp, 0, sizeof cp);
+        cp.blocks = 65536;
+        cp.threads_per_block = 256;
+        cp.regs_per_thread = 16;
+        cp.block_costs = b;
+        cp.l2_bytes = cp.dram_bytes = 2 * bytes;
+        cp.dram_read_bytes = bytes;
+        cp.dram_write_bytes = bytes;
+        prof_time_estimate ecp = prof_estimate_kernel(h100, &cp);
+        double wcp = (double)bytes / (m.dram_bytes_per_cycle * m.dram_read_efficiency) +
+                     ((double)bytes - m.l2_dirty_share * m.l2_bytes) /
+                         (m.dram_bytes_per_cycle * m.dram_write_efficiency) + m.lat_dram;
+        EXPECT_NEAR(ecp.dram_cycles, wcp, 1);
+        EXPECT_EQ(m.dram_write_efficiency < m.dram_read_efficiency, 1);
+        /* a write that fits in the dirty share: only L2 takes it */
+        cp.l2_bytes = cp.dram_bytes = cp.dram_write_bytes = (uint64_t)(m.l2_dirty_share * m.l2_bytes / 2);
+        cp.dram_read_bytes = 0;
+        prof_time_estimate esm = prof_estimate_kernel(h100, &cp);
+        EXPECT_NEAR(esm.dram_cycles, m.lat_l2, 1);
+        free(b);
+    }
 
     /* misses charged L2's latency get DRAM's share when DRAM served them */
     prof_block_cost misses = {.critical_cycles = 5000, .issue_cycles = 100, .miss_rounds = 4};

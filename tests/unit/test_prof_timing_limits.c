@@ -152,7 +152,11 @@ int main(void)
     prof_time_estimate ew = run(small, wr);
     wr.dram_read_bytes = wr.dram_bytes;
     prof_time_estimate erd = run(small, wr);
-    EXPECT_NEAR(erd.dram_cycles - ew.dram_cycles, (double)m.lat_dram - m.lat_l2, 1e-6);
+    EXPECT_NEAR(erd.dram_cycles - ew.dram_cycles,
+                (double)m.lat_dram - m.lat_l2 +
+                    (double)(1 << 20) / m.dram_bytes_per_cycle *
+                        (1 / m.dram_read_efficiency - 1 / m.dram_write_efficiency),
+                1e-6);
 
     /* L2's capacity: resident blocks touching more than L2 holds go back to DRAM for what
      * they touched before; within it, or over a launch whose blocks come one wave at a
@@ -164,7 +168,7 @@ int main(void)
     EXPECT_NEAR(et.l2_thrash, 1, 0);
     EXPECT_STR(et.limiter, "DRAM bandwidth");
     EXPECT_NEAR(et.dram_cycles,
-                (double)big.l2_bytes / (m.dram_bytes_per_cycle * m.dram_efficiency) + m.lat_dram,
+                (double)big.l2_bytes / (m.dram_bytes_per_cycle * m.dram_read_efficiency) + m.lat_dram,
                 1);
     big.dram_bytes = big.dram_read_bytes = (uint64_t)(m.l2_bytes / 2);
     prof_time_estimate ek = run(small, big);
@@ -205,11 +209,19 @@ int main(void)
 
     /* page faults over managed memory: none without faulting bytes; migrating the host's
      * pages costs more a byte than making pages nobody touched */
-    EXPECT_NEAR(prof_managed_fault_s(h100, 0, 0), 0, 0);
-    double mig = prof_managed_fault_s(h100, 64 << 20, 0);
-    double made = prof_managed_fault_s(h100, 0, 64 << 20);
+    EXPECT_NEAR(prof_managed_fault_s(h100, 0, 0, 0), 0, 0);
+    double mig = prof_managed_fault_s(h100, 64 << 20, 0, 0);
+    double made = prof_managed_fault_s(h100, 0, 0, 64 << 20);
     EXPECT_NEAR(mig, m.uvm_fault_s + (64 << 20) / m.uvm_migrate_bytes_per_s, 1e-9);
     EXPECT_EQ(mig > made && made > m.uvm_fault_s, 1);
+    /* pages the host took back: their own fault cost and rate; mixed with pages first
+     * migrated, the first migration's fault cost */
+    double back = prof_managed_fault_s(h100, 64 << 20, 64 << 20, 0);
+    EXPECT_NEAR(back, m.uvm_back_fault_s + (64 << 20) / m.uvm_back_bytes_per_s, 1e-9);
+    EXPECT_EQ(back < mig, 1);
+    double mixed = prof_managed_fault_s(h100, 128 << 20, 64 << 20, 0);
+    EXPECT_NEAR(mixed, m.uvm_fault_s + (64 << 20) / m.uvm_migrate_bytes_per_s +
+                           (64 << 20) / m.uvm_back_bytes_per_s, 1e-9);
     EXPECT_EQ(prof_limiter_uncertainty("page faults") < 0.25, 1);
 
     if (prof_test_failures)

@@ -2,7 +2,10 @@
 // A: a saxpy over arrays the host wrote (their pages migrate to the device on fault);
 // B: the same again (resident); C: after the host wrote them and cudaMemPrefetchAsync moved
 // them to the device (no faults); D: a fill of an array nobody touched (pages made on the
-// device); E: the fill again after the array was prefetched to the host (migrated back).
+// device); E: the fill again after the array was prefetched to the host (migrated back);
+// F: the saxpy after the host read y (its pages went back to the host on the host's
+// fault, and come back to the device); G: again (resident); H: after the host read one
+// float of every 4 KiB of x (each such read takes a page back).
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -37,6 +40,15 @@ int main()
     cudaMemPrefetchAsync(z, n * sizeof(float), host, 0, 0);
     fill<<<n / 256, 256>>>(z, 5.0f, n);                           // E
     cudaError_t e = cudaDeviceSynchronize();
-    printf("%s y %.1f z %.1f\n", cudaGetErrorString(e), y[n - 1], z[n - 1]);
+    float s = 0;
+    for (int i = 0; i < n; i++) s += y[i];
+    saxpy<<<n / 256, 256>>>(x, y, 3.0f, n);                       // F
+    saxpy<<<n / 256, 256>>>(x, y, 3.0f, n);                       // G
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; i += 1024) s += x[i];
+    saxpy<<<n / 256, 256>>>(x, y, 3.0f, n);                       // H
+    cudaError_t e2 = cudaDeviceSynchronize();
+    printf("%s %s y %.1f z %.1f s %.0f\n", cudaGetErrorString(e), cudaGetErrorString(e2),
+           y[n - 1], z[n - 1], s);
     return 0;
 }
