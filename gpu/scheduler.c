@@ -264,8 +264,17 @@ static void unlist(gpu_grid *g) {
  * two busy cores, more than a small block's own work), so a lane takes a run of
  * consecutive blocks and hands their output on together. (Grids of fewer than 8 blocks a
  * lane still go one block at a time: a small grid whose blocks wait for one another, which
- * CUDA does not promise but a GPU lets run, keeps working as before.) */
-#define GPU_RUN_MAX 16u
+ * CUDA does not promise but a GPU lets run, keeps working as before.)
+ *
+ * Long runs also keep the lanes apart in memory. Blocks usually work on memory in the
+ * order of their index (a block's slice of an array, written in place), and two lanes
+ * running neighbouring blocks at the same moment pull each other's lines between their
+ * cores (their writes, and what the cores' prefetchers fetch ahead): with a block at a
+ * time per lane, two lanes spent 1.75x the CPU time of one on a reduction of 512-thread
+ * blocks, and with runs of 16 still 1.1-1.4x (lanes that took runs one after the other
+ * work a run apart or less); with runs of 64, the same as one (bench/RESULTS.md,
+ * "2026-11-27: two lanes' neighbouring blocks"). */
+#define GPU_RUN_MAX 64u
 
 /* How many blocks a lane asks for: a run of consecutive blocks while the grid has many
  * more left than lanes (a quarter of the lanes' share of what is left, so that the last

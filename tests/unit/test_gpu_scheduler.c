@@ -49,10 +49,15 @@ struct exec_kernel {
     /* clusters: blocks that ran in one, that waited for their cluster in vain, and that
      * found another cluster's blocks in theirs */
     _Atomic int in_cluster, cluster_apart, cluster_mixed;
+    /* runs of consecutive blocks the workers ran (a block that is not its worker's last
+     * block plus one starts a run) */
+    _Atomic int runs;
 };
 
 struct exec_worker {
     uint64_t insns;
+    const struct exec_kernel *last_kernel; /* what the worker ran last */
+    uint64_t last_block;
     const exec_observer *observer; /* whose per-worker state this worker holds */
 };
 
@@ -116,6 +121,10 @@ exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 c
     uint64_t b = ctaid.x + (uint64_t)L->grid.x * (ctaid.y + (uint64_t)L->grid.y * ctaid.z);
     if (ctaid.x >= L->grid.x || ctaid.y >= L->grid.y || ctaid.z >= L->grid.z)
         atomic_fetch_add(&k->coord_errors, 1);
+    if (w->last_kernel != k || b != w->last_block + 1)
+        atomic_fetch_add(&k->runs, 1);
+    w->last_kernel = k;
+    w->last_block = b;
     if ((!k->any_smid && smid != b % L->num_sms) || smid >= L->num_sms || L->num_sms == 0)
         atomic_fetch_add(&k->smid_errors, 1);
     atomic_fetch_add(&k->started, 1);
@@ -623,7 +632,30 @@ static void test_clusters(void) {
     }
 }
 
+/* Each lane runs long runs of consecutive blocks, so that two lanes are seldom at
+ * neighbouring blocks at once (whose memory is usually neighbouring too: their cores then
+ * pull each other's cache lines). 4,096 blocks on two lanes that both work: fewer than 128
+ * runs (a block at a time would be about 4,096, runs of 16 at least 230). */
+static void test_long_runs(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 2);
+    struct exec_kernel k = plain_kernel();
+    k.lines = 1;
+    k.hold_us = 20; /* so that the pool's lane gets its share */
+    capture c;
+    exec_fault f;
+    gpu_grid_stats st;
+    CHECK(run(d, &k, (exec_dim3){4096, 1, 1}, &c, &f, &st) == EXEC_OK);
+    CHECK(st.blocks_run == 4096 && st.host_threads == 2);
+    CHECK(k.runs > 1 && k.runs < 128);
+    char *want = expected_output(0, 4095, 1);
+    CHECK(strcmp(c.data, want) == 0);
+    free(want);
+    free(c.data);
+    gpu_device_free(d);
+}
+
 int main(void) {
+    test_long_runs();
     test_clusters();
     test_output_order();
     test_coordinates();
