@@ -61,7 +61,11 @@ struct exec_worker {
     const exec_observer *observer; /* whose per-worker state this worker holds */
 };
 
-exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
+static _Atomic int workers_made;
+exec_worker *exec_worker_new(void) {
+    atomic_fetch_add(&workers_made, 1);
+    return calloc(1, sizeof(exec_worker));
+}
 void exec_worker_free(exec_worker *w) { free(w); }
 uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
 
@@ -654,8 +658,39 @@ static void test_long_runs(void) {
     gpu_device_free(d);
 }
 
+/* A cooperative grid runs every block at once, each with a worker of its own; the
+ * workers are kept for the next launch (each new one costs its memory's page faults
+ * again): launched again, the grid makes no new worker. */
+static void test_cooperative_keeps_workers(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 2);
+    struct exec_kernel k = plain_kernel();
+    k.lines = 1;
+    gpu_grid_opts o = {.cooperative = true};
+    int made[2];
+    for (int i = 0; i < 2; i++) {
+        capture c;
+        memset(&c, 0, sizeof c);
+        gpu_device_set_print(d, capture_print, &c);
+        exec_launch L = {.kernel = (const exec_kernel *)&k, .grid = {40, 1, 1},
+                         .block = {64, 1, 1}};
+        exec_fault f;
+        gpu_grid_stats st;
+        int before = atomic_load(&workers_made);
+        CHECK(gpu_run_grid_opts(d, &L, &o, &f, &st) == EXEC_OK);
+        made[i] = atomic_load(&workers_made) - before;
+        CHECK(st.blocks_run == 40 && st.host_threads == 40);
+        char *want = expected_output(0, 39, 1);
+        CHECK(c.data && strcmp(c.data, want) == 0);
+        free(want);
+        free(c.data);
+    }
+    CHECK(made[0] >= 38 && made[1] == 0);
+    gpu_device_free(d);
+}
+
 int main(void) {
     test_long_runs();
+    test_cooperative_keeps_workers();
     test_clusters();
     test_output_order();
     test_coordinates();
