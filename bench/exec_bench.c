@@ -68,8 +68,9 @@ static double clock_s(clockid_t id) {
 
 typedef struct grid_run {
     const exec_launch *L;
-    atomic_uint_fast64_t next;   /* next linear block index */
+    atomic_uint_fast64_t next;   /* next linear block index to hand out */
     uint64_t nblocks;
+    unsigned nthreads;
     atomic_int failed;
     char msg[512];
     pthread_mutex_t lock;
@@ -89,8 +90,22 @@ static void *worker_main(void *arg) {
     double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
     uint64_t i0 = exec_worker_insn_count(s->w);
     exec_output out = {0};
-    for (;;) {
-        uint64_t b = atomic_fetch_add(&g->next, 1);
+    /* Blocks are taken in runs of consecutive ones, as the device's scheduler hands them
+     * out (gpu/scheduler.c, GPU_RUN_MAX): at most 64, a quarter of this thread's share of
+     * what is left. One at a time, two threads ran neighbouring blocks at once and paid
+     * for each other's lines, which the runtime does not. */
+    uint64_t b = 0, end = 0;
+    for (;; b++) {
+        if (b >= end) {
+            uint64_t seen = atomic_load(&g->next), n;
+            do {
+                uint64_t left = seen < g->nblocks ? g->nblocks - seen : 0;
+                n = left / (4u * g->nthreads);
+                n = n < 1 ? 1 : n > 64 ? 64 : n;
+            } while (!atomic_compare_exchange_weak(&g->next, &seen, seen + n));
+            b = seen;
+            end = seen + n;
+        }
         if (b >= g->nblocks || atomic_load(&g->failed)) break;
         exec_dim3 c = {(uint32_t)(b % L->grid.x), (uint32_t)(b / L->grid.x % L->grid.y),
                        (uint32_t)(b / L->grid.x / L->grid.y)};
@@ -185,6 +200,7 @@ static bool run_grid(bench *B, const exec_kernel *k, exec_dim3 grid, exec_dim3 b
     memset(&g, 0, sizeof g);
     g.L = &L;
     g.nblocks = (uint64_t)grid.x * grid.y * grid.z;
+    g.nthreads = B->nthreads;
     pthread_mutex_init(&g.lock, NULL);
     worker_slot slots[64];
     pthread_t tids[64];

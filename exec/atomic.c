@@ -129,6 +129,7 @@ static bool grid_barrier_atom(exec_warp *hw, const exec_insn *in, uint32_t lane,
     }
     uint32_t now = __atomic_load_n((const uint32_t *)(uintptr_t)addr, __ATOMIC_ACQUIRE);
     if ((now ^ old) & 0x80000000u) L->coresident->flipped(L->coresident->ctx);
+    else exec_ws(hw)->grid_bar_arrived = true; /* it waits for the flip (exec/control.c) */
     return true;
 }
 

@@ -674,6 +674,7 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->spin_waits = 0;
     w->spin_last = 0;
     w->spin_flips_seen = 0;
+    w->grid_bar_arrived = w->grid_bar_spin = false;
     w->cl_target = 0;
     w->yield = false;
     w->brk = NULL;

@@ -55,13 +55,21 @@ __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
  * thread (a cooperative launch): what it waits for is another block's doing, so every 8
  * turns the thread sleeps until the grid barrier completes or for a while (the grid's
  * choice, exec_coresident), leaving the host's cores to the blocks that still have work.
- * A turn more than 64 instructions after the last one starts a new wait. */
+ * A turn more than 64 instructions after the last one starts a new wait. A wait that
+ * begins after the warp arrived at the grid barrier polls the barrier's word: nothing but
+ * the barrier's completion ends it, so the thread sleeps until then (round 0), instead of
+ * waking every millisecond or so to look (with hundreds of blocks on two cores, those
+ * wake-ups were most of a cooperative launch's time). */
 __attribute__((noinline)) static void coresident_spin(exec_wstate *w) {
-    if (w->clock - w->spin_last > 64) w->spin_waits = 0;
+    if (w->clock - w->spin_last > 64) {
+        w->spin_waits = 0;
+        w->grid_bar_spin = w->grid_bar_arrived;
+        w->grid_bar_arrived = false;
+    }
     w->spin_last = w->clock;
     if (++w->spin_waits % 8) return;
     const exec_coresident *co = w->h.block->L->coresident;
-    co->wait(co->ctx, w->spin_waits / 8, &w->spin_flips_seen);
+    co->wait(co->ctx, w->grid_bar_spin ? 0 : w->spin_waits / 8, &w->spin_flips_seen);
 }
 
 /* A turn of a spin-wait in a block of a cluster: what it waits for may be another block's

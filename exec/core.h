@@ -236,6 +236,10 @@ typedef struct exec_wstate {
     uint32_t returned;          /* lanes that returned from the current function */
     uint8_t status;             /* enum exec_warp_status */
     bool yield;                 /* leave the run loop at brk */
+    /* co-resident blocks: the warp arrived at the grid barrier (an atomic on its word that
+     * did not complete it), and the spin-wait it is in began right after such an arrival,
+     * so it polls the barrier's word until the barrier completes (exec/control.c) */
+    bool grid_bar_arrived, grid_bar_spin;
     exec_frame *frames;
     uint32_t depth, frames_cap; /* current frame is frames[depth] */
     exec_rentry *rs;

@@ -187,7 +187,8 @@ typedef struct exec_coresident {
     /* A warp has gone round a spin-wait for a while (round: how many times it has called
      * this during the wait, from 1): sleep until the barrier's bit flips after the flip
      * *seen counts (then *seen is brought up to date), or for a while that grows with
-     * round. */
+     * round. Round 0: the warp polls the barrier's word after arriving there, so only the
+     * flip (or a fault) need wake it; it still wakes now and then (a deadline). */
     void (*wait)(void *ctx, uint32_t round, uint64_t *seen);
     /* An atomic has flipped the barrier's bit. */
     void (*flipped)(void *ctx);

@@ -121,8 +121,8 @@ void *gpu_pool_lane_main(void *arg);
 exec_fault_kind gpu_grid_run_blocks(gpu_device *d, exec_launch *L, exec_fault *fault,
                                     gpu_grid_stats *stats, struct gpu_dp_grid *dp,
                                     exec_output *sink);
-/* An exec_worker for a calling thread's or a nested grid's lane (from the spare list or
- * new), and its return. */
+/* An exec_worker for a calling thread's or a nested grid's lane, or a cooperative grid's
+ * block (from the spare list or new), and its return. */
 exec_worker *gpu_spare_worker_take(struct gpu_device *d);
 /* A grid workspace for cooperative groups (gpu/scheduler.c): 0 when out of memory. */
 uint64_t gpu_grid_workspace_new(struct gpu_device *d);

@@ -264,8 +264,17 @@ static void unlist(gpu_grid *g) {
  * two busy cores, more than a small block's own work), so a lane takes a run of
  * consecutive blocks and hands their output on together. (Grids of fewer than 8 blocks a
  * lane still go one block at a time: a small grid whose blocks wait for one another, which
- * CUDA does not promise but a GPU lets run, keeps working as before.) */
-#define GPU_RUN_MAX 16u
+ * CUDA does not promise but a GPU lets run, keeps working as before.)
+ *
+ * Long runs also keep the lanes apart in memory. Blocks usually work on memory in the
+ * order of their index (a block's slice of an array, written in place), and two lanes
+ * running neighbouring blocks at the same moment pull each other's lines between their
+ * cores (their writes, and what the cores' prefetchers fetch ahead): with a block at a
+ * time per lane, two lanes spent 1.75x the CPU time of one on a reduction of 512-thread
+ * blocks, and with runs of 16 still 1.1-1.4x (lanes that took runs one after the other
+ * work a run apart or less); with runs of 64, the same as one (bench/RESULTS.md,
+ * "2026-11-27: two lanes' neighbouring blocks"). */
+#define GPU_RUN_MAX 64u
 
 /* How many blocks a lane asks for: a run of consecutive blocks while the grid has many
  * more left than lanes (a quarter of the lanes' share of what is left, so that the last
@@ -782,7 +791,9 @@ static void *coop_block_main(void *arg) {
  * the completions it has seen, or for 10 us doubling with each round up to a limit that
  * grows with the grid (50 us a block, from 1 to 50 ms): with a few host cores and
  * thousands of blocks, a block waiting for others must leave the cores to them, and the
- * barrier itself wakes it at once. */
+ * barrier itself wakes it at once. A block that arrived at the barrier and polls it
+ * (round 0) waits for the barrier alone, and for 100 ms at most (so that it still looks
+ * at the kernel's deadline). */
 static void coop_wait(void *ctx, uint32_t round, uint64_t *seen) {
     gpu_grid *g = ctx;
     uint64_t limit = g->nblocks * 5000ull;
@@ -790,8 +801,8 @@ static void coop_wait(void *ctx, uint32_t round, uint64_t *seen) {
         limit = 1000000ull;
     if (limit > 50000000ull)
         limit = 50000000ull;
-    uint64_t ns = round > 20 ? limit : 10000ull << (round - 1);
-    if (ns > limit)
+    uint64_t ns = round == 0 ? 100000000ull : round > 20 ? limit : 10000ull << (round - 1);
+    if (round && ns > limit)
         ns = limit;
     struct timespec until;
     clock_gettime(CLOCK_MONOTONIC, &until);
@@ -815,8 +826,12 @@ static void coop_flipped(void *ctx) {
     pthread_mutex_unlock(&g->co_lock);
 }
 
-/* Run every block of g at once, each on a thread of its own (with a worker of its own:
- * the scratch of thousands of blocks is not kept for later grids). */
+/* Run every block of g at once, each on a thread of its own with a worker of its own. The
+ * workers come from the device's spare ones and go back there: a program launches its
+ * cooperative kernel again and again (a solver's iterations, a benchmark's repetitions),
+ * and fresh workers cost each launch the page faults of every block's registers, shared
+ * and local memory (0.5 GB a launch of 264 blocks of 1,024 threads). What is kept is
+ * what the largest such grid needed at once, which co-residency bounds. */
 static void run_cooperative(gpu_grid *g) {
     gpu_device *d = g->dev;
     coop_block *cbs = calloc(g->nblocks, sizeof *cbs);
@@ -837,7 +852,7 @@ static void run_cooperative(gpu_grid *g) {
             cb->b = b;
             cb->sm = (uint32_t)((g->sm_base + b) % g->num_sms);
             cb->lane.dev = d;
-            cb->lane.worker = exec_worker_new();
+            cb->lane.worker = gpu_spare_worker_take(d);
             cb->lane.cluster = nclusters ? clusters[cluster_of(g, b)] : NULL;
             atomic_init(&cb->lane.block, b);
             cb->lane.grid = g;
@@ -848,7 +863,7 @@ static void run_cooperative(gpu_grid *g) {
             if (pthread_create(&cb->thread, NULL, coop_block_main, cb) != 0) {
                 busy_remove(&cb->lane);
                 d->sm_load[cb->sm] -= g->share;
-                exec_worker_free(cb->lane.worker);
+                gpu_spare_worker_give(d, cb->lane.worker);
                 break;
             }
             started++;
@@ -873,7 +888,7 @@ static void run_cooperative(gpu_grid *g) {
         pthread_join(cbs[b].thread, NULL);
         free(cbs[b].lane.out.data);
         free(cbs[b].lane.out.err);
-        exec_worker_free(cbs[b].lane.worker);
+        gpu_spare_worker_give(d, cbs[b].lane.worker);
     }
     free(cbs);
     for (uint64_t i = 0; clusters && i < nclusters; i++)

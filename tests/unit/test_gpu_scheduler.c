@@ -49,14 +49,23 @@ struct exec_kernel {
     /* clusters: blocks that ran in one, that waited for their cluster in vain, and that
      * found another cluster's blocks in theirs */
     _Atomic int in_cluster, cluster_apart, cluster_mixed;
+    /* runs of consecutive blocks the workers ran (a block that is not its worker's last
+     * block plus one starts a run) */
+    _Atomic int runs;
 };
 
 struct exec_worker {
     uint64_t insns;
+    const struct exec_kernel *last_kernel; /* what the worker ran last */
+    uint64_t last_block;
     const exec_observer *observer; /* whose per-worker state this worker holds */
 };
 
-exec_worker *exec_worker_new(void) { return calloc(1, sizeof(exec_worker)); }
+static _Atomic int workers_made;
+exec_worker *exec_worker_new(void) {
+    atomic_fetch_add(&workers_made, 1);
+    return calloc(1, sizeof(exec_worker));
+}
 void exec_worker_free(exec_worker *w) { free(w); }
 uint64_t exec_worker_insn_count(const exec_worker *w) { return w->insns; }
 
@@ -116,6 +125,10 @@ exec_fault_kind exec_run_block(exec_worker *w, const exec_launch *L, exec_dim3 c
     uint64_t b = ctaid.x + (uint64_t)L->grid.x * (ctaid.y + (uint64_t)L->grid.y * ctaid.z);
     if (ctaid.x >= L->grid.x || ctaid.y >= L->grid.y || ctaid.z >= L->grid.z)
         atomic_fetch_add(&k->coord_errors, 1);
+    if (w->last_kernel != k || b != w->last_block + 1)
+        atomic_fetch_add(&k->runs, 1);
+    w->last_kernel = k;
+    w->last_block = b;
     if ((!k->any_smid && smid != b % L->num_sms) || smid >= L->num_sms || L->num_sms == 0)
         atomic_fetch_add(&k->smid_errors, 1);
     atomic_fetch_add(&k->started, 1);
@@ -623,7 +636,61 @@ static void test_clusters(void) {
     }
 }
 
+/* Each lane runs long runs of consecutive blocks, so that two lanes are seldom at
+ * neighbouring blocks at once (whose memory is usually neighbouring too: their cores then
+ * pull each other's cache lines). 4,096 blocks on two lanes that both work: fewer than 128
+ * runs (a block at a time would be about 4,096, runs of 16 at least 230). */
+static void test_long_runs(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 2);
+    struct exec_kernel k = plain_kernel();
+    k.lines = 1;
+    k.hold_us = 20; /* so that the pool's lane gets its share */
+    capture c;
+    exec_fault f;
+    gpu_grid_stats st;
+    CHECK(run(d, &k, (exec_dim3){4096, 1, 1}, &c, &f, &st) == EXEC_OK);
+    CHECK(st.blocks_run == 4096 && st.host_threads == 2);
+    CHECK(k.runs > 1 && k.runs < 128);
+    char *want = expected_output(0, 4095, 1);
+    CHECK(strcmp(c.data, want) == 0);
+    free(want);
+    free(c.data);
+    gpu_device_free(d);
+}
+
+/* A cooperative grid runs every block at once, each with a worker of its own; the
+ * workers are kept for the next launch (each new one costs its memory's page faults
+ * again): launched again, the grid makes no new worker. */
+static void test_cooperative_keeps_workers(void) {
+    gpu_device *d = gpu_device_new(gpu_preset_find("h100"), 2);
+    struct exec_kernel k = plain_kernel();
+    k.lines = 1;
+    gpu_grid_opts o = {.cooperative = true};
+    int made[2];
+    for (int i = 0; i < 2; i++) {
+        capture c;
+        memset(&c, 0, sizeof c);
+        gpu_device_set_print(d, capture_print, &c);
+        exec_launch L = {.kernel = (const exec_kernel *)&k, .grid = {40, 1, 1},
+                         .block = {64, 1, 1}};
+        exec_fault f;
+        gpu_grid_stats st;
+        int before = atomic_load(&workers_made);
+        CHECK(gpu_run_grid_opts(d, &L, &o, &f, &st) == EXEC_OK);
+        made[i] = atomic_load(&workers_made) - before;
+        CHECK(st.blocks_run == 40 && st.host_threads == 40);
+        char *want = expected_output(0, 39, 1);
+        CHECK(c.data && strcmp(c.data, want) == 0);
+        free(want);
+        free(c.data);
+    }
+    CHECK(made[0] >= 38 && made[1] == 0);
+    gpu_device_free(d);
+}
+
 int main(void) {
+    test_long_runs();
+    test_cooperative_keeps_workers();
     test_clusters();
     test_output_order();
     test_coordinates();
