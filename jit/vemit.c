@@ -250,6 +250,10 @@ typedef struct vfunc {
                           * of them): not saved or loaded at barriers */
     bool *narrow;        /* a vector register of 32-bit lanes (vn: every definition makes a
                           * 32-bit value, see find_narrow) */
+    int32_t *sidx;       /* a scalar register's words in the block's stash (SV_, below), or
+                          * -1: those live across a barrier and not block-invariant */
+    int32_t *pidx;       /* the same for a predicate (one word) */
+    uint32_t ns;         /* words of one warp's part of the stash */
     bool reads_tid;      /* the kernel reads threadIdx */
     bool general;        /* the general variant is generated too (vg_f<index>) */
 } vfunc;
@@ -262,7 +266,7 @@ static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
     free(v->uni); free(v->stride); free(v->w32); free(v->av); free(v->plive); free(v->inv);
-    free(v->narrow);
+    free(v->narrow); free(v->sidx); free(v->pidx);
 }
 
 static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
@@ -922,6 +926,29 @@ static void find_narrow(vfunc *v) {
     }
 }
 
+/* The block's stash (SV_ of the generated function): the words each warp keeps across a
+ * barrier of its scalar registers (uniform or affine; two for a step of the run) and its
+ * predicates, those live where a turn resumes and not block-invariant. */
+static void assign_stash(vfunc *v) {
+    const exec_func *f = v->f;
+    for (uint32_t s = 0; s <= f->nslots; s++) v->sidx[s] = -1;
+    for (uint32_t p = 0; p <= f->npreds; p++) v->pidx[p] = -1;
+    v->ns = 0;
+    for (uint32_t i = 0; i <= v->n; i++) {
+        if (!v->resume[i]) continue;
+        for (uint32_t s = 0; s < f->nslots; s++)
+            if (SET_HAS(&v->live[i * v->nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
+                !v->inv[s] && v->sidx[s] < 0) {
+                v->sidx[s] = (int32_t)v->ns;
+                v->ns += v->stride[s] == RSTEP ? 2 : 1;
+            }
+        for (uint32_t p = 0; p < f->npreds; p++)
+            if (p != f->pred_true && p != f->pred_false && SET_HAS(&v->plive[i * v->pw], p) &&
+                v->pidx[p] < 0)
+                v->pidx[p] = (int32_t)v->ns++;
+    }
+}
+
 /* ---- the text ---- */
 
 /* The mask of an affine register's width. */
@@ -1034,8 +1061,11 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
     if (v->uni[s]) {
         bool rs = v->stride[s] == RSTEP;
         if (mode == 2) {
-            jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
-            if (rs) jit_buf_printf(o, "    R[%uu * 32 + 1] = (u64)t%u;\n", s, s);
+            jit_buf_printf(o, "    SV_[wi * %uu + %du] = s%u;\n", v->ns, v->sidx[s], s);
+            if (rs) jit_buf_printf(o, "    SV_[wi * %uu + %du] = (u64)t%u;\n", v->ns, v->sidx[s] + 1, s);
+        } else if (mode == 3) {
+            jit_buf_printf(o, "    s%u = SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s]);
+            if (rs) jit_buf_printf(o, "    t%u = (i64)SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s] + 1);
         } else if (store && v->stride[s]) {
             jit_buf_printf(o, "    STV(R + %uu * 32, AFV(s%u, ", s, s);
             stp(o, v, s);
@@ -1064,12 +1094,15 @@ static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, int store)
         if (SET_HAS(set, s) && SET_HAS(v->isvar, s)) spill(o, v, s, store);
 }
 
-/* Store the predicates of set (all: NULL) into the warp's, or load them. */
-static void emit_preds(jit_buf *o, const vfunc *v, bool store, const uint64_t *set) {
+/* Store the predicates of set (all: NULL) into the warp's, or load them; stash: into the
+ * block's stash or from there (a barrier's, and a turn's start after one). */
+static void emit_preds(jit_buf *o, const vfunc *v, bool store, const uint64_t *set, bool stash) {
     for (uint32_t p = 0; p < v->f->npreds; p++) {
         if (p == v->f->pred_true || p == v->f->pred_false) continue;
         if (set && !SET_HAS(set, p)) continue;
-        if (store) jit_buf_printf(o, "    P[%u] = p%u;\n", p, p);
+        if (stash && store) jit_buf_printf(o, "    SV_[wi * %uu + %du] = p%u;\n", v->ns, v->pidx[p], p);
+        else if (stash) jit_buf_printf(o, "    p%u = (u32)SV_[wi * %uu + %du];\n", p, v->ns, v->pidx[p]);
+        else if (store) jit_buf_printf(o, "    P[%u] = p%u;\n", p, p);
         else jit_buf_printf(o, "    p%u = P[%u];\n", p, p);
     }
 }
@@ -1085,7 +1118,7 @@ static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
 static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     emit_set(o, v, &v->live[i * v->nw], true);
-    emit_preds(o, v, true, NULL);
+    emit_preds(o, v, true, NULL, false);
     /* the registers every warp shares were not stored at the barriers: each warp's gets
      * them now (vb_fix gives them to every lane) */
     bool any = false;
@@ -1098,7 +1131,7 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     }
     if (any) jit_buf_printf(o, "    }\n");
     if (v->region_of[i] < 0) {
-        jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; %s_fix%u(&V, wi, alive, res);\n"
+        jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; %s_fix%u(&V, wi, alive, res, SV_);\n"
                           "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->pfx, v->f->index, i);
         return;
     }
@@ -1115,7 +1148,7 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     for (uint32_t k = nr; k-- > 0;) jit_buf_printf(o, "%uu%s", chain[k], k ? ", " : "");
     jit_buf_printf(o, "}, rs_[] = {");
     for (uint32_t k = nr; k-- > 0;) jit_buf_printf(o, "rv%u%s", chain[k], k ? ", " : "");
-    jit_buf_printf(o, "};\n    clks[wi] = clk - 1; alive[wi] = rv%u; %s_fix%u(&V, wi, alive, res);\n"
+    jit_buf_printf(o, "};\n    clks[wi] = clk - 1; alive[wi] = rv%u; %s_fix%u(&V, wi, alive, res, SV_);\n"
                       "    return rt->bail_in_regions(b, wi, %u, act, alive, res, clks, %u, rp_, rs_); }\n",
                    chain[nr - 1], v->pfx, v->f->index, i, nr);
 }
@@ -1744,31 +1777,43 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
 static bool emit_vfunc(jit_buf *o, vfunc *v) {
     const exec_func *f = v->f;
     uint32_t n = v->n, nw = v->nw;
-    /* at a bail-out: the scalar registers the other warps stored at their barriers, to
-     * every lane */
+    /* at a bail-out: the scalar registers and predicates the other warps stored at their
+     * barriers (into the block's stash, SV_; the block-invariant ones, which the bail
+     * gave every warp, in lane 0 of their slots), to every lane of their register files */
     jit_buf_printf(o, "static __attribute__((noinline, cold)) void %s_fix%u(const struct bview *B,\n"
-                      "    u32 wi, const u32 *alive, const u32 *res) {\n"
+                      "    u32 wi, const u32 *alive, const u32 *res, const u64 *SV) {\n"
+                      "  (void)SV;\n"
                       "  for (u32 k = 0; k < B->nwarps; k++) {\n"
                       "    if (k == wi || !alive[k]) continue;\n"
-                      "    void *w = B->warps + (u64)k * WSZ; u64 *R = RR;\n"
+                      "    void *w = B->warps + (u64)k * WSZ; u64 *R = RR; u32 *P = PP; (void)P;\n"
                       "    switch (res[k]) {\n", v->pfx, f->index);
     for (uint32_t i = 0; i <= n; i++) {
         if (!v->resume[i]) continue;
         jit_buf_printf(o, "    case %u:\n", i);
-        for (uint32_t s = 0; s < f->nslots; s++)
-            if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
-                v->stride[s] == RSTEP)
-                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(R[%uu * 32], (i64)R[%uu * 32 + 1], %s));\n",
-                               s, s, s, wmask(v, s));
-            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
-                v->stride[s])
-                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(R[%uu * 32], %lldll, %s));\n", s,
-                               s, (long long)v->stride[s], wmask(v, s));
-            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
-                jit_buf_printf(o, "      STV(R + %uu * 32, BCV(R[%uu * 32]));\n", s, s);
-            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->narrow[s])
+        for (uint32_t s = 0; s < f->nslots; s++) {
+            if (!SET_HAS(&v->live[i * nw], s) || !SET_HAS(v->isvar, s)) continue;
+            char src[64], step[64];
+            if (v->uni[s] && v->sidx[s] >= 0) {
+                snprintf(src, sizeof src, "SV[k * %uu + %du]", v->ns, v->sidx[s]);
+                snprintf(step, sizeof step, "(i64)SV[k * %uu + %du]", v->ns, v->sidx[s] + 1);
+            } else {
+                snprintf(src, sizeof src, "R[%uu * 32]", s);
+                snprintf(step, sizeof step, "(i64)R[%uu * 32 + 1]", s);
+            }
+            if (v->uni[s] && v->stride[s] == RSTEP)
+                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %s, %s));\n", s, src, step, wmask(v, s));
+            else if (v->uni[s] && v->stride[s])
+                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %lldll, %s));\n", s, src,
+                               (long long)v->stride[s], wmask(v, s));
+            else if (v->uni[s])
+                jit_buf_printf(o, "      STV(R + %uu * 32, BCV(%s));\n", s, src);
+            else if (v->narrow[s])
                 jit_buf_printf(o, "      { vn n_; __builtin_memcpy(&n_, R + %uu * 32, 128); "
                                   "STV(R + %uu * 32, VN(n_)); }\n", s, s);
+        }
+        for (uint32_t p = 0; p < f->npreds; p++)
+            if (p != f->pred_true && p != f->pred_false && SET_HAS(&v->plive[i * v->pw], p))
+                jit_buf_printf(o, "      P[%u] = (u32)SV[k * %uu + %du];\n", p, v->ns, v->pidx[p]);
         jit_buf_printf(o, "      break;\n");
     }
     jit_buf_printf(o, "    default: break;\n    }\n  }\n}\n");
@@ -1787,6 +1832,10 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "  u32 alive[32], res[32]; u64 clks[32];\n"
                       "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ;\n"
                       "    alive[k] = WF(u32, ALviE_OFF); res[k] = 0; clks[k] = CLOCK; }\n");
+    /* the block's stash: what each warp keeps across a barrier of its scalar registers and
+     * predicates, a few words a warp side by side (its register file's slots are 256
+     * bytes apart, behind a pointer of its state) */
+    jit_buf_printf(o, "  u64 SV_[32 * %uu + 1];\n", v->ns);
     for (uint32_t s = 0; s < f->nslots; s++)
         if (SET_HAS(v->isvar, s)) {
             if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
@@ -1805,13 +1854,13 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "    u64 clk = clks[wi], turn0 = clk; u32 act = alive[wi], m;\n"
                       "    switch (res[wi]) {\n    case 0:\n");
     emit_set(o, v, &v->live[0], false);
-    emit_preds(o, v, false, &v->plive[0]);
+    emit_preds(o, v, false, &v->plive[0], false);
     jit_buf_printf(o, "      goto L0;\n");
     for (uint32_t i = 1; i <= n; i++)
         if (v->resume[i]) {
             jit_buf_printf(o, "    case %u:\n", i);
             emit_set(o, v, &v->live[i * nw], 3);
-            emit_preds(o, v, false, &v->plive[i * v->pw]);
+            emit_preds(o, v, false, &v->plive[i * v->pw], true);
             jit_buf_printf(o, "      goto L%u;\n", i);
         }
     jit_buf_printf(o, "    default: __builtin_unreachable();\n    }\n");
@@ -1925,7 +1974,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         case K_BAR:
             jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
             emit_set(o, v, &v->live[(i + 1) * nw], 2);
-            emit_preds(o, v, true, &v->plive[(i + 1) * v->pw]);
+            emit_preds(o, v, true, &v->plive[(i + 1) * v->pw], true);
             jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
             break;
         case K_EXIT:
@@ -1976,9 +2025,11 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
     v.plive = calloc((size_t)n1 * v.pw, sizeof *v.plive);
     v.inv = calloc(f->nslots + 1, sizeof *v.inv);
     v.narrow = calloc(f->nslots + 1, sizeof *v.narrow);
+    v.sidx = calloc(f->nslots + 1, sizeof *v.sidx);
+    v.pidx = calloc(f->npreds + 1, sizeof *v.pidx);
     if (!v.narrow || !v.kind || !v.vs || !v.isvar || !v.live || !v.konst || !v.cidx || !v.region_of ||
         !v.head || !v.rtarget || !v.resume || !v.label || !v.uni || !v.stride || !v.w32 || !v.av ||
-        !v.plive || !v.inv)
+        !v.plive || !v.inv || !v.sidx || !v.pidx)
         abort();
     for (uint32_t i = 0; i < n1; i++) v.region_of[i] = v.head[i] = -1;
     for (uint32_t k = 0; k < f->nconsts; k++)
@@ -2027,6 +2078,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
         analyse_values(&v);
         block_invariants(&v);
         find_narrow(&v);
+        assign_stash(&v);
         ok = emit_vfunc(o, &v);
         if (!ok) reject(why, wn, NULL, "internal");
     }
