@@ -1425,6 +1425,46 @@ static void emit_mem_rows(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "      } else\n");
 }
 
+/* A load or store whose address is affine with a step other than its size (a[2 * stride *
+ * tid], a step of the run): when the lanes on the path are all in the allocation (one
+ * check of the first and last of them, AFOK: jit/vemit_mem.c) and aligned, each lane's
+ * access is a scalar one in lane order, no address vector built nor checked lane by lane;
+ * the text ends in `else`, the general code. */
+static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
+                             unsigned size) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t as = in->a[0], d = in->d[0];
+    const char *T = size == 4 ? "u32" : "u64";
+    jit_buf_printf(o, "    { i64 st_ = ");
+    stp(o, v, as);
+    jit_buf_printf(o, "; u64 ef_; u32 f_;\n");
+    emit_mem_range(o, i, shared, load);
+    jit_buf_printf(o, "      if (LIKELY(ok && AFOK(s%u, st_, m, %d, %lldll, lo, hi, %uu, &ef_, &f_))) {\n",
+                   as, v->w32[as] ? 1 : 0, (long long)in->imm, size);
+    if (load) {
+        jit_buf_printf(o, "        %s b_[32];\n"
+                          "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l_ = __builtin_ctz(mm_);\n"
+                          "          __builtin_memcpy(&b_[l_], base + ef_ + (u64)((i64)(l_ - f_) * st_), %u); }\n",
+                       T, size);
+        if (size == 4 && v->narrow[d])
+            jit_buf_printf(o, "        X2(W t_; __builtin_memcpy(&t_, b_ + 16 * j_, 64); %s(r%u, t_);)\n",
+                           wrw(v, i, d), d);
+        else if (size == 4)
+            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, b_ + 8 * k_, 32); %s(r%u, __builtin_convertvector(t_, Q));)\n",
+                           wr(v, i, d), d);
+        else
+            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, b_ + 8 * k_, 64); %s(r%u, t_);)\n",
+                           wr(v, i, d), d);
+    } else {
+        jit_buf_printf(o, "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(",
+                       T, T);
+        opnd_s(o, v, d);
+        jit_buf_printf(o, ");\n          __builtin_memcpy(base + ef_ + (u64)((i64)(l0_ - f_) * st_), &y_, %u); }\n",
+                       size);
+    }
+    jit_buf_printf(o, "      } else\n");
+}
+
 static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     unsigned size;
@@ -1450,6 +1490,9 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     /* a load from an address every lane holds alike (a register of one value for the warp:
      * tile[k] in a 1-D block) is one scalar load, as a warp-uniform one */
     if (load && !v->konst[as] && v->uni[as] && !v->stride[as]) uni = true;
+    bool strided = !uni && !v->konst[as] && v->uni[as] && v->stride[as] &&
+                   (load ? !v->uni[in->d[0]] : true);
+    if (strided) emit_mem_strided(o, v, i, shared, load, size);
     if (uni) {
         jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
         opnd_s(o, v, in->a[0]);
@@ -1539,6 +1582,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "        }\n        if (!gok_ && m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
     jit_buf_printf(o, "      } }\n    }\n");
+    if (strided) jit_buf_printf(o, "    }\n");
 }
 
 /* A 32-bit comparison of an affine register with a uniform value (if (tid < stride),
