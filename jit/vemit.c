@@ -1429,10 +1429,16 @@ static void emit_mem_rows(jit_buf *o, const vfunc *v, uint32_t i) {
  * tid], a step of the run): when the lanes on the path are all in the allocation (one
  * check of the first and last of them, AFOK: jit/vemit_mem.c) and aligned, each lane's
  * access is a scalar one in lane order, no address vector built nor checked lane by lane;
- * the text ends in `else`, the general code. */
+ * else (an access outside the allocation the instruction last hit, lanes that wrap, a
+ * misaligned step) the handler's, which faults or refreshes the range as interpreted: no
+ * general vector code for these accesses, whose text (address vector, lane checks,
+ * gather or scatter) was most of a kernel's size. */
 static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
                              unsigned size) {
     const exec_insn *in = &v->f->code[i];
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    insn_slots(v, i, use, &nuse, def, &ndef);
     uint32_t as = in->a[0], d = in->d[0];
     const char *T = size == 4 ? "u32" : "u64";
     jit_buf_printf(o, "    { i64 st_ = ");
@@ -1462,7 +1468,9 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
         jit_buf_printf(o, ");\n          __builtin_memcpy(base + ef_ + (u64)((i64)(l0_ - f_) * st_), &y_, %u); }\n",
                        size);
     }
-    jit_buf_printf(o, "      } else\n");
+    jit_buf_printf(o, "      } else if (m) {\n");
+    emit_handler(o, v, i, use, nuse, def, ndef);
+    jit_buf_printf(o, "      }\n    }\n");
 }
 
 static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
@@ -1492,7 +1500,10 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     if (load && !v->konst[as] && v->uni[as] && !v->stride[as]) uni = true;
     bool strided = !uni && !v->konst[as] && v->uni[as] && v->stride[as] &&
                    (load ? !v->uni[in->d[0]] : true);
-    if (strided) emit_mem_strided(o, v, i, shared, load, size);
+    if (strided) {
+        emit_mem_strided(o, v, i, shared, load, size);
+        return;
+    }
     if (uni) {
         jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
         opnd_s(o, v, in->a[0]);
@@ -1582,7 +1593,6 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "        }\n        if (!gok_ && m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
     jit_buf_printf(o, "      } }\n    }\n");
-    if (strided) jit_buf_printf(o, "    }\n");
 }
 
 /* A 32-bit comparison of an affine register with a uniform value (if (tid < stride),
