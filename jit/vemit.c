@@ -250,6 +250,10 @@ typedef struct vfunc {
                           * of them): not saved or loaded at barriers */
     bool *narrow;        /* a vector register of 32-bit lanes (vn: every definition makes a
                           * 32-bit value, see find_narrow) */
+    int32_t *sidx;       /* a scalar register's words in the block's stash (SV_, below), or
+                          * -1: those live across a barrier and not block-invariant */
+    int32_t *pidx;       /* the same for a predicate (one word) */
+    uint32_t ns;         /* words of one warp's part of the stash */
     bool reads_tid;      /* the kernel reads threadIdx */
     bool general;        /* the general variant is generated too (vg_f<index>) */
 } vfunc;
@@ -262,7 +266,7 @@ static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
     free(v->uni); free(v->stride); free(v->w32); free(v->av); free(v->plive); free(v->inv);
-    free(v->narrow);
+    free(v->narrow); free(v->sidx); free(v->pidx);
 }
 
 static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
@@ -922,6 +926,29 @@ static void find_narrow(vfunc *v) {
     }
 }
 
+/* The block's stash (SV_ of the generated function): the words each warp keeps across a
+ * barrier of its scalar registers (uniform or affine; two for a step of the run) and its
+ * predicates, those live where a turn resumes and not block-invariant. */
+static void assign_stash(vfunc *v) {
+    const exec_func *f = v->f;
+    for (uint32_t s = 0; s <= f->nslots; s++) v->sidx[s] = -1;
+    for (uint32_t p = 0; p <= f->npreds; p++) v->pidx[p] = -1;
+    v->ns = 0;
+    for (uint32_t i = 0; i <= v->n; i++) {
+        if (!v->resume[i]) continue;
+        for (uint32_t s = 0; s < f->nslots; s++)
+            if (SET_HAS(&v->live[i * v->nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
+                !v->inv[s] && v->sidx[s] < 0) {
+                v->sidx[s] = (int32_t)v->ns;
+                v->ns += v->stride[s] == RSTEP ? 2 : 1;
+            }
+        for (uint32_t p = 0; p < f->npreds; p++)
+            if (p != f->pred_true && p != f->pred_false && SET_HAS(&v->plive[i * v->pw], p) &&
+                v->pidx[p] < 0)
+                v->pidx[p] = (int32_t)v->ns++;
+    }
+}
+
 /* ---- the text ---- */
 
 /* The mask of an affine register's width. */
@@ -1034,8 +1061,11 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
     if (v->uni[s]) {
         bool rs = v->stride[s] == RSTEP;
         if (mode == 2) {
-            jit_buf_printf(o, "    R[%uu * 32] = s%u;\n", s, s);
-            if (rs) jit_buf_printf(o, "    R[%uu * 32 + 1] = (u64)t%u;\n", s, s);
+            jit_buf_printf(o, "    SV_[wi * %uu + %du] = s%u;\n", v->ns, v->sidx[s], s);
+            if (rs) jit_buf_printf(o, "    SV_[wi * %uu + %du] = (u64)t%u;\n", v->ns, v->sidx[s] + 1, s);
+        } else if (mode == 3) {
+            jit_buf_printf(o, "    s%u = SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s]);
+            if (rs) jit_buf_printf(o, "    t%u = (i64)SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s] + 1);
         } else if (store && v->stride[s]) {
             jit_buf_printf(o, "    STV(R + %uu * 32, AFV(s%u, ", s, s);
             stp(o, v, s);
@@ -1064,12 +1094,15 @@ static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, int store)
         if (SET_HAS(set, s) && SET_HAS(v->isvar, s)) spill(o, v, s, store);
 }
 
-/* Store the predicates of set (all: NULL) into the warp's, or load them. */
-static void emit_preds(jit_buf *o, const vfunc *v, bool store, const uint64_t *set) {
+/* Store the predicates of set (all: NULL) into the warp's, or load them; stash: into the
+ * block's stash or from there (a barrier's, and a turn's start after one). */
+static void emit_preds(jit_buf *o, const vfunc *v, bool store, const uint64_t *set, bool stash) {
     for (uint32_t p = 0; p < v->f->npreds; p++) {
         if (p == v->f->pred_true || p == v->f->pred_false) continue;
         if (set && !SET_HAS(set, p)) continue;
-        if (store) jit_buf_printf(o, "    P[%u] = p%u;\n", p, p);
+        if (stash && store) jit_buf_printf(o, "    SV_[wi * %uu + %du] = p%u;\n", v->ns, v->pidx[p], p);
+        else if (stash) jit_buf_printf(o, "    p%u = (u32)SV_[wi * %uu + %du];\n", p, v->ns, v->pidx[p]);
+        else if (store) jit_buf_printf(o, "    P[%u] = p%u;\n", p, p);
         else jit_buf_printf(o, "    p%u = P[%u];\n", p, p);
     }
 }
@@ -1085,7 +1118,7 @@ static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
 static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     emit_set(o, v, &v->live[i * v->nw], true);
-    emit_preds(o, v, true, NULL);
+    emit_preds(o, v, true, NULL, false);
     /* the registers every warp shares were not stored at the barriers: each warp's gets
      * them now (vb_fix gives them to every lane) */
     bool any = false;
@@ -1098,7 +1131,7 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     }
     if (any) jit_buf_printf(o, "    }\n");
     if (v->region_of[i] < 0) {
-        jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; %s_fix%u(&V, wi, alive, res);\n"
+        jit_buf_printf(o, "    clks[wi] = clk - 1; alive[wi] = act; %s_fix%u(&V, wi, alive, res, SV_);\n"
                           "    return rt->bail(b, wi, %u, alive, res, clks); }\n", v->pfx, v->f->index, i);
         return;
     }
@@ -1115,7 +1148,7 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     for (uint32_t k = nr; k-- > 0;) jit_buf_printf(o, "%uu%s", chain[k], k ? ", " : "");
     jit_buf_printf(o, "}, rs_[] = {");
     for (uint32_t k = nr; k-- > 0;) jit_buf_printf(o, "rv%u%s", chain[k], k ? ", " : "");
-    jit_buf_printf(o, "};\n    clks[wi] = clk - 1; alive[wi] = rv%u; %s_fix%u(&V, wi, alive, res);\n"
+    jit_buf_printf(o, "};\n    clks[wi] = clk - 1; alive[wi] = rv%u; %s_fix%u(&V, wi, alive, res, SV_);\n"
                       "    return rt->bail_in_regions(b, wi, %u, act, alive, res, clks, %u, rp_, rs_); }\n",
                    chain[nr - 1], v->pfx, v->f->index, i, nr);
 }
@@ -1392,6 +1425,54 @@ static void emit_mem_rows(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "      } else\n");
 }
 
+/* A load or store whose address is affine with a step other than its size (a[2 * stride *
+ * tid], a step of the run): when the lanes on the path are all in the allocation (one
+ * check of the first and last of them, AFOK: jit/vemit_mem.c) and aligned, each lane's
+ * access is a scalar one in lane order, no address vector built nor checked lane by lane;
+ * else (an access outside the allocation the instruction last hit, lanes that wrap, a
+ * misaligned step) the handler's, which faults or refreshes the range as interpreted: no
+ * general vector code for these accesses, whose text (address vector, lane checks,
+ * gather or scatter) was most of a kernel's size. */
+static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
+                             unsigned size) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    insn_slots(v, i, use, &nuse, def, &ndef);
+    uint32_t as = in->a[0], d = in->d[0];
+    const char *T = size == 4 ? "u32" : "u64";
+    jit_buf_printf(o, "    { i64 st_ = ");
+    stp(o, v, as);
+    jit_buf_printf(o, "; u64 ef_; u32 f_;\n");
+    emit_mem_range(o, i, shared, load);
+    jit_buf_printf(o, "      if (LIKELY(ok && AFOK(s%u, st_, m, %d, %lldll, lo, hi, %uu, &ef_, &f_))) {\n",
+                   as, v->w32[as] ? 1 : 0, (long long)in->imm, size);
+    if (load) {
+        jit_buf_printf(o, "        %s b_[32];\n"
+                          "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l_ = __builtin_ctz(mm_);\n"
+                          "          __builtin_memcpy(&b_[l_], base + ef_ + (u64)((i64)(l_ - f_) * st_), %u); }\n",
+                       T, size);
+        if (size == 4 && v->narrow[d])
+            jit_buf_printf(o, "        X2(W t_; __builtin_memcpy(&t_, b_ + 16 * j_, 64); %s(r%u, t_);)\n",
+                           wrw(v, i, d), d);
+        else if (size == 4)
+            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, b_ + 8 * k_, 32); %s(r%u, __builtin_convertvector(t_, Q));)\n",
+                           wr(v, i, d), d);
+        else
+            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, b_ + 8 * k_, 64); %s(r%u, t_);)\n",
+                           wr(v, i, d), d);
+    } else {
+        jit_buf_printf(o, "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(",
+                       T, T);
+        opnd_s(o, v, d);
+        jit_buf_printf(o, ");\n          __builtin_memcpy(base + ef_ + (u64)((i64)(l0_ - f_) * st_), &y_, %u); }\n",
+                       size);
+    }
+    jit_buf_printf(o, "      } else if (m) {\n");
+    emit_handler(o, v, i, use, nuse, def, ndef);
+    jit_buf_printf(o, "      }\n    }\n");
+}
+
 static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     unsigned size;
@@ -1417,6 +1498,12 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     /* a load from an address every lane holds alike (a register of one value for the warp:
      * tile[k] in a 1-D block) is one scalar load, as a warp-uniform one */
     if (load && !v->konst[as] && v->uni[as] && !v->stride[as]) uni = true;
+    bool strided = !uni && !v->konst[as] && v->uni[as] && v->stride[as] &&
+                   (load ? !v->uni[in->d[0]] : true);
+    if (strided) {
+        emit_mem_strided(o, v, i, shared, load, size);
+        return;
+    }
     if (uni) {
         jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
         opnd_s(o, v, in->a[0]);
@@ -1744,31 +1831,43 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
 static bool emit_vfunc(jit_buf *o, vfunc *v) {
     const exec_func *f = v->f;
     uint32_t n = v->n, nw = v->nw;
-    /* at a bail-out: the scalar registers the other warps stored at their barriers, to
-     * every lane */
+    /* at a bail-out: the scalar registers and predicates the other warps stored at their
+     * barriers (into the block's stash, SV_; the block-invariant ones, which the bail
+     * gave every warp, in lane 0 of their slots), to every lane of their register files */
     jit_buf_printf(o, "static __attribute__((noinline, cold)) void %s_fix%u(const struct bview *B,\n"
-                      "    u32 wi, const u32 *alive, const u32 *res) {\n"
+                      "    u32 wi, const u32 *alive, const u32 *res, const u64 *SV) {\n"
+                      "  (void)SV;\n"
                       "  for (u32 k = 0; k < B->nwarps; k++) {\n"
                       "    if (k == wi || !alive[k]) continue;\n"
-                      "    void *w = B->warps + (u64)k * WSZ; u64 *R = RR;\n"
+                      "    void *w = B->warps + (u64)k * WSZ; u64 *R = RR; u32 *P = PP; (void)P;\n"
                       "    switch (res[k]) {\n", v->pfx, f->index);
     for (uint32_t i = 0; i <= n; i++) {
         if (!v->resume[i]) continue;
         jit_buf_printf(o, "    case %u:\n", i);
-        for (uint32_t s = 0; s < f->nslots; s++)
-            if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
-                v->stride[s] == RSTEP)
-                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(R[%uu * 32], (i64)R[%uu * 32 + 1], %s));\n",
-                               s, s, s, wmask(v, s));
-            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
-                v->stride[s])
-                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(R[%uu * 32], %lldll, %s));\n", s,
-                               s, (long long)v->stride[s], wmask(v, s));
-            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->uni[s])
-                jit_buf_printf(o, "      STV(R + %uu * 32, BCV(R[%uu * 32]));\n", s, s);
-            else if (SET_HAS(&v->live[i * nw], s) && SET_HAS(v->isvar, s) && v->narrow[s])
+        for (uint32_t s = 0; s < f->nslots; s++) {
+            if (!SET_HAS(&v->live[i * nw], s) || !SET_HAS(v->isvar, s)) continue;
+            char src[64], step[64];
+            if (v->uni[s] && v->sidx[s] >= 0) {
+                snprintf(src, sizeof src, "SV[k * %uu + %du]", v->ns, v->sidx[s]);
+                snprintf(step, sizeof step, "(i64)SV[k * %uu + %du]", v->ns, v->sidx[s] + 1);
+            } else {
+                snprintf(src, sizeof src, "R[%uu * 32]", s);
+                snprintf(step, sizeof step, "(i64)R[%uu * 32 + 1]", s);
+            }
+            if (v->uni[s] && v->stride[s] == RSTEP)
+                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %s, %s));\n", s, src, step, wmask(v, s));
+            else if (v->uni[s] && v->stride[s])
+                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %lldll, %s));\n", s, src,
+                               (long long)v->stride[s], wmask(v, s));
+            else if (v->uni[s])
+                jit_buf_printf(o, "      STV(R + %uu * 32, BCV(%s));\n", s, src);
+            else if (v->narrow[s])
                 jit_buf_printf(o, "      { vn n_; __builtin_memcpy(&n_, R + %uu * 32, 128); "
                                   "STV(R + %uu * 32, VN(n_)); }\n", s, s);
+        }
+        for (uint32_t p = 0; p < f->npreds; p++)
+            if (p != f->pred_true && p != f->pred_false && SET_HAS(&v->plive[i * v->pw], p))
+                jit_buf_printf(o, "      P[%u] = (u32)SV[k * %uu + %du];\n", p, v->ns, v->pidx[p]);
         jit_buf_printf(o, "      break;\n");
     }
     jit_buf_printf(o, "    default: break;\n    }\n  }\n}\n");
@@ -1787,6 +1886,10 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "  u32 alive[32], res[32]; u64 clks[32];\n"
                       "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ;\n"
                       "    alive[k] = WF(u32, ALviE_OFF); res[k] = 0; clks[k] = CLOCK; }\n");
+    /* the block's stash: what each warp keeps across a barrier of its scalar registers and
+     * predicates, a few words a warp side by side (its register file's slots are 256
+     * bytes apart, behind a pointer of its state) */
+    jit_buf_printf(o, "  u64 SV_[32 * %uu + 1];\n", v->ns);
     for (uint32_t s = 0; s < f->nslots; s++)
         if (SET_HAS(v->isvar, s)) {
             if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
@@ -1805,13 +1908,13 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "    u64 clk = clks[wi], turn0 = clk; u32 act = alive[wi], m;\n"
                       "    switch (res[wi]) {\n    case 0:\n");
     emit_set(o, v, &v->live[0], false);
-    emit_preds(o, v, false, &v->plive[0]);
+    emit_preds(o, v, false, &v->plive[0], false);
     jit_buf_printf(o, "      goto L0;\n");
     for (uint32_t i = 1; i <= n; i++)
         if (v->resume[i]) {
             jit_buf_printf(o, "    case %u:\n", i);
             emit_set(o, v, &v->live[i * nw], 3);
-            emit_preds(o, v, false, &v->plive[i * v->pw]);
+            emit_preds(o, v, false, &v->plive[i * v->pw], true);
             jit_buf_printf(o, "      goto L%u;\n", i);
         }
     jit_buf_printf(o, "    default: __builtin_unreachable();\n    }\n");
@@ -1925,7 +2028,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         case K_BAR:
             jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
             emit_set(o, v, &v->live[(i + 1) * nw], 2);
-            emit_preds(o, v, true, &v->plive[(i + 1) * v->pw]);
+            emit_preds(o, v, true, &v->plive[(i + 1) * v->pw], true);
             jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
             break;
         case K_EXIT:
@@ -1976,9 +2079,11 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
     v.plive = calloc((size_t)n1 * v.pw, sizeof *v.plive);
     v.inv = calloc(f->nslots + 1, sizeof *v.inv);
     v.narrow = calloc(f->nslots + 1, sizeof *v.narrow);
+    v.sidx = calloc(f->nslots + 1, sizeof *v.sidx);
+    v.pidx = calloc(f->npreds + 1, sizeof *v.pidx);
     if (!v.narrow || !v.kind || !v.vs || !v.isvar || !v.live || !v.konst || !v.cidx || !v.region_of ||
         !v.head || !v.rtarget || !v.resume || !v.label || !v.uni || !v.stride || !v.w32 || !v.av ||
-        !v.plive || !v.inv)
+        !v.plive || !v.inv || !v.sidx || !v.pidx)
         abort();
     for (uint32_t i = 0; i < n1; i++) v.region_of[i] = v.head[i] = -1;
     for (uint32_t k = 0; k < f->nconsts; k++)
@@ -2027,6 +2132,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
         analyse_values(&v);
         block_invariants(&v);
         find_narrow(&v);
+        assign_stash(&v);
         ok = emit_vfunc(o, &v);
         if (!ok) reject(why, wn, NULL, "internal");
     }
@@ -2127,6 +2233,10 @@ void jit_vemit_prelude(jit_buf *o) {
         "typedef float F16 __attribute__((vector_size(64)));\n"
         "typedef unsigned short u16;\n"
         "typedef struct { W w[2]; } vn;\n"
+        "/* a vector's 8 lanes of 32 bits, or 4 of 64, of half h (for AVX2's 256-bit forms) */\n"
+        "typedef long long H4_ __attribute__((vector_size(32)));\n"
+        "#define HALFW(x, h) ((H4_)__builtin_shufflevector((x), (x), 8 * (h), 8 * (h) + 1, 8 * (h) + 2, 8 * (h) + 3, 8 * (h) + 4, 8 * (h) + 5, 8 * (h) + 6, 8 * (h) + 7))\n"
+        "#define HALFQ(x, h) ((H4_)__builtin_shufflevector((x), (x), 4 * (h), 4 * (h) + 1, 4 * (h) + 2, 4 * (h) + 3))\n"
         "#define X2(...) { enum { j_ = 0 }; __VA_ARGS__ } { enum { j_ = 1 }; __VA_ARGS__ }\n"
         "#define BW(x) ((W){} + (u32)(x))\n"
         "#define SELW(k, a, b) (((a) & (k)) | ((b) & ~(k)))\n"
@@ -2158,6 +2268,22 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define FMA16(a, b, c) ((F16)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))\n"
         "#define TESTW(x) ((u32)_mm512_test_epi32_mask((__m512i)(x), (__m512i)(x)))\n"
         "#define STMW(p, k, w) _mm512_mask_storeu_epi32((void *)(p), (__mmask16)(k), (__m512i)(w))\n"
+        /* AVX2 (no AVX-512): the same by halves of 8 lanes (a loop over the lanes stays a
+         * loop through memory at -O1: half the time of reduceNeighbored on such a host) */
+        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
+        "typedef int I8W __attribute__((vector_size(32)));\n"
+        "#define TESTW(x) ({ WI z_ = (WI)((W)(x) != 0);\\\n"
+        "  (u32)_mm256_movemask_ps((__m256)HALFW(z_, 0)) | (u32)_mm256_movemask_ps((__m256)HALFW(z_, 1)) << 8; })\n"
+        "#define STMW(p, k, w) do { W s_ = (w); WI k_w = (WI)((BW(k) & LBITW) != 0);\\\n"
+        "  _mm256_maskstore_epi32((int *)(p), HALFW(k_w, 0), HALFW(s_, 0));\\\n"
+        "  _mm256_maskstore_epi32((int *)((unsigned char *)(p) + 32), HALFW(k_w, 1), HALFW(s_, 1)); } while (0)\n"
+        "#if defined(__FMA__)\n"
+        "#define FMA16(a, b, c) ({ F16 a_ = (a), b_ = (b), c_ = (c); __m256 l_ = _mm256_fmadd_ps((__m256)HALFW(a_, 0), (__m256)HALFW(b_, 0), (__m256)HALFW(c_, 0));\\\n"
+        "  __m256 h_ = _mm256_fmadd_ps((__m256)HALFW(a_, 1), (__m256)HALFW(b_, 1), (__m256)HALFW(c_, 1));\\\n"
+        "  (F16)__builtin_shufflevector((F8)l_, (F8)h_, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); })\n"
+        "#else\n"
+        "static inline F16 FMA16(F16 a, F16 b, F16 c) { for (int l = 0; l < 16; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
+        "#endif\n"
         "#else\n"
         "static inline F16 FMA16(F16 a, F16 b, F16 c) { for (int l = 0; l < 16; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "static inline u32 TESTW(W x) { u32 r = 0; for (int l = 0; l < 16; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
@@ -2175,6 +2301,14 @@ void jit_vemit_prelude(jit_buf *o) {
         "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
         "#define GATHER4(b, a) __builtin_convertvector((Q32)_mm512_i64gather_epi32((__m512i)(a), (const void *)(b), 1), Q)\n"
         "#define GATHER8(b, a) ((Q)_mm512_i64gather_epi64((__m512i)(a), (const void *)(b), 1))\n"
+        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
+        "#define GATHER4(b, a) ({ Q ga_ = (a); __m128i l_ = _mm256_i64gather_epi32((const int *)(b), HALFQ(ga_, 0), 1),\\\n"
+        "  h_ = _mm256_i64gather_epi32((const int *)(b), HALFQ(ga_, 1), 1);\\\n"
+        "  __builtin_convertvector((Q32)_mm256_set_m128i(h_, l_), Q); })\n"
+        "#define GATHER8(b, a) ({ Q ga_ = (a); typedef u64 Q4_ __attribute__((vector_size(32)));\\\n"
+        "  Q4_ l_ = (Q4_)_mm256_i64gather_epi64((const long long *)(b), HALFQ(ga_, 0), 1),\\\n"
+        "  h_ = (Q4_)_mm256_i64gather_epi64((const long long *)(b), HALFQ(ga_, 1), 1);\\\n"
+        "  (Q)__builtin_shufflevector(l_, h_, 0, 1, 2, 3, 4, 5, 6, 7); })\n"
         "#else\n"
         "#define GATHER4(b, a) ({ Q g_; for (int l = 0; l < 8; l++) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
         "#define GATHER8(b, a) ({ Q g_; for (int l = 0; l < 8; l++) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
@@ -2198,6 +2332,25 @@ void jit_vemit_prelude(jit_buf *o) {
         "#define GATHERM8(b, a, k) ((Q)_mm512_mask_i64gather_epi64(_mm512_setzero_si512(), (__mmask8)(k), (__m512i)(a), (const void *)(b), 1))\n"
         "#define STM4(p, k, q) _mm256_mask_storeu_epi32((void *)(p), (__mmask8)(k), (__m256i)__builtin_convertvector((q), Q32))\n"
         "#define STM8(p, k, q) _mm512_mask_storeu_epi64((void *)(p), (__mmask8)(k), (__m512i)(q))\n"
+        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
+        /* (a lane off the mask reads or writes nothing, as AVX2's masked moves and
+         * gathers promise: its address need not be valid) */
+        "typedef u32 Q32M __attribute__((vector_size(32)));\n"
+        "static const Q32M LBIT8 = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};\n"
+        "#define KM8(k) ((__m256i)((((Q32M){} + (u32)(k)) & LBIT8) != 0))\n"
+        "#define KMQ(k) ((QI)((BQ(k) & LBIT.q[0]) != 0))\n"
+        "#define GATHERM4(b, a, k) ({ Q ga_ = (a); Q32M km_ = (Q32M)KM8(k);\\\n"
+        "  __m128i l_ = _mm256_mask_i64gather_epi32(_mm_setzero_si128(), (const int *)(b), HALFQ(ga_, 0), (__m128i)__builtin_shufflevector(km_, km_, 0, 1, 2, 3), 1),\\\n"
+        "  h_ = _mm256_mask_i64gather_epi32(_mm_setzero_si128(), (const int *)(b), HALFQ(ga_, 1), (__m128i)__builtin_shufflevector(km_, km_, 4, 5, 6, 7), 1);\\\n"
+        "  __builtin_convertvector((Q32)_mm256_set_m128i(h_, l_), Q); })\n"
+        "#define GATHERM8(b, a, k) ({ Q ga_ = (a); QI km_ = KMQ(k); typedef u64 Q4_ __attribute__((vector_size(32)));\\\n"
+        "  Q4_ l_ = (Q4_)_mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)(b), HALFQ(ga_, 0), HALFQ(km_, 0), 1),\\\n"
+        "  h_ = (Q4_)_mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)(b), HALFQ(ga_, 1), HALFQ(km_, 1), 1);\\\n"
+        "  (Q)__builtin_shufflevector(l_, h_, 0, 1, 2, 3, 4, 5, 6, 7); })\n"
+        "#define STM4(p, k, q) _mm256_maskstore_epi32((int *)(p), KM8(k), (__m256i)__builtin_convertvector((q), Q32))\n"
+        "#define STM8(p, k, q) do { Q s_ = (q); QI km_ = KMQ(k);\\\n"
+        "  _mm256_maskstore_epi64((long long *)(p), HALFQ(km_, 0), HALFQ(s_, 0));\\\n"
+        "  _mm256_maskstore_epi64((long long *)((unsigned char *)(p) + 32), HALFQ(km_, 1), HALFQ(s_, 1)); } while (0)\n"
         "#else\n"
         "#define GATHERM4(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
         "#define GATHERM8(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
@@ -2207,6 +2360,9 @@ void jit_vemit_prelude(jit_buf *o) {
         "/* the non-zero elements of a chunk, as 8 bits */\n"
         "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
         "#define TESTQ(x) ((u32)_mm512_test_epi64_mask((__m512i)(x), (__m512i)(x)))\n"
+        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
+        "#define TESTQ(x) ({ QI z_ = (QI)((Q)(x) != 0);\\\n"
+        "  (u32)_mm256_movemask_pd((__m256d)HALFQ(z_, 0)) | (u32)_mm256_movemask_pd((__m256d)HALFQ(z_, 1)) << 4; })\n"
         "#else\n"
         "static inline u32 TESTQ(Q x) { u32 r = 0; for (int l = 0; l < 8; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
         "#endif\n\n",

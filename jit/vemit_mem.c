@@ -12,6 +12,11 @@
  * lanes; else (or a half out of range) 0, and the caller goes on to the lane-by-lane
  * checks and gathers, whose handler reports a bad access exactly as interpreted. Lanes
  * are loaded into 32-bit lanes (vn), which is what a 4-byte load defines.
+ *
+ * AFOK: an access whose address is affine in the lane with a step other than its size
+ * (a[2 * stride * tid]): one check of the first and last lane on the path for the warp,
+ * instead of building the 32 addresses and checking each (jit/vemit.c's
+ * emit_mem_strided then accesses the lanes one by one).
  */
 #include "internal.h"
 
@@ -40,5 +45,19 @@ void jit_vemit_mem_prelude(jit_buf *o) {
         "    u32 c0 = A->w[h][0]; W d = A->w[h] - BW(c0);\n"
         "    int kind = !TESTW(d - IOTAW.w[0] * 4u) ? (c0 <= 0xffffffffu - 60u ? 1 : 0) : !TESTW(d) ? 2 : 0;\n"
         "    if (!ROW4(base, kind, (u64)c0 + imm, lo, hi, &out->w[h])) return 0; }\n"
-        "  return 1; }\n\n");
+        "  return 1; }\n"
+        "/* an access whose lane l's address is the affine register's value s + l * t (in 32\n"
+        " * bits when w) plus imm, for the lanes of m: 1 when every such address lies in\n"
+        " * [lo, hi - size] and is aligned, computed exactly (no lane's value wraps between the\n"
+        " * first lane of m and its last, which bound the others); then *ef is the first lane's\n"
+        " * address and *f that lane, and lane l's is *ef + (l - *f) * t */\n"
+        "static inline int AFOK(u64 s, i64 t, u32 m, int w, i64 imm, u64 lo, u64 hi, u32 size, u64 *ef, u32 *f) {\n"
+        "  if (!m || hi < size || ((u64)t & (size - 1))) return 0;\n"
+        "  u32 f0 = (u32)__builtin_ctz(m), l = 31u - (u32)__builtin_clz(m);\n"
+        "  u64 v0 = s + (u64)f0 * (u64)t; if (w) v0 = (u32)v0;\n"
+        "  __int128 vf = (__int128)v0, vl = vf + (__int128)(i64)(l - f0) * t;\n"
+        "  if (vl < 0 || vl > (w ? (__int128)0xffffffffu : (__int128)~0ull)) return 0;\n"
+        "  __int128 af = vf + imm, al = vl + imm, mn = af < al ? af : al, mx = af < al ? al : af;\n"
+        "  if (mn < (__int128)lo || mx > (__int128)(hi - size) || ((u64)af & (size - 1))) return 0;\n"
+        "  *ef = (u64)af; *f = f0; return 1; }\n\n");
 }
