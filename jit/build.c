@@ -96,6 +96,17 @@ static void cc_find(void) {
     }
     while (fgetc(p) != EOF) {}
     pclose(p);
+    if (the_cc.ok && __builtin_cpu_supports("avx2") && !__builtin_cpu_supports("avx512f")) {
+        char probe[sizeof the_cc.path + 128];
+        snprintf(probe, sizeof probe,
+                 "env -u LD_PRELOAD '%s' -mmove-max=256 -mstore-max=256 -x c -c -o /dev/null "
+                 "/dev/null >/dev/null 2>&1",
+                 the_cc.path);
+        if (system(probe) == 0) {
+            snprintf(the_cc.move_max, sizeof the_cc.move_max, "-mmove-max=256");
+            snprintf(the_cc.store_max, sizeof the_cc.store_max, "-mstore-max=256");
+        }
+    }
 }
 
 const jit_cc *jit_cc_get(void) {
@@ -139,7 +150,8 @@ static void make_key(const char *src, size_t len, const char *opt, char key[33])
     pthread_once(&cpu_once, cpu_read);
     const char *cpu = the_cpu;
     uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
-    const char *parts[] = {cc->ident, JIT_CFLAGS, opt, cpu, "vcuda-jit-" JIT_VERSION};
+    const char *parts[] = {cc->ident, JIT_CFLAGS, cc->move_max, cc->store_max,
+                           opt, cpu, "vcuda-jit-" JIT_VERSION};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         h1 = fnv1a(h1, parts[i], strlen(parts[i]) + 1);
         h2 = fnv1a(h2 ^ 0x5bd1e995u, parts[i], strlen(parts[i]) + 1);
@@ -228,8 +240,14 @@ void jit_kill_compiler(pid_t pid) {
 static int run_cc(const char *c_path, const char *so_path, const char *log_path,
                   const char *opt, jit_cancel *cancel, double *cpu_seconds) {
     const jit_cc *cc = jit_cc_get();
-    char *argv[] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native",
-                    "-ffp-contract=off", "-w", "-o", (char *)so_path, (char *)c_path, NULL};
+    char *argv[16] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native",
+                      "-ffp-contract=off", "-w", "-o", (char *)so_path, (char *)c_path};
+    int argc = 10;
+    if (cc->move_max[0]) {
+        argv[argc++] = (char *)cc->move_max;
+        argv[argc++] = (char *)cc->store_max;
+    }
+    argv[argc] = NULL;
     if (cancel) pthread_mutex_lock(&cancel->mu);
     if (cancel && cancel->cancelled) {
         pthread_mutex_unlock(&cancel->mu);

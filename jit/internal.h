@@ -65,6 +65,11 @@ bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t n);
 typedef struct jit_cc {
     char path[512];
     char ident[256];
+    /* Moves and stores at most 256 bits wide (gcc's -mmove-max/-mstore-max), given where
+     * the host has AVX2 but no AVX-512 and the compiler takes them: the vector tier's
+     * 64-byte lane chunks are no machine mode there, and by default gcc copies them in
+     * 16-byte pieces that the next 32-byte load cannot forward from. "" otherwise. */
+    char move_max[16], store_max[16];
     bool ok;
 } jit_cc;
 const jit_cc *jit_cc_get(void);
