@@ -6,9 +6,7 @@
 // form prints a hash of its 256 results and eight of them. expected/video_sat_sel.out was
 // printed by an H200.
 // nvcc-flags: -arch=sm_90
-#include <cuda_runtime.h>
-#include <cstdio>
-#include <cstdint>
+#include "video_report.h"
 #define N 64
 __global__ void k(const uint32_t *in, uint32_t *out) {
     int t = threadIdx.x;
@@ -153,7 +151,7 @@ int main() {
         0xc0000000, 0x3f, 0x40, 0xbf, 0xc0, 0x3fff, 0x4000, 0xbfff, 0xc000, 0xffffffc0, 0xffffc000, 0x55, 0xaa, 0x5555, 0xaaaa,
         0xdeadbeef, 0x00010000, 0x0000ff00};
     const int NV = sizeof vals / sizeof vals[0];
-    static uint32_t in[3 * 256], out[256 * N];
+    static uint32_t in[3 * 256];
     int T = 0;
     for (int i = 0; i < NV && T < 256; i++) {
         uint32_t bs[4] = {0, 1, 0x7fffffff, 0xffffffff};
@@ -161,21 +159,6 @@ int main() {
             in[3 * T] = vals[i]; in[3 * T + 1] = bs[j]; in[3 * T + 2] = T & 1 ? 0xa5a5a5a5u : 0x5a5a5a5au; T++;
         }
     }
-    uint32_t *di, *dout;
-    cudaMalloc(&di, sizeof in); cudaMalloc(&dout, sizeof out);
-    cudaMemcpy(di, in, sizeof in, cudaMemcpyHostToDevice);
-    k<<<1, T>>>(di, dout);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
-    printf("video: %s, %d inputs\n", cudaGetErrorString(e), T);
     static const int show[8] = {1, 7, 19, 23, 116, 122, 127, 141};
-    for (int i = 0; i < N; i++) {
-        uint32_t h = 2166136261u;
-        for (int t = 0; t < T; t++)
-            for (int k = 0; k < 4; k++) h = (h ^ (out[t * N + i] >> (8 * k) & 0xff)) * 16777619u;
-        printf("%2d %-48s %08x:", i, forms[i], h);
-        for (int k = 0; k < 8; k++) printf(" %08x", out[show[k] * N + i]);
-        printf("\n");
-    }
-    return 0;
+    return video_run_and_report(k, in, T, T, forms, N, show);
 }

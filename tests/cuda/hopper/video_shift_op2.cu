@@ -5,9 +5,7 @@
 // expected/video_shift_op2.out holds what an H200 computed for these forms and operands
 // (expected/environment.txt names the card), in this program's format.
 // nvcc-flags: -arch=sm_90
-#include <cuda_runtime.h>
-#include <cstdio>
-#include <cstdint>
+#include "video_report.h"
 #define N 24
 #define T 2048
 __global__ void k(const uint32_t *in, uint32_t *out) {
@@ -75,25 +73,10 @@ int main() {
         0xdeadbeef, 0x0000ff00};
     static const uint32_t bv[] = {0, 1, 2, 3, 4, 7, 8, 9, 14, 15, 16, 17, 23, 24, 25, 30, 31, 32, 33, 34,
         40, 48, 63, 64, 65, 127, 255, 256, 0x10001, 0x7fffffff, 0x80000000, 0xffffffff};
-    static uint32_t in[3 * T], out[T * N];
+    static uint32_t in[3 * T];
     for (int t = 0; t < T; t++) {
         in[3 * t] = av[t / 32]; in[3 * t + 1] = bv[t % 32]; in[3 * t + 2] = t & 1 ? 0xa5a5a5a5u : 0x5a5a5a5au;
     }
-    uint32_t *di, *dout;
-    cudaMalloc(&di, sizeof in); cudaMalloc(&dout, sizeof out);
-    cudaMemcpy(di, in, sizeof in, cudaMemcpyHostToDevice);
-    k<<<T / 128, 128>>>(di, dout);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
-    printf("video: %s, %d inputs\n", cudaGetErrorString(e), T);
     static const int show[8] = {79, 1379, 5, 260, 1000, 1500, 2047, 33};
-    for (int i = 0; i < N; i++) {
-        uint32_t h = 2166136261u;
-        for (int t = 0; t < T; t++)
-            for (int k = 0; k < 4; k++) h = (h ^ (out[t * N + i] >> (8 * k) & 0xff)) * 16777619u;
-        printf("%2d %-48s %08x:", i, forms[i], h);
-        for (int k = 0; k < 8; k++) printf(" %08x", out[show[k] * N + i]);
-        printf("\n");
-    }
-    return 0;
+    return video_run_and_report(k, in, T, 128, forms, N, show);
 }

@@ -6,9 +6,7 @@
 // Each form prints a hash of its 256 results and eight of them. expected/video_shift_sel.out
 // was printed by an H200 (expected/environment.txt).
 // nvcc-flags: -arch=sm_90
-#include <cuda_runtime.h>
-#include <cstdio>
-#include <cstdint>
+#include "video_report.h"
 #define N 56
 __global__ void k(const uint32_t *in, uint32_t *out) {
     int t = threadIdx.x;
@@ -138,26 +136,11 @@ int main() {
         0xdeadbeef, 0x00010000, 0x0000ff00};
     /* shift counts, each a meeting four of them in turn; the selectors pick bytes of 0x0101... */
     static const uint32_t shifts[16] = {0, 1, 7, 8, 15, 16, 17, 24, 31, 32, 33, 40, 63, 0x0f0f0f0f, 0x80000000, 0xffffffff};
-    static uint32_t in[3 * 256], out[256 * N];
+    static uint32_t in[3 * 256];
     const int T = 256;
     for (int t = 0; t < T; t++) {
         in[3 * t] = vals[t / 4]; in[3 * t + 1] = shifts[t % 16]; in[3 * t + 2] = t & 1 ? 0xa5a5a5a5u : 0x5a5a5a5au;
     }
-    uint32_t *di, *dout;
-    cudaMalloc(&di, sizeof in); cudaMalloc(&dout, sizeof out);
-    cudaMemcpy(di, in, sizeof in, cudaMemcpyHostToDevice);
-    k<<<1, T>>>(di, dout);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
-    printf("video: %s, %d inputs\n", cudaGetErrorString(e), T);
     static const int show[8] = {5, 22, 61, 77, 118, 124, 135, 189};
-    for (int i = 0; i < N; i++) {
-        uint32_t h = 2166136261u;
-        for (int t = 0; t < T; t++)
-            for (int k = 0; k < 4; k++) h = (h ^ (out[t * N + i] >> (8 * k) & 0xff)) * 16777619u;
-        printf("%2d %-48s %08x:", i, forms[i], h);
-        for (int k = 0; k < 8; k++) printf(" %08x", out[show[k] * N + i]);
-        printf("\n");
-    }
-    return 0;
+    return video_run_and_report(k, in, T, T, forms, N, show);
 }
