@@ -303,6 +303,26 @@ static bool wg_sparse_ops(exec_decoder *d, const ptx_insn *pi, wg_desc *m, unsig
     return exec_dec_src(d, pi, &pi->opnd[3], PTX_T_b32, &m->meta);
 }
 
+/* D (m->nd registers) and A (four registers, or a descriptor: WG_A_DESC), operands 0 and 1,
+ * as every form has them. */
+static bool wg_dec_d_a(exec_decoder *d, const ptx_insn *pi, exec_insn *out, wg_desc *m) {
+    const ptx_operand *dv = &pi->opnd[0], *av = &pi->opnd[1];
+    if (dv->kind != PTX_OPND_VEC || dv->vec_n != m->nd)
+        return exec_dec_error(d, pi, "wgmma: D needs %u registers", m->nd), false;
+    for (unsigned i = 0; i < m->nd; i++)
+        if (!exec_dec_dst(d, pi, exec_dec_vec_elem(d, dv, i), &m->d[i])) return false;
+    if (av->kind == PTX_OPND_VEC) {
+        if (av->vec_n != 4) return exec_dec_error(d, pi, "wgmma: A in registers takes 4"), false;
+        for (unsigned i = 0; i < 4; i++)
+            if (!exec_dec_src(d, pi, exec_dec_vec_elem(d, av, i), PTX_T_b32, &m->areg[i]))
+                return false;
+        return true;
+    }
+    if (!exec_dec_src(d, pi, av, PTX_T_b64, &m->a)) return false;
+    out->flags |= WG_A_DESC;
+    return true;
+}
+
 /* The .b1 form: m64nNk256.s32.b1.b1.and.popc d, a-desc | {a}, b-desc, scale-d. */
 static int dec_wgmma_b1(exec_decoder *d, const ptx_insn *pi, exec_insn *out, wg_desc *m) {
     if (m->sparse || m->K != 256 || pi->ntypes != 1 || wg_fmt(pi->types[0]) != EXEC_MMA_S32 ||
@@ -314,19 +334,7 @@ static int dec_wgmma_b1(exec_decoder *d, const ptx_insn *pi, exec_insn *out, wg_
     m->dfmt = EXEC_MMA_S32;
     m->afmt = m->bfmt = EXEC_MMA_B1;
     m->nd = m->N / 2;
-    const ptx_operand *dv = &pi->opnd[0], *av = &pi->opnd[1];
-    if (dv->kind != PTX_OPND_VEC || dv->vec_n != m->nd)
-        return exec_dec_error(d, pi, "wgmma: D needs %u registers", m->nd), -1;
-    for (unsigned i = 0; i < m->nd; i++)
-        if (!exec_dec_dst(d, pi, exec_dec_vec_elem(d, dv, i), &m->d[i])) return -1;
-    if (av->kind == PTX_OPND_VEC) {
-        if (av->vec_n != 4) return exec_dec_error(d, pi, "wgmma: A in registers takes 4"), -1;
-        for (unsigned i = 0; i < 4; i++)
-            if (!exec_dec_src(d, pi, exec_dec_vec_elem(d, av, i), PTX_T_b32, &m->areg[i])) return -1;
-    } else {
-        if (!exec_dec_src(d, pi, av, PTX_T_b64, &m->a)) return -1;
-        out->flags |= WG_A_DESC;
-    }
+    if (!wg_dec_d_a(d, pi, out, m)) return -1;
     if (!exec_dec_src(d, pi, &pi->opnd[2], PTX_T_b64, &m->b) ||
         !exec_dec_pred(d, pi, &pi->opnd[3], &m->scale_d, &m->scale_d_neg))
         return -1;
@@ -379,21 +387,8 @@ int exec_decode_wgmma(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     unsigned sp = m->sparse ? 2 : 0; /* .sp: sp-meta and sp-sel after b-desc */
     if (pi->nopnds != 4 + sp + nimm)
         return exec_dec_error(d, pi, "wgmma takes %u operands", 4 + sp + nimm), -1;
-    const ptx_operand *dv = &pi->opnd[0];
     m->nd = m->dfmt == EXEC_MMA_F16 ? m->N / 4 : m->N / 2;
-    if (dv->kind != PTX_OPND_VEC || dv->vec_n != m->nd)
-        return exec_dec_error(d, pi, "wgmma: D needs %u registers", m->nd), -1;
-    for (unsigned i = 0; i < m->nd; i++)
-        if (!exec_dec_dst(d, pi, exec_dec_vec_elem(d, dv, i), &m->d[i])) return -1;
-    const ptx_operand *av = &pi->opnd[1];
-    if (av->kind == PTX_OPND_VEC) {
-        if (av->vec_n != 4) return exec_dec_error(d, pi, "wgmma: A in registers takes 4"), -1;
-        for (unsigned i = 0; i < 4; i++)
-            if (!exec_dec_src(d, pi, exec_dec_vec_elem(d, av, i), PTX_T_b32, &m->areg[i])) return -1;
-    } else {
-        if (!exec_dec_src(d, pi, av, PTX_T_b64, &m->a)) return -1;
-        out->flags |= WG_A_DESC;
-    }
+    if (!wg_dec_d_a(d, pi, out, m)) return -1;
     if (!exec_dec_src(d, pi, &pi->opnd[2], PTX_T_b64, &m->b) ||
         (sp && !wg_sparse_ops(d, pi, m, f16 ? 2 : tf32 ? 2 : 1)) ||
         !exec_dec_pred(d, pi, &pi->opnd[3 + sp], &m->scale_d, &m->scale_d_neg))
