@@ -17,13 +17,13 @@ less (Nsight Compute's duration of the same saxpy, data/h100.csv), as import_ext
 does for suite_mm. Class managed_back: the launches after the host touched the arrays;
 managed_back_ref (resident and cudaMalloc references) is left out of the comparison.
 """
-import csv, os, shutil, statistics, sys
+import csv, os, shutil, sys
 
-from import_ncu import KEEP, ncu_rows, manifest, num
+from import_ncu import (ncu_rows, manifest, ncu_row, num, replace_rows, event_times,
+                        event_overhead, event_row)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
-CARD = "NVIDIA H100 80GB HBM3 (driver 580.159.04, CUDA 13.0.88)"
 STALLS = ["smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio",
           "smsp__average_warps_issue_stalled_imc_miss_per_issue_active.ratio",
           "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
@@ -35,66 +35,30 @@ STALLS = ["smsp__average_warps_issue_stalled_no_instruction_per_issue_active.rat
 def import_ext(out):
     rows = ncu_rows(os.path.join(out, "ext.ncu.csv"))
     man = manifest(os.path.join(out, "ext.out"))
-    path = os.path.join(DATA, "h100.csv")
-    with open(path) as f:
-        old = list(csv.reader(f))
-    head, body = old[0], [r for r in old[1:] if r[0] != "ext"]
-    extra = []
-    for i, r in enumerate(rows):
-        cls, case = man[i]
-        kernel = r["Kernel Name"].split("(")[0].replace("void ", "")
-        body.append(["ext", i, cls, case, kernel, r["Grid Size"].replace(" ", ""),
-                     r["Block Size"].replace(" ", "")] + [num(r.get(k, "")) for k in KEEP])
-        extra.append([i, cls, case] + [num(r.get(k, "")) for k in STALLS])
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(head)
-        w.writerows(body)
+    replace_rows(os.path.join(DATA, "h100.csv"), "ext",
+                 [ncu_row("ext", i, *man[i], r) for i, r in enumerate(rows)])
     with open(os.path.join(DATA, "ext_stalls.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["launch", "class", "case"] + STALLS)
-        w.writerows(extra)
+        w.writerows([i, *man[i]] + [num(r.get(k, "")) for k in STALLS]
+                    for i, r in enumerate(rows))
     shutil.copy(os.path.join(out, "ext_sizes.txt"), os.path.join(DATA, "ext_sizes.txt"))
 
 
 def import_mmback(out):
     src = os.path.join(out, "mmback.out")
     shutil.copy(src, os.path.join(DATA, "suite_mmback.out"))
-    launches, ev = {}, {}
-    with open(src) as f:
-        for line in f:
-            p = line.split()
-            if len(p) == 4 and p[0] == "L":
-                launches[int(p[1])] = (p[2], p[3])
-            elif len(p) == 3 and p[0] == "T":
-                ev[int(p[1])] = float(p[2])
-    with open(os.path.join(DATA, "h100.csv")) as f:
-        ncu = {}
-        for r in csv.DictReader(f):
-            if r["kernel"] == "k_saxpy" and r["class"] in ("mem_coalesced", "managed"):
-                n = int(r["case"].split("_n")[-1])
-                ncu.setdefault(n, []).append(float(r["gpu__time_duration.sum"]))
-    diffs = [ev[i] - statistics.median(ncu[int(c.split("_n")[-1])])
-             for i, (_, c) in launches.items()
-             if c.startswith("mmb_device_") and int(c.split("_n")[-1]) in ncu]
-    overhead = statistics.median(diffs)
-    path = os.path.join(DATA, "h100_events.csv")
-    with open(path) as f:
-        old = list(csv.reader(f))
-    head, body = old[0], [r for r in old[1:] if r[0] != "mmback"]
+    launches, ev = event_times(src)
+    overhead, n_ref = event_overhead(launches, ev, "mmb_device_")
+    rows = []
     for i in sorted(launches):
         cls, case = launches[i]
-        n = int(case.split("_n")[-1])
         if case.startswith(("mmb_resident", "mmb_device_")):
             cls = "managed_back_ref"
-        body.append(["mmback", i, cls, case, "k_saxpy", f"({n // 256},1,1)", "(256,1,1)",
-                     f"{max(ev[i] - overhead, 0):.0f}", f"{ev[i]:.0f}", f"{overhead:.0f}",
-                     "cudaEvent (no profiler: page faults as a program sees them)", CARD])
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(head)
-        w.writerows(body)
-    print(f"event overhead {overhead:.0f} ns from {len(diffs)} launches")
+        rows.append(event_row("mmback", i, cls, case, "k_saxpy", int(case.split("_n")[-1]),
+                              ev[i], overhead))
+    replace_rows(os.path.join(DATA, "h100_events.csv"), "mmback", rows)
+    print(f"event overhead {overhead:.0f} ns from {n_ref} launches")
 
 
 if __name__ == "__main__":

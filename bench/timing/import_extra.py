@@ -16,55 +16,27 @@ wrote the arrays, after the host read the result, over arrays nobody touched) ar
 managed_ev; the others (resident, prefetched, cudaMalloc memory: the references) are
 managed_ev_ref, which compare.py leaves out (the events' noise is as large as their time).
 """
-import csv, os, statistics, sys
+import csv, os, sys
 
-from import_ncu import KEEP, ncu_rows, manifest, num
+from import_ncu import (ncu_rows, manifest, ncu_row, replace_rows, event_times,
+                        event_overhead, event_row)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
 FAULTING = ("mm_hostinit_", "mm_afterhostread_", "mm_gpufirst_")
-CARD = "NVIDIA H100 80GB HBM3 (driver 580.159.04, CUDA 13.0.88)"
 
 
 def import_occ(out):
     rows = ncu_rows(os.path.join(out, "occ.ncu.csv"))
     man = manifest(os.path.join(out, "occ.out"))
-    path = os.path.join(DATA, "h100.csv")
-    with open(path) as f:
-        old = [r for r in csv.reader(f)]
-    head, body = old[0], [r for r in old[1:] if r[0] != "occ"]
-    for i, r in enumerate(rows):
-        cls, case = man[i]
-        kernel = r["Kernel Name"].split("(")[0].replace("void ", "")
-        body.append(["occ", i, cls, case, kernel, r["Grid Size"].replace(" ", ""),
-                     r["Block Size"].replace(" ", "")] + [num(r.get(k, "")) for k in KEEP])
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(head)
-        w.writerows(body)
+    replace_rows(os.path.join(DATA, "h100.csv"), "occ",
+                 [ncu_row("occ", i, *man[i], r) for i, r in enumerate(rows)])
 
 
 def import_mm(out):
-    src = os.path.join(out, "mm.out")
-    launches, ev = {}, {}
-    with open(src) as f:
-        for line in f:
-            p = line.split()
-            if len(p) == 4 and p[0] == "L":
-                launches[int(p[1])] = (p[2], p[3])
-            elif len(p) == 3 and p[0] == "T":
-                ev[int(p[1])] = float(p[2])
+    launches, ev = event_times(os.path.join(out, "mm.out"))
     # the events' overhead: saxpy on cudaMalloc memory, events against Nsight Compute
-    with open(os.path.join(DATA, "h100.csv")) as f:
-        ncu = {}
-        for r in csv.DictReader(f):
-            if r["kernel"] == "k_saxpy" and r["class"] in ("mem_coalesced", "managed"):
-                n = int(r["case"].split("_n")[-1])
-                ncu.setdefault(n, []).append(float(r["gpu__time_duration.sum"]))
-    diffs = [ev[i] - statistics.median(ncu[int(c.split("_n")[-1])])
-             for i, (_, c) in launches.items()
-             if c.startswith("mm_device_") and int(c.split("_n")[-1]) in ncu]
-    overhead = statistics.median(diffs)
+    overhead, n_ref = event_overhead(launches, ev, "mm_device_")
     with open(os.path.join(DATA, "h100_events.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["program", "launch", "class", "case", "kernel", "grid", "block",
@@ -74,10 +46,8 @@ def import_mm(out):
             n = int(case.split("_n")[-1])
             cls = "managed_ev" if case.startswith(FAULTING) else "managed_ev_ref"
             kernel = "k_fill" if case.startswith("mm_gpufirst_") else "k_saxpy"
-            w.writerow(["mm", i, cls, case, kernel, f"({n // 256},1,1)", "(256,1,1)",
-                        f"{max(ev[i] - overhead, 0):.0f}", f"{ev[i]:.0f}", f"{overhead:.0f}",
-                        "cudaEvent (no profiler: page faults as a program sees them)", CARD])
-    print(f"event overhead {overhead:.0f} ns from {len(diffs)} launches")
+            w.writerow(event_row("mm", i, cls, case, kernel, n, ev[i], overhead))
+    print(f"event overhead {overhead:.0f} ns from {n_ref} launches")
 
 
 if __name__ == "__main__":

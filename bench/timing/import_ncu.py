@@ -11,7 +11,7 @@ Keeps, per launch: its number, class and case (from the program's manifest lines
 as plain numbers (ncu prints thousands separators even with --print-units base).
 The device-launch program's launches are numbered after the suite's, with program "dp".
 """
-import csv, os, sys
+import csv, os, statistics, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KEEP = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "sm__cycles_elapsed.avg.per_second",
@@ -56,6 +56,67 @@ def num(s):
         return ""
 
 
+def ncu_row(program, i, cls, case, r):
+    """Launch i of program, measured by Nsight Compute as r (ncu_rows), as a row of h100.csv."""
+    kernel = r["Kernel Name"].split("(")[0].replace("void ", "")
+    return [program, i, cls, case, kernel, r["Grid Size"].replace(" ", ""),
+            r["Block Size"].replace(" ", "")] + [num(r.get(k, "")) for k in KEEP]
+
+
+def replace_rows(path, program, rows):
+    """Rewrite the table at path with program's rows replaced by rows (put last)."""
+    with open(path) as f:
+        old = list(csv.reader(f))
+    head, body = old[0], [r for r in old[1:] if r[0] != program] + rows
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(head)
+        w.writerows(body)
+
+
+# The card of the event-timed runs, and how data/h100_events.csv's times were taken.
+EVENT_CARD = "NVIDIA H100 80GB HBM3 (driver 580.159.04, CUDA 13.0.88)"
+EVENT_METHOD = "cudaEvent (no profiler: page faults as a program sees them)"
+
+
+def event_times(path):
+    """A program timed with CUDA events: its manifest ("L <n> <class> <case>") and each
+    launch's event time in ns ("T <n> <ns>")."""
+    launches, ev = {}, {}
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 4 and p[0] == "L":
+                launches[int(p[1])] = (p[2], p[3])
+            elif len(p) == 3 and p[0] == "T":
+                ev[int(p[1])] = float(p[2])
+    return launches, ev
+
+
+def event_overhead(launches, ev, device_prefix):
+    """The events' own overhead, and over how many launches: the median of (event time of
+    the saxpy on cudaMalloc memory, cases device_prefix<...>_n<size>) less (Nsight
+    Compute's duration of the same saxpy at that size, data/h100.csv)."""
+    with open(os.path.join(HERE, "data", "h100.csv")) as f:
+        ncu = {}
+        for r in csv.DictReader(f):
+            if r["kernel"] == "k_saxpy" and r["class"] in ("mem_coalesced", "managed"):
+                n = int(r["case"].split("_n")[-1])
+                ncu.setdefault(n, []).append(float(r["gpu__time_duration.sum"]))
+    diffs = [ev[i] - statistics.median(ncu[int(c.split("_n")[-1])])
+             for i, (_, c) in launches.items()
+             if c.startswith(device_prefix) and int(c.split("_n")[-1]) in ncu]
+    return statistics.median(diffs), len(diffs)
+
+
+def event_row(program, i, cls, case, kernel, n, ev_ns, overhead):
+    """An event-timed launch of 256-thread blocks over n elements as a row of
+    data/h100_events.csv: its duration is the event time less the events' overhead."""
+    return [program, i, cls, case, kernel, f"({n // 256},1,1)", "(256,1,1)",
+            f"{max(ev_ns - overhead, 0):.0f}", f"{ev_ns:.0f}", f"{overhead:.0f}",
+            EVENT_METHOD, EVENT_CARD]
+
+
 def main():
     out1 = sys.argv[1]
     rows = ncu_rows(os.path.join(out1, "suite.ncu.csv"))
@@ -75,9 +136,7 @@ def main():
         w = csv.writer(f)
         w.writerow(["program", "launch", "class", "case", "kernel", "grid", "block"] + KEEP)
         for prog, i, cls, case, r in table:
-            kernel = r["Kernel Name"].split("(")[0].replace("void ", "")
-            w.writerow([prog, i, cls, case, kernel, r["Grid Size"].replace(" ", ""),
-                        r["Block Size"].replace(" ", "")] + [num(r.get(k, "")) for k in KEEP])
+            w.writerow(ncu_row(prog, i, cls, case, r))
     print(f"{len(table)} launches")
 
 
