@@ -3,8 +3,9 @@
 # measures the suite, plus the warp-stall reasons: an instruction-cache miss shows as
 # "no instruction" and "imc miss") and suite_mmback.cu with CUDA events, outside any
 # profiler (Nsight Compute's replay would hide the page faults). usage: bash run_ext.sh
-# OUT_DIR, from the folder holding both sources. Writes env.txt, ext.ncu.csv, ext.out,
-# ext_sizes.txt (each kernel's SASS instructions), mmback.out; import_ext.py files them.
+# OUT_DIR, from the folder holding both sources and suite_events.h. Writes env.txt,
+# ext.ncu.csv, ext.out, ext_sizes.txt (each kernel's SASS instructions), mmback.out;
+# import_ext.py files them.
 set -u
 out=${1:?}; cd "$(dirname "$0")"
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv; nvcc --version | tail -2; ncu --version | tail -1; } > "$out/env.txt" 2>&1

@@ -2,8 +2,8 @@
 # bench/timing/run_extra.sh — measure suite_occ.cu under Nsight Compute (as run_gpu.sh
 # measures the suite) and suite_mm.cu with CUDA events, outside any profiler (Nsight
 # Compute's replay hides page faults). usage: bash run_extra.sh OUT_DIR, from the folder
-# holding both sources. Writes env.txt, occ.ncu.csv, occ.out, mm.out (import_extra.py
-# files them).
+# holding both sources and suite_events.h. Writes env.txt, occ.ncu.csv, occ.out, mm.out
+# (import_extra.py files them).
 set -u
 out=${1:?}; src=$(dirname "$0"); cd "$src"
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv; nvcc --version | tail -2; ncu --version | tail -1; nvidia-smi -q | grep -i -E "addressing|product name" ; } > "$out/env.txt" 2>&1

@@ -8,54 +8,18 @@
 // Prints "L <n> <class> <case>" before each launch and "T <n> <ns>" (event time) after it;
 // "H <what> <elements> <ns>" for the host's loops and "P <elements> <ns>" for the prefetch.
 // usage: suite_mm [reps=2] [log2 of the largest size=22]
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1); } } while (0)
-
-__global__ void k_warm(float *y, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = 0.0f;
-}
-__global__ void k_saxpy(const float *x, float *y, float a, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + y[i];
-}
+#include "suite_events.h"
 __global__ void k_fill(float *y, float v, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = v;
 }
 
-static int g_launch = 0;
-static cudaEvent_t e0, e1;
-#define TIMED(cls, name, launch) do { printf("L %d %s %s\n", g_launch, cls, name); \
-    CK(cudaEventRecord(e0)); launch; CK(cudaGetLastError()); CK(cudaEventRecord(e1)); \
-    CK(cudaEventSynchronize(e1)); float ms_; CK(cudaEventElapsedTime(&ms_, e0, e1)); \
-    printf("T %d %.0f\n", g_launch++, ms_ * 1e6); } while (0)
-
-static double now_ns()
-{
-    return (double)std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 2, maxlog = argc > 2 ? atoi(argv[2]) : 22;
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     float *da, *db;
-    CK(cudaMalloc(&da, (sizeof(float) << maxlog)));
-    CK(cudaMalloc(&db, (sizeof(float) << maxlog)));
-    k_warm<<<1, 32>>>(da, 32);
-    CK(cudaDeviceSynchronize());
+    events_setup(maxlog, &da, &db);
     struct cudaMemLocation dev = {cudaMemLocationTypeDevice, 0};
     char nm[96];
     volatile float sink = 0;

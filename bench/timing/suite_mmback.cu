@@ -9,37 +9,7 @@
 // "H <what> <elements> <ns>" for the host's loops; mmb_device_* (the saxpy on cudaMalloc
 // memory) give the events' own overhead.
 // usage: suite_mmback [reps=2] [log2 of the largest size=24]
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1); } } while (0)
-
-__global__ void k_warm(float *y, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = 0.0f;
-}
-__global__ void k_saxpy(const float *x, float *y, float a, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + y[i];
-}
-
-static int g_launch = 0;
-static cudaEvent_t e0, e1;
-#define TIMED(cls, name, launch) do { printf("L %d %s %s\n", g_launch, cls, name); \
-    CK(cudaEventRecord(e0)); launch; CK(cudaGetLastError()); CK(cudaEventRecord(e1)); \
-    CK(cudaEventSynchronize(e1)); float ms_; CK(cudaEventElapsedTime(&ms_, e0, e1)); \
-    printf("T %d %.0f\n", g_launch++, ms_ * 1e6); } while (0)
-
-static double now_ns()
-{
-    return (double)std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+#include "suite_events.h"
 
 static volatile float g_sink;
 // the host reads every step-th float of p[0, n) (step 1: all of them)
@@ -55,14 +25,8 @@ static void host_read(const char *what, const float *p, int n, int step)
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 2, maxlog = argc > 2 ? atoi(argv[2]) : 24;
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     float *da, *db;
-    CK(cudaMalloc(&da, (sizeof(float) << maxlog)));
-    CK(cudaMalloc(&db, (sizeof(float) << maxlog)));
-    k_warm<<<1, 32>>>(da, 32);
-    CK(cudaDeviceSynchronize());
+    events_setup(maxlog, &da, &db);
     char nm[96];
     for (int lg = 18; lg <= maxlog; lg += 2) {
         int n = 1 << lg, grid = n / 256;
