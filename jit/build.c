@@ -1,6 +1,6 @@
 /* jit/build.c — from generated C to a loaded shared object: the host C compiler (the one
- * nvcc itself needs: $VCUDA_JIT_CC, else `cc` on PATH), run as `cc -O<n> -fPIC -shared
- * -march=native`, and an on-disk cache of what it made.
+ * nvcc itself needs: $VCUDA_JIT_CC, else `cc` on PATH; its flags come from jit/cc.c), run
+ * as `cc -O<n> -fPIC -shared -march=native ...`, and an on-disk cache of what it made.
  *
  * The cache key is a hash of the source text (which carries the lowered instructions'
  * slots and the warp layout's offsets), the compiler's identity, its flags and the host's
@@ -29,10 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* -ffp-contract=off: the tiers round each float operation alike (no fused multiply-add
- * the PTX did not ask for) */
-#define JIT_CFLAGS "-fPIC -shared -march=native -ffp-contract=off -w"
-
 void jit_buf_printf(jit_buf *b, const char *fmt, ...) {
     for (;;) {
         va_list ap;
@@ -59,61 +55,6 @@ void jit_buf_free(jit_buf *b) {
     memset(b, 0, sizeof *b);
 }
 
-/* ---- the compiler ---- */
-
-/* An executable named name on PATH (or name itself when it holds a slash). */
-static bool find_program(const char *name, char *out, size_t n) {
-    if (strchr(name, '/')) {
-        snprintf(out, n, "%s", name);
-        return access(out, X_OK) == 0;
-    }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/bin:/bin";
-    while (*path) {
-        const char *end = strchr(path, ':');
-        size_t len = end ? (size_t)(end - path) : strlen(path);
-        if (len && (size_t)snprintf(out, n, "%.*s/%s", (int)len, path, name) < n &&
-            access(out, X_OK) == 0)
-            return true;
-        path += len + (end ? 1 : 0);
-    }
-    return false;
-}
-
-static jit_cc the_cc;
-static pthread_once_t cc_once = PTHREAD_ONCE_INIT;
-
-static void cc_find(void) {
-    const char *env = getenv("VCUDA_JIT_CC");
-    if (!find_program(env && *env ? env : "cc", the_cc.path, sizeof the_cc.path)) return;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD '%s' --version 2>/dev/null", the_cc.path);
-    FILE *p = popen(cmd, "r");
-    if (!p) return;
-    if (fgets(the_cc.ident, sizeof the_cc.ident, p)) {
-        the_cc.ident[strcspn(the_cc.ident, "\n")] = 0;
-        the_cc.ok = true;
-    }
-    while (fgetc(p) != EOF) {}
-    pclose(p);
-    if (the_cc.ok && __builtin_cpu_supports("avx2") && !__builtin_cpu_supports("avx512f")) {
-        char probe[sizeof the_cc.path + 128];
-        snprintf(probe, sizeof probe,
-                 "env -u LD_PRELOAD '%s' -mmove-max=256 -mstore-max=256 -x c -c -o /dev/null "
-                 "/dev/null >/dev/null 2>&1",
-                 the_cc.path);
-        if (system(probe) == 0) {
-            snprintf(the_cc.move_max, sizeof the_cc.move_max, "-mmove-max=256");
-            snprintf(the_cc.store_max, sizeof the_cc.store_max, "-mstore-max=256");
-        }
-    }
-}
-
-const jit_cc *jit_cc_get(void) {
-    pthread_once(&cc_once, cc_find);
-    return &the_cc;
-}
-
 /* The host CPU's model line, part of the key of -march=native code (read once: every
  * unit's key has it). */
 static char the_cpu[4096];
@@ -136,7 +77,7 @@ static void cpu_read(void) {
 
 /* ---- the key ---- */
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
+uint64_t jit_fnv1a(uint64_t h, const void *p, size_t n) {
     const unsigned char *s = p;
     for (size_t i = 0; i < n; i++) {
         h ^= s[i];
@@ -150,14 +91,22 @@ static void make_key(const char *src, size_t len, const char *opt, char key[33])
     pthread_once(&cpu_once, cpu_read);
     const char *cpu = the_cpu;
     uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
-    const char *parts[] = {cc->ident, JIT_CFLAGS, cc->move_max, cc->store_max,
-                           opt, cpu, "vcuda-jit-" JIT_VERSION};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        h1 = fnv1a(h1, parts[i], strlen(parts[i]) + 1);
-        h2 = fnv1a(h2 ^ 0x5bd1e995u, parts[i], strlen(parts[i]) + 1);
+    /* Everything besides the source that decides what the compiler makes, each part a
+     * string: a new input (a setting of the generated code that its text does not show)
+     * is added here, and only here. */
+    const char *parts[JIT_CC_MAX_FLAGS + 8];
+    size_t n = 0;
+    parts[n++] = cc->ident;
+    for (int i = 0; i < cc->nflags; i++) parts[n++] = cc->flags[i];
+    parts[n++] = opt;
+    parts[n++] = cpu;
+    parts[n++] = "vcuda-jit-" JIT_VERSION;
+    for (size_t i = 0; i < n; i++) {
+        h1 = jit_fnv1a(h1, parts[i], strlen(parts[i]) + 1);
+        h2 = jit_fnv1a(h2 ^ 0x5bd1e995u, parts[i], strlen(parts[i]) + 1);
     }
-    h1 = fnv1a(h1, src, len);
-    h2 = fnv1a(h2, src, len);
+    h1 = jit_fnv1a(h1, src, len);
+    h2 = jit_fnv1a(h2, src, len);
     snprintf(key, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
 }
 
@@ -171,7 +120,7 @@ bool jit_cache_dir(char *buf, size_t n) {
     return false;
 }
 
-static bool mkdirs(const char *path) {
+bool jit_mkdirs(const char *path) {
     char tmp[1024];
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) return false;
     for (char *p = tmp + 1; *p; p++)
@@ -240,13 +189,14 @@ void jit_kill_compiler(pid_t pid) {
 static int run_cc(const char *c_path, const char *so_path, const char *log_path,
                   const char *opt, jit_cancel *cancel, double *cpu_seconds) {
     const jit_cc *cc = jit_cc_get();
-    char *argv[16] = {(char *)cc->path, (char *)opt, "-fPIC", "-shared", "-march=native",
-                      "-ffp-contract=off", "-w", "-o", (char *)so_path, (char *)c_path};
-    int argc = 10;
-    if (cc->move_max[0]) {
-        argv[argc++] = (char *)cc->move_max;
-        argv[argc++] = (char *)cc->store_max;
-    }
+    char *argv[JIT_CC_MAX_FLAGS + 8];
+    int argc = 0;
+    argv[argc++] = (char *)cc->path;
+    argv[argc++] = (char *)opt;
+    for (int i = 0; i < cc->nflags; i++) argv[argc++] = (char *)cc->flags[i];
+    argv[argc++] = "-o";
+    argv[argc++] = (char *)so_path;
+    argv[argc++] = (char *)c_path;
     argv[argc] = NULL;
     if (cancel) pthread_mutex_lock(&cancel->mu);
     if (cancel && cancel->cancelled) {
@@ -397,7 +347,7 @@ bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_onl
         return false;
     }
     char dir[1024], path[1200];
-    if (!jit_cache_dir(dir, sizeof dir) || !mkdirs(dir)) {
+    if (!jit_cache_dir(dir, sizeof dir) || !jit_mkdirs(dir)) {
         snprintf(err, errlen, "cannot create the cache directory %s", dir);
         return false;
     }

@@ -61,15 +61,16 @@ bool jit_vector_wanted(const exec_func *f);
 const char *jit_spec_scalar_expr(const exec_insn *in);
 bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t n);
 
-/* The compiler command and its identity (first line of `cc --version`), found once. */
+/* The compiler command, its identity (first line of `cc --version`) and every flag a
+ * compile gives it but the optimisation level and the files: the command line and the
+ * cache key both come from flags (jit/cc.c). Found once per process, and recorded beside
+ * the cache for the next ones. */
+enum { JIT_CC_MAX_FLAGS = 12 };
 typedef struct jit_cc {
     char path[512];
     char ident[256];
-    /* Moves and stores at most 256 bits wide (gcc's -mmove-max/-mstore-max), given where
-     * the host has AVX2 but no AVX-512 and the compiler takes them: the vector tier's
-     * 64-byte lane chunks are no machine mode there, and by default gcc copies them in
-     * 16-byte pieces that the next 32-byte load cannot forward from. "" otherwise. */
-    char move_max[16], store_max[16];
+    const char *flags[JIT_CC_MAX_FLAGS];
+    int nflags;
     bool ok;
 } jit_cc;
 const jit_cc *jit_cc_get(void);
@@ -94,5 +95,9 @@ bool jit_build_load(const char *src, size_t len, const char *opt, bool cache_onl
 
 /* The cache directory: $VCUDA_CACHE_DIR, else $XDG_CACHE_HOME/vcuda, else ~/.cache/vcuda. */
 bool jit_cache_dir(char *buf, size_t n);
+/* mkdir -p path. */
+bool jit_mkdirs(const char *path);
+/* FNV-1a over n bytes of p, from h. */
+uint64_t jit_fnv1a(uint64_t h, const void *p, size_t n);
 
 #endif

@@ -8,6 +8,12 @@
 # add nothing to the cache, and print what the first run and the interpreter
 # (VCUDA_JIT=0) printed. The program should have several kernels.
 #
+# The compiler is a wrapper that logs each time it runs: the first run asks it who it is
+# (`--version`) and whether it takes the AVX2 move widths once each, and records both
+# beside the cache; the second run, with every unit cached, must start no compiler at all.
+# Once the compiler's file changes (touched), the next run asks it again, and builds
+# nothing (the same compiler, the same keys).
+#
 # Usage: jit_cache.sh <program> [args...]
 set -u
 tmp=${TMPDIR:-/tmp}/jit_cache.$$
@@ -15,11 +21,32 @@ mkdir -p "$tmp/cache" || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export VCUDA_CACHE_DIR="$tmp/cache"
 fail=0
+real_cc=${VCUDA_JIT_CC:-cc}
+cat > "$tmp/cc" <<EOF || exit 2
+#!/bin/sh
+echo "\$*" >> "$tmp/cc.log"
+exec "$real_cc" "\$@"
+EOF
+chmod +x "$tmp/cc" || exit 2
+: > "$tmp/cc.log"
+export VCUDA_JIT_CC="$tmp/cc"
+# runs of the compiler since the last call, and how many of them were each kind
+cc_runs() {
+    runs=$(wc -l < "$tmp/cc.log")
+    asked=$(grep -c -- '--version' "$tmp/cc.log")
+    probed=$(grep -c -- '-mmove-max=256 -mstore-max=256 -x c -c -o /dev/null /dev/null' "$tmp/cc.log")
+    : > "$tmp/cc.log"
+}
 
 VCUDA_JIT=0 "$@" > "$tmp/interp.out" 2>/dev/null
 VCUDA_JIT=always VCUDA_REPORT=1 "$@" > "$tmp/first.out" 2> "$tmp/first.err" ||
     { echo "first run failed"; fail=1; }
 entries=$(ls "$VCUDA_CACHE_DIR" | grep -c '\.so$')
+cc_runs
+if [ "$asked" != 1 ] || [ "$probed" != 1 ] || [ "$runs" -le 2 ]; then
+    echo "first run: the compiler ran $runs times, asked who it is $asked times, probed $probed times (expected once each, and some compiles)"
+    fail=1
+fi
 if [ "$entries" -lt 1 ]; then
     echo "the first run left no compiled code in the cache"
     fail=1
@@ -27,6 +54,11 @@ fi
 VCUDA_JIT=1 VCUDA_REPORT=1 "$@" > "$tmp/second.out" 2> "$tmp/second.err" ||
     { echo "second run failed"; fail=1; }
 after=$(ls "$VCUDA_CACHE_DIR" | grep -c '\.so$')
+cc_runs
+if [ "$runs" != 0 ]; then
+    echo "second run: the compiler ran $runs times (expected none, everything cached)"
+    fail=1
+fi
 if [ "$after" != "$entries" ]; then
     echo "the second run compiled again ($entries entries, then $after)"
     fail=1
@@ -60,7 +92,16 @@ if ! grep -q "^vcuda: compiled code: .*: $units units: $units found in the cache
     grep '^vcuda: compiled code: ' "$tmp/second.err"
     fail=1
 fi
-for run in first second; do
+# a changed compiler file is asked again, once; the same answers give the same keys
+sleep 1
+touch "$tmp/cc"
+VCUDA_JIT=1 "$@" > "$tmp/third.out" 2>/dev/null || { echo "third run failed"; fail=1; }
+cc_runs
+if [ "$asked" != 1 ] || [ "$probed" != 1 ] || [ "$runs" != 2 ]; then
+    echo "after the compiler changed: it ran $runs times, asked $asked, probed $probed (expected 2, 1, 1)"
+    fail=1
+fi
+for run in first second third; do
     if ! cmp -s "$tmp/interp.out" "$tmp/$run.out"; then
         echo "the $run run printed something else than the interpreter:"
         diff "$tmp/interp.out" "$tmp/$run.out" | head -20
