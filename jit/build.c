@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -132,8 +133,37 @@ bool jit_mkdirs(const char *path) {
     return mkdir(tmp, 0755) == 0 || errno == EEXIST;
 }
 
-/* Load a built object; it must carry the key it was built for. */
+/* Does the file at path hold every byte its ELF headers name (its section headers and
+ * each segment it loads)? dlopen maps a cut entry (a disk full, a copy cut short) without
+ * complaint, and the program dies of SIGBUS touching the part that is not there. */
+static bool within(uint64_t off, uint64_t len, uint64_t size) {
+    return off <= size && len <= size - off;
+}
+
+static bool elf_whole(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    Elf64_Ehdr eh;
+    bool ok = fstat(fd, &st) == 0 && pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh &&
+              !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+              eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum > 0;
+    uint64_t size = ok ? (uint64_t)st.st_size : 0;
+    ok = ok && within(eh.e_shoff, (uint64_t)eh.e_shnum * eh.e_shentsize, size) &&
+         within(eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr), size);
+    for (unsigned i = 0; ok && i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        ok = pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + i * sizeof ph)) ==
+                 (ssize_t)sizeof ph &&
+             (ph.p_type != PT_LOAD || within(ph.p_offset, ph.p_filesz, size));
+    }
+    close(fd);
+    return ok;
+}
+
+/* Load a built object; it must be whole and carry the key it was built for. */
 static void *open_entry(const char *path, const char *key) {
+    if (!elf_whole(path)) return NULL;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) return NULL;
     const char *k = dlsym(h, "vj_key");
