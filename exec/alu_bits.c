@@ -3,25 +3,6 @@
  */
 #include "alu_internal.h"
 
-#define ALU_OP1(name, TA, expr)                                                         \
-    ALU_HANDLER(name) {                                                                 \
-        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);                           \
-        ALU_LANES(mask, l, { TA a = (TA)A[l]; D[l] = (uint64_t)(expr); });              \
-    }
-#define ALU_OP2(name, TA, TB, expr)                                                     \
-    ALU_HANDLER(name) {                                                                 \
-        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
-        ALU_LANES(mask, l, { TA a = (TA)A[l]; TB b = (TB)B[l];                          \
-                             D[l] = (uint64_t)(expr); });                               \
-    }
-#define ALU_OP3(name, TA, TB, TC, expr)                                                 \
-    ALU_HANDLER(name) {                                                                 \
-        uint64_t *D = ALU_D(0);                                                         \
-        const uint64_t *A = ALU_A(0), *B = ALU_A(1), *C = ALU_A(2);                     \
-        ALU_LANES(mask, l, { TA a = (TA)A[l]; TB b = (TB)B[l]; TC c = (TC)C[l];         \
-                             D[l] = (uint64_t)(expr); });                               \
-    }
-
 /* ---- bitwise logic, shifts (per width) ----
  * Shift amounts are .u32 and saturate at the width: shl and shr.u give 0, shr.s fills
  * with the sign. */

@@ -7,28 +7,7 @@
  */
 #include "alu_internal.h"
 
-/* ---- generators ----
- * Each expression sees the operands a, b, c already read as their C types and yields the
- * stored bits (zero-extended to 64). */
-#define ALU_OP1(name, TA, expr)                                                         \
-    ALU_HANDLER(name) {                                                                 \
-        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);                           \
-        ALU_LANES(mask, l, { TA a = (TA)A[l]; D[l] = (uint64_t)(expr); });              \
-    }
-#define ALU_OP2(name, TA, TB, expr)                                                     \
-    ALU_HANDLER(name) {                                                                 \
-        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
-        ALU_LANES(mask, l, { TA a = (TA)A[l]; TB b = (TB)B[l];                          \
-                             D[l] = (uint64_t)(expr); });                               \
-    }
-#define ALU_OP3(name, TA, TB, TC, expr)                                                 \
-    ALU_HANDLER(name) {                                                                 \
-        uint64_t *D = ALU_D(0);                                                         \
-        const uint64_t *A = ALU_A(0), *B = ALU_A(1), *C = ALU_A(2);                     \
-        ALU_LANES(mask, l, { TA a = (TA)A[l]; TB b = (TB)B[l]; TC c = (TC)C[l];         \
-                             D[l] = (uint64_t)(expr); });                               \
-    }
-
+/* ---- generators (ALU_OP1/2/3: alu_internal.h) ---- */
 /* Widths: X(bits, unsigned type, signed type, unsigned compute type >= int). */
 #define ALU_WIDTHS(X)                                                                   \
     X(16, uint16_t, int16_t, uint32_t)                                                  \

@@ -142,6 +142,27 @@ exec_fn exec_warp_ops_lookup(const exec_insn *in);
 #define ALU_D(i) (w->R + (size_t)in->d[i] * EXEC_WARP_SIZE)
 #define ALU_A(i) ((const uint64_t *)(w->R + (size_t)in->a[i] * EXEC_WARP_SIZE))
 
+/* Handlers of one, two or three operands: expr sees the operands a, b, c already read as
+ * their C types (TA, TB, TC) and yields the stored bits (zero-extended to 64). */
+#define ALU_OP1(name, TA, expr)                                                         \
+    ALU_HANDLER(name) {                                                                 \
+        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0);                           \
+        ALU_LANES(mask, l, { TA a = (TA)A[l]; D[l] = (uint64_t)(expr); });              \
+    }
+#define ALU_OP2(name, TA, TB, expr)                                                     \
+    ALU_HANDLER(name) {                                                                 \
+        uint64_t *D = ALU_D(0); const uint64_t *A = ALU_A(0), *B = ALU_A(1);            \
+        ALU_LANES(mask, l, { TA a = (TA)A[l]; TB b = (TB)B[l];                          \
+                             D[l] = (uint64_t)(expr); });                               \
+    }
+#define ALU_OP3(name, TA, TB, TC, expr)                                                 \
+    ALU_HANDLER(name) {                                                                 \
+        uint64_t *D = ALU_D(0);                                                         \
+        const uint64_t *A = ALU_A(0), *B = ALU_A(1), *C = ALU_A(2);                     \
+        ALU_LANES(mask, l, { TA a = (TA)A[l]; TB b = (TB)B[l]; TC c = (TC)C[l];         \
+                             D[l] = (uint64_t)(expr); });                               \
+    }
+
 /* Write predicate p for the lanes in mask from the lane mask bits. */
 static inline void alu_write_pred(exec_warp *w, uint32_t p, uint32_t mask, uint32_t bits) {
     w->P[p] = (w->P[p] & ~mask) | (bits & mask);
