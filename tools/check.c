@@ -30,14 +30,6 @@
 #include "check/check.h"
 #include "gpu/gpu.h"
 
-static const char *value_of(int argc, char **argv, int *i, const char *name) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return NULL;
-    if (argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (argv[*i][n] == 0 && *i + 1 < argc) return argv[++*i];
-    return NULL;
-}
-
 static bool parse_count(const char *opt, const char *v, long min, long *out) {
     char *end;
     errno = 0;
@@ -87,34 +79,34 @@ int tool_check(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             check_usage(stdout);
             return 0;
-        } else if ((v = value_of(argc, argv, &i, "--tool"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--tool"))) {
             tool = check_tool_from_name(v);
             if (tool == CHECK_TOOL_NONE) {
                 fprintf(stderr, "vcuda check: unknown tool '%s' (memcheck, racecheck, synccheck, "
                         "initcheck)\n", v);
                 return 2;
             }
-        } else if ((v = value_of(argc, argv, &i, "--leak-check"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--leak-check"))) {
             if (strcmp(v, "full") && strcmp(v, "no")) {
                 fprintf(stderr, "vcuda check: --leak-check takes full or no, not '%s'\n", v);
                 return 2;
             }
             leaks = !strcmp(v, "full");
-        } else if ((v = value_of(argc, argv, &i, "--log-file"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--log-file"))) {
             log = v;
-        } else if ((v = value_of(argc, argv, &i, "--print-limit"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--print-limit"))) {
             if (!parse_count("--print-limit", v, 0, &n)) return 2;
             setenv("VCUDA_CHECK_PRINT_LIMIT", v, 1);
-        } else if ((v = value_of(argc, argv, &i, "--error-exitcode"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--error-exitcode"))) {
             if (!parse_count("--error-exitcode", v, 0, &n) || n > 255) return 2;
             error_exitcode = n;
-        } else if ((v = value_of(argc, argv, &i, "--device"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--device"))) {
             if (!gpu_preset_find(v)) {
                 fprintf(stderr, "vcuda check: unknown device '%s' (see vcuda devices --all)\n", v);
                 return 2;
             }
             setenv("VCUDA_DEVICE", v, 1);
-        } else if ((v = value_of(argc, argv, &i, "--threads"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--threads"))) {
             if (!parse_count("--threads", v, 1, &n)) return 2;
             setenv("VCUDA_THREADS", v, 1);
             threads_given = true;

@@ -63,15 +63,6 @@ static void query_metrics(void) {
     }
 }
 
-/* "--name VALUE" or "--name=VALUE" at argv[*i]; advances *i past it. */
-static const char *value_of(int argc, char **argv, int *i, const char *name) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return NULL;
-    if (argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (argv[*i][n] == 0 && *i + 1 < argc) return argv[++*i];
-    return NULL;
-}
-
 /* Append a to the comma-separated list in buf. */
 static bool append_list(char *buf, size_t n, const char *a) {
     size_t len = strlen(buf);
@@ -87,9 +78,10 @@ int tool_prof(int argc, char **argv) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
-        } else if ((v = value_of(argc, argv, &i, "--metrics")) ||
-                   (v = value_of(argc, argv, &i, "--events")) ||
-                   (v = value_of(argc, argv, &i, "-m")) || (v = value_of(argc, argv, &i, "-e"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--metrics")) ||
+                   (v = tool_option_value(argc, argv, &i, "--events")) ||
+                   (v = tool_option_value(argc, argv, &i, "-m")) ||
+                   (v = tool_option_value(argc, argv, &i, "-e"))) {
             if (!append_list(metrics, sizeof metrics, v)) {
                 fprintf(stderr, "vcuda prof: metric list too long\n");
                 return 2;
@@ -98,10 +90,10 @@ int tool_prof(int argc, char **argv) {
             setenv("VCUDA_PROF_TRACE", "1", 1);
         } else if (strcmp(argv[i], "--csv") == 0) {
             setenv("VCUDA_PROF_CSV", "1", 1);
-        } else if ((v = value_of(argc, argv, &i, "--log-file")) ||
-                   (v = value_of(argc, argv, &i, "-o"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--log-file")) ||
+                   (v = tool_option_value(argc, argv, &i, "-o"))) {
             setenv("VCUDA_PROF_LOG", v, 1);
-        } else if ((v = value_of(argc, argv, &i, "--timeline"))) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--timeline"))) {
             if (!*v) {
                 fprintf(stderr, "vcuda prof: --timeline needs a file name\n");
                 return 2;
@@ -110,25 +102,12 @@ int tool_prof(int argc, char **argv) {
         } else if (strcmp(argv[i], "--query-metrics") == 0) {
             query_metrics();
             return 0;
-        } else if ((v = value_of(argc, argv, &i, "--devices")) ||
-                   (v = value_of(argc, argv, &i, "--device"))) {
-            const gpu_preset *list[GPU_MAX_DEVICES];
-            char lerr[512];
-            if (gpu_preset_list(v, list, GPU_MAX_DEVICES, lerr, sizeof lerr) == 0) {
-                fprintf(stderr, "vcuda prof: unknown device '%s'; valid names:", v);
-                for (size_t k = 0; k < gpu_preset_count; k++)
-                    fprintf(stderr, " %s", gpu_presets[k].key);
-                fprintf(stderr, "\n");
-                return 2;
-            }
+        } else if ((v = tool_option_value(argc, argv, &i, "--devices")) ||
+                   (v = tool_option_value(argc, argv, &i, "--device"))) {
+            if (!tool_check_devices("vcuda prof", v)) return 2;
             setenv("VCUDA_DEVICE", v, 1);
-        } else if ((v = value_of(argc, argv, &i, "--threads"))) {
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1) {
-                fprintf(stderr, "vcuda prof: --threads needs a positive number, not '%s'\n", v);
-                return 2;
-            }
+        } else if ((v = tool_option_value(argc, argv, &i, "--threads"))) {
+            if (!tool_check_threads("vcuda prof", v)) return 2;
             setenv("VCUDA_THREADS", v, 1);
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             prof_usage(stdout);

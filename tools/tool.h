@@ -34,4 +34,14 @@ void tool_print_command(char *const *argv);
  * be started, 128+n when killed by signal n). */
 int tool_spawn_wait(char *const *argv);
 
+/* Options several commands take alike (tools/options.c). The value of option name at
+ * argv[*i], given as "name=value" or as "name value" (then *i moves past it), or NULL
+ * when argv[*i] is not that option. */
+const char *tool_option_value(int argc, char **argv, int *i, const char *name);
+/* Is name a preset or a list of them ("h100", "h100,a100", "h100x2"), as VCUDA_DEVICE takes
+ * it? If not, says so on stderr (as who) with the valid names. */
+bool tool_check_devices(const char *who, const char *name);
+/* Is v a positive number of threads? If not, says so on stderr (as who). */
+bool tool_check_threads(const char *who, const char *v);
+
 #endif

@@ -124,31 +124,6 @@ int tool_spawn_wait(char *const *argv) {
 
 /* ---- vcuda run ---- */
 
-/* "--name VALUE" or "--name=VALUE" at argv[*i]; advances *i past it. */
-static const char *option_value(int argc, char **argv, int *i, const char *name) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] == 0 && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
-
-/* A preset or a list of them ("h100", "h100,a100", "h100x2"), as VCUDA_DEVICE takes it. */
-static bool check_device_name(const char *name) {
-    const gpu_preset *list[GPU_MAX_DEVICES];
-    char err[512];
-    if (gpu_preset_list(name, list, GPU_MAX_DEVICES, err, sizeof err) > 0)
-        return true;
-    fprintf(stderr, "vcuda: unknown device '%s'; valid names:", name);
-    for (size_t i = 0; i < gpu_preset_count; i++)
-        fprintf(stderr, " %s", gpu_presets[i].key);
-    fprintf(stderr, " (several: h100,a100 or h100x2)\n");
-    return false;
-}
-
 static int tool_run(int argc, char **argv) {
     int i = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -156,18 +131,14 @@ static int tool_run(int argc, char **argv) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
-        } else if ((v = option_value(argc, argv, &i, "--devices")) ||
-                   (v = option_value(argc, argv, &i, "--device"))) {
-            if (!check_device_name(v))
+        } else if ((v = tool_option_value(argc, argv, &i, "--devices")) ||
+                   (v = tool_option_value(argc, argv, &i, "--device"))) {
+            if (!tool_check_devices("vcuda", v))
                 return 2;
             setenv("VCUDA_DEVICE", v, 1);
-        } else if ((v = option_value(argc, argv, &i, "--threads"))) {
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1) {
-                fprintf(stderr, "vcuda run: --threads needs a positive number, not '%s'\n", v);
+        } else if ((v = tool_option_value(argc, argv, &i, "--threads"))) {
+            if (!tool_check_threads("vcuda run", v))
                 return 2;
-            }
             setenv("VCUDA_THREADS", v, 1);
         } else if (strcmp(argv[i], "--help") == 0) {
             usage(stdout);
