@@ -13,6 +13,7 @@
 #include "exec/exec.h"
 #include "mem/mem.h"
 #include "ptx/ir.h"
+#include "test_files.h"
 
 static int harness_failures;
 
@@ -52,24 +53,11 @@ static inline bool harness_load(harness *h, const char *text) {
     return h->prog != NULL;
 }
 
-static inline char *harness_read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* Load a PTX file from tests/ptx/. */
 static inline bool harness_load_file(harness *h, const char *name) {
     char path[512];
     snprintf(path, sizeof path, "%s/ptx/%s", VCUDA_TEST_DIR, name);
-    char *text = harness_read_file(path);
+    char *text = test_read_file(path, NULL);
     if (!text) {
         snprintf(h->err, sizeof h->err, "cannot read %.400s", path);
         return false;

@@ -65,7 +65,7 @@ static int tier_compare_main(const char *name, const char *ptx,
     setenv("VCUDA_CACHE_DIR", dir, 1);
     char path[512];
     snprintf(path, sizeof path, "%s/unit/data/%s", VCUDA_TEST_DIR, ptx);
-    char *text = harness_read_file(path);
+    char *text = test_read_file(path, NULL);
     CHECK(text != NULL);
     if (!text) return harness_report(name);
 

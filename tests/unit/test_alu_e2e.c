@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "mem/mem.h"
 #include "ptx/ir.h"
+#include "test_files.h"
 
 typedef struct tcase {
     char kind;          /* 'S' scalar, 'W' warp */
@@ -29,20 +30,6 @@ typedef struct tcase {
     size_t first, n;    /* scalar: input vectors [first, first+n); warp: index of the case */
     uint32_t active;
 } tcase;
-
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return NULL; }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(s); return NULL; }
-    s[n] = 0;
-    fclose(f);
-    if (len) *len = (size_t)n;
-    return s;
-}
 
 static void dev_free(mem_table *mem, void *p) {
     mem_alloc a;
@@ -133,11 +120,11 @@ int main(int argc, char **argv) {
     char path[1024];
     snprintf(path, sizeof path, "%s/ptx/alu/alu_cases.ptx", VCUDA_TEST_DIR);
     size_t ptx_len;
-    char *ptx = read_file(path, &ptx_len);
+    char *ptx = test_read_file(path, &ptx_len);
     snprintf(path, sizeof path, "%s/ptx/alu/alu_cases.txt", VCUDA_TEST_DIR);
-    char *txt = read_file(path, NULL);
+    char *txt = test_read_file(path, NULL);
     snprintf(path, sizeof path, "%s/ptx/alu/alu_cases.expected", VCUDA_TEST_DIR);
-    char *expf = read_file(path, NULL);
+    char *expf = test_read_file(path, NULL);
     if (!ptx || !txt || !expf) return 1;
 
     /* inputs */

@@ -14,6 +14,7 @@
 #include "exec/exec.h"
 #include "mem/mem.h"
 #include "ptx/ir.h"
+#include "test_files.h"
 
 #define N 512
 #define NF32 40
@@ -51,17 +52,7 @@ static void inputs(float *f, double *d, int n) {
 static char *read_file(const char *name, size_t *len) {
     char path[1024];
     snprintf(path, sizeof path, "%s/ptx/alu/%s", VCUDA_TEST_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return NULL; }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(s); return NULL; }
-    s[n] = 0;
-    fclose(f);
-    if (len) *len = (size_t)n;
-    return s;
+    return test_read_file(path, len);
 }
 
 static void *dev_alloc(mem_table *mem, size_t size) {

@@ -237,7 +237,7 @@ static void run_case(harness *h, const tcase *c) {
 static void run_debug_module(void) {
     char path[512];
     snprintf(path, sizeof path, "%s/ptx/exec/contract.ptx", VCUDA_TEST_DIR);
-    char *text = harness_read_file(path);
+    char *text = test_read_file(path, NULL);
     CHECK(text != NULL);
     if (!text) return;
     char *t = strstr(text, ".target sm_90");

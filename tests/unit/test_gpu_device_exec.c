@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "test_files.h"
 
 static int failures;
 #define CHECK(cond)                                                                \
@@ -34,19 +35,6 @@ static void capture_print(const char *data, size_t len, void *ctx) {
     c->data[c->len] = 0;
 }
 
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = 0;
-    fclose(f);
-    return s;
-}
-
 typedef struct env {
     gpu_device *dev;
     exec_program *prog;
@@ -57,7 +45,7 @@ static bool env_open(env *e, unsigned threads) {
     memset(e, 0, sizeof *e);
     e->dev = gpu_device_new(gpu_preset_find("h100"), threads);
     gpu_device_set_print(e->dev, capture_print, &e->out);
-    char *text = read_text(VCUDA_TEST_DIR "/ptx/gpu/device.ptx");
+    char *text = test_read_file(VCUDA_TEST_DIR "/ptx/gpu/device.ptx", NULL);
     CHECK(text != NULL);
     if (!text)
         return false;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "test_files.h"
 
 static int failures;
 #define CHECK(cond)                                                                       \
@@ -44,16 +45,7 @@ static void capture(const char *data, size_t len, void *ctx) {
 static char *read_text(const char *name) {
     char path[512];
     snprintf(path, sizeof path, "%s/unit/data/dp/%s", VCUDA_TEST_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
+    return test_read_file(path, NULL);
 }
 
 static bool world_open(world *w, const char *preset, const char *ptx_file) {

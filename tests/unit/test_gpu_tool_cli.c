@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "test_files.h"
 
 static int failures;
 #define CHECK(cond)                                                                \
@@ -47,19 +48,6 @@ static int sh(char **out, const char *fmt, ...) {
     int status = pclose(p);
     *out = buf;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = 0;
-    fclose(f);
-    return s;
 }
 
 static void test_basics(void) {
@@ -128,7 +116,7 @@ static void test_run(void) {
 static void test_devices(void) {
     char *out;
     CHECK(sh(&out, "env -u VCUDA_DEVICE %s devices 2>/dev/null", vcuda) == 0);
-    char *want = read_file(VCUDA_TEST_DIR "/data/h100/devicequery.txt");
+    char *want = test_read_file(VCUDA_TEST_DIR "/data/h100/devicequery.txt", NULL);
     CHECK(want != NULL);
     if (want) {
         /* the same, but for the program's name on the first line */

@@ -209,7 +209,7 @@ int main(void) {
     setenv("VCUDA_CACHE_DIR", dir, 1);
     char path[512];
     snprintf(path, sizeof path, "%s/unit/data/jit_kernels.ptx", VCUDA_TEST_DIR);
-    char *text = harness_read_file(path);
+    char *text = test_read_file(path, NULL);
     CHECK(text != NULL);
     if (!text) return harness_report("test_jit_tiers");
 

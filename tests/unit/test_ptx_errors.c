@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "test_files.h"
 
 static int failures;
 
@@ -144,19 +145,6 @@ static void test_accepted(void) {
     if (m || strlen(tiny) != 7) failures++;
 }
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, fp) != (size_t)n) n = 0;
-    fclose(fp);
-    *len = (size_t)n;
-    return buf;
-}
-
 static void expect_clean_failure_or_success(const char *text, size_t len, const char *what) {
     char err[512];
     ptx_module *m = ptx_parse(text, len, "f.ptx", err, sizeof err);
@@ -186,7 +174,7 @@ static void test_truncated_and_mutated(void) {
         char path[512];
         snprintf(path, sizeof path, "%s/ptx/parse/%s", VCUDA_TEST_DIR, e->d_name);
         size_t len;
-        char *text = read_file(path, &len);
+        char *text = test_read_file(path, &len);
         if (!text) continue;
         files++;
         size_t step = len / 97 + 1;

@@ -219,7 +219,7 @@ static int ptxas_check(bool sm90a, bool *bad) {
 
 int main(int argc, char **argv) {
     bool verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
-    char *text = harness_read_file(DATA);
+    char *text = test_read_file(DATA, NULL);
     if (!text) { fprintf(stderr, "%s: unreadable\n", DATA); return 1; }
     if (!load_entries(text)) return 1;
     int n_yes = 0, n_no = 0;

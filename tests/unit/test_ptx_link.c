@@ -238,7 +238,7 @@ static void test_nvcc_rdc(void) {
     const char *names[2] = {"rdcMain.ptx", "rdcLib.ptx"};
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/unit/data/rdc/%s", VCUDA_TEST_DIR, names[i]);
-        char *text = harness_read_file(path);
+        char *text = test_read_file(path, NULL);
         CHECK(text != NULL);
         if (text) mods[i] = parse(names[i], text);
         free(text);

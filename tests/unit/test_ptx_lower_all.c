@@ -18,20 +18,7 @@
 #include "exec/exec.h"
 #include "mem/mem.h"
 #include "ptx/ir.h"
-
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-    if (s) s[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return s;
-}
+#include "test_files.h"
 
 /* Files that do not load yet, and the start of the error each gives: what vcuda lacks. */
 static const struct known { const char *file, *error; } known_failures[] = {
@@ -48,7 +35,7 @@ static const struct known *known_failure(const char *name) {
 static bool load_one(const char *path, const char *name, bool verbose) {
     size_t len = 0;
     char err[512] = "";
-    char *text = read_file(path, &len);
+    char *text = test_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "%s: unreadable\n", path);
         return false;

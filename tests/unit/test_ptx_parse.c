@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "test_files.h"
 
 static int failures;
 #define CHECK(cond)                                                                       \
@@ -41,25 +42,11 @@ static int failures;
 
 #define PARSE_DIR VCUDA_TEST_DIR "/ptx/parse"
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, fp) != (size_t)n) n = 0;
-    buf[n] = 0;
-    fclose(fp);
-    *len = (size_t)n;
-    return buf;
-}
-
 static ptx_module *load(const char *name) {
     char path[512], err[512];
     snprintf(path, sizeof path, "%s/%s", PARSE_DIR, name);
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = test_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "cannot read %s\n", path);
         failures++;
@@ -313,7 +300,7 @@ static void test_all_files(void) {
         char path[512], err[512];
         snprintf(path, sizeof path, "%s/%s", PARSE_DIR, e->d_name);
         size_t len;
-        char *text = read_file(path, &len);
+        char *text = test_read_file(path, &len);
         ptx_module *m = text ? ptx_parse(text, len, e->d_name, err, sizeof err) : NULL;
         if (!m) {
             fprintf(stderr, "%s: %s\n", e->d_name, text ? err : "unreadable");
