@@ -455,7 +455,7 @@ static int alu_decode_warp(alu_dec *s, const alu_mods *m, ptx_type t) {
     }
 }
 
-static bool alu_owns(unsigned op) {
+bool exec_alu_owns(unsigned op) {
     switch (op) {
     case PTX_OP_abs: case PTX_OP_add: case PTX_OP_addc: case PTX_OP_and: case PTX_OP_bfe:
     case PTX_OP_bfi: case PTX_OP_bfind: case PTX_OP_bmsk: case PTX_OP_brev: case PTX_OP_clz:
@@ -681,7 +681,7 @@ static int alu_decode_cvt_pack(alu_dec *s) {
 }
 
 int exec_decode_alu(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
-    if (!alu_owns(pi->op)) return 0;
+    if (!exec_alu_owns(pi->op)) return 0;
     alu_dec s = { d, pi, out };
     if (pi->op == PTX_OP_cvt && ptx_insn_has_mod(pi, PTX_MOD_pack)) return alu_decode_cvt_pack(&s);
     if (pi->ntypes != alu_ntypes(pi->op) &&

@@ -100,6 +100,9 @@ typedef enum alu_variant {
 /* The handler for a decoded instruction, or NULL when the combination of op, type,
  * type2, flags and aux has none (the decoder then reports the instruction). */
 exec_fn exec_alu_lookup(const exec_insn *in);
+/* Is op one the ALU decoder (exec_decode_alu) takes? None of them changes the warp's
+ * control state (pc, masks, stack) but by faulting: jit/emit.c counts on that. */
+bool exec_alu_owns(unsigned op);
 
 /* Per-family lookups behind exec_alu_lookup (each returns NULL for what it lacks). */
 exec_fn exec_alu_int_lookup(const exec_insn *in);

@@ -147,20 +147,8 @@ const char *jit_spec_scalar_expr(const exec_insn *in) {
  * stack, status) except by faulting, which yields. */
 static bool plain_op(const exec_insn *in) {
     if (in->fn == exec_h_sreg) return true;
+    if (exec_alu_owns(in->op)) return true;
     switch (in->op) {
-    case PTX_OP_abs: case PTX_OP_add: case PTX_OP_addc: case PTX_OP_and: case PTX_OP_bfe:
-    case PTX_OP_bfi: case PTX_OP_bfind: case PTX_OP_bmsk: case PTX_OP_brev: case PTX_OP_clz:
-    case PTX_OP_cnot: case PTX_OP_copysign: case PTX_OP_cos: case PTX_OP_cvt: case PTX_OP_div:
-    case PTX_OP_dp2a: case PTX_OP_dp4a: case PTX_OP_ex2: case PTX_OP_fma: case PTX_OP_fns:
-    case PTX_OP_lg2: case PTX_OP_lop3: case PTX_OP_mad: case PTX_OP_mad24: case PTX_OP_madc:
-    case PTX_OP_max: case PTX_OP_min: case PTX_OP_mov: case PTX_OP_mul: case PTX_OP_mul24:
-    case PTX_OP_neg: case PTX_OP_not: case PTX_OP_or: case PTX_OP_popc: case PTX_OP_prmt:
-    case PTX_OP_rcp: case PTX_OP_rem: case PTX_OP_rsqrt: case PTX_OP_sad: case PTX_OP_selp:
-    case PTX_OP_set: case PTX_OP_setp: case PTX_OP_shf: case PTX_OP_shl: case PTX_OP_shr:
-    case PTX_OP_sin: case PTX_OP_slct: case PTX_OP_sqrt: case PTX_OP_sub: case PTX_OP_subc:
-    case PTX_OP_szext: case PTX_OP_tanh: case PTX_OP_testp: case PTX_OP_xor:
-    case PTX_OP_activemask: case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match:
-    case PTX_OP_redux: case PTX_OP_elect:
     case PTX_OP_ld: case PTX_OP_ldu: case PTX_OP_st: case PTX_OP_cvta: case PTX_OP_isspacep:
     case PTX_OP_atom: case PTX_OP_red:
         return true;
