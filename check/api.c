@@ -44,14 +44,9 @@ static void host_frames(void *const *frames, int from, int k, char *out, size_t 
     }
 }
 
-/* The program's call into the library: the API function's name (without nvcc's "__"
- * entry prefix and the per-thread-stream suffixes) and the program's frames above it. */
-static bool find_api_call(char *name, size_t n, char *caller, size_t cn) {
-    void *frames[64];
-    int k = backtrace(frames, 64);
+int check_api_frame(void *const *frames, int k, char *name, size_t n) {
     Dl_info self;
-    caller[0] = 0;
-    if (!dladdr((void *)find_api_call, &self)) return false;
+    if (!dladdr((void *)check_api_frame, &self)) return -1;
     int api_frame = -1;
     for (int i = 1; i < k; i++) {
         Dl_info di;
@@ -72,6 +67,16 @@ static bool find_api_call(char *name, size_t n, char *caller, size_t cn) {
             api_frame = i;
         }
     }
+    return api_frame;
+}
+
+/* The program's call into the library: the API function's name and the program's frames
+ * above it. */
+static bool find_api_call(char *name, size_t n, char *caller, size_t cn) {
+    void *frames[64];
+    int k = backtrace(frames, 64);
+    caller[0] = 0;
+    int api_frame = check_api_frame(frames, k, name, n);
     if (api_frame < 0) return false;
     host_frames(frames, api_frame + 1, k, caller, cn);
     return true;

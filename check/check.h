@@ -72,6 +72,12 @@ static inline check_tool check_tool_from_name(const char *name) {
  * function, offset in its module, module), for a launch's reports; malloc'd, NULL when
  * the stack does not say. Called at the API call itself. */
 char *check_host_site(check_state *st);
+/* The program's call into the library among the backtrace frames[0..k) (taken inside the
+ * library; frame 0, the caller of backtrace, is passed over): the index of the outermost
+ * frame in one of the library's exported functions, whose name goes into name (without
+ * nvcc's "__cuda" entry prefix and the per-thread-stream suffixes _ptsz, _ptds); -1 when
+ * there is none. */
+int check_api_frame(void *const *frames, int k, char *name, size_t n);
 
 /* Describes the launch about to run and attaches the checker's observer to it
  * (L->observer). module is the kernel's PTX (for source lines and the callee containing

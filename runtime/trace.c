@@ -19,9 +19,7 @@
  */
 #include "rt.h"
 
-#include <dlfcn.h>
 #include <execinfo.h>
-#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,31 +235,9 @@ void rt_trace_op(rt_context *c, const rt_op *op) {
  * one of its exported functions (nvcc's "__cuda" entry prefix and the per-thread-stream
  * suffixes dropped). */
 static void api_name(char *name, size_t n) {
-    snprintf(name, n, "CUDA API");
     void *frames[64];
     int k = backtrace(frames, 64);
-    Dl_info self;
-    if (!dladdr((void *)api_name, &self)) return;
-    bool found = false;
-    for (int i = 1; i < k; i++) {
-        Dl_info di;
-        const ElfW(Sym) *sym = NULL;
-        if (!dladdr1(frames[i], &di, (void **)&sym, RTLD_DL_SYMENT)) continue;
-        if (di.dli_fbase != self.dli_fbase) {
-            if (found) break;
-            continue;
-        }
-        uintptr_t pc = (uintptr_t)frames[i];
-        if (di.dli_sname && sym && pc - (uintptr_t)di.dli_saddr < sym->st_size) {
-            const char *s = di.dli_sname;
-            if (!strncmp(s, "__cuda", 6)) s += 2;
-            snprintf(name, n, "%s", s);
-            size_t len = strlen(name);
-            if (len > 5 && (!strcmp(name + len - 5, "_ptsz") || !strcmp(name + len - 5, "_ptds")))
-                name[len - 5] = 0;
-            found = true;
-        }
-    }
+    if (check_api_frame(frames, k, name, n) < 0) snprintf(name, n, "CUDA API");
 }
 
 /* The event of the API call in progress on this thread, extended to [t0, t1]; a new one
