@@ -684,7 +684,11 @@ static void init_warp(exec_wstate *w, struct exec_block *b, uint32_t index, uint
     w->resume_parked = false;
     w->syncwarp_members = w->syncwarp_waiting = w->syncwarp_missing = 0;
     w->syncwarp_insn = NULL;
-    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) w->sp[l] = b->stack_top;
+    /* only alloca, stacksave and stackrestore read the lanes' stack pointers, and only a
+     * kernel whose reachable functions have one (info.dyn_stack) can run them: the others
+     * skip the fill, an eighth of a short block's set-up */
+    if (b->k->info.dyn_stack)
+        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) w->sp[l] = b->stack_top;
     w->nparks = 0;
     for (uint32_t c = 0; c < w->nconts; c++) w->conts[c].used = false;
 }
@@ -812,7 +816,15 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
     struct exec_block *b = &wk->block;
     fault->kind = EXEC_OK;
     fault->msg[0] = 0;
-    memset(b, 0, sizeof *b);
+    /* every field zero, the barriers' too (most of the struct) only where a run loop ran
+     * since they were last cleared (exec_worker.bars_dirty) */
+    const size_t bars_at = offsetof(struct exec_block, bars), bars_end = bars_at + sizeof b->bars;
+    memset(b, 0, bars_at);
+    if (wk->bars_dirty) {
+        memset(b->bars, 0, sizeof b->bars);
+        wk->bars_dirty = false;
+    }
+    memset((char *)b + bars_end, 0, sizeof *b - bars_end);
     b->L = L;
     b->k = k;
     b->prog = k->prog;
@@ -907,6 +919,7 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
         if (r == 0) goto done;
     }
 
+    wk->bars_dirty = true;
     for (;;) {
         bool ran = false, all_exited = true;
         if (b->cl_waiting) release_cluster_waiters(b);

@@ -251,7 +251,6 @@ typedef struct exec_wstate {
     uint32_t parked;            /* lanes of the parks below */
     bool resume_parked;         /* stopped at a parked path: resume with exec_warp_path_done */
     uint32_t nparks;
-    exec_bar_park parks[EXEC_WARP_SIZE];
     struct exec_bar_cont *conts; /* parked lanes' call frames (exec/block.c) */
     uint32_t nconts;
     /* A __syncwarp (bar.warp.sync) executed by part of its membermask: lanes of a warp
@@ -261,6 +260,8 @@ typedef struct exec_wstate {
      * neither could ever get there on the GPU: that hang is reported (exec/warp.c). */
     uint32_t syncwarp_members, syncwarp_waiting, syncwarp_missing;
     const exec_insn *syncwarp_insn;
+    /* (the arrays last: what a block's start resets sits in the struct's first lines) */
+    exec_bar_park parks[EXEC_WARP_SIZE];
     uint32_t sp[EXEC_WARP_SIZE]; /* each lane's stack pointer for alloca (exec/stack.c) */
 } exec_wstate;
 
@@ -340,6 +341,10 @@ struct exec_worker {
     uint64_t range_epoch;
     exec_range ranges[EXEC_RANGE_CACHE];
     struct exec_block block;
+    /* block.bars may hold an earlier block's state: only the run loop touches barriers
+     * (the vector tier keeps its own), so a worker whose blocks all ran there clears them
+     * once, not per block */
+    bool bars_dirty;
     struct exec_devrt_worker *devrt; /* storage for the blocks' device-runtime state */
 };
 
@@ -403,6 +408,20 @@ void exec_warp_update_brk(exec_wstate *w);
  * reconvergence point on top of the stack. Run the pending side, or reconverge and go on
  * from there, or return from the function, or finish the warp. */
 void exec_warp_path_done(exec_wstate *w);
+/* Every run loop's head, taken when the next instruction is brk: true when the warp
+ * leaves the loop (a handler yielded: brk goes back to the reconvergence stack's top);
+ * otherwise the path reached the reconvergence point on top of the stack, whose lanes
+ * wait there while the other side runs, or all go on together, and the loop goes on
+ * from the warp's new ip. Inline: the loops stay one compare at fetch. */
+static inline bool exec_warp_at_brk(exec_wstate *w) {
+    if (w->yield) {
+        w->yield = false;
+        exec_warp_update_brk(w);
+        return true;
+    }
+    exec_warp_path_done(w);
+    return false;
+}
 /* A warp collective (.sync) about to run with the executing lanes; members: the lanes
  * its membermask names. True when it must not run now: the executing lanes were set aside
  * to wait at it while named lanes with a path of their own run, or the lanes waiting at

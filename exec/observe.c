@@ -256,12 +256,7 @@ void exec_warp_run_native_observed(exec_wstate *w) {
     for (;;) {
         const exec_insn *in = w->ip;
         if (__builtin_expect(in == w->brk, 0)) {
-            if (w->yield) {
-                w->yield = false;
-                exec_warp_update_brk(w);
-                return;
-            }
-            exec_warp_path_done(w);
+            if (exec_warp_at_brk(w)) return;
             continue;
         }
         if (w->tally) {

@@ -278,14 +278,7 @@ static inline __attribute__((always_inline)) void run_loop(exec_wstate *w, const
     for (;;) {
         const exec_insn *in = w->ip;
         if (__builtin_expect(in == w->brk, 0)) {
-            if (w->yield) {
-                w->yield = false;
-                exec_warp_update_brk(w);
-                return;
-            }
-            /* the path reached the reconvergence point on top of the stack: its lanes
-             * wait there while the other side runs, or all continue together */
-            exec_warp_path_done(w);
+            if (exec_warp_at_brk(w)) return;
             continue;
         }
         w->ip = in + 1;

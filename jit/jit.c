@@ -42,6 +42,11 @@ struct jit_job {
     pthread_mutex_t mu;    /* guards next, left, t_done and the units' state */
     uint32_t next;         /* queue entries taken by a worker */
     uint32_t left;         /* units neither installed nor failed */
+    /* the cache is looked in by the workers, before they build (the compiler's identity
+     * was not known when the job started): entries taken, and lookups not finished */
+    bool lookup_first;
+    uint32_t lookup_next, lookups_left;
+    pthread_cond_t looked;  /* lookups_left reached 0 */
     pthread_t threads[JIT_MAX_WORKERS];
     unsigned nthreads;     /* background workers started (joined when the job goes) */
     unsigned workers;      /* compilers at a time */
@@ -163,11 +168,69 @@ static bool job_cancelled(jit_job *j) {
     return c;
 }
 
+/* The compiler's identity, asked once per process (jit/build.c runs the compiler for
+ * it): known from then on, so later jobs look in the cache on the caller's thread. */
+static bool cc_known;
+
+bool jit_compiler_known(void) { return __atomic_load_n(&cc_known, __ATOMIC_ACQUIRE); }
+
+static void ask_compiler(void) {
+    jit_cc_get();
+    __atomic_store_n(&cc_known, true, __ATOMIC_RELEASE);
+}
+
+static pthread_mutex_t hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cv = PTHREAD_COND_INITIALIZER;
+static bool held;
+
+void jit_hold_workers(bool hold) {
+    pthread_mutex_lock(&hold_mu);
+    held = hold;
+    pthread_cond_broadcast(&hold_cv);
+    pthread_mutex_unlock(&hold_mu);
+}
+
+/* A unit found in the cache, or a build that ended: one unit fewer to wait for. (The
+ * caller holds j->mu.) */
+static void unit_landed(jit_job *j) {
+    if (--j->left == 0) j->t_done = now_seconds();
+}
+
+/* The workers' first step when the job started before the compiler's identity was known:
+ * look for every queued unit in the cache (each worker takes the next), and wait until
+ * all have been looked for, so that no unit found there is built. */
+static void look_in_cache(jit_job *j) {
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        if (j->lookup_next == j->nqueue) break;
+        jit_unit *u = &j->units[j->queue[j->lookup_next++]];
+        u->state = UNIT_BUILDING;
+        pthread_mutex_unlock(&j->mu);
+        char why[300];
+        bool found = !job_cancelled(j) && build_and_install(j, u, true, why, sizeof why);
+        if (found) jit_buf_free(&u->src);
+        pthread_mutex_lock(&j->mu);
+        u->state = found ? UNIT_DONE : UNIT_PENDING;
+        if (found) unit_landed(j);
+        if (--j->lookups_left == 0) pthread_cond_broadcast(&j->looked);
+        pthread_mutex_unlock(&j->mu);
+    }
+    while (j->lookups_left) pthread_cond_wait(&j->looked, &j->mu);
+    pthread_mutex_unlock(&j->mu);
+}
+
 /* A worker of the pool: takes the next unit of the queue until none is left. */
 static void *worker(void *arg) {
     jit_job *j = arg;
+    pthread_mutex_lock(&hold_mu);
+    while (held) pthread_cond_wait(&hold_cv, &hold_mu);
+    pthread_mutex_unlock(&hold_mu);
+    if (!job_cancelled(j)) ask_compiler();
+    if (j->lookup_first) look_in_cache(j);
     for (;;) {
         pthread_mutex_lock(&j->mu);
+        while (j->next < j->nqueue && j->units[j->queue[j->next]].state != UNIT_PENDING)
+            j->next++; /* (found in the cache) */
         if (j->next == j->nqueue) {
             pthread_mutex_unlock(&j->mu);
             return NULL;
@@ -182,7 +245,7 @@ static void *worker(void *arg) {
         pthread_mutex_lock(&j->mu);
         u->state = ok ? UNIT_DONE : UNIT_FAILED;
         if (!ok) snprintf(u->why, sizeof u->why, "%s", err);
-        if (--j->left == 0) j->t_done = now_seconds();
+        unit_landed(j);
         pthread_mutex_unlock(&j->mu);
     }
 }
@@ -207,7 +270,7 @@ static void start_pool(jit_job *j, bool foreground) {
     j->nqueue = 0;
     for (uint32_t i = 0; i < j->nunits; i++)
         if (j->units[i].state == UNIT_PENDING) j->queue[j->nqueue++] = i;
-    j->left = j->nqueue;
+    j->left = j->lookups_left = j->nqueue;
     for (uint32_t a = 1; a < j->nqueue; a++) /* (by insertion: programs have few functions) */
         for (uint32_t b = a; b > 0 && j->units[j->queue[b]].cost > j->units[j->queue[b - 1]].cost;
              b--) {
@@ -242,6 +305,7 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
     j->mode = mode;
     pthread_mutex_init(&j->mu, NULL);
     pthread_mutex_init(&j->cancel.mu, NULL);
+    pthread_cond_init(&j->looked, NULL);
     uint32_t nf = exec_program_nfuncs(p);
     j->units = calloc(nf + 1, sizeof *j->units);
     j->queue = calloc(nf + 1, sizeof *j->queue);
@@ -259,8 +323,12 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
     if (mode == JIT_TIERED) {
         j->cancel.background = true; /* (the launches do not wait for it) */
         /* code found in the cache runs from the first launch on; the rest is built in the
-         * background while the first launches run interpreted */
-        for (uint32_t i = 0; i < j->nunits; i++) {
+         * background while the first launches run interpreted. A cache key needs the
+         * compiler's identity, which costs a run of the compiler (0.1-0.5 s, measured on
+         * a loaded host) the first time a process asks: this thread (a launch's) never
+         * waits for it, the workers ask it and look in the cache before they build */
+        j->lookup_first = !jit_compiler_known();
+        for (uint32_t i = 0; i < j->nunits && !j->lookup_first; i++) {
             jit_unit *u = &j->units[i];
             char why[300];
             if (u->state == UNIT_PENDING && build_and_install(j, u, true, why, sizeof why)) {
@@ -311,8 +379,15 @@ void jit_job_free(jit_job *j) {
     free(j->units);
     free(j->queue);
     pthread_mutex_destroy(&j->cancel.mu);
+    pthread_cond_destroy(&j->looked);
     pthread_mutex_destroy(&j->mu);
     free(j);
+}
+
+void jit_job_await_lookups(jit_job *j) {
+    pthread_mutex_lock(&j->mu);
+    while (j->lookup_first && j->lookups_left) pthread_cond_wait(&j->looked, &j->mu);
+    pthread_mutex_unlock(&j->mu);
 }
 
 /* (the caller holds j->mu) */
@@ -354,7 +429,8 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
         if (len < n) len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__);             \
     } while (0)
     if (!done)
-        PUT("still compiling: %u of %u units ready (%u found in the cache, %u compiled)",
+        PUT("%s: %u of %u units ready (%u found in the cache, %u compiled)",
+            j->lookup_first && j->lookups_left ? "looking in the cache" : "still compiling",
             c.cached + c.compiled, c.units, c.cached, c.compiled);
     else
         PUT("%u units: %u found in the cache, %u compiled", c.units, c.cached, c.compiled);

@@ -49,7 +49,9 @@ typedef struct jit_job jit_job;
  * does not build it returns NULL with the reason, naming the functions, in err.
  * JIT_TIERED installs what the cache holds and returns; threads build and install the
  * rest, so each kernel runs compiled from the first block that starts after its unit
- * landed. */
+ * landed. It never runs the compiler on the caller's thread: before the compiler's
+ * identity (part of every cache key) is known in the process, the threads look in the
+ * cache too, first, and the launches meanwhile run interpreted. */
 jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t errlen);
 /* Stop (killing the compilers that run) and wait for the job; before the program goes. */
 void jit_job_free(jit_job *j);
@@ -77,6 +79,17 @@ int jit_warp_opt_for(uint32_t insns);
  * where the interpreter runs it faster and nothing waits for the code (jit/jit.c says
  * what was measured). */
 bool jit_worth_building(jit_mode mode, bool vector, int opt, bool forced);
+
+/* Wait until the job has looked for each unit in the cache (at once unless its threads
+ * do that, jit_program_start): a report at exit then says what the cache held, not how
+ * far the lookups had come when the program ended. Never waits for a build. */
+void jit_job_await_lookups(jit_job *j);
+/* Whether this process has asked the compiler its identity (jit/build.c: a run of the
+ * compiler, which JIT_TIERED leaves to its threads). */
+bool jit_compiler_known(void);
+/* For tests: while held, the threads of jobs started since wait before their first step
+ * (so a launch meets a job that has done nothing yet, whatever the machine's speed). */
+void jit_hold_workers(bool hold);
 
 /* The counts now; true when no unit is left to build. */
 bool jit_job_counts_get(jit_job *j, jit_job_counts *c);

@@ -178,7 +178,13 @@ void rt_module_free_programs(rt_context *c, rt_module *m) {
 
 void rt_modules_unload(rt_context *c) {
     for (rt_module *m = c->modules; m; m = m->next) {
-        if (m->jit) jit_job_describe(m->jit, m->jit_note, sizeof m->jit_note); /* (report) */
+        if (m->jit) {
+            /* (freeing the job waits for its threads, the compiler's identity query too:
+             * the lookups after it cost little, and the report then says what the cache
+             * held) */
+            jit_job_await_lookups(m->jit);
+            jit_job_describe(m->jit, m->jit_note, sizeof m->jit_note); /* (report) */
+        }
         rt_module_free_programs(c, m);
         /* A module that failed for a reason in its image fails again; one that failed to
          * reach the device may load after the reset. */

@@ -89,8 +89,10 @@ void rt_report_print(rt_context *c) {
      * device reset unloaded) */
     for (rt_module *m = c->modules; m; m = m->next) {
         char desc[768];
-        if (m->jit) jit_job_describe(m->jit, desc, sizeof desc);
-        else snprintf(desc, sizeof desc, "%s", m->jit_note); /* (unloaded by a reset) */
+        if (m->jit) {
+            jit_job_await_lookups(m->jit); /* (no compile: at most the identity query) */
+            jit_job_describe(m->jit, desc, sizeof desc);
+        } else snprintf(desc, sizeof desc, "%s", m->jit_note); /* (unloaded by a reset) */
         if (desc[0]) fprintf(stderr, "vcuda: compiled code: %s: %s\n", m->name, desc);
     }
     free(order);

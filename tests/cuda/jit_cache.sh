@@ -4,7 +4,8 @@
 # In a fresh cache directory: the first run (VCUDA_JIT=always) compiles the program's
 # functions, one compile unit (and cache entry) each; a second run with the default tier
 # (VCUDA_JIT=1) must find every unit in the cache and compile nothing (VCUDA_REPORT's
-# "compiled code" line), run every kernel compiled from its first launch (its tier lines),
+# "compiled code" line), run every kernel compiled once its unit was found (its tier
+# lines: launches before that only while the job looked in the cache),
 # add nothing to the cache, and print what the first run and the interpreter
 # (VCUDA_JIT=0) printed. The program should have several kernels.
 #
@@ -63,10 +64,15 @@ if [ "$after" != "$entries" ]; then
     echo "the second run compiled again ($entries entries, then $after)"
     fail=1
 fi
+# (a launch that met the job still looking in the cache ran interpreted: the first
+# program of a process leaves that to the job's threads, which ask the compiler its
+# identity first, and the launches do not wait for it; none waited for a compile)
 tiers=$(grep -c '^vcuda: tier: ' "$tmp/second.err")
-compiled=$(grep -c '^vcuda: tier: .*: compiled$' "$tmp/second.err")
+compiled=$(grep -c -e '^vcuda: tier: .*: compiled$' \
+    -e '^vcuda: tier: .* launches interpreted (looking in the cache: [0-9]* of [0-9]* units ready ([0-9]* found in the cache, 0 compiled))$' \
+    "$tmp/second.err")
 if [ "$tiers" -lt 1 ] || [ "$tiers" != "$compiled" ]; then
-    echo "second run: not every kernel ran compiled:"
+    echo "second run: not every kernel ran compiled once found in the cache:"
     grep '^vcuda: tier: ' "$tmp/second.err"
     fail=1
 fi
