@@ -503,26 +503,29 @@ static void abs_sorted(double x, double y, double z, double v[3]) {
 
 /* A gradient vector's length as the texture unit measures it: the largest component plus
  * 11/32 of the next (an octagon, not a circle), that product rounded to 12 bits below
- * that component's exponent (what an H200 returned for single vectors at every angle,
- * texture_probe2's "grad" lines and texture_lod's random pairs: the exact 11/32 misses 2%
- * of them), plus a quarter of the smallest (texture_lod's 3D lines: 95% match, where
- * nesting the 2D length matched half). */
+ * that component's exponent and then cut to 10 significant bits (what an H200 returned
+ * for single vectors at every angle, texture_probe2's "grad" lines and texture_lod's
+ * random pairs: the exact 11/32 misses 2% of them), plus a quarter of the smallest
+ * (texture_lod's 3D lines, where nesting the 2D length matched half). */
 static double grad_len(double x, double y, double z) {
     double v[3];
     abs_sorted(x, y, z, v);
-    return v[0] + round_below(v[1] * (11.0 / 32), v[1], 12) + v[2] / 4;
+    return v[0] + cut10(round_below(v[1] * (11.0 / 32), v[1], 12)) + v[2] / 4;
 }
 
 /* 11/16 of the length of a sum or difference of the gradients, the factor distributed
- * over its components, largest first: 11/16 of the largest rounded at 11 bits below its
- * exponent, 121/512 (11/16 of 11/32) of the next at 13 bits below its own and 11/64 (11/16
- * of 1/4) of the smallest at 12 bits below its own (of texture_lod's pairs, 98% of the 2D
- * and 98% of the 3D ones match; 11/16 of the whole length matched 78% and 95%). */
+ * over its components, largest first: 11/16 of the largest rounded to nearest (halves
+ * up) at 11 bits below its exponent, then cut to 10 significant bits, which drops that
+ * bit again where the product falls below the component's binade halved (texture_probe5
+ * pins this term to 2^-14 for 384 sums and differences: it is exactly this rounding at
+ * every fraction); 121/512 (11/16 of 11/32) of the next at 13 bits below its own, cut to
+ * 10 bits; 11/64 (11/16 of 1/4) of the smallest at 12 bits below its own. */
 static double grad_len_combined(const double c[3]) {
     double v[3];
     abs_sorted(c[0], c[1], c[2], v);
-    return round_below(v[0] * (11.0 / 16), v[0], 11) +
-           round_below(v[1] * (121.0 / 512), v[1], 13) + round_below(v[2] * (11.0 / 64), v[2], 12);
+    return cut10(round_below(v[0] * (11.0 / 16), v[0], 11)) +
+           cut10(round_below(v[1] * (121.0 / 512), v[1], 13)) +
+           round_below(v[2] * (11.0 / 64), v[2], 12);
 }
 
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
@@ -530,8 +533,8 @@ static double grad_len_combined(const double c[3]) {
  * that parallel gradients widen it), the components of the sum and difference cut to 10
  * significant bits again (grad_len_combined); its log2 is its exponent plus the table's
  * fraction of its mantissa. What an H200 gave for all 40960 of texture_probe2's "grad"
- * values; of texture_lod's 6144 random 2D pairs and pairs picked where rounding rules
- * disagree, 84 are still a 256th off, and 35 of its 2048 3D gradients. */
+ * values, and all but 3 of texture_lod's 6144 random 2D pairs and pairs picked where
+ * rounding rules disagree and all but 2 of its 2048 3D gradients. */
 static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     double d[2][3], rho = 0;
     for (unsigned v = 0; v < 2; v++)
