@@ -5,7 +5,8 @@
  *
  * Memory nodes. An alloc node's memory is allocated when the node is made (its address
  * is fixed from then on, as CUDA's is) and lives while the device does; the free node
- * names it. The device's graph memory statistics count, as an H200 reports them
+ * names it. An alloc node ordered after the free node of another allocation of its
+ * graph takes that allocation's address instead, when the memory holds it. The device's graph memory statistics count, as an H200 reports them
  * (tests/cuda/rtapi/graph_api.cu), the alloc nodes of the executable graphs that have
  * been launched, in 32 MiB units: used memory goes when the executable graph does,
  * reserved memory at cudaDeviceGraphMemTrim.
@@ -465,6 +466,56 @@ static pthread_mutex_t rt_graph_mem_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t rt_graph_mem_used, rt_graph_mem_used_high, rt_graph_mem_reserved,
     rt_graph_mem_reserved_high;
 
+/* The address an alloc node of g may take over: that of an allocation of the same graph
+ * which a free node among the new node's ancestors frees, as CUDA gives it (an allocation
+ * ordered after the free of another can use its virtual address: the Programming Guide's
+ * "Graph Memory Nodes"; an H200 hands the address on, tests/cuda/rtapi/graph_alloc_reuse.cu).
+ * The address qualifies when every alloc node holding it is freed among the ancestors and
+ * its memory (the largest size asked of it) holds bytesize; else NULL. */
+static void *rt_alloc_reuse(rt_graph *g, const cudaGraphNode_t *deps, size_t ndeps,
+                            size_t bytesize) {
+    if (!g || !ndeps || !g->nnodes) return NULL;
+    bool *seen = calloc(g->nnodes, sizeof *seen);
+    rt_graph_node **todo = malloc(g->nnodes * sizeof *todo);
+    void *found = NULL;
+    if (!seen || !todo) goto out;
+    size_t n = 0;
+    for (size_t i = 0; i < ndeps; i++) {
+        rt_graph_node *d = (rt_graph_node *)deps[i];
+        if (!d || d->graph != g || d->index >= g->nnodes || seen[d->index]) continue;
+        seen[d->index] = true;
+        todo[n++] = d;
+    }
+    while (n) { /* mark every ancestor */
+        rt_graph_node *d = todo[--n];
+        for (size_t i = 0; i < d->ndeps; i++)
+            if (!seen[d->deps[i]->index]) {
+                seen[d->deps[i]->index] = true;
+                todo[n++] = d->deps[i];
+            }
+    }
+    for (size_t i = 0; i < g->nnodes && !found; i++) {
+        rt_graph_node *f = g->nodes[i];
+        if (!seen[i] || f->type != cudaGraphNodeTypeMemFree) continue;
+        void *p = f->x.free_ptr;
+        size_t holders = 0, frees = 0, room = 0;
+        for (size_t k = 0; k < g->nnodes; k++) {
+            rt_graph_node *m = g->nodes[k];
+            if (m->type == cudaGraphNodeTypeMemAlloc && m->x.alloc.dptr == p) {
+                holders++;
+                if (m->x.alloc.bytesize > room) room = m->x.alloc.bytesize;
+            } else if (m->type == cudaGraphNodeTypeMemFree && m->x.free_ptr == p && seen[k]) {
+                frees++;
+            }
+        }
+        if (holders && frees >= holders && room >= bytesize) found = p;
+    }
+out:
+    free(seen);
+    free(todo);
+    return found;
+}
+
 static cudaError_t rt_alloc_node(rt_context *c, cudaGraphNode_t *pNode, cudaGraph_t graph,
                                  const cudaGraphNode_t *deps, size_t ndeps,
                                  const struct cudaMemPoolProps *props,
@@ -474,8 +525,11 @@ static cudaError_t rt_alloc_node(rt_context *c, cudaGraphNode_t *pNode, cudaGrap
         props->location.type != cudaMemLocationTypeDevice || (naccess && !access))
         return cudaErrorInvalidValue;
     if (props->location.id != 0) return cudaErrorInvalidDevice;
-    void *p = NULL;
-    cudaError_t e = rt_allocate(c, &p, bytesize, MEM_KIND_DEVICE, RT_MEM_FLAG_GRAPH);
+    pthread_mutex_lock(&c->engine_lock);
+    void *p = rt_alloc_reuse(rt_graph_of(c, graph), deps, ndeps, bytesize);
+    pthread_mutex_unlock(&c->engine_lock);
+    cudaError_t e = p ? cudaSuccess
+                      : rt_allocate(c, &p, bytesize, MEM_KIND_DEVICE, RT_MEM_FLAG_GRAPH);
     if (e) return e;
     rt_op *op = rt_op_new(RT_OP_WAIT);
     if (!op) return cudaErrorMemoryAllocation;
@@ -548,7 +602,15 @@ uint64_t rt_graph_exec_mem_bytes(const rt_graph_exec *x) {
     uint64_t bytes = 0;
     for (size_t k = 0; k < x->nops; k++)
         /* (at instantiation: the graph is there) */
-        if (x->types[k] == cudaGraphNodeTypeMemAlloc) bytes += x->nodes[k]->x.alloc.bytesize;
+        if (x->types[k] == cudaGraphNodeTypeMemAlloc) {
+            /* an alloc node reusing an earlier one's address (rt_alloc_reuse) takes no
+             * memory of its own */
+            void *p = x->nodes[k]->x.alloc.dptr;
+            bool again = false;
+            for (size_t j = 0; j < k && !again; j++)
+                again = x->types[j] == cudaGraphNodeTypeMemAlloc && x->nodes[j]->x.alloc.dptr == p;
+            if (!again) bytes += x->nodes[k]->x.alloc.bytesize;
+        }
     return (bytes + RT_GRAPH_MEM_UNIT - 1) / RT_GRAPH_MEM_UNIT * RT_GRAPH_MEM_UNIT;
 }
 
