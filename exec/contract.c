@@ -16,7 +16,15 @@
  *   Not at all in a module whose target says debug (nvcc -G): ptxas assembles those at
  *   -O0, which fuses nothing (and neither does ptxas -O0 on any PTX).
  *   Products. mul.T with T f16, f16x2, bf16, bf16x2, f32 or f64, no rounding modifier, no
- *   .sat, not guarded (.ftz allowed).
+ *   .sat, not guarded (.ftz allowed). Also div.approx.f32 (.ftz allowed; __fdividef, and
+ *   a / b under -use_fast_math), which ptxas makes a * rcp(b): MUFU.RCP and a product that
+ *   fuses like a mul's (tests/cuda/conformance/fdivide_contract.cu; the SASS showed
+ *   FFMA R, rcp, a, -c for __fdividef(a, b) - c). The fused add reads a and a hidden
+ *   rcp.approx of b. Two things of the SASS this does not follow: a divisor that is a
+ *   constant is folded by ptxas into the reciprocal correctly rounded (RN(1/b)), and a
+ *   denormal divisor's operands are scaled by 2^24 before the product, where the hidden
+ *   rcp.approx scales inside the reciprocal (only a quotient whose reciprocal is near
+ *   FLT_MAX can differ).
  *   Uses. The reads of its register up to the next write of it, within its basic block
  *   (a block ends at a label and after bra, brx, call, ret, exit and trap; bar.sync does
  *   not end one). An unguarded neg.T or mov.T of the product passes it on: that
@@ -96,10 +104,19 @@ static const uint8_t add_mods[] = {PTX_MOD_ftz, PTX_MOD_sat};
 
 static bool plain_reg(const ptx_operand *o) { return o->kind == PTX_OPND_REG && o->reg2 < 0; }
 
+static const uint8_t div_approx_mods[] = {PTX_MOD_approx, PTX_MOD_ftz};
+
+/* div.approx.f32: a * rcp(b) to ptxas, a product like a mul's */
+static bool is_div_product(const ptx_insn *pi) {
+    return pi->op == PTX_OP_div && pi->ntypes == 1 && pi->types[0] == PTX_T_f32 &&
+           ptx_insn_has_mod(pi, PTX_MOD_approx) && mods_within(pi, div_approx_mods, 2);
+}
+
 static bool is_product(const ptx_insn *pi) {
-    return pi->op == PTX_OP_mul && pi->ntypes == 1 && is_fp_type(pi->types[0]) &&
-           pi->guard < 0 && pi->nopnds == 3 && plain_reg(&pi->opnd[0]) &&
-           mods_within(pi, mul_mods, 1);
+    return (pi->op == PTX_OP_mul || is_div_product(pi)) && pi->ntypes == 1 &&
+           is_fp_type(pi->types[0]) && pi->guard < 0 && pi->nopnds == 3 &&
+           plain_reg(&pi->opnd[0]) &&
+           (pi->op == PTX_OP_div || mods_within(pi, mul_mods, 1));
 }
 
 /* add.T / sub.T that may take a product of a mul like mul_pi. */
@@ -374,34 +391,40 @@ void exec_contract_free(exec_contract *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* Emit neg.T into a scratch slot of operand o of pi (an inserted instruction, hidden
- * from observers); *slot gets the scratch slot. */
-static bool emit_neg(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, unsigned t,
-                     uint32_t *slot) {
-    ptx_insn neg;
-    memset(&neg, 0, sizeof neg);
-    neg.op = PTX_OP_neg;
-    neg.ntypes = 1;
-    neg.types[0] = (uint8_t)t;
-    neg.guard = -1;
-    neg.reconv = -1;
-    neg.nopnds = 2;
-    neg.opnd[0] = pi->opnd[0]; /* replaced by the scratch slot below */
-    neg.opnd[1] = *o;
-    neg.loc = pi->loc;
+/* Emit op.T (neg, or rcp with the modifiers mods) of operand o of pi into a scratch slot
+ * (an inserted instruction, hidden from observers); *slot gets the scratch slot. */
+static bool emit_unary(exec_decoder *d, const ptx_insn *pi, unsigned op, const uint8_t *mods,
+                       unsigned nmods, const ptx_operand *o, unsigned t, uint32_t *slot) {
+    ptx_insn un;
+    memset(&un, 0, sizeof un);
+    un.op = (uint16_t)op;
+    un.ntypes = 1;
+    un.types[0] = (uint8_t)t;
+    for (unsigned i = 0; i < nmods; i++) un.mods[un.nmods++] = mods[i];
+    un.guard = -1;
+    un.reconv = -1;
+    un.nopnds = 2;
+    un.opnd[0] = pi->opnd[0]; /* replaced by the scratch slot below */
+    un.opnd[1] = *o;
+    un.loc = pi->loc;
     exec_insn out;
     memset(&out, 0, sizeof out);
     out.guard = -1;
     out.reconv = -1;
     out.vec = 1;
-    if (exec_decode_alu(d, &neg, &out) != 1) return false;
+    if (exec_decode_alu(d, &un, &out) != 1) return false;
     *slot = exec_dec_scratch(d);
     out.d[0] = *slot;
-    out.op = PTX_OP_neg;
+    out.op = (uint16_t)op;
     out.src = pi;
     out.obs = EXEC_OBS_K_HIDDEN;
     exec_dec_emit(d, &out);
     return true;
+}
+
+static bool emit_neg(exec_decoder *d, const ptx_insn *pi, const ptx_operand *o, unsigned t,
+                     uint32_t *slot) {
+    return emit_unary(d, pi, PTX_OP_neg, NULL, 0, o, t, slot);
 }
 
 int exec_contract_decode(exec_decoder *d, const exec_contract *c, uint32_t j, ptx_insn *as,
@@ -430,11 +453,18 @@ int exec_contract_decode(exec_decoder *d, const exec_contract *c, uint32_t j, pt
     as->opnd[2] = mul->opnd[2];
     as->opnd[3] = *addend;
 
-    uint32_t neg_a = 0, neg_c = 0;
+    uint32_t neg_a = 0, neg_c = 0, rcp_b = 0;
+    bool div = mul->op == PTX_OP_div;
+    if (div) {
+        uint8_t mods[2] = {PTX_MOD_approx, PTX_MOD_ftz};
+        unsigned nmods = ptx_insn_has_mod(mul, PTX_MOD_ftz) ? 2 : 1;
+        if (!emit_unary(d, add, PTX_OP_rcp, mods, nmods, &mul->opnd[2], t, &rcp_b)) return -1;
+    }
     if ((how & EXEC_CONTRACT_NEG_PRODUCT) && !emit_neg(d, add, &mul->opnd[1], t, &neg_a)) return -1;
     if ((how & EXEC_CONTRACT_NEG_ADDEND) && !emit_neg(d, add, addend, t, &neg_c)) return -1;
     int r = exec_decode_alu(d, as, out);
     if (r != 1) return r == 0 ? -1 : r;
+    if (div) out->a[1] = rcp_b;
     if (how & EXEC_CONTRACT_NEG_PRODUCT) out->a[0] = neg_a;
     if (how & EXEC_CONTRACT_NEG_ADDEND) out->a[2] = neg_c;
     return 1;
