@@ -54,7 +54,10 @@ enum exec_builtin {
 
 /* How a constant slot gets its value when a frame is entered. */
 enum exec_const_kind {
-    EXEC_CK_VALUE,      /* value as is (immediates, global/const addresses, tokens) */
+    EXEC_CK_VALUE,      /* value as is (immediates, tokens, parameter offsets) */
+    EXEC_CK_ADDR,       /* value as is, but the address of a module's .global/.const variable:
+                         * it changes from run to run, so compiled code reads it from the
+                         * register file instead of holding it (its cache entry stays valid) */
     EXEC_CK_LOCAL,      /* frame's local base + value (.local/.param of the frame) */
     EXEC_CK_SHARED,     /* the running kernel's offset of shared variable sid + value */
     EXEC_CK_DYN_SHARED  /* the running kernel's dynamic shared base + value */

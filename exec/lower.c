@@ -107,7 +107,7 @@ bool exec_dec_sym_slot(exec_decoder *d, const ptx_insn *pi, const ptx_symref *s,
     case PTX_SYM_MODULE_VAR: {
         const ptx_var *v = &d->m->vars[s->index];
         if (v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST) {
-            *slot = exec_dec_const(d, EXEC_CK_VALUE, 0,
+            *slot = exec_dec_const(d, EXEC_CK_ADDR, 0,
                                    (uint64_t)(uintptr_t)d->prog->var_addr[s->index] + a);
             return true;
         }

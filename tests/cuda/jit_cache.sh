@@ -13,7 +13,9 @@
 # (`--version`) and whether it takes the AVX2 move widths once each, and records both
 # beside the cache; the second run, with every unit cached, must start no compiler at all.
 # Once the compiler's file changes (touched), the next run asks it again, and builds
-# nothing (the same compiler, the same keys).
+# nothing (the same compiler, the same keys); that run compiles before its first launch
+# (VCUDA_JIT=always), so the question is asked whole before the program ends (tiered, the
+# job's threads ask it while the program runs, and a short program may end first).
 #
 # Usage: jit_cache.sh <program> [args...]
 set -u
@@ -101,7 +103,7 @@ fi
 # a changed compiler file is asked again, once; the same answers give the same keys
 sleep 1
 touch "$tmp/cc"
-VCUDA_JIT=1 "$@" > "$tmp/third.out" 2>/dev/null || { echo "third run failed"; fail=1; }
+VCUDA_JIT=always "$@" > "$tmp/third.out" 2>/dev/null || { echo "third run failed"; fail=1; }
 cc_runs
 if [ "$asked" != 1 ] || [ "$probed" != 1 ] || [ "$runs" != 2 ]; then
     echo "after the compiler changed: it ran $runs times, asked $asked, probed $probed (expected 2, 1, 1)"
