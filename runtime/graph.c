@@ -392,7 +392,7 @@ RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNode
 
 void rt_graph_exec_free(rt_context *c, rt_graph_exec *x) {
     if (!x) return;
-    if (x->mem_launched) rt_graph_mem_released(x->mem_bytes);
+    rt_graph_mem_forget(x);
     for (size_t i = 0; i < x->nops; i++) {
         rt_op_free(x->ops[i]);
         if (x->deps) free(x->deps[i]);
@@ -552,8 +552,13 @@ static cudaError_t rt_instantiate_ex(cudaGraphExec_t *pGraphExec, cudaGraph_t gr
                                          : cudaGraphInstantiateSuccess;
     }
     if (!e) {
-        x->mem_bytes = rt_graph_exec_mem_bytes(x);
         x->flags = flags;
+        e = rt_graph_mem_init(x);
+        if (e) {
+            res = cudaGraphInstantiateError;
+            rt_graph_exec_free(c, x);
+            x = NULL;
+        }
     }
     if (!e && !rt_ptrmap_put(&c->graph_execs, x, x)) {
         rt_graph_exec_free(c, x);
@@ -659,10 +664,7 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t graphExec, cudaStream_t strea
     }
     /* The graph starts after the stream's earlier work (an empty operation of the stream
      * stands for that point) and the stream goes on after all of the graph's ends. */
-    if (!x->mem_launched && x->mem_bytes) {
-        rt_graph_mem_launched(x->mem_bytes);
-        x->mem_launched = true;
-    }
+    rt_graph_mem_launch(x, s);
     /* Kernels that launch device graphs get the launch's execution environment, where
      * their tail launches wait for the whole graph (an operation after its last nodes
      * runs them); a device graph counts as running from here. */

@@ -8,6 +8,20 @@
 
 struct rt_cond_exec;
 
+/* The graph memory of an executable graph (graph_mem.c): the physical memory its alloc
+ * nodes map, which it holds from a launch until cudaDeviceGraphMemTrim takes it back, or a
+ * later launch into the same stream takes it over, once its allocations are freed. */
+typedef struct rt_graph_mem {
+    uint64_t bytes;     /* physical memory its alloc nodes need, in 32 MiB units */
+    void **allocs;      /* addresses its alloc nodes allocate that none of its nodes frees */
+    bool *live;         /* per allocs entry: allocated by a launch and not freed since */
+    size_t nallocs, nlive;
+    void **frees;       /* addresses its free nodes free that it does not allocate */
+    size_t nfrees;
+    bool mapped;        /* holds its physical memory now */
+    const void *stream; /* the stream of its last launch */
+} rt_graph_mem;
+
 typedef struct rt_graph_exec {
     rt_op **ops;                /* the nodes' operations, dependencies first */
     rt_graph_node **nodes;      /* the graph's node each came from: a key only, never read
@@ -33,8 +47,7 @@ typedef struct rt_graph_exec {
     size_t nresets;
     bool *disabled;             /* per node: cudaGraphNodeSetEnabled(0), or NULL */
     unsigned long long flags;   /* what it was instantiated with */
-    uint64_t mem_bytes;         /* its alloc nodes' graph memory (graph_nodes.c) ... */
-    bool mem_launched;          /* ... counted from its first launch */
+    rt_graph_mem mem;           /* its graph memory (graph_mem.c) */
     /* device graph launch (graph_device.c): per device, what it runs, once uploaded */
     gpu_graph_item *dev_items[GPU_MAX_DEVICES];
     size_t ndev_items[GPU_MAX_DEVICES];
@@ -79,9 +92,13 @@ void rt_graph_device_free(rt_graph_exec *x);
 
 /* ---- graph_nodes.c: graph memory statistics ---- */
 
-uint64_t rt_graph_exec_mem_bytes(const rt_graph_exec *x);
-void rt_graph_mem_launched(uint64_t bytes);
-void rt_graph_mem_released(uint64_t bytes);
+/* At instantiation (the graph is there): what x's memory nodes allocate and free. */
+cudaError_t rt_graph_mem_init(rt_graph_exec *x);
+/* A launch of x into stream s (engine_lock held): it maps its memory, its allocations are
+ * live, and its free nodes free other graphs' allocations. */
+void rt_graph_mem_launch(rt_graph_exec *x, const void *s);
+/* x is destroyed: its physical memory is unmapped (it stays reserved until a trim). */
+void rt_graph_mem_forget(rt_graph_exec *x);
 
 /* ---- graph_cond.c ---- */
 

@@ -1,15 +1,12 @@
 /* runtime/graph_nodes.c — the graph API beyond building and launching (graph.c): node
  * queries (roots, edges, dependencies), kernel node parameters in a graph and in an
  * executable graph, cudaGraphExecUpdate, cloning, the generic cudaGraphAddNode, memory
- * allocation and free nodes, and the device's graph memory attributes.
+ * allocation and free nodes (the memory they map: graph_mem.c).
  *
  * Memory nodes. An alloc node's memory is allocated when the node is made (its address
  * is fixed from then on, as CUDA's is) and lives while the device does; the free node
  * names it. An alloc node ordered after the free node of another allocation of its
- * graph takes that allocation's address instead, when the memory holds it. The device's graph memory statistics count, as an H200 reports them
- * (tests/cuda/rtapi/graph_api.cu), the alloc nodes of the executable graphs that have
- * been launched, in 32 MiB units: used memory goes when the executable graph does,
- * reserved memory at cudaDeviceGraphMemTrim.
+ * graph takes that allocation's address instead, when the memory holds it.
  *
  * cudaGraphExecUpdate takes the new graph's parameters when the two graphs have the same
  * nodes (by position) of the same types with the same dependencies (child graphs: the same
@@ -21,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define RT_GRAPH_MEM_UNIT (32ull << 20)
 
 static rt_graph *rt_graph_of(rt_context *c, cudaGraph_t h) {
     return h ? rt_ptrmap_get(&c->graphs, h) : NULL;
@@ -462,10 +457,6 @@ RT_API cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNod
 
 /* ---- memory nodes ---- */
 
-static pthread_mutex_t rt_graph_mem_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t rt_graph_mem_used, rt_graph_mem_used_high, rt_graph_mem_reserved,
-    rt_graph_mem_reserved_high;
-
 /* The address an alloc node of g may take over: that of an allocation of the same graph
  * which a free node among the new node's ancestors frees, as CUDA gives it (an allocation
  * ordered after the free of another can use its virtual address: the Programming Guide's
@@ -594,90 +585,6 @@ RT_API cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dpt
     if (!n || !dptr_out || n->type != cudaGraphNodeTypeMemFree)
         return rt_record(cudaErrorInvalidValue);
     memcpy(dptr_out, &n->x.free_ptr, sizeof(void *));
-    return cudaSuccess;
-}
-
-/* Graph memory of an executable graph: its alloc nodes' bytes in 32 MiB units. */
-uint64_t rt_graph_exec_mem_bytes(const rt_graph_exec *x) {
-    uint64_t bytes = 0;
-    for (size_t k = 0; k < x->nops; k++)
-        /* (at instantiation: the graph is there) */
-        if (x->types[k] == cudaGraphNodeTypeMemAlloc) {
-            /* an alloc node reusing an earlier one's address (rt_alloc_reuse) takes no
-             * memory of its own */
-            void *p = x->nodes[k]->x.alloc.dptr;
-            bool again = false;
-            for (size_t j = 0; j < k && !again; j++)
-                again = x->types[j] == cudaGraphNodeTypeMemAlloc && x->nodes[j]->x.alloc.dptr == p;
-            if (!again) bytes += x->nodes[k]->x.alloc.bytesize;
-        }
-    return (bytes + RT_GRAPH_MEM_UNIT - 1) / RT_GRAPH_MEM_UNIT * RT_GRAPH_MEM_UNIT;
-}
-
-void rt_graph_mem_launched(uint64_t bytes) {
-    pthread_mutex_lock(&rt_graph_mem_lock);
-    rt_graph_mem_used += bytes;
-    if (rt_graph_mem_used > rt_graph_mem_used_high) rt_graph_mem_used_high = rt_graph_mem_used;
-    if (rt_graph_mem_used > rt_graph_mem_reserved) rt_graph_mem_reserved = rt_graph_mem_used;
-    if (rt_graph_mem_reserved > rt_graph_mem_reserved_high)
-        rt_graph_mem_reserved_high = rt_graph_mem_reserved;
-    pthread_mutex_unlock(&rt_graph_mem_lock);
-}
-
-void rt_graph_mem_released(uint64_t bytes) {
-    pthread_mutex_lock(&rt_graph_mem_lock);
-    rt_graph_mem_used -= bytes < rt_graph_mem_used ? bytes : rt_graph_mem_used;
-    pthread_mutex_unlock(&rt_graph_mem_lock);
-}
-
-RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
-                                                  void *value) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
-    if (!value) return rt_record(cudaErrorInvalidValue);
-    uint64_t v = 0;
-    pthread_mutex_lock(&rt_graph_mem_lock);
-    switch (attr) {
-    case cudaGraphMemAttrUsedMemCurrent: v = rt_graph_mem_used; break;
-    case cudaGraphMemAttrUsedMemHigh: v = rt_graph_mem_used_high; break;
-    case cudaGraphMemAttrReservedMemCurrent: v = rt_graph_mem_reserved; break;
-    case cudaGraphMemAttrReservedMemHigh: v = rt_graph_mem_reserved_high; break;
-    default: e = cudaErrorInvalidValue; break;
-    }
-    pthread_mutex_unlock(&rt_graph_mem_lock);
-    if (!e) memcpy(value, &v, sizeof v);
-    return rt_record(e);
-}
-
-RT_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
-                                                  void *value) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
-    if (!value) return rt_record(cudaErrorInvalidValue);
-    uint64_t v;
-    memcpy(&v, value, sizeof v);
-    pthread_mutex_lock(&rt_graph_mem_lock);
-    /* only the high-water marks may be set, and only to 0: a reset */
-    if (attr == cudaGraphMemAttrUsedMemHigh && v == 0) rt_graph_mem_used_high = rt_graph_mem_used;
-    else if (attr == cudaGraphMemAttrReservedMemHigh && v == 0)
-        rt_graph_mem_reserved_high = rt_graph_mem_reserved;
-    else e = cudaErrorInvalidValue;
-    pthread_mutex_unlock(&rt_graph_mem_lock);
-    return rt_record(e);
-}
-
-RT_API cudaError_t cudaDeviceGraphMemTrim(int device) {
-    rt_context *c = rt_ctx();
-    cudaError_t e = rt_enter(c);
-    if (e) return e;
-    if (!rt_dev_at(rt_ctx(), device)) return rt_record(cudaErrorInvalidDevice);
-    pthread_mutex_lock(&rt_graph_mem_lock);
-    rt_graph_mem_reserved = rt_graph_mem_used;
-    pthread_mutex_unlock(&rt_graph_mem_lock);
     return cudaSuccess;
 }
 

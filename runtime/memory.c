@@ -119,8 +119,10 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     bool object = (a.flags & EXEC_MEM_FLAG_OBJECT) != 0;
     if (object != ((kinds & RT_RELEASE_OBJECT) != 0)) return false;
     if (a.flags & RT_MEM_FLAG_POOL) return rt_pool_free_now(c, p);
-    if ((a.flags & RT_MEM_FLAG_GRAPH) && !(kinds & RT_RELEASE_GRAPH))
-        return true; /* stays the graph's */
+    if ((a.flags & RT_MEM_FLAG_GRAPH) && !(kinds & RT_RELEASE_GRAPH)) {
+        rt_graph_mem_freed(p); /* the address stays the graph's */
+        return true;
+    }
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check && !object) check_on_free(c->check, a.base);
     if (a.kind == MEM_KIND_MANAGED) rt_memrange_forget(a.base);

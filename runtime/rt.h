@@ -796,6 +796,10 @@ void rt_memory_release_device(rt_context *c, uint32_t tag);
  * at one address (a cudaFree of it outside the graph gives it back to the graph, whose
  * alloc node maps it again at its next launch). */
 #define RT_MEM_FLAG_GRAPH 0x04000000u
+/* The program freed graph memory at p (cudaFree, cudaFreeAsync): its graph's physical
+ * memory may go at the next trim or to the next graph launched into its stream
+ * (runtime/graph_mem.c). */
+void rt_graph_mem_freed(const void *p);
 /* mem_alloc.flags of device memory the driver's virtual memory management mapped
  * (driver/vmm.c): cuMemUnmap takes it away, cudaFree refuses it. */
 #define RT_MEM_FLAG_VMM 0x02000000u
