@@ -528,6 +528,15 @@ static double grad_len_combined(const double c[3]) {
            round_below(v[2] * (11.0 / 64), v[2], 12);
 }
 
+/* log2 of a positive finite length in 256ths as the unit takes it: the exponent plus the
+ * table's fraction of the mantissa's top 8 bits. */
+static int32_t log2_256(double rho) {
+    int e;
+    double m = frexp(rho, &e); /* rho = m * 2^e, m in [0.5, 1) */
+    unsigned j = (unsigned)(ldexp(m, 9) - 256.0);
+    return 256 * (e - 1) + tex_log2_frac[j];
+}
+
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
  * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
  * that parallel gradients widen it), the components of the sum and difference cut to 10
@@ -548,10 +557,7 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     }
     if (!(rho > 0)) return INT32_MIN / 2;
     if (!isfinite(rho)) return INT32_MAX / 2;
-    int e;
-    double m = frexp(rho, &e); /* rho = m * 2^e, m in [0.5, 1) */
-    unsigned j = (unsigned)(ldexp(m, 9) - 256.0);
-    return 256 * (e - 1) + tex_log2_frac[j];
+    return log2_256(rho);
 }
 
 /* A level of detail clamped as the descriptor says and to the levels there are. */
@@ -661,29 +667,33 @@ static void sample_mip(const exec_texobj *t, const tex_where *w, const float *c,
  * lines and texture_lod -DANISO), close to the GPU but not exact.
  *
  * The footprint is the ellipse the gradients span: its axes are the singular values
- * s1 >= s2 of the matrix [dx dy] (in texels), its major axis along u. The ratio r is
- * s1 / s2 times u's octagonal length (max + 11/32 min of |u|'s components), which moves
- * the ramps below with the angle as the GPU's do (30 and 45 degrees). With x = log2 r,
- * the unit's log2 of the probe count, Lp, is a staircase: Lp = j on plateaus around
- * x = j and a ramp of slope S across j + 1/2 (S = 2 under maxAnisotropy 16, 1.75 under
- * 4, 1.5 under 2: the ramps are wider the lower the cap), capped at log2(maxAnisotropy);
- * the level is log2(s1) - Lp. The probes: N = the even count at least r (capped at
- * maxAnisotropy), one texel of the level read apart along u and centred on the
- * coordinate, each weighted by its share of a box of min(r, N) spacings (r = 3: 1/6, 1/3,
- * 1/3, 1/6), each a lookup at that level as an isotropic one would be; the weighted sum
- * is formed in double (the GPU's sums with weights of a sixth differ in the last bits). Returns false (the isotropic path decides) where the
- * model does not apply. */
+ * s1 >= s2 of the matrix [dx dy] (in texels), its major axis along u. The ratio's log2 in
+ * 256ths, x, is the unit's log2 of s1 oct(u) less that of s2, oct(u) being u's octagonal
+ * length (max + 11/32 min of its components), which moves the ramps below with the angle
+ * as the GPU's do (30 and 45 degrees); log2 of the probe count, Lp, is a staircase of
+ * plateaus and ramps in x (aniso_log2_count) capped at log2(maxAnisotropy), and the
+ * level is log2(s1) - Lp, in 256ths. The probes: N = the even count at least r (r =
+ * s1 oct(u) / s2, capped at maxAnisotropy), one texel of the level read apart along u
+ * and centred on the coordinate, each weighted by its share of a box of min(r, N)
+ * spacings (r = 3: 1/6, 1/3, 1/3, 1/6), each a lookup at that level as an isotropic one
+ * would be; the weighted sum is formed in double (the GPU's sums with weights of a sixth
+ * differ in the last bits). Returns false (the isotropic path decides) where the model
+ * does not apply. */
 enum { ANISO_MAX_PROBES = 16 };
 
-static double aniso_slope(unsigned cap) {
-    return cap >= 16 ? 2.0 : 2.0 - 1.0 / cap;
-}
-
-/* log2 of the probe count the level assumes, for x = log2 of the ratio (the slope under a
- * cap of 8 was not recorded: 2 - 1/cap, as under 2 and 4, is assumed) */
-static double aniso_log2_count(double x, unsigned cap) {
-    double j = floor(x), l = j + fmin(1.0, fmax(0.0, 0.5 + aniso_slope(cap) * (x - j - 0.5)));
-    return fmin(l, log2((double)cap));
+/* log2 of the probe count the level assumes, in 256ths, for x = log2 of the ratio in
+ * 256ths: j on the plateaus, floor(S f - A) (clamped to [0, 256]) above j, f = x - 256 j,
+ * capped at log2(maxAnisotropy). S and A are what an H200 gave under maxAnisotropy 16, 4
+ * and 2 (texture_probe4's "alod" lines at angle 0, every value); other caps take the
+ * nearest recorded one below. */
+static int32_t aniso_log2_count(int32_t x, unsigned cap) {
+    double S = cap >= 16 ? 2.0 : cap >= 4 ? 1.75 : 1.5;
+    double A = cap >= 16 ? 128.0 : cap >= 4 ? 96.75 : 64.5;
+    int32_t j = x >= 0 ? x / 256 : -((255 - x) / 256), f = x - 256 * j;
+    double v = floor(S * f - A);
+    int32_t l = 256 * j + (int32_t)fmin(256.0, fmax(0.0, v));
+    int32_t top = (int32_t)floor(256.0 * log2((double)cap));
+    return l < top ? l : top;
 }
 
 static bool aniso_sample(const exec_texobj *t, const exec_tex_lookup *q, const tex_where *w,
@@ -710,8 +720,10 @@ static bool aniso_sample(const exec_texobj *t, const exec_tex_lookup *q, const t
     double r = s2 > 0 ? s1 / s2 * oct : INFINITY;
     if (r < 1) r = 1;
     unsigned cap = t->max_aniso;
-    double lp = aniso_log2_count(isfinite(r) ? log2(r) : 64.0, cap);
-    double l256 = floor(256.0 * (log2(s1) - lp) + 0.5);
+    /* the ratio's log2 as the unit's table gives it, the major axis scaled by u's
+     * octagonal length; the level from the exact log2 of the major axis, rounded */
+    int32_t x = s2 > 0 && isfinite(r) ? log2_256(s1 * oct) - log2_256(s2) : 256 * 16;
+    double l256 = floor(256.0 * log2(s1) + 0.5) - aniso_log2_count(x, cap);
     float lod = clamp_level(t, (float)((l256 + (int32_t)(t->lod_bias * 256.0f)) / 256.0));
     double reff = fmin(r, (double)cap);
     unsigned n = reff <= 1 ? 1 : 2 * (unsigned)ceil(reff / 2);
