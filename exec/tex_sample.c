@@ -528,6 +528,15 @@ static double grad_len_combined(const double c[3]) {
            round_below(v[2] * (11.0 / 64), v[2], 12);
 }
 
+/* log2 of a positive finite length in 256ths as the unit takes it: the exponent plus the
+ * table's fraction of the mantissa's top 8 bits. */
+static int32_t log2_256(double rho) {
+    int e;
+    double m = frexp(rho, &e); /* rho = m * 2^e, m in [0.5, 1) */
+    unsigned j = (unsigned)(ldexp(m, 9) - 256.0);
+    return 256 * (e - 1) + tex_log2_frac[j];
+}
+
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
  * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
  * that parallel gradients widen it), the components of the sum and difference cut to 10
@@ -548,10 +557,17 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     }
     if (!(rho > 0)) return INT32_MIN / 2;
     if (!isfinite(rho)) return INT32_MAX / 2;
-    int e;
-    double m = frexp(rho, &e); /* rho = m * 2^e, m in [0.5, 1) */
-    unsigned j = (unsigned)(ldexp(m, 9) - 256.0);
-    return 256 * (e - 1) + tex_log2_frac[j];
+    return log2_256(rho);
+}
+
+/* A level of detail clamped as the descriptor says and to the levels there are. */
+static float clamp_level(const exec_texobj *t, float lod) {
+    if (lod < t->min_lod) lod = t->min_lod;
+    if (lod > t->max_lod) lod = t->max_lod;
+    float top = (float)(t->nlevels - 1);
+    if (lod > top) lod = top;
+    if (lod < 0) lod = 0;
+    return lod;
 }
 
 /* The level of detail a lookup asks for, clamped as the descriptor says. */
@@ -573,12 +589,7 @@ static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
         lod = l256 < -(1 << 20) ? -INFINITY
                                 : (float)(l256 + (int32_t)(t->lod_bias * 256.0f)) / 256.0f;
     }
-    if (lod < t->min_lod) lod = t->min_lod;
-    if (lod > t->max_lod) lod = t->max_lod;
-    float top = (float)(t->nlevels - 1);
-    if (lod > top) lod = top;
-    if (lod < 0) lod = 0;
-    return lod;
+    return clamp_level(t, lod);
 }
 
 /* Coordinates, slice and addressing of a lookup, resolved for the shapes. */
@@ -617,6 +628,132 @@ static void store(const exec_texobj *t, const tex_val *v, uint32_t out[4]) {
     }
 }
 
+/* One lookup of a mipmapped texture at coordinates c and level of detail lod: the level
+ * nearest (point mipmap filtering) or the two around it blended. */
+static void sample_mip(const exec_texobj *t, const tex_where *w, const float *c, float lod,
+                       tex_val *v) {
+    if (!t->mip_linear) {
+        unsigned l = (unsigned)floorf(lod + 0.5f);
+        if (l >= t->nlevels) l = t->nlevels - 1;
+        sample_level(t, &t->level[l], w->modes, w->dims, c, w->slice, w->norm, v);
+        return;
+    }
+    /* between levels the weight is the level's fraction cut (not rounded) to 8 bits; it
+     * splits the 256ths first, each level's lookup the rest */
+    unsigned l = (unsigned)floorf(lod);
+    unsigned a = (unsigned)floor((lod - l) * 256.0);
+    if (a == 0 || l + 1 >= t->nlevels || exec_tex_returns_int(t)) {
+        sample_level(t, &t->level[l], w->modes, w->dims, c, w->slice, w->norm, v);
+        return;
+    }
+    tex_acc acc;
+    memset(&acc, 0, sizeof acc);
+    for (unsigned k = 0; k < 2; k++) {
+        const exec_tex_level *lv = &t->level[l + k];
+        unsigned budget = k ? a : 256 - a;
+        if (t->linear) {
+            filter_level(t, lv, w->modes, w->dims, c, w->slice, w->norm, budget, &acc);
+        } else {
+            tex_val p;
+            point_level(t, lv, w->modes, w->dims, c, w->slice, w->norm, &p);
+            accumulate(t, &p, budget, &acc);
+        }
+    }
+    finish(t, &acc, v);
+}
+
+/* Anisotropic filtering (maxAnisotropy > 1, tex2DGrad on a mipmapped 2D texture): a model
+ * of what an H200 does (tests/cuda/texture/README.md, texture_probe4's "alod" and "imp"
+ * lines and texture_lod -DANISO), close to the GPU but not exact.
+ *
+ * The footprint is the ellipse the gradients span: its axes are the singular values
+ * s1 >= s2 of the matrix [dx dy] (in texels), its major axis along u. The ratio's log2 in
+ * 256ths, x, is the unit's log2 of s1 oct(u) less that of s2, oct(u) being u's octagonal
+ * length (max + 11/32 min of its components), which moves the ramps below with the angle
+ * as the GPU's do (30 and 45 degrees); log2 of the probe count, Lp, is a staircase of
+ * plateaus and ramps in x (aniso_log2_count) capped at log2(maxAnisotropy), and the
+ * level is log2(s1) - Lp, in 256ths. The probes: N = the even count at least r (r =
+ * s1 oct(u) / s2, capped at maxAnisotropy), one texel of the level read apart along u
+ * and centred on the coordinate, each weighted by its share of a box of min(r, N)
+ * spacings (r = 3: 1/6, 1/3, 1/3, 1/6), each a lookup at that level as an isotropic one
+ * would be; the weighted sum is formed in double (the GPU's sums with weights of a sixth
+ * differ in the last bits). Returns false (the isotropic path decides) where the model
+ * does not apply. */
+enum { ANISO_MAX_PROBES = 16 };
+
+/* log2 of the probe count the level assumes, in 256ths, for x = log2 of the ratio in
+ * 256ths: j on the plateaus, floor(S f - A) (clamped to [0, 256]) above j, f = x - 256 j,
+ * capped at log2(maxAnisotropy). S and A are what an H200 gave under maxAnisotropy 16, 4
+ * and 2 (texture_probe4's "alod" lines at angle 0, every value); other caps take the
+ * nearest recorded one below. */
+static int32_t aniso_log2_count(int32_t x, unsigned cap) {
+    double S = cap >= 16 ? 2.0 : cap >= 4 ? 1.75 : 1.5;
+    double A = cap >= 16 ? 128.0 : cap >= 4 ? 96.75 : 64.5;
+    int32_t j = x >= 0 ? x / 256 : -((255 - x) / 256), f = x - 256 * j;
+    double v = floor(S * f - A);
+    int32_t l = 256 * j + (int32_t)fmin(256.0, fmax(0.0, v));
+    int32_t top = (int32_t)floor(256.0 * log2((double)cap));
+    return l < top ? l : top;
+}
+
+static bool aniso_sample(const exec_texobj *t, const exec_tex_lookup *q, const tex_where *w,
+                         tex_val *v) {
+    if (t->max_aniso <= 1 || q->lod_kind != EXEC_TEX_LOD_GRAD || t->dims != 2 ||
+        t->cubemap || exec_tex_returns_int(t))
+        return false;
+    const exec_tex_level *l0 = &t->level[0];
+    const double size[2] = {l0->width, l0->height};
+    double g[2][2];
+    for (unsigned d = 0; d < 2; d++)
+        for (unsigned k = 0; k < 2; k++)
+            g[d][k] = q->grad[d][k] * (t->norm_coords ? size[k] : 1.0);
+    /* [dx dy] [dx dy]^T = [[a, b], [b, c]]: its eigenvalues are s1^2 and s2^2 */
+    double a = g[0][0] * g[0][0] + g[1][0] * g[1][0];
+    double b = g[0][0] * g[0][1] + g[1][0] * g[1][1];
+    double c = g[0][1] * g[0][1] + g[1][1] * g[1][1];
+    double mid = (a + c) / 2, rad = hypot((a - c) / 2, b);
+    double s1 = sqrt(mid + rad), s2 = sqrt(fmax(mid - rad, 0.0));
+    if (!(s1 > 0) || !isfinite(s1)) return false;
+    double th = 0.5 * atan2(2 * b, a - c), u[2] = {cos(th), sin(th)};
+    double au = fabs(u[0]), bu = fabs(u[1]);
+    double oct = fmax(au, bu) + 11.0 / 32 * fmin(au, bu);
+    double r = s2 > 0 ? s1 / s2 * oct : INFINITY;
+    if (r < 1) r = 1;
+    unsigned cap = t->max_aniso;
+    /* the ratio's log2 as the unit's table gives it, the major axis scaled by u's
+     * octagonal length; the level from the exact log2 of the major axis, rounded */
+    int32_t x = s2 > 0 && isfinite(r) ? log2_256(s1 * oct) - log2_256(s2) : 256 * 16;
+    double l256 = floor(256.0 * log2(s1) + 0.5) - aniso_log2_count(x, cap);
+    float lod = clamp_level(t, (float)((l256 + (int32_t)(t->lod_bias * 256.0f)) / 256.0));
+    double reff = fmin(r, (double)cap);
+    unsigned n = reff <= 1 ? 1 : 2 * (unsigned)ceil(reff / 2);
+    if (n > cap) n = cap & ~1u;
+    if (n > ANISO_MAX_PROBES) n = ANISO_MAX_PROBES;
+    if (n <= 1) {
+        sample_mip(t, w, w->c, lod, v);
+        return true;
+    }
+    /* the probes lie one texel of the level read apart (under maxAnisotropy 4, ratios 6 and
+     * 8 with a 1-texel minor axis give exactly ratio 4's response with a 2-texel one) */
+    double box = fmin(reff, (double)n);
+    double step = exp2(t->mip_linear ? (double)lod : floor((double)lod + 0.5));
+    double acc[4] = {0, 0, 0, 0};
+    for (unsigned i = 0; i < n; i++) {
+        double p = i - (n - 1) / 2.0; /* the probe's place, in spacings */
+        double share = fmin(p + 0.5, box / 2) - fmax(p - 0.5, -box / 2);
+        if (!(share > 0)) continue;
+        float cc[3] = {w->c[0], w->c[1], w->c[2]};
+        for (unsigned k = 0; k < 2; k++)
+            cc[k] = (float)(w->c[k] + p * step * u[k] / (w->norm ? size[k] : 1.0));
+        tex_val pv;
+        memset(&pv, 0, sizeof pv);
+        sample_mip(t, w, cc, lod, &pv);
+        for (unsigned k = 0; k < 4; k++) acc[k] += share / box * pv.f[k];
+    }
+    for (unsigned k = 0; k < 4; k++) v->f[k] = (float)acc[k];
+    return true;
+}
+
 void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t out[4]) {
     tex_val v;
     memset(&v, 0, sizeof v);
@@ -637,36 +774,8 @@ void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t ou
     where_of(t, q, &w);
     if (t->nlevels <= 1) {
         sample_level(t, &t->level[0], w.modes, w.dims, w.c, w.slice, w.norm, &v);
-    } else {
-        float lod = level_of(t, q);
-        if (!t->mip_linear) {
-            unsigned l = (unsigned)floorf(lod + 0.5f);
-            if (l >= t->nlevels) l = t->nlevels - 1;
-            sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
-        } else {
-            /* between levels the weight is the level's fraction cut (not rounded) to
-             * 8 bits; it splits the 256ths first, each level's lookup the rest */
-            unsigned l = (unsigned)floorf(lod);
-            unsigned a = (unsigned)floor((lod - l) * 256.0);
-            if (a == 0 || l + 1 >= t->nlevels || exec_tex_returns_int(t)) {
-                sample_level(t, &t->level[l], w.modes, w.dims, w.c, w.slice, w.norm, &v);
-            } else {
-                tex_acc acc;
-                memset(&acc, 0, sizeof acc);
-                for (unsigned k = 0; k < 2; k++) {
-                    const exec_tex_level *lv = &t->level[l + k];
-                    unsigned budget = k ? a : 256 - a;
-                    if (t->linear) {
-                        filter_level(t, lv, w.modes, w.dims, w.c, w.slice, w.norm, budget, &acc);
-                    } else {
-                        tex_val p;
-                        point_level(t, lv, w.modes, w.dims, w.c, w.slice, w.norm, &p);
-                        accumulate(t, &p, budget, &acc);
-                    }
-                }
-                finish(t, &acc, &v);
-            }
-        }
+    } else if (!aniso_sample(t, q, &w, &v)) {
+        sample_mip(t, &w, w.c, level_of(t, q), &v);
     }
     store(t, &v, out);
 }

@@ -65,6 +65,7 @@ typedef struct exec_texobj {
     bool gather;             /* the array was made with cudaArrayTextureGather */
     float border[4];
     float lod_bias, min_lod, max_lod;
+    uint8_t max_aniso;       /* cudaTextureDesc.maxAnisotropy, at most 16; 0 or 1: none */
     uint32_t nlevels;        /* 1 unless a mipmapped array */
     exec_tex_level level[EXEC_TEX_MAX_LEVELS];
     /* the memory holding every texel: while it is allocated the object may be read */

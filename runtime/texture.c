@@ -144,13 +144,13 @@ static cudaError_t rt_sampling(exec_texobj *x, const struct cudaTextureDesc *t) 
     x->lod_bias = t->mipmapLevelBias;
     x->min_lod = t->minMipmapLevelClamp;
     x->max_lod = x->nlevels > 1 ? t->maxMipmapLevelClamp : 0.0f;
-    /* anisotropic filtering measures the footprint otherwise than the isotropic length
-     * (on an H200 some levels come out above the isotropic one, others more than
-     * log2(maxAnisotropy) below: texture_lod -DANISO) and takes probes whose places and
-     * weights no recording shows yet (tests/cuda/texture/README.md): not emulated, so say so */
+    x->max_aniso = (uint8_t)(t->maxAnisotropy > 16 ? 16 : t->maxAnisotropy);
+    /* anisotropic filtering (exec/tex_sample.c) follows a model of what an H200 does that
+     * is close but not exact (tests/cuda/texture/README.md): say so */
     if (t->maxAnisotropy > 1 && x->nlevels > 1)
-        fprintf(stderr, "vcuda: cudaCreateTextureObject: maxAnisotropy %u is not emulated "
-                        "(lookups are isotropic)\n", t->maxAnisotropy);
+        fprintf(stderr, "vcuda: cudaCreateTextureObject: maxAnisotropy %u is approximated "
+                        "(levels and probes close to, not exactly, the GPU's)\n",
+                t->maxAnisotropy);
     return cudaSuccess;
 }
 
