@@ -9,10 +9,11 @@
  *   the barrier it last passed), then straight C code with gotos for the branches.
  * - A register is a C local of a 32-lane vector type of 64-bit slots (the interpreter's
  *   own slot format, so spilling is a plain copy), or of 32-bit lanes when every
- *   definition of it makes a 32-bit value (find_narrow); the C compiler keeps them in the
- *   host's SIMD registers. A uniform or affine register (lane l holds s + l * step: threadIdx.x
- *   and the addresses made of it, see the value analysis below) is one scalar. Predicates
- *   are 32-bit lane masks. Only the registers and predicates live across a barrier are
+ *   definition of it makes a 32-bit value (find_narrow), held as chunks of the host's
+ *   widest vector (QL and WL lanes, decided by the prelude: jit_vemit_prelude), which the
+ *   C compiler keeps in the host's SIMD registers. A uniform or affine register (lane l
+ *   holds s + l * step: threadIdx.x and the addresses made of it, see the value analysis
+ *   below) is one scalar. Predicates are 32-bit lane masks. Only the registers and predicates live across a barrier are
  *   stored, into the warp's own register file (exec_wstate.h.R), and loaded again when its
  *   next turn starts there.
  * - Each instruction runs under the active mask (the warp's lanes on the path, less those
