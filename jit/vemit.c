@@ -13,9 +13,9 @@
  *   widest vector (QL and WL lanes, decided by the prelude: jit_vemit_prelude), which the
  *   C compiler keeps in the host's SIMD registers. A uniform or affine register (lane l
  *   holds s + l * step: threadIdx.x and the addresses made of it, see the value analysis
- *   below) is one scalar. Predicates are 32-bit lane masks. Only the registers and predicates live across a barrier are
- *   stored, into the warp's own register file (exec_wstate.h.R), and loaded again when its
- *   next turn starts there.
+ *   below) is one scalar. Predicates are 32-bit lane masks. Only the registers and
+ *   predicates live across a barrier are stored, into the warp's own register file
+ *   (exec_wstate.h.R), and loaded again when its next turn starts there.
  * - Each instruction runs under the active mask (the warp's lanes on the path, less those
  *   whose guard fails), the whole-warp case first. Integer arithmetic, comparisons,
  *   selects, kernel-parameter loads and coalesced loads and stores of 4 or 8 bytes in
