@@ -9,12 +9,13 @@
  *   the barrier it last passed), then straight C code with gotos for the branches.
  * - A register is a C local of a 32-lane vector type of 64-bit slots (the interpreter's
  *   own slot format, so spilling is a plain copy), or of 32-bit lanes when every
- *   definition of it makes a 32-bit value (find_narrow); the C compiler keeps them in the
- *   host's SIMD registers. A uniform or affine register (lane l holds s + l * step: threadIdx.x
- *   and the addresses made of it, see the value analysis below) is one scalar. Predicates
- *   are 32-bit lane masks. Only the registers and predicates live across a barrier are
- *   stored, into the warp's own register file (exec_wstate.h.R), and loaded again when its
- *   next turn starts there.
+ *   definition of it makes a 32-bit value (find_narrow), held as chunks of the host's
+ *   widest vector (QL and WL lanes, decided by the prelude: jit_vemit_prelude), which the
+ *   C compiler keeps in the host's SIMD registers. A uniform or affine register (lane l
+ *   holds s + l * step: threadIdx.x and the addresses made of it, see the value analysis
+ *   below) is one scalar. Predicates are 32-bit lane masks. Only the registers and
+ *   predicates live across a barrier are stored, into the warp's own register file
+ *   (exec_wstate.h.R), and loaded again when its next turn starts there.
  * - Each instruction runs under the active mask (the warp's lanes on the path, less those
  *   whose guard fails), the whole-warp case first. Integer arithmetic, comparisons,
  *   selects, kernel-parameter loads and coalesced loads and stores of 4 or 8 bytes in
@@ -963,7 +964,7 @@ static const char *wmask(const vfunc *v, uint32_t s) {
 static const char *wr(const vfunc *v, uint32_t i, uint32_t d) {
     return SET_HAS(&v->live[i * v->nw], d) ? "WR" : "WRF";
 }
-/* The same for a register of 32-bit lanes (16 lanes j_ of X2 at a time). */
+/* The same for a register of 32-bit lanes (WL lanes j_ of XW at a time). */
 static const char *wrw(const vfunc *v, uint32_t i, uint32_t d) {
     return SET_HAS(&v->live[i * v->nw], d) ? "WRW" : "WRWF";
 }
@@ -993,12 +994,12 @@ static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
     }
 }
 
-/* Slot s's lanes of chunk k_ (a Q: 8 lanes), inside X4. */
+/* Slot s's lanes of chunk k_ (a Q: QL lanes), inside XQ. */
 static void opq(jit_buf *o, const vfunc *v, uint32_t s) {
     if (v->konst[s]) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BQ(0x%llxull)", (unsigned long long)c->value);
-        else jit_buf_printf(o, "LDQ(R + %uu * 32 + k_ * 8)", s);
+        else jit_buf_printf(o, "LDQ(R + %uu * 32 + k_ * QL)", s);
     } else if (v->uni[s] && v->stride[s]) {
         jit_buf_printf(o, "AFQ(s%u, ", s);
         stp(o, v, s);
@@ -1012,12 +1013,12 @@ static void opq(jit_buf *o, const vfunc *v, uint32_t s) {
     }
 }
 
-/* Slot s's low halves in lanes 16 * j_ to 16 * j_ + 15 (a W), inside X2. */
+/* Slot s's low halves in lanes WL * j_ to WL * j_ + WL - 1 (a W), inside XW. */
 static void opw(jit_buf *o, const vfunc *v, uint32_t s) {
     if (v->konst[s]) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BW(0x%xu)", (uint32_t)c->value);
-        else jit_buf_printf(o, "NWQ(LDQ(R + %uu * 32 + j_ * 16), LDQ(R + %uu * 32 + j_ * 16 + 8))", s, s);
+        else jit_buf_printf(o, "NWQ(LDQ(R + %uu * 32 + j_ * WL), LDQ(R + %uu * 32 + j_ * WL + QL))", s, s);
     } else if (v->uni[s] && v->stride[s]) {
         jit_buf_printf(o, "AFW(s%u, ", s);
         stp(o, v, s);
@@ -1379,29 +1380,29 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
         size - 1, 32 * size, 32 * size, nowrap);
     if (load) {
         if (size == 4 && v->narrow[in->d[0]])
-            jit_buf_printf(o, "        X2(W t_; __builtin_memcpy(&t_, base + a0 + j_ * 64, 64); %s(r%u, t_);)\n",
+            jit_buf_printf(o, "        XW(W t_; __builtin_memcpy(&t_, base + a0 + j_ * (4 * WL), sizeof t_); %s(r%u, t_);)\n",
                            wrw(v, i, in->d[0]), in->d[0]);
         else if (size == 4)
-            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); %s(r%u, __builtin_convertvector(t_, Q));)\n",
+            jit_buf_printf(o, "        XQ(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * (4 * QL), sizeof t_); %s(r%u, __builtin_convertvector(t_, Q));)\n",
                            wr(v, i, in->d[0]), in->d[0]);
         else
-            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, base + a0 + k_ * 64, 64); %s(r%u, t_);)\n",
+            jit_buf_printf(o, "        XQ(Q t_; __builtin_memcpy(&t_, base + a0 + k_ * (8 * QL), sizeof t_); %s(r%u, t_);)\n",
                            wr(v, i, in->d[0]), in->d[0]);
     } else if (size == 4 && !v->konst[in->d[0]] && v->narrow[in->d[0]]) {
         /* 32-bit lanes: the warp's 128 bytes as they are, or the lanes of the mask */
         jit_buf_printf(o, "        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &r%u, 128);\n"
-                          "        else { X2(if ((u16)(m >> (16 * j_))) STMW(base + a0 + j_ * 64, (u16)(m >> (16 * j_)), r%u.w[j_]);) }\n",
+                          "        else { XW(if (KW(m)) STMW(base + a0 + j_ * (4 * WL), KW(m), r%u.w[j_]);) }\n",
                        in->d[0], in->d[0]);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
         opnd(o, v, in->d[0]);
         if (size == 4)
-            jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) { X4(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * 32, &t_, 32);) }\n");
+            jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) { XQ(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * (4 * QL), &t_, sizeof t_);) }\n");
         else
             jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &d_, 256);\n");
         /* some lanes: a masked store of each chunk (no lane writes what it need not) */
-        jit_buf_printf(o, "        else { X4(if ((u8)(m >> (8 * k_))) STM%u(base + a0 + k_ * %u, (u8)(m >> (8 * k_)), d_.q[k_]);) }\n",
-                       size, 8 * size);
+        jit_buf_printf(o, "        else { XQ(if (KQ(m)) STM%u(base + a0 + k_ * (%uu * QL), KQ(m), d_.q[k_]);) }\n",
+                       size, size);
     }
     jit_buf_printf(o, "      } else if (m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
@@ -1420,8 +1421,8 @@ static void emit_mem_rows(jit_buf *o, const vfunc *v, uint32_t i) {
     else
         jit_buf_printf(o, "      vn rw_; if (LIKELY(m == FULL && ok && ROWS4Q(base, &A_, %lldull, lo, hi, &rw_))) {\n",
                        (long long)in->imm);
-    if (v->narrow[d]) jit_buf_printf(o, "        X2(%s(r%u, rw_.w[j_]);)\n", wrw(v, i, d), d);
-    else jit_buf_printf(o, "        vu x_ = VN(rw_); X4(%s(r%u, x_.q[k_]);)\n", wr(v, i, d), d);
+    if (v->narrow[d]) jit_buf_printf(o, "        XW(%s(r%u, rw_.w[j_]);)\n", wrw(v, i, d), d);
+    else jit_buf_printf(o, "        vu x_ = VN(rw_); XQ(%s(r%u, x_.q[k_]);)\n", wr(v, i, d), d);
     jit_buf_printf(o, "      } else\n");
 }
 
@@ -1453,13 +1454,13 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
                           "          __builtin_memcpy(&b_[l_], base + ef_ + (u64)((i64)(l_ - f_) * st_), %u); }\n",
                        T, size);
         if (size == 4 && v->narrow[d])
-            jit_buf_printf(o, "        X2(W t_; __builtin_memcpy(&t_, b_ + 16 * j_, 64); %s(r%u, t_);)\n",
+            jit_buf_printf(o, "        XW(W t_; __builtin_memcpy(&t_, b_ + WL * j_, sizeof t_); %s(r%u, t_);)\n",
                            wrw(v, i, d), d);
         else if (size == 4)
-            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, b_ + 8 * k_, 32); %s(r%u, __builtin_convertvector(t_, Q));)\n",
+            jit_buf_printf(o, "        XQ(Q32 t_; __builtin_memcpy(&t_, b_ + QL * k_, sizeof t_); %s(r%u, __builtin_convertvector(t_, Q));)\n",
                            wr(v, i, d), d);
         else
-            jit_buf_printf(o, "        X4(Q t_; __builtin_memcpy(&t_, b_ + 8 * k_, 64); %s(r%u, t_);)\n",
+            jit_buf_printf(o, "        XQ(Q t_; __builtin_memcpy(&t_, b_ + QL * k_, sizeof t_); %s(r%u, t_);)\n",
                            wr(v, i, d), d);
     } else {
         jit_buf_printf(o, "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(",
@@ -1485,7 +1486,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         jit_buf_printf(o, "    if (m) { %s pv_; __builtin_memcpy(&pv_, V.params + %lld, %u); ",
                        size == 4 ? "u32" : "u64", (long long)in->imm, size);
         if (v->uni[in->d[0]]) jit_buf_printf(o, "s%u = pv_; }\n", in->d[0]);
-        else jit_buf_printf(o, "X4(%s(r%u, BQ(pv_));) }\n", wr(v, i, in->d[0]), in->d[0]);
+        else jit_buf_printf(o, "XQ(%s(r%u, BQ(pv_));) }\n", wr(v, i, in->d[0]), in->d[0]);
         return;
     }
     bool shared = shape == EXEC_NATIVE_MEM_LD_SHARED || shape == EXEC_NATIVE_MEM_ST_SHARED;
@@ -1522,10 +1523,10 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
             jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); s%u = x_;\n",
                            size == 4 ? "u32" : "u64", size, in->d[0]);
         else if (load && size == 4 && v->narrow[in->d[0]])
-            jit_buf_printf(o, "        u32 x_; __builtin_memcpy(&x_, base + a0, 4); X2(%s(r%u, BW(x_));)\n",
+            jit_buf_printf(o, "        u32 x_; __builtin_memcpy(&x_, base + a0, 4); XW(%s(r%u, BW(x_));)\n",
                            wrw(v, i, in->d[0]), in->d[0]);
         else if (load)
-            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); X4(%s(r%u, BQ(x_));)\n",
+            jit_buf_printf(o, "        %s x_; __builtin_memcpy(&x_, base + a0, %u); XQ(%s(r%u, BQ(x_));)\n",
                            size == 4 ? "u32" : "u64", size, wr(v, i, in->d[0]), in->d[0]);
         else /* (a store made one for the warp: the handler's) */
             jit_buf_printf(o, "        __builtin_trap();\n");
@@ -1534,7 +1535,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         emit_mem_rows(o, v, i);
     jit_buf_printf(o,
         "      if (LIKELY(m == FULL && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu &&\n"
-        "                 ({ Q o_ = BQ(0); X4(o_ |= A_.q[k_] - BQ(A_.q[0][0]) - IOTA.q[k_] * %uu;) !TESTQ(o_); }))) {\n",
+        "                 ({ Q o_ = BQ(0); XQ(o_ |= A_.q[k_] - BQ(A_.q[0][0]) - IOTA.q[k_] * %uu;) !TESTQ(o_); }))) {\n",
         size - 1, 32 * size, 32 * size, size);
     }
     if (uni) {
@@ -1542,7 +1543,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         if (size == 4 && v->narrow[in->d[0]])
             jit_buf_printf(o, "        __builtin_memcpy(&r%u, base + a0, 128);\n", in->d[0]);
         else if (size == 4)
-            jit_buf_printf(o, "        X4(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * 32, 32); r%u.q[k_] = __builtin_convertvector(t_, Q);)\n",
+            jit_buf_printf(o, "        XQ(Q32 t_; __builtin_memcpy(&t_, base + a0 + k_ * (4 * QL), sizeof t_); r%u.q[k_] = __builtin_convertvector(t_, Q);)\n",
                            in->d[0]);
         else
             jit_buf_printf(o, "        __builtin_memcpy(&r%u, base + a0, 256);\n", in->d[0]);
@@ -1552,7 +1553,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         jit_buf_printf(o, "        vu d_ = ");
         opnd(o, v, in->d[0]);
         if (size == 4)
-            jit_buf_printf(o, "; X4(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * 32, &t_, 32);)\n");
+            jit_buf_printf(o, "; XQ(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * (4 * QL), &t_, sizeof t_);)\n");
         else
             jit_buf_printf(o, "; __builtin_memcpy(base + a0, &d_, 256);\n");
     }
@@ -1569,19 +1570,19 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
      * an inactive lane's address may be anything) */
     jit_buf_printf(o, "      } else { _Bool gok_ = 0;\n"
                       "        if (m && ok && hi >= %uu) { Q bad_ = BQ(0);\n"
-                      "          X4(Q a_ = A_.q[k_] + BQ(%lldll);\n"
+                      "          XQ(Q a_ = A_.q[k_] + BQ(%lldll);\n"
                       "             bad_ |= ((Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu))) & LM(m);)\n"
                       "          gok_ = !TESTQ(bad_);\n",
                    size, (long long)in->imm, size, size - 1);
     if (load && size == 4 && v->narrow[in->d[0]]) {
         /* gathered as slots, kept as 32-bit lanes */
-        jit_buf_printf(o, "          if (gok_) { vu g_ = {0}; if (m == FULL) { X4(g_.q[k_] = LDC4(base, A_.q[k_] + BQ(%lldll));) }\n"
-                          "            else { X4(if ((u8)(m >> (8 * k_))) g_.q[k_] = GATHERM4(base, A_.q[k_] + BQ(%lldll), (u8)(m >> (8 * k_)));) }\n"
-                          "            X2(%s(r%u, NW(g_));) }\n",
+        jit_buf_printf(o, "          if (gok_) { vu g_ = {0}; if (m == FULL) { XQ(g_.q[k_] = LDC4(base, A_.q[k_] + BQ(%lldll));) }\n"
+                          "            else { XQ(if (KQ(m)) g_.q[k_] = GATHERM4(base, A_.q[k_] + BQ(%lldll), KQ(m));) }\n"
+                          "            XW(%s(r%u, NW(g_));) }\n",
                        (long long)in->imm, (long long)in->imm, wrw(v, i, in->d[0]), in->d[0]);
     } else if (load) {
-        jit_buf_printf(o, "          if (gok_ && m == FULL) { X4(r%u.q[k_] = LDC%u(base, A_.q[k_] + BQ(%lldll));) }\n"
-                          "          else if (gok_) { X4(if ((u8)(m >> (8 * k_))) WR(r%u, GATHERM%u(base, A_.q[k_] + BQ(%lldll), (u8)(m >> (8 * k_))));) }\n",
+        jit_buf_printf(o, "          if (gok_ && m == FULL) { XQ(r%u.q[k_] = LDC%u(base, A_.q[k_] + BQ(%lldll));) }\n"
+                          "          else if (gok_) { XQ(if (KQ(m)) WR(r%u, GATHERM%u(base, A_.q[k_] + BQ(%lldll), KQ(m)));) }\n",
                        in->d[0], size, (long long)in->imm, in->d[0], size, (long long)in->imm);
     } else {
         jit_buf_printf(o, "          if (gok_) { vu d_ = ");
@@ -1632,17 +1633,17 @@ static bool emit_setp_affine(jit_buf *o, const vfunc *v, uint32_t i) {
     case ALU_V_EQ: jit_buf_printf(o, "AFEQ(b_, st_, c_)"); break;
     default: jit_buf_printf(o, "~AFEQ(b_, st_, c_)"); break;
     }
-    jit_buf_printf(o, ";\n      else { X4(Q a = ");
+    jit_buf_printf(o, ";\n      else { XQ(Q a = ");
     opq(o, v, in->a[0]);
     jit_buf_printf(o, "; Q b = ");
     opq(o, v, in->a[1]);
-    jit_buf_printf(o, "; bits_ |= TESTQ((Q)(%s)) << (8 * k_);) }\n"
+    jit_buf_printf(o, "; bits_ |= TESTQ((Q)(%s)) << (QL * k_);) }\n"
                       "      p%u = (p%u & ~m) | (bits_ & m); }\n",
                    vs->expr, in->d[0], in->d[0]);
     return true;
 }
 
-/* A 32-bit operation on 32-bit lanes, 16 at a time: a comparison (any operands: it reads
+/* A 32-bit operation on 32-bit lanes, a chunk of WL at a time: a comparison (any operands: it reads
  * their low halves), or an operation whose register is one of 32-bit lanes. */
 static bool emit_spec_w(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
@@ -1650,7 +1651,7 @@ static bool emit_spec_w(jit_buf *o, const vfunc *v, uint32_t i) {
     const vspec *vs = v->vs[i];
     bool sel = in->op == PTX_OP_selp, setp = !sel && vs->setp;
     if (setp ? !vs->wexpr : !v->narrow[in->d[0]]) return false;
-    jit_buf_printf(o, "    { u32 bits_ = 0; (void)bits_; X2(");
+    jit_buf_printf(o, "    { u32 bits_ = 0; (void)bits_; XW(");
     for (unsigned k = 0; k < in->na && k < 3; k++) {
         if (sel && k == 2) break;
         jit_buf_printf(o, "W %c = ", names[k]);
@@ -1662,7 +1663,7 @@ static bool emit_spec_w(jit_buf *o, const vfunc *v, uint32_t i) {
         pred(o, v, in->a[2]);
         jit_buf_printf(o, "), a, b); %s(r%u, t_);) }\n", wrw(v, i, in->d[0]), in->d[0]);
     } else if (setp) {
-        jit_buf_printf(o, "bits_ |= TESTW((W)(%s)) << (16 * j_);) p%u = (p%u & ~m) | (bits_ & m); }\n",
+        jit_buf_printf(o, "bits_ |= TESTW((W)(%s)) << (WL * j_);) p%u = (p%u & ~m) | (bits_ & m); }\n",
                        vs->wexpr, in->d[0], in->d[0]);
     } else {
         jit_buf_printf(o, "W t_ = %s; %s(r%u, t_);) }\n", vs->wexpr, wrw(v, i, in->d[0]), in->d[0]);
@@ -1698,9 +1699,9 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
     }
     if (setp && emit_setp_affine(o, v, i)) return;
     if (emit_spec_w(o, v, i)) return;
-    /* 8 lanes at a time (the host's widest vectors), 4 times */
+    /* a chunk of QL lanes at a time (the host's widest vectors: the prelude's QL) */
     bool to_uni = !setp && v->uni[in->d[0]];
-    jit_buf_printf(o, "    { u32 bits_ = 0; vu T_; (void)bits_; (void)T_; X4(");
+    jit_buf_printf(o, "    { u32 bits_ = 0; vu T_; (void)bits_; (void)T_; XQ(");
     for (unsigned k = 0; k < in->na && k < 3; k++) {
         if (sel && k == 2) break;
         jit_buf_printf(o, "Q %c = ", names[k]);
@@ -1712,7 +1713,7 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
         pred(o, v, in->a[2]);
         jit_buf_printf(o, "), a, b); ");
     } else if (setp) {
-        jit_buf_printf(o, "bits_ |= TESTQ((Q)(%s)) << (8 * k_);) p%u = (p%u & ~m) | (bits_ & m); }\n",
+        jit_buf_printf(o, "bits_ |= TESTQ((Q)(%s)) << (QL * k_);) p%u = (p%u & ~m) | (bits_ & m); }\n",
                        v->vs[i]->expr, in->d[0], in->d[0]);
         return;
     } else {
@@ -1774,11 +1775,11 @@ static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t
         jit_buf_printf(o, "%s; s%u = %s; }", w32 ? " & 0xffffffffull" : "", d,
                        rem ? "x_ & (dv_ - 1)" : "x_ >> __builtin_ctzll(dv_)");
     } else if (v->narrow[d]) {
-        jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X2(W x_ = ");
+        jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; XW(W x_ = ");
         opw(o, v, a);
         jit_buf_printf(o, "; %s(r%u, %s);)", wrw(v, i, d), d, rem ? "x_ & BW(dv_ - 1)" : "x_ >> sh_");
     } else {
-        jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; X4(Q x_ = ");
+        jit_buf_printf(o, " u32 sh_ = (u32)__builtin_ctzll(dv_); (void)sh_; XQ(Q x_ = ");
         opq(o, v, a);
         jit_buf_printf(o, "%s; %s(r%u, %s);)", w32 ? " & M32" : "", wr(v, i, d), d,
                        rem ? "x_ & BQ(dv_ - 1)" : "x_ >> sh_");
@@ -1810,11 +1811,11 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
         return false;
     if (in->flags & EXEC_F_PSEUDO) jit_buf_printf(o, "    clk--;\n");
     if (!val[0] && v->affine) { /* a warp holds 32 consecutive threads of a row */
-        jit_buf_printf(o, "    X4(%s(r%u, BQ((wi * 32u) %% V.ntid[0]) + IOTA.q[k_]);)\n", wr(v, i, d), d);
+        jit_buf_printf(o, "    XQ(%s(r%u, BQ((wi * 32u) %% V.ntid[0]) + IOTA.q[k_]);)\n", wr(v, i, d), d);
         return true;
     }
     if (!val[0]) { /* the 1-D block's thread index; else the handler's */
-        jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { X4(%s(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
+        jit_buf_printf(o, "    if (LIKELY(V.ntid[1] == 1 && V.ntid[2] == 1)) { XQ(%s(r%u, BQ(wi * 32u) + IOTA.q[k_]);) }\n"
                           "    else if (m) {\n", wr(v, i, d), d);
         uint32_t def[1] = {d};
         jit_buf_printf(o, "    clk++;\n"); /* (the handler takes a pseudo's issue back itself) */
@@ -1824,7 +1825,7 @@ static bool emit_sreg(jit_buf *o, const vfunc *v, uint32_t i) {
         return true;
     }
     if (v->uni[d]) jit_buf_printf(o, "    if (m) s%u = (u64)%s;\n", d, val);
-    else jit_buf_printf(o, "    X4(%s(r%u, BQ((u64)%s));)\n", wr(v, i, d), d, val);
+    else jit_buf_printf(o, "    XQ(%s(r%u, BQ((u64)%s));)\n", wr(v, i, d), d, val);
     return true;
 }
 
@@ -1959,26 +1960,26 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         }
         case K_FLT: {
             static const char names[] = "abc";
-            if (v->narrow[in->d[0]]) { /* 16 lanes at a time */
-                jit_buf_printf(o, "    X2(");
+            if (v->narrow[in->d[0]]) { /* WL lanes at a time */
+                jit_buf_printf(o, "    XW(");
                 for (unsigned k = 0; k < in->na; k++) {
-                    jit_buf_printf(o, "F16 %c = (F16)(", names[k]);
+                    jit_buf_printf(o, "FW %c = (FW)(", names[k]);
                     opw(o, v, in->a[k]);
                     jit_buf_printf(o, "); ");
                 }
                 const char *e = in->op == PTX_OP_add ? "a + b" : in->op == PTX_OP_sub ? "a - b"
-                              : in->op == PTX_OP_mul ? "a * b" : "FMA16(a, b, c)";
+                              : in->op == PTX_OP_mul ? "a * b" : "FMAW(a, b, c)";
                 jit_buf_printf(o, "%s(r%u, WOFF(%s));)\n", wrw(v, i, in->d[0]), in->d[0], e);
                 break;
             }
-            jit_buf_printf(o, "    X4(");
+            jit_buf_printf(o, "    XQ(");
             for (unsigned k = 0; k < in->na; k++) {
-                jit_buf_printf(o, "F8 %c = F8OF(", names[k]);
+                jit_buf_printf(o, "FQ %c = FQOF(", names[k]);
                 opq(o, v, in->a[k]);
                 jit_buf_printf(o, "); ");
             }
             const char *e = in->op == PTX_OP_add ? "a + b" : in->op == PTX_OP_sub ? "a - b"
-                          : in->op == PTX_OP_mul ? "a * b" : "FMA8(a, b, c)";
+                          : in->op == PTX_OP_mul ? "a * b" : "FMAQ(a, b, c)";
             jit_buf_printf(o, "%s(r%u, QOFF(%s));)\n", wr(v, i, in->d[0]), in->d[0], e);
             break;
         }
@@ -2018,7 +2019,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                 opnd_s(o, v, in->a[0]);
                 jit_buf_printf(o, " + 0x%llxull) & 0x%llxull; }\n", (unsigned long long)in->imm, keep);
             } else {
-                jit_buf_printf(o, "    X4(%s(r%u, (", wr(v, i, in->d[0]), in->d[0]);
+                jit_buf_printf(o, "    XQ(%s(r%u, (", wr(v, i, in->d[0]), in->d[0]);
                 opq(o, v, in->a[0]);
                 jit_buf_printf(o, " + BQ(0x%llxull)) & BQ(0x%llxull));)\n", (unsigned long long)in->imm,
                                keep);
@@ -2170,13 +2171,23 @@ bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
     return vemit_variant(f, true, general, o, why, wn);
 }
 
+/* The prelude's vector types and their operations. A register's 32 lanes are chunks of the
+ * host's widest vector: QL lanes of 64-bit slots (Q) or WL = 2 * QL lanes of 32 bits (W),
+ * NQ or NWC chunks, looped over by XQ (k_) and XW (j_). QL is 8 (64 bytes) where the C
+ * compiler targets AVX-512, else 4 (32 bytes): a vector type wider than the host's
+ * registers is no machine mode, so the compiler keeps such values in memory and splits
+ * each operation through the stack. The width is decided by the preprocessor under the
+ * unit's -march=native, so the generated text is one for every host, and a unit's cache
+ * key (jit/build.c: source, options, CPU model) already tells the builds apart. */
 void jit_vemit_prelude(jit_buf *o) {
     jit_buf_printf(o,
         "/* the vector tier (jit/vemit.c) */\n"
-        "typedef u64 Q __attribute__((vector_size(64)));\n"
-        "typedef i64 QI __attribute__((vector_size(64)));\n"
-        "typedef u32 Q32 __attribute__((vector_size(32)));\n"
-        "typedef struct { Q q[4]; } vu; /* a register: 32 lanes of 64-bit slots */\n"
+        "#if defined(__AVX512F__)\n#define QL 8\n#else\n#define QL 4\n#endif\n"
+        "#define WL (2 * QL)\n#define NQ (32 / QL)\n#define NWC (32 / WL)\n"
+        "typedef u64 Q __attribute__((vector_size(8 * QL)));\n"
+        "typedef i64 QI __attribute__((vector_size(8 * QL)));\n"
+        "typedef u32 Q32 __attribute__((vector_size(4 * QL)));\n"
+        "typedef struct { Q q[NQ]; } vu; /* a register: 32 lanes of 64-bit slots */\n"
         "struct bview { unsigned char *warps; u32 nwarps; unsigned char *shared; u64 shared_size;\n"
         "  const char *ranges; const unsigned char *params; const int *fault_kind; const char *code;\n"
         "  u32 ntid[3], ctaid[3], nctaid[3]; };\n"
@@ -2186,21 +2197,37 @@ void jit_vemit_prelude(jit_buf *o) {
         "  int (*bail_in_regions)(void *, u32, u32, u32, const u32 *, const u32 *, const u64 *,\n"
         "                         u32, const u32 *, const u32 *); };\n"
         "#define WSZ %zuu\n#define ALviE_OFF %zuu\n"
-        "/* S once for each chunk k_ of 8 lanes */\n"
-        "#define X4(...) { enum { k_ = 0 }; __VA_ARGS__ } { enum { k_ = 1 }; __VA_ARGS__ }\\\n"
-        "  { enum { k_ = 2 }; __VA_ARGS__ } { enum { k_ = 3 }; __VA_ARGS__ }\n"
+        "/* S once for each chunk k_ of QL lanes (XQ), j_ of WL lanes (XW); the lane indices\n"
+        " * b to b + QL - 1 (QIX), b to b + WL - 1 (WIX), for shuffles */\n"
+        "#define R2_(v, ...) { enum { v = 0 }; __VA_ARGS__ } { enum { v = 1 }; __VA_ARGS__ }\n"
+        "#define R4_(v, ...) R2_(v, __VA_ARGS__) { enum { v = 2 }; __VA_ARGS__ } { enum { v = 3 }; __VA_ARGS__ }\n"
+        "#define R8_(v, ...) R4_(v, __VA_ARGS__) { enum { v = 4 }; __VA_ARGS__ } { enum { v = 5 }; __VA_ARGS__ }\\\n"
+        "  { enum { v = 6 }; __VA_ARGS__ } { enum { v = 7 }; __VA_ARGS__ }\n"
+        "#define IX4_(b) (b), (b) + 1, (b) + 2, (b) + 3\n"
+        "#define IX8_(b) IX4_(b), IX4_((b) + 4)\n"
+        "#define IX16_(b) IX8_(b), IX8_((b) + 8)\n"
+        "#if QL == 8\n"
+        "#define XQ(...) R4_(k_, __VA_ARGS__)\n#define XW(...) R2_(j_, __VA_ARGS__)\n"
+        "#define QIX(b) IX8_(b)\n#define WIX(b) IX16_(b)\n"
+        "#else\n"
+        "#define XQ(...) R8_(k_, __VA_ARGS__)\n#define XW(...) R4_(j_, __VA_ARGS__)\n"
+        "#define QIX(b) IX4_(b)\n#define WIX(b) IX8_(b)\n"
+        "#endif\n"
+        "/* chunk k_'s (j_'s) bits of lane mask mm */\n"
+        "#define KQ(mm) (((u32)(mm) >> (QL * k_)) & ((1u << QL) - 1u))\n"
+        "#define KW(mm) (((u32)(mm) >> (WL * j_)) & ((1u << WL) - 1u))\n"
         "#define BQ(x) ((Q){} + (u64)(x))\n"
-        "#define BCV(x) ({ Q b_ = BQ(x); (vu){{b_, b_, b_, b_}}; })\n"
+        "#define BCV(x) ({ Q b_ = BQ(x); vu bv_; XQ(bv_.q[k_] = b_;) bv_; })\n"
         "#define M32 BQ(0xffffffffu)\n"
         "#define SX32(x) (((QI)((x) << 32)) >> 32)\n"
         "#define MINV(x, k) (((Q)((x) < (u64)(k)) & (x)) | ((Q)((x) >= (u64)(k)) & BQ(k)))\n"
         "#define SEL(k, a, b) (((a) & (k)) | ((b) & ~(k)))\n"
-        "#define LANE(r, l) ((r).q[(l) >> 3][(l) & 7])\n"
+        "#define LANE(r, l) ((r).q[(l) / QL][(l) %% QL])\n"
         "/* an affine register's lanes of chunk k_ (all 32: AFV): base + lane * step, in a width */\n"
-        "/* (lanes 8 * k_ + i as lane 8 * k_'s value plus i * step: one product of IOTA's first\n"
-        " * chunk for the four chunks, where the step is a value of the run) */\n"
-        "#define AFQ(b, st, mk) ((BQ((u64)(b) + (u64)(st) * (8u * k_)) + IOTA.q[0] * (u64)(st)) & BQ(mk))\n"
-        "#define AFV(b, st, mk) ({ vu af_; X4(af_.q[k_] = AFQ(b, st, mk);) af_; })\n"
+        "/* (lanes QL * k_ + i as lane QL * k_'s value plus i * step: one product of IOTA's first\n"
+        " * chunk for all chunks, where the step is a value of the run) */\n"
+        "#define AFQ(b, st, mk) ((BQ((u64)(b) + (u64)(st) * ((u64)QL * k_)) + IOTA.q[0] * (u64)(st)) & BQ(mk))\n"
+        "#define AFV(b, st, mk) ({ vu af_; XQ(af_.q[k_] = AFQ(b, st, mk);) af_; })\n"
         "/* the lanes l where b + l * s < c, and where it equals c (exact values, s != 0; no\n"
         " * division where all lanes or none hold, as in the warps a tree's step leaves idle) */\n"
         "static inline u32 AFLT(i64 b, i64 s, i64 c) {\n"
@@ -2212,160 +2239,113 @@ void jit_vemit_prelude(jit_buf *o) {
         "static inline u32 AFEQ(i64 b, i64 s, i64 c) {\n"
         "  i64 d = c - b; if (s > 0 ? (d < 0 || d > 31 * s) : (d > 0 || d < 31 * s)) return 0;\n"
         "  if (d %% s) return 0; i64 q = d / s; return q >= 0 && q < 32 ? 1u << q : 0; }\n"
-        "static const vu IOTA = {{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15},{16,17,18,19,20,21,22,23},\n"
-        "  {24,25,26,27,28,29,30,31}}};\n"
-        "static const vu LBIT = {{{1u<<0,1u<<1,1u<<2,1u<<3,1u<<4,1u<<5,1u<<6,1u<<7},\n"
-        "  {1u<<8,1u<<9,1u<<10,1u<<11,1u<<12,1u<<13,1u<<14,1u<<15},\n"
-        "  {1u<<16,1u<<17,1u<<18,1u<<19,1u<<20,1u<<21,1u<<22,1u<<23},\n"
-        "  {1u<<24,1u<<25,1u<<26,1u<<27,1u<<28,1u<<29,1u<<30,1u<<31}}};\n"
+        "/* the lane numbers and lane bits, by chunks */\n"
+        "#define L32_(F) F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15),\\\n"
+        "  F(16), F(17), F(18), F(19), F(20), F(21), F(22), F(23), F(24), F(25), F(26), F(27), F(28), F(29), F(30), F(31)\n"
+        "#define LNUM_(l) (l)\n#define LBIT_(l) (1u << (l))\n"
+        "typedef union { u64 l[32]; vu v; } vul_;\n"
+        "static const vul_ IOTA_ = {{L32_(LNUM_)}}, LBIT_U_ = {{L32_(LBIT_)}};\n"
+        "#define IOTA IOTA_.v\n#define LBIT LBIT_U_.v\n"
         "/* the lanes of mask mm in chunk k_, as all-ones elements */\n"
         "#define LM(mm) ((Q)((BQ(mm) & LBIT.q[k_]) != 0))\n"
         "#define LDV(p) ({ vu t_; __builtin_memcpy(&t_, (p), 256); t_; })\n"
-        "#define LDQ(p) ({ Q t_; __builtin_memcpy(&t_, (p), 64); t_; })\n"
+        "#define LDQ(p) ({ Q t_; __builtin_memcpy(&t_, (p), sizeof t_); t_; })\n"
         "#define STV(p, v) do { vu t_ = (v); __builtin_memcpy((p), &t_, 256); } while (0)\n"
         "/* chunk k_ of register d gets v in the lanes of m */\n"
         "#define WR(d, v) do { Q wr_ = (v); d.q[k_] = LIKELY(m == FULL) ? wr_ : SEL(LM(m), wr_, d.q[k_]); } while (0)\n"
         "/* the same where the lanes off the mask hold nothing anyone reads */\n"
         "#define WRF(d, v) do { d.q[k_] = (v); } while (0)\n"
-        "/* registers of 32-bit lanes: two W of 16 (their chunks j_ of X2) */\n"
-        "typedef u32 W __attribute__((vector_size(64)));\n"
-        "typedef int WI __attribute__((vector_size(64)));\n"
-        "typedef float F16 __attribute__((vector_size(64)));\n"
+        "/* registers of 32-bit lanes: NWC chunks W of WL (their chunks j_ of XW) */\n"
+        "typedef u32 W __attribute__((vector_size(4 * WL)));\n"
+        "typedef int WI __attribute__((vector_size(4 * WL)));\n"
+        "typedef float FW __attribute__((vector_size(4 * WL)));\n"
         "typedef unsigned short u16;\n"
-        "typedef struct { W w[2]; } vn;\n"
-        "/* a vector's 8 lanes of 32 bits, or 4 of 64, of half h (for AVX2's 256-bit forms) */\n"
-        "typedef long long H4_ __attribute__((vector_size(32)));\n"
-        "#define HALFW(x, h) ((H4_)__builtin_shufflevector((x), (x), 8 * (h), 8 * (h) + 1, 8 * (h) + 2, 8 * (h) + 3, 8 * (h) + 4, 8 * (h) + 5, 8 * (h) + 6, 8 * (h) + 7))\n"
-        "#define HALFQ(x, h) ((H4_)__builtin_shufflevector((x), (x), 4 * (h), 4 * (h) + 1, 4 * (h) + 2, 4 * (h) + 3))\n"
-        "#define X2(...) { enum { j_ = 0 }; __VA_ARGS__ } { enum { j_ = 1 }; __VA_ARGS__ }\n"
+        "typedef struct { W w[NWC]; } vn;\n"
+        "typedef union { u32 l[32]; vn v; } vnu_;\n"
+        "static const vnu_ IOTAW_ = {{L32_(LNUM_)}};\n#define IOTAW IOTAW_.v\n"
+        "static const vnu_ LBITW_ = {{L32_(LBIT_)}};\n#define LBITW LBITW_.v.w[0]\n"
         "#define BW(x) ((W){} + (u32)(x))\n"
         "#define SELW(k, a, b) (((a) & (k)) | ((b) & ~(k)))\n"
         "#define MINW(x, k) SELW((W)((x) < (u32)(k)), (x), BW(k))\n"
-        "static const vn IOTAW = {{{0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15},\n"
-        "  {16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31}}};\n"
-        "static const W LBITW = {1u<<0,1u<<1,1u<<2,1u<<3,1u<<4,1u<<5,1u<<6,1u<<7,1u<<8,1u<<9,\n"
-        "  1u<<10,1u<<11,1u<<12,1u<<13,1u<<14,1u<<15};\n"
         "/* the lanes of mask mm in chunk j_, as all-ones elements */\n"
-        "#define LMW(mm) ((W)((BW((mm) >> (16 * j_)) & LBITW) != 0))\n"
+        "#define LMW(mm) ((W)((BW((mm) >> (WL * j_)) & LBITW) != 0))\n"
         "/* an affine register's low halves in chunk j_ */\n"
-        "#define AFW(b, st) (BW((u32)(b) + (u32)(st) * (16u * j_)) + IOTAW.w[0] * (u32)(st))\n"
-        "/* 16 lanes' low halves from two chunks of 64-bit slots; chunk j_ of a vu's */\n"
-        "#define NWQ(a, b) ((W)__builtin_shufflevector(__builtin_convertvector((a), Q32), __builtin_convertvector((b), Q32),\\\n"
-        "  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))\n"
+        "#define AFW(b, st) (BW((u32)(b) + (u32)(st) * ((u32)WL * j_)) + IOTAW.w[0] * (u32)(st))\n"
+        "/* WL lanes' low halves from two chunks of 64-bit slots; chunk j_ of a vu's */\n"
+        "#define NWQ(a, b) ((W)__builtin_shufflevector(__builtin_convertvector((a), Q32), __builtin_convertvector((b), Q32), WIX(0)))\n"
         "#define NW(r) NWQ((r).q[2 * j_], (r).q[2 * j_ + 1])\n"
-        "#define NOFV(v) ({ vu nv_ = (v); vn n_; X2(n_.w[j_] = NW(nv_);) n_; })\n"
-        "/* chunk k_ (8 lanes) of a vn as zero-extended slots; all of them (a vu); lane l */\n"
-        "#define QN(n) __builtin_convertvector((k_ & 1) ? __builtin_shufflevector((n).w[k_ >> 1], (n).w[k_ >> 1], 8, 9, 10, 11, 12, 13, 14, 15)\\\n"
-        "  : __builtin_shufflevector((n).w[k_ >> 1], (n).w[k_ >> 1], 0, 1, 2, 3, 4, 5, 6, 7), Q)\n"
-        "#define VN(n) ({ vu vn_; X4(vn_.q[k_] = QN(n);) vn_; })\n"
-        "#define NLANE(n, l) ((u64)(n).w[(l) >> 4][(l) & 15])\n"
+        "#define NOFV(v) ({ vu nv_ = (v); vn n_; XW(n_.w[j_] = NW(nv_);) n_; })\n"
+        "/* chunk k_ (QL lanes) of a vn as zero-extended slots; all of them (a vu); lane l */\n"
+        "#define QN(n) __builtin_convertvector(__builtin_shufflevector((n).w[k_ >> 1], (n).w[k_ >> 1], QIX((k_ & 1) * QL)), Q)\n"
+        "#define VN(n) ({ vu vn_; XQ(vn_.q[k_] = QN(n);) vn_; })\n"
+        "#define NLANE(n, l) ((u64)(n).w[(l) / WL][(l) %% WL])\n"
         "#define WRW(d, v) do { W wr_ = (v); d.w[j_] = LIKELY(m == FULL) ? wr_ : SELW(LMW(m), wr_, d.w[j_]); } while (0)\n"
         "#define WRWF(d, v) do { d.w[j_] = (v); } while (0)\n"
         "/* f32 lanes back to bits, a NaN the canonical one */\n"
-        "#define WOFF(f) ({ F16 f_ = (f); WI n_ = f_ != f_; W u_ = (W)f_;\\\n"
+        "#define WOFF(f) ({ FW f_ = (f); WI n_ = f_ != f_; W u_ = (W)f_;\\\n"
         "  (u_ & ~(W)n_) | ((W)n_ & 0x7fffffffu); })\n"
-        "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
-        "#define FMA16(a, b, c) ((F16)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))\n"
+        "typedef float FQ __attribute__((vector_size(4 * QL)));\n"
+        "typedef int IQ __attribute__((vector_size(4 * QL)));\n"
+        "/* a chunk's f32 values (the low halves of the slots), and back (a NaN canonical) */\n"
+        "#define FQOF(q) ((FQ)__builtin_convertvector((q), Q32))\n"
+        "#define QOFF(f) ({ FQ f_ = (f); IQ n_ = f_ != f_; Q32 u_ = (Q32)f_;\\\n"
+        "  u_ = (u_ & ~(Q32)n_) | ((Q32)n_ & 0x7fffffffu); __builtin_convertvector(u_, Q); })\n"
+        "typedef unsigned char u8;\n"
+        /* the host's forms: TESTQ, TESTW (a chunk's non-zero elements as bits), STMW, STM4,
+         * STM8 (a chunk stored in the lanes of a mask only: a lane off it writes nothing),
+         * GATHER4/8 and GATHERM4/8 (a chunk's lanes loaded from base + a, zero-extended; the
+         * masked ones read nothing for a lane off the mask, whose address need not be
+         * valid), FMAQ, FMAW (fused multiply-adds of a chunk) */
+        "#if QL == 8 && defined(__AVX512VL__)\n#include <immintrin.h>\n"
+        "#define TESTQ(x) ((u32)_mm512_test_epi64_mask((__m512i)(x), (__m512i)(x)))\n"
         "#define TESTW(x) ((u32)_mm512_test_epi32_mask((__m512i)(x), (__m512i)(x)))\n"
         "#define STMW(p, k, w) _mm512_mask_storeu_epi32((void *)(p), (__mmask16)(k), (__m512i)(w))\n"
-        /* AVX2 (no AVX-512): the same by halves of 8 lanes (a loop over the lanes stays a
-         * loop through memory at -O1: half the time of reduceNeighbored on such a host) */
-        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
-        "typedef int I8W __attribute__((vector_size(32)));\n"
-        "#define TESTW(x) ({ WI z_ = (WI)((W)(x) != 0);\\\n"
-        "  (u32)_mm256_movemask_ps((__m256)HALFW(z_, 0)) | (u32)_mm256_movemask_ps((__m256)HALFW(z_, 1)) << 8; })\n"
-        "#define STMW(p, k, w) do { W s_ = (w); WI k_w = (WI)((BW(k) & LBITW) != 0);\\\n"
-        "  _mm256_maskstore_epi32((int *)(p), HALFW(k_w, 0), HALFW(s_, 0));\\\n"
-        "  _mm256_maskstore_epi32((int *)((unsigned char *)(p) + 32), HALFW(k_w, 1), HALFW(s_, 1)); } while (0)\n"
-        "#if defined(__FMA__)\n"
-        "#define FMA16(a, b, c) ({ F16 a_ = (a), b_ = (b), c_ = (c); __m256 l_ = _mm256_fmadd_ps((__m256)HALFW(a_, 0), (__m256)HALFW(b_, 0), (__m256)HALFW(c_, 0));\\\n"
-        "  __m256 h_ = _mm256_fmadd_ps((__m256)HALFW(a_, 1), (__m256)HALFW(b_, 1), (__m256)HALFW(c_, 1));\\\n"
-        "  (F16)__builtin_shufflevector((F8)l_, (F8)h_, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); })\n"
-        "#else\n"
-        "static inline F16 FMA16(F16 a, F16 b, F16 c) { for (int l = 0; l < 16; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
-        "#endif\n"
-        "#else\n"
-        "static inline F16 FMA16(F16 a, F16 b, F16 c) { for (int l = 0; l < 16; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
-        "static inline u32 TESTW(W x) { u32 r = 0; for (int l = 0; l < 16; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
-        "#define STMW(p, k, w) do { W s_ = (w); for (int l = 0; l < 16; l++) if (((k) >> l) & 1) __builtin_memcpy((unsigned char *)(p) + l * 4, &s_[l], 4); } while (0)\n"
-        "#endif\n"
-        "typedef float F8 __attribute__((vector_size(32)));\n"
-        "typedef int I8 __attribute__((vector_size(32)));\n"
-        "/* a chunk's f32 values (the low halves of the slots), and back (a NaN canonical) */\n"
-        "#define F8OF(q) ((F8)__builtin_convertvector((q), Q32))\n"
-        "#define QOFF(f) ({ F8 f_ = (f); I8 n_ = f_ != f_; Q32 u_ = (Q32)f_;\\\n"
-        "  u_ = (u_ & ~(Q32)n_) | ((Q32)n_ & 0x7fffffffu); __builtin_convertvector(u_, Q); })\n"
-        "#if defined(__FMA__)\n#include <immintrin.h>\n#define FMA8(a, b, c) ((F8)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
-        "#else\nstatic inline F8 FMA8(F8 a, F8 b, F8 c) { for (int l = 0; l < 8; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n#endif\n"
-        "/* a chunk's 8 lanes loaded from base + a (zero-extended) */\n"
-        "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
+        "#define STM4(p, k, q) _mm256_mask_storeu_epi32((void *)(p), (__mmask8)(k), (__m256i)__builtin_convertvector((q), Q32))\n"
+        "#define STM8(p, k, q) _mm512_mask_storeu_epi64((void *)(p), (__mmask8)(k), (__m512i)(q))\n"
         "#define GATHER4(b, a) __builtin_convertvector((Q32)_mm512_i64gather_epi32((__m512i)(a), (const void *)(b), 1), Q)\n"
         "#define GATHER8(b, a) ((Q)_mm512_i64gather_epi64((__m512i)(a), (const void *)(b), 1))\n"
-        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
-        "#define GATHER4(b, a) ({ Q ga_ = (a); __m128i l_ = _mm256_i64gather_epi32((const int *)(b), HALFQ(ga_, 0), 1),\\\n"
-        "  h_ = _mm256_i64gather_epi32((const int *)(b), HALFQ(ga_, 1), 1);\\\n"
-        "  __builtin_convertvector((Q32)_mm256_set_m128i(h_, l_), Q); })\n"
-        "#define GATHER8(b, a) ({ Q ga_ = (a); typedef u64 Q4_ __attribute__((vector_size(32)));\\\n"
-        "  Q4_ l_ = (Q4_)_mm256_i64gather_epi64((const long long *)(b), HALFQ(ga_, 0), 1),\\\n"
-        "  h_ = (Q4_)_mm256_i64gather_epi64((const long long *)(b), HALFQ(ga_, 1), 1);\\\n"
-        "  (Q)__builtin_shufflevector(l_, h_, 0, 1, 2, 3, 4, 5, 6, 7); })\n"
+        "#define GATHERM4(b, a, k) __builtin_convertvector((Q32)_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), (__mmask8)(k), (__m512i)(a), (const void *)(b), 1), Q)\n"
+        "#define GATHERM8(b, a, k) ((Q)_mm512_mask_i64gather_epi64(_mm512_setzero_si512(), (__mmask8)(k), (__m512i)(a), (const void *)(b), 1))\n"
+        "#define FMAW(a, b, c) ((FW)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))\n"
+        "#define FMAQ(a, b, c) ((FQ)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
+        "#elif QL == 4 && defined(__AVX2__) && defined(__FMA__)\n#include <immintrin.h>\n"
+        "#define TESTQ(x) ((u32)_mm256_movemask_pd((__m256d)((Q)(x) != 0)))\n"
+        "#define TESTW(x) ((u32)_mm256_movemask_ps((__m256)((W)(x) != 0)))\n"
+        "#define STMW(p, k, w) _mm256_maskstore_epi32((int *)(p), (__m256i)((BW(k) & LBITW) != 0), (__m256i)(w))\n"
+        "#define KMQ_(k) ((__m256i)((BQ(k) & LBIT.q[0]) != 0))\n"
+        "#define KMW4_(k) ((__m128i)__builtin_shufflevector((WI)((BW(k) & LBITW) != 0), (WI)((BW(k) & LBITW) != 0), 0, 1, 2, 3))\n"
+        "#define STM4(p, k, q) _mm_maskstore_epi32((int *)(p), KMW4_(k), (__m128i)__builtin_convertvector((q), Q32))\n"
+        "#define STM8(p, k, q) _mm256_maskstore_epi64((long long *)(p), KMQ_(k), (__m256i)(q))\n"
+        "#define GATHER4(b, a) __builtin_convertvector((Q32)_mm256_i64gather_epi32((const int *)(b), (__m256i)(a), 1), Q)\n"
+        "#define GATHER8(b, a) ((Q)_mm256_i64gather_epi64((const long long *)(b), (__m256i)(a), 1))\n"
+        "#define GATHERM4(b, a, k) __builtin_convertvector((Q32)_mm256_mask_i64gather_epi32(_mm_setzero_si128(), (const int *)(b), (__m256i)(a), KMW4_(k), 1), Q)\n"
+        "#define GATHERM8(b, a, k) ((Q)_mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)(b), (__m256i)(a), KMQ_(k), 1))\n"
+        "#define FMAW(a, b, c) ((FW)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
+        "#define FMAQ(a, b, c) ((FQ)_mm_fmadd_ps((__m128)(a), (__m128)(b), (__m128)(c)))\n"
         "#else\n"
-        "#define GATHER4(b, a) ({ Q g_; for (int l = 0; l < 8; l++) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
-        "#define GATHER8(b, a) ({ Q g_; for (int l = 0; l < 8; l++) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
+        "static inline u32 TESTQ(Q x) { u32 r = 0; for (int l = 0; l < QL; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
+        "static inline u32 TESTW(W x) { u32 r = 0; for (int l = 0; l < WL; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
+        "#define STMW(p, k, w) do { W s_ = (w); for (int l = 0; l < WL; l++) if (((k) >> l) & 1) __builtin_memcpy((unsigned char *)(p) + l * 4, &s_[l], 4); } while (0)\n"
+        "#define STM4(p, k, q) do { Q s_ = (q); for (int l = 0; l < QL; l++) if (((k) >> l) & 1) { u32 x_ = (u32)s_[l]; __builtin_memcpy((unsigned char *)(p) + l * 4, &x_, 4); } } while (0)\n"
+        "#define STM8(p, k, q) do { Q s_ = (q); for (int l = 0; l < QL; l++) if (((k) >> l) & 1) __builtin_memcpy((unsigned char *)(p) + l * 8, &s_[l], 8); } while (0)\n"
+        "#define GATHER4(b, a) ({ Q g_; for (int l = 0; l < QL; l++) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
+        "#define GATHER8(b, a) ({ Q g_; for (int l = 0; l < QL; l++) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
+        "#define GATHERM4(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < QL; l++) if (((k) >> l) & 1) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
+        "#define GATHERM8(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < QL; l++) if (((k) >> l) & 1) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
+        "static inline FW FMAW(FW a, FW b, FW c) { for (int l = 0; l < WL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
+        "static inline FQ FMAQ(FQ a, FQ b, FQ c) { for (int l = 0; l < QL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "#endif\n"
-        "/* the same, as one vector load where the chunk's 8 addresses are consecutive and as\n"
-        " * one scalar load where they are equal (rows of 16 or 8 threads: tile[ty][k],\n"
-        " * tile[k][tx]), else a gather (every address was checked) */\n"
+        "/* a chunk's lanes loaded from base + a: one vector load where its addresses are\n"
+        " * consecutive and one scalar load where they are equal (rows of 16 or 8 threads:\n"
+        " * tile[ty][k], tile[k][tx]), else a gather (every address was checked) */\n"
         "#define LDC4(b, a) ({ Q a_ = (a); u64 c_ = a_[0]; Q r_ = a_ - BQ(c_); Q v_;\\\n"
-        "  if (!TESTQ(r_ - IOTA.q[0] * 4u)) { Q32 t_; __builtin_memcpy(&t_, (b) + c_, 32); v_ = __builtin_convertvector(t_, Q); }\\\n"
+        "  if (!TESTQ(r_ - IOTA.q[0] * 4u)) { Q32 t_; __builtin_memcpy(&t_, (b) + c_, sizeof t_); v_ = __builtin_convertvector(t_, Q); }\\\n"
         "  else if (!TESTQ(r_)) { u32 x_; __builtin_memcpy(&x_, (b) + c_, 4); v_ = BQ(x_); }\\\n"
         "  else v_ = GATHER4(b, a_); v_; })\n"
         "#define LDC8(b, a) ({ Q a_ = (a); u64 c_ = a_[0]; Q r_ = a_ - BQ(c_); Q v_;\\\n"
-        "  if (!TESTQ(r_ - IOTA.q[0] * 8u)) __builtin_memcpy(&v_, (b) + c_, 64);\\\n"
+        "  if (!TESTQ(r_ - IOTA.q[0] * 8u)) __builtin_memcpy(&v_, (b) + c_, sizeof v_);\\\n"
         "  else if (!TESTQ(r_)) { u64 x_; __builtin_memcpy(&x_, (b) + c_, 8); v_ = BQ(x_); }\\\n"
-        "  else v_ = GATHER8(b, a_); v_; })\n"
-        "/* the same for the lanes of k (8 bits), the others 0; and a chunk stored to p + lane *\n"
-        " * size in the lanes of k only (STM4 narrows the slots to 32 bits) */\n"
-        "typedef unsigned char u8;\n"
-        "#if defined(__AVX512F__) && defined(__AVX512VL__)\n"
-        "#define GATHERM4(b, a, k) __builtin_convertvector((Q32)_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), (__mmask8)(k), (__m512i)(a), (const void *)(b), 1), Q)\n"
-        "#define GATHERM8(b, a, k) ((Q)_mm512_mask_i64gather_epi64(_mm512_setzero_si512(), (__mmask8)(k), (__m512i)(a), (const void *)(b), 1))\n"
-        "#define STM4(p, k, q) _mm256_mask_storeu_epi32((void *)(p), (__mmask8)(k), (__m256i)__builtin_convertvector((q), Q32))\n"
-        "#define STM8(p, k, q) _mm512_mask_storeu_epi64((void *)(p), (__mmask8)(k), (__m512i)(q))\n"
-        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
-        /* (a lane off the mask reads or writes nothing, as AVX2's masked moves and
-         * gathers promise: its address need not be valid) */
-        "typedef u32 Q32M __attribute__((vector_size(32)));\n"
-        "static const Q32M LBIT8 = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};\n"
-        "#define KM8(k) ((__m256i)((((Q32M){} + (u32)(k)) & LBIT8) != 0))\n"
-        "#define KMQ(k) ((QI)((BQ(k) & LBIT.q[0]) != 0))\n"
-        "#define GATHERM4(b, a, k) ({ Q ga_ = (a); Q32M km_ = (Q32M)KM8(k);\\\n"
-        "  __m128i l_ = _mm256_mask_i64gather_epi32(_mm_setzero_si128(), (const int *)(b), HALFQ(ga_, 0), (__m128i)__builtin_shufflevector(km_, km_, 0, 1, 2, 3), 1),\\\n"
-        "  h_ = _mm256_mask_i64gather_epi32(_mm_setzero_si128(), (const int *)(b), HALFQ(ga_, 1), (__m128i)__builtin_shufflevector(km_, km_, 4, 5, 6, 7), 1);\\\n"
-        "  __builtin_convertvector((Q32)_mm256_set_m128i(h_, l_), Q); })\n"
-        "#define GATHERM8(b, a, k) ({ Q ga_ = (a); QI km_ = KMQ(k); typedef u64 Q4_ __attribute__((vector_size(32)));\\\n"
-        "  Q4_ l_ = (Q4_)_mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)(b), HALFQ(ga_, 0), HALFQ(km_, 0), 1),\\\n"
-        "  h_ = (Q4_)_mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)(b), HALFQ(ga_, 1), HALFQ(km_, 1), 1);\\\n"
-        "  (Q)__builtin_shufflevector(l_, h_, 0, 1, 2, 3, 4, 5, 6, 7); })\n"
-        "#define STM4(p, k, q) _mm256_maskstore_epi32((int *)(p), KM8(k), (__m256i)__builtin_convertvector((q), Q32))\n"
-        "#define STM8(p, k, q) do { Q s_ = (q); QI km_ = KMQ(k);\\\n"
-        "  _mm256_maskstore_epi64((long long *)(p), HALFQ(km_, 0), HALFQ(s_, 0));\\\n"
-        "  _mm256_maskstore_epi64((long long *)((unsigned char *)(p) + 32), HALFQ(km_, 1), HALFQ(s_, 1)); } while (0)\n"
-        "#else\n"
-        "#define GATHERM4(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) { u32 x_; __builtin_memcpy(&x_, (b) + (a)[l], 4); g_[l] = x_; } g_; })\n"
-        "#define GATHERM8(b, a, k) ({ Q g_ = BQ(0); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) __builtin_memcpy(&g_[l], (b) + (a)[l], 8); g_; })\n"
-        "#define STM4(p, k, q) do { Q s_ = (q); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) { u32 x_ = (u32)s_[l]; __builtin_memcpy((unsigned char *)(p) + l * 4, &x_, 4); } } while (0)\n"
-        "#define STM8(p, k, q) do { Q s_ = (q); for (int l = 0; l < 8; l++) if (((k) >> l) & 1) __builtin_memcpy((unsigned char *)(p) + l * 8, &s_[l], 8); } while (0)\n"
-        "#endif\n"
-        "/* the non-zero elements of a chunk, as 8 bits */\n"
-        "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
-        "#define TESTQ(x) ((u32)_mm512_test_epi64_mask((__m512i)(x), (__m512i)(x)))\n"
-        "#elif defined(__AVX2__)\n#include <immintrin.h>\n"
-        "#define TESTQ(x) ({ QI z_ = (QI)((Q)(x) != 0);\\\n"
-        "  (u32)_mm256_movemask_pd((__m256d)HALFQ(z_, 0)) | (u32)_mm256_movemask_pd((__m256d)HALFQ(z_, 1)) << 4; })\n"
-        "#else\n"
-        "static inline u32 TESTQ(Q x) { u32 r = 0; for (int l = 0; l < 8; l++) r |= (u32)(x[l] != 0) << l; return r; }\n"
-        "#endif\n\n",
+        "  else v_ = GATHER8(b, a_); v_; })\n\n",
         sizeof(exec_native_block_view), sizeof(exec_wstate),
         offsetof(exec_wstate, h) + offsetof(exec_warp, alive));
     jit_vemit_mem_prelude(o);

@@ -7,11 +7,12 @@
  * addresses are vectors and the whole-warp contiguity check of jit/vemit.c fails; what
  * they are, row by row, is simple: each half-warp's 16 addresses either step by 4 bytes
  * (a[row][tx], tile[k][tx]) or are all equal (a[row][k], tile[ty][k]). ROWS4Q (addresses
- * as 64-bit slots) and ROWS4N (32-bit lanes: shared-memory addresses) look at each half:
- * consecutive, one 64-byte load after one range check; equal, one 4-byte load for the 16
- * lanes; else (or a half out of range) 0, and the caller goes on to the lane-by-lane
- * checks and gathers, whose handler reports a bad access exactly as interpreted. Lanes
- * are loaded into 32-bit lanes (vn), which is what a 4-byte load defines.
+ * as 64-bit slots) and ROWS4N (32-bit lanes: shared-memory addresses) look at each half
+ * (one chunk of 32-bit lanes, or two where chunks are 32 bytes): consecutive, one 64-byte
+ * load after one range check; equal, one 4-byte load for the 16 lanes; else (or a half
+ * out of range) 0, and the caller goes on to the lane-by-lane checks and gathers, whose
+ * handler reports a bad access exactly as interpreted. Lanes are loaded into 32-bit lanes
+ * (vn), which is what a 4-byte load defines.
  *
  * AFOK: an access whose address is affine in the lane with a step other than its size
  * (a[2 * stride * tid]): one check of the first and last lane on the path for the warp,
@@ -30,21 +31,23 @@ void jit_vemit_mem_prelude(jit_buf *o) {
         "    if (hi < 64u || c > hi - 64u) return 0;\n"
         "    __builtin_memcpy(out, base + c, 64); return 1; }\n"
         "  if (hi < 4u || c > hi - 4u) return 0;\n"
-        "  u32 x_; __builtin_memcpy(&x_, base + c, 4); *out = BW(x_); return 1; }\n"
-        "/* the warp's 32 addresses (slots, plus imm) as two rows of 16 */\n"
+        "  u32 x_; __builtin_memcpy(&x_, base + c, 4); for (int j = 0; j < 16 / WL; j++) out[j] = BW(x_); return 1; }\n"
+        "/* the warp's 32 addresses (slots, plus imm) as two rows of 16 (chunks of QL lanes) */\n"
         "static inline int ROWS4Q(const unsigned char *base, const vu *A, u64 imm, u64 lo, u64 hi, vn *out) {\n"
         "  for (int h = 0; h < 2; h++) {\n"
-        "    u64 c0 = A->q[2 * h][0]; Q d0 = A->q[2 * h] - BQ(c0), d1 = A->q[2 * h + 1] - BQ(c0);\n"
-        "    int kind = !TESTQ((d0 - IOTA.q[0] * 4u) | (d1 - IOTA.q[1] * 4u)) ? 1 : !TESTQ(d0 | d1) ? 2 : 0;\n"
-        "    if (!ROW4(base, kind, c0 + imm, lo, hi, &out->w[h])) return 0; }\n"
+        "    const Q *q = &A->q[h * (16 / QL)]; u64 c0 = q[0][0]; Q oc = BQ(0), oe = BQ(0);\n"
+        "    for (int k = 0; k < 16 / QL; k++) { Q d = q[k] - BQ(c0); oc |= d - IOTA.q[k] * 4u; oe |= d; }\n"
+        "    int kind = !TESTQ(oc) ? 1 : !TESTQ(oe) ? 2 : 0;\n"
+        "    if (!ROW4(base, kind, c0 + imm, lo, hi, &out->w[h * (16 / WL)])) return 0; }\n"
         "  return 1; }\n"
         "/* the same for addresses in 32-bit lanes (zero-extended, plus imm; consecutive ones\n"
         " * must not wrap at 2^32, as the slots would not) */\n"
         "static inline int ROWS4N(const unsigned char *base, const vn *A, u64 imm, u64 lo, u64 hi, vn *out) {\n"
         "  for (int h = 0; h < 2; h++) {\n"
-        "    u32 c0 = A->w[h][0]; W d = A->w[h] - BW(c0);\n"
-        "    int kind = !TESTW(d - IOTAW.w[0] * 4u) ? (c0 <= 0xffffffffu - 60u ? 1 : 0) : !TESTW(d) ? 2 : 0;\n"
-        "    if (!ROW4(base, kind, (u64)c0 + imm, lo, hi, &out->w[h])) return 0; }\n"
+        "    const W *w = &A->w[h * (16 / WL)]; u32 c0 = w[0][0]; W oc = BW(0), oe = BW(0);\n"
+        "    for (int j = 0; j < 16 / WL; j++) { W d = w[j] - BW(c0); oc |= d - IOTAW.w[j] * 4u; oe |= d; }\n"
+        "    int kind = !TESTW(oc) ? (c0 <= 0xffffffffu - 60u ? 1 : 0) : !TESTW(oe) ? 2 : 0;\n"
+        "    if (!ROW4(base, kind, (u64)c0 + imm, lo, hi, &out->w[h * (16 / WL)])) return 0; }\n"
         "  return 1; }\n"
         "/* an access whose lane l's address is the affine register's value s + l * t (in 32\n"
         " * bits when w) plus imm, for the lanes of m: 1 when every such address lies in\n"
