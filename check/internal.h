@@ -128,7 +128,9 @@ struct check_launch {
     char launch_site[1024];      /* the program's frames that launched it, one per line
                                   * (check_host_site; "" unknown) */
     bool its;                    /* independent thread scheduling (sm_70+) */
-    uint32_t shared_size;        /* bytes of shared memory per block */
+    uint32_t shared_size;        /* end of a block's shared window (reserved bytes, then the
+                                  * user's) */
+    uint32_t shared_reserved;    /* the device's reserved bytes at the window's start */
     uint32_t local_size;         /* bytes of local memory per thread */
     uint32_t nthreads;           /* per block */
     pthread_mutex_t lock;        /* workers list, gathered results */

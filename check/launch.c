@@ -216,7 +216,9 @@ check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_modu
     cl->its = independent_threads;
     if (launch_site) snprintf(cl->launch_site, sizeof cl->launch_site, "%s", launch_site);
     const exec_kernel_info *info = exec_kernel_get_info(L->kernel);
-    cl->shared_size = L->dyn_shared ? info->dyn_shared_base + L->dyn_shared : info->static_shared;
+    cl->shared_reserved = info->reserved_shared;
+    cl->shared_size = L->dyn_shared ? info->dyn_shared_base + L->dyn_shared
+                                    : info->reserved_shared + info->static_shared;
     cl->local_size = info->local_per_thread;
     cl->nthreads = L->block.x * L->block.y * L->block.z;
     pthread_mutex_init(&cl->lock, NULL);

@@ -130,7 +130,7 @@ static void report_lane(check_worker *w, const exec_site *s, ptx_space space,
         char c[32];
         if (space == PTX_SPACE_SHARED && !misal)
             check_line(&b, "    and the block has %s bytes of shared memory",
-                       check_commas(cl->shared_size, c));
+                       check_commas(cl->shared_size - cl->shared_reserved, c));
         else if (space == PTX_SPACE_LOCAL && !misal)
             check_line(&b, "    and each thread has %s bytes of local memory",
                        check_commas(cl->local_size, c));

@@ -856,7 +856,9 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
         return b->fault_kind;
     }
 
-    b->shared_size = L->dyn_shared ? k->dyn_base + L->dyn_shared : k->info.static_shared;
+    /* the window: the device's reserved shared memory, then the user's */
+    b->shared_size = L->dyn_shared ? k->dyn_base + L->dyn_shared
+                                   : k->info.reserved_shared + k->info.static_shared;
     b->local_stride = k->info.local_per_thread;
     /* recursion goes as deep as cudaLimitStackSize lets it (a GPU's stack overflow) */
     if (k->info.recursive && L->stack_limit)
@@ -878,6 +880,9 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
     }
     b->shared = wk->shared;
     b->local = wk->local;
+    /* the reserved words are zero when a block starts (cooperative groups' barriers of
+     * tiles wider than a warp count from there) */
+    memset(b->shared, 0, k->info.reserved_shared);
     exec_cluster_enter(b); /* its shared memory is the cluster's from now on */
 
     if (b->nwarps > wk->warps_cap) {

@@ -34,6 +34,10 @@ exec_program *exec_program_load(ptx_module *m, mem_table *mem, char *err, size_t
 typedef struct exec_program_opts {
     uint32_t device_tag;
     const exec_program *managed_from;
+    /* the device's reserved shared memory (1 KB on sm_80 and later, 0 before): the start of
+     * every block's shared window, where the user's shared variables do not go */
+    uint32_t reserved_shared;
+    uint32_t shared_alloc_unit; /* %total_smem_size counts shared memory in these (0: 1) */
 } exec_program_opts;
 exec_program *exec_program_load_opts(ptx_module *m, mem_table *mem, const exec_program_opts *o,
                                      char *err, size_t errlen);
@@ -52,9 +56,12 @@ typedef struct exec_kernel_info {
     const uint32_t *param_sizes;
     uint32_t param_size;            /* total bytes of the param buffer */
     uint32_t static_shared;         /* bytes of .shared declared in the kernel and its callees */
-    uint32_t dyn_shared_base;       /* offset of the dynamic (extern) shared memory: a block
-                                     * has dyn_shared_base + dynamic bytes when a launch
-                                     * asks for any, static_shared otherwise */
+    uint32_t reserved_shared;       /* bytes reserved at the start of the shared window: the
+                                     * static variables start there */
+    uint32_t dyn_shared_base;       /* offset of the dynamic (extern) shared memory in the
+                                     * window: a block's window ends at dyn_shared_base +
+                                     * dynamic bytes when a launch asks for any, at
+                                     * reserved_shared + static_shared otherwise */
     uint32_t local_per_thread;      /* bytes of .local (stack frames included) */
     uint32_t local_one_pass;        /* of which one pass through the calls needs (all of it
                                      * unless recursive) */

@@ -254,10 +254,13 @@ static void setup_kernel(exec_program *p, exec_kernel *k, exec_func *f) {
         }
     }
     qsort(sids, nsids, sizeof *sids, cmp_u32); /* declaration order */
-    uint32_t off = 0;
+    /* the user's variables start after the device's reserved shared memory, as on a GPU
+     * (their addresses are what the program sees) */
+    uint32_t off = p->opts.reserved_shared;
     for (uint32_t i = 0; i < nsids; i++) k->shared_off[sids[i]] = place(&off, p->sid_var[sids[i]]);
     free(sids);
-    info->static_shared = off;
+    info->reserved_shared = p->opts.reserved_shared;
+    info->static_shared = off - p->opts.reserved_shared;
     uint32_t dyn_align = 16;
     for (uint32_t i = 0; i < m->nvars; i++)
         if (m->vars[i].space == PTX_SPACE_SHARED && m->vars[i].is_extern &&

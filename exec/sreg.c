@@ -16,6 +16,17 @@ static uint64_t globaltimer_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* %reserved_smem_offset_end where shared memory is reserved: 0x120 on an H200 (CUDA 13.0) */
+#define EXEC_RESERVED_SMEM_USED 0x120u
+
+/* %total_smem_size: the user's shared memory (static, then dynamic) in the device's
+ * allocation units, without the reserved region (an H200 reads 0x80 for 12 bytes) */
+static uint32_t user_smem(const struct exec_block *b) {
+    uint32_t n = b->shared_size - b->k->info.reserved_shared;
+    uint32_t unit = b->prog->opts.shared_alloc_unit ? b->prog->opts.shared_alloc_unit : 1u;
+    return (n + unit - 1) / unit * unit;
+}
+
 /* Blocks per cluster along dimension i (1 without a cluster launch). */
 static inline uint32_t cdim(const exec_launch *L, int i) {
     uint32_t v = i == 0 ? L->cluster_dim.x : i == 1 ? L->cluster_dim.y : L->cluster_dim.z;
@@ -49,7 +60,7 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     case PTX_SREG_GLOBALTIMER_LO: return (uint32_t)globaltimer_ns();
     case PTX_SREG_GLOBALTIMER_HI: return globaltimer_ns() >> 32;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->dyn_shared;
-    case PTX_SREG_TOTAL_SMEM_SIZE: return b->shared_size;
+    case PTX_SREG_TOTAL_SMEM_SIZE: return user_smem(b);
     /* clusters: without a cluster launch every block is a cluster of one */
     case PTX_SREG_CLUSTERID_X: return b->ctaid.x / cdim(L, 0);
     case PTX_SREG_CLUSTERID_Y: return b->ctaid.y / cdim(L, 1);
@@ -66,7 +77,16 @@ static uint64_t uniform_value(exec_wstate *w, uint32_t sreg) {
     case PTX_SREG_CLUSTER_CTARANK: return b->cl_rank;
     case PTX_SREG_CLUSTER_NCTARANK: return cdim(L, 0) * cdim(L, 1) * cdim(L, 2);
     case PTX_SREG_IS_EXPLICIT_CLUSTER: return L->explicit_cluster;
-    case PTX_SREG_AGGR_SMEM_SIZE: return b->shared_size;
+    case PTX_SREG_AGGR_SMEM_SIZE: return user_smem(b) + b->k->info.reserved_shared;
+    /* the reserved region as a GPU with one reads it: the whole window's first bytes (cap),
+     * of which the system uses the first EXEC_RESERVED_SMEM_USED; cooperative groups'
+     * tile barriers at offset 0 (the words are zero when a block starts) */
+    case PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN: return 0;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_END:
+        return b->k->info.reserved_shared ? EXEC_RESERVED_SMEM_USED : 0;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_CAP: return b->k->info.reserved_shared;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_0: return 0;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_1: return 0;
     /* the grid workspace of a cooperative launch, high word in %envreg1 and low word in
      * %envreg2 (as cooperative groups read it): 0 in other launches, which makes
      * this_grid().is_valid() false and this_grid().sync() trap, as on a GPU */

@@ -89,7 +89,9 @@ static cudaError_t rt_module_build(rt_context *c, rt_module *m, int d) {
     uint64_t const_bytes = 0;
     for (uint32_t i = 0; i < pm->nvars; i++)
         if (pm->vars[i].space == PTX_SPACE_CONST) const_bytes += pm->vars[i].size;
-    exec_program_opts opts = {.device_tag = (uint32_t)d + 1, .managed_from = m->prog};
+    exec_program_opts opts = {.device_tag = (uint32_t)d + 1, .managed_from = m->prog,
+                              .reserved_shared = (uint32_t)p->reserved_shared_per_block,
+                              .shared_alloc_unit = (uint32_t)p->shared_alloc_unit};
     prog = exec_program_load_opts(pm, gpu_device_mem(g), &opts, err, sizeof err);
     if (!prog) {
         fprintf(stderr, "vcuda: cannot load the program's device code: %s\n", err);
