@@ -18,35 +18,52 @@
  * while the losers spin). The reconvergence stack alone would never run the winner.
  * So when a path that may be spinning (the loop body reads memory other threads write:
  * see loop_may_spin) has gone round EXEC_SPIN_LIMIT times in a row, or used up a time
- * slice, while other lanes of the warp wait, those lanes run instead: the pending side of the divergence if it has not run yet (the two
- * sides swap; they still meet at the same point), or else the lanes waiting at the
- * reconvergence point go on past it, and the spinning lanes become a pending path that
- * meets them at the next reconvergence point out (or at the function's end). */
+ * slice, while other lanes of the warp wait, those lanes run instead: the pending side of
+ * the divergence if it has not run yet (the two sides swap; they still meet at the same
+ * point), or else the lanes waiting at the reconvergence point go on past it, and the
+ * spinning lanes become a pending path that meets them at the next reconvergence point out
+ * (or at the function's end). Where that next point out is the same point, the enclosing
+ * divergence is asked instead, and so on outwards: lane 0 of `if (lane == 0) A; else if
+ * (lane >= 4) B;` may be what B's lanes spin for, while lanes 1-3 only wait. */
 __attribute__((noinline)) static void run_waiting_lanes(exec_wstate *w) {
     const exec_frame *fr = &w->frames[w->depth];
-    if (w->rsp <= fr->rs_base) return;
-    exec_rentry *e = &w->rs[w->rsp - 1];
     uint32_t live = w->h.alive & ~w->returned;
-    uint32_t pending = e->pending_mask & live;
-    if (pending & w->parked) return; /* they wait at a barrier (exec/block.c) */
-    if (pending) {
-        const exec_insn *ip = e->pending_ip;
-        e->pending_ip = w->ip;
-        e->pending_mask = w->h.active;
-        e->pending_at_sync = false;
-        w->h.active = pending;
-        w->ip = ip;
-    } else {
+    for (;;) {
+        if (w->rsp <= fr->rs_base) break;
+        exec_rentry *e = &w->rs[w->rsp - 1];
+        uint32_t pending = e->pending_mask & live;
+        if (pending & w->parked) break; /* they wait at a barrier (exec/block.c) */
+        if (pending) {
+            const exec_insn *ip = e->pending_ip;
+            e->pending_ip = w->ip;
+            e->pending_mask = w->h.active;
+            e->pending_at_sync = false;
+            w->h.active = pending;
+            w->ip = ip;
+            break;
+        }
         uint32_t waiting = e->restore_mask & live & ~w->h.active;
-        if (!waiting || !e->rpc) return;
+        if (!waiting || !e->rpc) break;
+        const exec_insn *outer = w->rsp - 1 > fr->rs_base ? w->rs[w->rsp - 2].rpc : NULL;
+        if (outer == e->rpc) {
+            /* Nested divergences that meet at one point (if (a) ... else if (b) ...):
+             * letting the waiting lanes past it would only bring them back to it. They
+             * wait there for the enclosing divergence, whose entry names them too (its
+             * restore mask holds every lane of this one), so this entry goes and the
+             * enclosing one is asked: its pending side may be what the spinners wait
+             * for (the lanes of an else-if's first branch, when the second spins). */
+            w->rsp--;
+            continue;
+        }
         const exec_insn *rpc = e->rpc;
-        e->rpc = w->rsp - 1 > fr->rs_base ? w->rs[w->rsp - 2].rpc : NULL;
+        e->rpc = outer;
         e->pending_ip = w->ip;
         e->pending_mask = w->h.active;
         e->pending_at_sync = false;
         e->ahead_of_spinners = true;
         w->h.active = waiting;
         w->ip = rpc;
+        break;
     }
     exec_warp_update_brk(w);
 }

@@ -43,7 +43,7 @@ __global__ void completionKernel(const int *in, unsigned *out)
     }
     // thread 0 arrives for its whole warp at once; lanes 1-31 stay out of this phase.
     // (Lanes of one warp that wait in one branch for arrivals from another branch of
-    // the same warp are left out: vcuda does not finish that yet.)
+    // the same warp are in its_intra_warp_wait.cu, whose output is not a GPU recording.)
     if (tid == 0) {
         auto tok = bar.arrive(32);
         bar.wait(cuda::std::move(tok));
