@@ -33,6 +33,11 @@ extern _Thread_local struct exec_tex_lane_footprint *exec_tex_trace;
 
 /* tex: the filtered value at the lookup. */
 void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t out[4]);
+/* The fast path of tex for plain 2D lookups at float coordinates (x, y): whether texture
+ * t allows it (a float texture of one level, neither layered nor a cube map, no footprint
+ * being traced), and the lookup, whose result is exec_tex_sample's. */
+bool exec_tex_fast_2d(const exec_texobj *t);
+void exec_tex_sample_2d(const exec_texobj *t, float x, float y, uint32_t out[4]);
 /* tld4: channel comp of the four texels a bilinear lookup of a 2D texture would blend, in
  * the order (x0, y1), (x1, y1), (x1, y0), (x0, y0). */
 void exec_tex_gather(const exec_texobj *t, const exec_tex_lookup *q, unsigned comp,

@@ -155,7 +155,7 @@ static bool s8_filter(const exec_texobj *t) {
 }
 
 /* Map texel index i of a row of n texels by the address mode; false: outside (border). */
-static bool address(int64_t i, uint32_t n, unsigned mode, uint32_t *out) {
+static inline bool address(int64_t i, uint32_t n, unsigned mode, uint32_t *out) {
     if (i >= 0 && i < (int64_t)n) {
         *out = (uint32_t)i;
         return true;
@@ -207,17 +207,31 @@ static void fetch(const exec_texobj *t, const exec_tex_level *lv, const unsigned
  * they are; normalized ones first cut to a fixed-point number with 21 fractional bits
  * (rounded toward zero), then scaled (what an H200 does: tests/cuda/texture, texture_linear's
  * "ramp normalized" lines, 1024 of 1024 lookups). */
+/* trunc and floor, by an integer conversion where x is small enough for one (the libm
+ * calls cost more than the rest of a point lookup); the same values, but the sign of a
+ * zero, which no caller sees. */
+static inline double trunc_fast(double x) {
+    return fabs(x) < 0x1p52 ? (double)(int64_t)x : trunc(x);
+}
+
+static inline double floor_fast(double x) {
+    if (!(fabs(x) < 0x1p52)) return floor(x);
+    double t = (double)(int64_t)x;
+    return t > x ? t - 1 : t;
+}
+
 #define TEX_NORM_FRAC_BITS 21
-static double texel_coord(bool norm, float c, uint32_t n) {
+static inline double texel_coord(bool norm, float c, uint32_t n) {
     if (!norm) return (double)c;
-    double q = trunc(ldexp((double)c, TEX_NORM_FRAC_BITS));
-    return ldexp(q, -TEX_NORM_FRAC_BITS) * n;
+    /* scaling by powers of two is exact: ldexp's values */
+    double q = trunc_fast((double)c * (double)(1u << TEX_NORM_FRAC_BITS));
+    return q * (1.0 / (1u << TEX_NORM_FRAC_BITS)) * n;
 }
 
 /* A filter weight as the hardware keeps it: 8 fractional bits, rounded (half up), in
  * 256ths. */
-static unsigned weight256(double frac) {
-    return (unsigned)floor(frac * 256.0 + 0.5);
+static inline unsigned weight256(double frac) {
+    return (unsigned)floor_fast(frac * 256.0 + 0.5);
 }
 
 /* Weighted texels being summed: in double precision, or for 8-bit normalized texels as
@@ -280,25 +294,44 @@ static float round_ties_away(double d) {
  * summed exactly with their weights, the sum rounded to a float with ties away from
  * zero. */
 #define TEX_BLEND_BITS 27
-static float blend_floats(const tex_acc *acc, unsigned k) {
+
+/* 2^p as a double, p in [-1022, 1023]: ldexp(x, p) is x * pow2(p) wherever the product
+ * is neither subnormal nor infinite, which the blend's never are. */
+static inline double pow2(int p) {
+    uint64_t b = (uint64_t)(1023 + p) << 52;
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+
+static float blend_terms(unsigned n_terms, const unsigned *w, const float (*f)[4], unsigned k) {
     float top = 0;
-    for (unsigned n = 0; n < acc->n; n++)
-        if (acc->w[n] && fabsf(acc->f[n][k]) > top) top = fabsf(acc->f[n][k]);
+    for (unsigned n = 0; n < n_terms; n++)
+        if (w[n] && fabsf(f[n][k]) > top) top = fabsf(f[n][k]);
     if (top == 0 || !isfinite(top)) {
         double s = 0;
-        for (unsigned n = 0; n < acc->n; n++) s += acc->w[n] * (double)acc->f[n][k];
+        for (unsigned n = 0; n < n_terms; n++) s += w[n] * (double)f[n][k];
         return (float)(s / 256.0);
     }
-    int e;
-    frexpf(top, &e); /* top in [2^(e-1), 2^e) */
+    /* e: top in [2^(e-1), 2^e), frexpf's exponent, from the bits unless subnormal */
+    uint32_t bits;
+    memcpy(&bits, &top, 4);
+    int e = (int)(bits >> 23) - 126;
+    if (bits >> 23 == 0) frexpf(top, &e);
     int shift = TEX_BLEND_BITS - (e - 1);
+    double scale = pow2(shift);
     int64_t sum = 0;
-    for (unsigned n = 0; n < acc->n; n++) {
-        if (!acc->w[n]) continue;
-        double fixed = trunc(ldexp((double)acc->f[n][k], shift));
-        sum += (int64_t)acc->w[n] * (int64_t)fixed;
+    for (unsigned n = 0; n < n_terms; n++) {
+        if (!w[n]) continue;
+        /* |f| * 2^shift < 2^28: the conversion truncates as trunc would */
+        int64_t fixed = (int64_t)((double)f[n][k] * scale);
+        sum += (int64_t)w[n] * fixed;
     }
-    return round_ties_away(ldexp((double)sum, -shift - 8));
+    return round_ties_away((double)sum * pow2(-shift - 8));
+}
+
+static float blend_floats(const tex_acc *acc, unsigned k) {
+    return blend_terms(acc->n, acc->w, (const float (*)[4])acc->f, k);
 }
 
 static void finish(const exec_texobj *t, const tex_acc *acc, tex_val *out) {
@@ -344,7 +377,7 @@ static void filter_level(const exec_texobj *t, const exec_tex_level *lv, const u
     unsigned w[3] = {0, 0, 0};
     for (unsigned k = 0; k < dims; k++) {
         double x = texel_coord(norm, c[k], size[k]) - 0.5;
-        double f = floor(x);
+        double f = floor_fast(x);
         base[k] = (int64_t)f;
         w[k] = weight256(x - f);
         /* both texels of the axis the same one (clamped at an edge, a row of one): the
@@ -395,7 +428,7 @@ static void point_level(const exec_texobj *t, const exec_tex_level *lv, const un
                         unsigned dims, const float *c, uint32_t s, bool norm, tex_val *out) {
     const uint32_t size[3] = {lv->width, lv->height, lv->depth};
     int64_t pos[3] = {0, 0, 0};
-    for (unsigned k = 0; k < dims; k++) pos[k] = (int64_t)floor(texel_coord(norm, c[k], size[k]));
+    for (unsigned k = 0; k < dims; k++) pos[k] = (int64_t)floor_fast(texel_coord(norm, c[k], size[k]));
     fetch(t, lv, modes, dims, pos, s, out);
 }
 
@@ -752,6 +785,108 @@ static bool aniso_sample(const exec_texobj *t, const exec_tex_lookup *q, const t
     }
     for (unsigned k = 0; k < 4; k++) v->f[k] = (float)acc[k];
     return true;
+}
+
+/* ---- plain 2D lookups of float textures ----
+ * The commonest lookup (tex2D of a float texture of one level, neither layered nor a cube
+ * map) taken straight from the coordinates to the result, for speed: the same arithmetic
+ * as exec_tex_sample's path through where_of, sample_level, filter_level or point_level,
+ * fetch and blend_floats, without the general lookup, the accumulator and the per-texel
+ * format switch. Every result is the general path's, bit for bit (the texture tests run
+ * both tiers against the GPU's recordings). */
+
+bool exec_tex_fast_2d(const exec_texobj *t) {
+    return t->dims == 2 && !t->layered && !t->cubemap && t->nlevels <= 1 &&
+           t->chan_kind == EXEC_TEX_FLOAT && t->chan_bytes == 4 && !exec_tex_trace;
+}
+
+/* Texel (x, y) of level lv, or the border colour where outside (at[] false). */
+static inline void fast_texel(const exec_texobj *t, const exec_tex_level *lv, bool inside,
+                              uint32_t x, uint32_t y, float f[4]) {
+    if (!inside) {
+        for (unsigned k = 0; k < 4; k++) f[k] = k < t->nchan ? t->border[k] : 0.0f;
+        return;
+    }
+    const uint8_t *p = lv->base + y * lv->pitch + (uint64_t)x * t->elem_size;
+    f[0] = f[1] = f[2] = f[3] = 0.0f;
+    memcpy(f, p, 4 * (size_t)t->nchan);
+}
+
+/* A normalized coordinate on a row of n texels in 2^-21 texels (texel_coord's value, which
+ * is q n 2^-21 for an integer q, exactly), where that product fits 52 bits: then the
+ * texel and the weight of a lookup follow from it by shifts. False where it does not fit
+ * (or c is not finite): the caller takes texel_coord's double. Right shifts of negative
+ * numbers are arithmetic (floors), as GCC and Clang define them. */
+static inline bool texel_fixed(float c, uint32_t n, int64_t *p) {
+    double s = (double)c * (double)(1u << TEX_NORM_FRAC_BITS);
+    if (!(fabs(s) * n < 0x1p52)) return false;
+    *p = (int64_t)s * (int64_t)n;
+    return true;
+}
+
+void exec_tex_sample_2d(const exec_texobj *t, float cx, float cy, uint32_t out[4]) {
+    const exec_tex_level *lv = &t->level[0];
+    const uint32_t size[2] = {lv->width, lv->height};
+    const float c[2] = {cx, cy};
+    bool norm = t->norm_coords;
+    if (!t->linear) {
+        uint32_t at[2] = {0, 0};
+        bool inside = true;
+        for (unsigned k = 0; k < 2 && inside; k++) {
+            int64_t pos, fx;
+            if (norm && texel_fixed(c[k], size[k], &fx)) pos = fx >> TEX_NORM_FRAC_BITS;
+            else pos = (int64_t)floor_fast(texel_coord(norm, c[k], size[k]));
+            inside = address(pos, size[k], mode_of(t, k), &at[k]);
+        }
+        float f[4];
+        fast_texel(t, lv, inside, at[0], at[1], f);
+        memcpy(out, f, sizeof f);
+        return;
+    }
+    /* filter_level for two dimensions and a budget of 256 */
+    uint32_t at[2][2] = {{0, 0}, {0, 0}};
+    bool in[2][2];
+    unsigned w[2];
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned mode = mode_of(t, k);
+        int64_t base, fx;
+        if (norm && texel_fixed(c[k], size[k], &fx)) {
+            /* less half a texel: the whole texels and 21 bits of fraction, whose weight
+             * in 256ths, rounded half up, is (fraction + 2^12) >> 13 */
+            fx -= (int64_t)1 << (TEX_NORM_FRAC_BITS - 1);
+            base = fx >> TEX_NORM_FRAC_BITS;
+            w[k] = (unsigned)(((fx & ((1 << TEX_NORM_FRAC_BITS) - 1)) + (1 << 12)) >> 13);
+        } else {
+            double x = texel_coord(norm, c[k], size[k]) - 0.5;
+            double f = floor_fast(x);
+            base = (int64_t)f;
+            w[k] = weight256(x - f);
+        }
+        in[k][0] = address(base, size[k], mode, &at[k][0]);
+        in[k][1] = address(base + 1, size[k], mode, &at[k][1]);
+        if (in[k][0] && in[k][1] && at[k][0] == at[k][1]) w[k] = 0;
+    }
+    /* the x split is exact (256 w / 256); the y split rounds ties up in the upper-x
+     * column only (filter_level) */
+    unsigned wx[2] = {256 - w[0], w[0]}, cw[4], nt = 0;
+    for (unsigned i = 0; i < 2; i++) {
+        unsigned prod = wx[i] * w[1], hi = prod >> 8, rem = prod & 255u;
+        if (rem > 128 || (rem == 128 && i == 1)) hi++;
+        cw[2 * i] = wx[i] - hi;
+        cw[2 * i + 1] = hi;
+    }
+    unsigned tw[4];
+    float tf[4][4];
+    for (unsigned n = 0; n < 4; n++) {
+        if (cw[n] == 0) continue;
+        unsigned xi = n >> 1, yi = n & 1u;
+        fast_texel(t, lv, in[0][xi] && in[1][yi], at[0][xi], at[1][yi], tf[nt]);
+        tw[nt++] = cw[n];
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        float r = k < t->nchan ? blend_terms(nt, tw, (const float (*)[4])tf, k) : 0.0f;
+        memcpy(&out[k], &r, 4);
+    }
 }
 
 void exec_tex_sample(const exec_texobj *t, const exec_tex_lookup *q, uint32_t out[4]) {

@@ -441,6 +441,12 @@ static bool shape_fits(exec_warp *w, const exec_insn *in, uint32_t lane, const e
 
 static void h_tex(exec_warp *w, const exec_insn *in, uint32_t mask) {
     obj_cache cache = {0, NULL};
+    /* Plain 2D lookups at float coordinates take the sampler's fast path where the
+     * texture allows it; the object last checked (shape and fast path) is kept, as a
+     * warp's lanes nearly always read one. */
+    bool plain_2d = AUX_GEOM(in->aux) == G_2D && !(in->aux & AUX_INT_COORDS);
+    const exec_texobj *checked = NULL;
+    bool fast = false;
     EXEC_FOR_LANES(mask, lane) {
         bool dead;
         const exec_texobj *t = object(w, in, lane, EXEC_TEXOBJ_MAGIC, &cache, &dead);
@@ -448,7 +454,19 @@ static void h_tex(exec_warp *w, const exec_insn *in, uint32_t mask) {
             for (unsigned k = 0; k < 4; k++) EXEC_R(w, in->d[k], lane) = 0;
             continue;
         }
-        if (!t || !shape_fits(w, in, lane, t)) return;
+        if (!t) return;
+        if (t != checked) {
+            if (!shape_fits(w, in, lane, t)) return;
+            checked = t;
+            fast = plain_2d && exec_tex_fast_2d(t);
+        }
+        if (fast) {
+            uint32_t out[4];
+            exec_tex_sample_2d(t, lane_f32(w, packed_slot(in->imm, 0), lane),
+                               lane_f32(w, packed_slot(in->imm, 1), lane), out);
+            for (unsigned k = 0; k < 4; k++) EXEC_R(w, in->d[k], lane) = out[k];
+            continue;
+        }
         exec_tex_lookup q;
         lookup_of(w, in, lane, &q);
         uint32_t out[4];

@@ -299,6 +299,75 @@ static void test_h200_rules(void) {
     CHECK(as_float(out[0]) == 118.0f / 256);
 }
 
+/* The fast path for plain 2D lookups of float textures (exec_tex_sample_2d) against the
+ * general one, bit for bit: 1, 2 and 4 channels, every address mode on each axis, both
+ * filters, normalized and texel coordinates, odd sides and rows of one texel, texels and
+ * coordinates that include zeros of both signs, subnormals, infinities, NaN and numbers
+ * too large for the fixed-point shortcut. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd32(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+static float odd_float(float scale) {
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu,
+                                       0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7e967699u,
+                                       0x3f000000u, 0xbf800000u};
+    uint32_t r = rnd32();
+    if (r % 16 == 0) return as_float(special[(r >> 4) % 10]);
+    if (r % 16 == 1) return (float)((int)(rnd32() % 64) - 24) / 8.0f; /* texel edges */
+    return ((float)(rnd32() % 2000001) / 1000000.0f - 1.0f) * scale;
+}
+
+static void test_fast_2d(void) {
+    static const uint32_t sides[][2] = {{5, 3}, {1, 4}, {7, 1}, {2048, 2}};
+    static float texels[2048 * 4 * 4];
+    unsigned mismatches = 0, lookups = 0;
+    for (unsigned i = 0; i < sizeof texels / sizeof texels[0]; i++) texels[i] = odd_float(4.0f);
+    for (unsigned sd = 0; sd < 4; sd++)
+        for (unsigned nchan = 1; nchan <= 4; nchan *= 2)
+            for (unsigned cfg = 0; cfg < 64; cfg++) {
+                exec_texobj t = make(texels, EXEC_TEX_FLOAT, 4, nchan, sides[sd][0],
+                                     sides[sd][1], 1);
+                t.dims = 2;
+                t.addr[0] = (uint8_t)(cfg & 3u);
+                t.addr[1] = (uint8_t)((cfg >> 2) & 3u);
+                t.linear = (cfg >> 4) & 1u;
+                t.norm_coords = (cfg >> 5) & 1u;
+                for (unsigned k = 0; k < 4; k++) t.border[k] = odd_float(2.0f);
+                CHECK(exec_tex_fast_2d(&t));
+                float scale = t.norm_coords ? 3.0f : 3.0f * (float)sides[sd][0];
+                for (unsigned n = 0; n < 2000; n++) {
+                    exec_tex_lookup q;
+                    memset(&q, 0, sizeof q);
+                    q.c[0] = odd_float(scale);
+                    q.c[1] = odd_float(scale);
+                    uint32_t a[4], b[4];
+                    exec_tex_sample(&t, &q, a);
+                    exec_tex_sample_2d(&t, q.c[0], q.c[1], b);
+                    lookups++;
+                    if (memcmp(a, b, sizeof a) != 0 && mismatches++ < 5)
+                        fprintf(stderr, "fast 2D lookup differs: side %u, %u channels, cfg %u, "
+                                        "(%a, %a): %08x against %08x\n",
+                                sides[sd][0], nchan, cfg, q.c[0], q.c[1], b[0], a[0]);
+                }
+            }
+    CHECK(mismatches == 0);
+    CHECK(lookups == 4 * 3 * 64 * 2000);
+    /* what the fast path does not take */
+    exec_texobj h = make(texels, EXEC_TEX_FLOAT, 2, 1, 4, 4, 1);
+    CHECK(!exec_tex_fast_2d(&h));
+    exec_texobj m = make(texels, EXEC_TEX_FLOAT, 4, 1, 4, 4, 1);
+    m.nlevels = 2;
+    CHECK(!exec_tex_fast_2d(&m));
+    m.nlevels = 1;
+    m.layered = true;
+    CHECK(!exec_tex_fast_2d(&m));
+}
+
 int main(void) {
     test_addressing();
     test_channels();
@@ -306,6 +375,7 @@ int main(void) {
     test_cube_layers_gather();
     test_mipmaps();
     test_h200_rules();
+    test_fast_2d();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
