@@ -280,6 +280,14 @@ static void accumulate(const exec_texobj *t, const tex_val *v, unsigned weight, 
 /* d rounded to a float, ties away from zero. */
 static float round_ties_away(double d) {
     float f = (float)d;
+    /* In the normal range, d lies halfway between two floats only where the 29 bits a
+     * float drops from a double are 1 and 28 zeros; anywhere else the conversion's
+     * nearest is the answer (the search below costs a libm call). */
+    if (fabs(d) >= 0x1p-126 && fabs(d) < 0x1p127) {
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        if ((b & 0x1fffffffu) != 0x10000000u) return f;
+    }
     double err = d - (double)f;
     if (err != 0) {
         float other = nextafterf(f, err > 0 ? INFINITY : -INFINITY);
