@@ -340,6 +340,17 @@ static int dec_atom_vec(exec_decoder *d, const ptx_insn *pi, exec_insn *out, uns
     return 1;
 }
 
+/* A vector atomic's address offset and element count: its imm points at the descriptor
+ * rather than holding the offset, so whoever reads the address (the observers behind
+ * vcuda check) must ask here. False for any other instruction. */
+bool exec_atom_vec_shape(const exec_insn *in, int64_t *off, unsigned *n) {
+    if (in->fn != h_atom_vec && in->lane_fn != h_atom_vec) return false;
+    const atom_vec *v = (const atom_vec *)(uintptr_t)in->imm;
+    *off = v->off;
+    *n = v->n;
+    return true;
+}
+
 int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out) {
     if (pi->op != PTX_OP_atom && pi->op != PTX_OP_red) return 0;
     bool is_atom = pi->op == PTX_OP_atom;

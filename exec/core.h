@@ -666,6 +666,7 @@ void exec_h_ret(exec_warp *w, const exec_insn *in, uint32_t mask);
 /* Class decoders: 1 decoded, 0 not theirs, -1 error. */
 int exec_decode_memory(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
 int exec_decode_atomic(exec_decoder *d, const ptx_insn *pi, exec_insn *out);
+bool exec_atom_vec_shape(const exec_insn *in, int64_t *off, unsigned *n);
 /* Atomically combine b into the 4- or 8-byte value of type t at host address p with op
  * (PTX_MOD_add, _min, _max, _and_, _or_); the old value. (sured, exec/texture.c) */
 uint64_t exec_atomic_red(void *p, ptx_mod op, ptx_type t, uint64_t b);

@@ -635,7 +635,15 @@ static void h_isspacep(exec_warp *hw, const exec_insn *in, uint32_t mask) {
             r = mem_table_find(b->L->mem, a, &al) && al.kind == MEM_KIND_CONST_VAR;
             break;
         }
-        default: r = !sh && !lo; break;
+        default: {
+            /* constant memory has generic addresses of its own on the GPU: a pointer to a
+             * __constant__ variable is not global there (isspacep.global and __isGlobal
+             * are false for it, recorded on an H100), although vcuda keeps it in the
+             * same address range */
+            mem_alloc al;
+            r = !sh && !lo && !(mem_table_find(b->L->mem, a, &al) && al.kind == MEM_KIND_CONST_VAR);
+            break;
+        }
         }
         if (r) yes |= 1u << lane;
     }

@@ -188,14 +188,19 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
                               : in->obs == EXEC_OBS_K_STORE ? EXEC_OBS_STORE
                                                             : EXEC_OBS_ATOMIC;
         uint32_t size = ptx_type_sizes[in->type] * (in->obs == EXEC_OBS_K_ATOMIC ? 1u : in->vec);
+        int64_t off = in->imm;
+        unsigned velems;
+        /* a vector atomic (atom.global.v2.f32 ...): the whole vector, at the offset its
+         * descriptor holds (its imm is the descriptor) */
+        if (in->obs == EXEC_OBS_K_ATOMIC && exec_atom_vec_shape(in, &off, &velems)) size *= velems;
         ptx_space sp = (ptx_space)in->space;
-        if (in->imm == 0 && (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_SHARED ||
-                             sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_CONST)) {
+        if (off == 0 && (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_SHARED ||
+                         sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_CONST)) {
             /* the address registers are the addresses: no copy */
             o->mem(&s, sp, acc, &EXEC_R(&w->h, in->a[0], 0), m, size);
             return;
         }
-        lane_addresses(w, in->a[0], (uint64_t)in->imm, addr);
+        lane_addresses(w, in->a[0], (uint64_t)off, addr);
         report_mem(o, &s, w, sp, acc, addr, m, size);
         return;
     }

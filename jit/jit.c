@@ -452,9 +452,10 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
             if (j->units[i].state == UNIT_INTERPRETED) {
                 char name[300];
                 unit_name(j, &j->units[i], name, sizeof name);
-                uint32_t n = jit_func_insns(exec_program_func(j->p, j->units[i].func));
+                /* (not named n: PUT's bound is the buffer's size n) */
+                uint32_t insns = jit_func_insns(exec_program_func(j->p, j->units[i].func));
                 PUT(" (%s: %u instructions, whose per-warp code at -O0 would run slower than "
-                    "the interpreter)", name, n);
+                    "the interpreter)", name, insns);
                 break;
             }
     }

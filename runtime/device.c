@@ -388,14 +388,18 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
         value = (value + 15) & ~(size_t)15;
         break;
     case cudaLimitPrintfFifoSize:
+        /* at least 512 KiB, in 128-byte units (3000000 reads back as 3000064) */
         if (value < 524288) value = 524288;
+        value = (value + 127) & ~(size_t)127;
         break;
     case cudaLimitMallocHeapSize:
         /* "must be performed before launching any kernel that uses the malloc() or free()
          * device system calls" (the H100 answers cudaErrorInvalidValue afterwards:
          * tests/cuda/conformance/device_heap) */
         if (rt_cur(c)->heap_in_use) return rt_record(cudaErrorInvalidValue);
+        /* at least 4 MiB, in 64 KiB units (12345678 reads back as 12386304) */
         if (value < 4194304) value = 4194304;
+        value = (value + 65535) & ~(size_t)65535;
         break;
     case cudaLimitDevRuntimeSyncDepth:
         if (!rt_cur(c)->preset->limit_dev_runtime_sync_depth) return rt_record(cudaErrorUnsupportedLimit);
@@ -403,9 +407,15 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128) return rt_record(cudaErrorInvalidValue);
         break;
-    case cudaLimitPersistingL2CacheSize:
-        if (value > (size_t)rt_cur(c)->preset->persisting_l2_max) value = (size_t)rt_cur(c)->preset->persisting_l2_max;
+    case cudaLimitPersistingL2CacheSize: {
+        /* More than the device's maximum is refused; a size is rounded up to a tenth of the
+         * maximum (on the H100 1 MiB and 10^6 both read back as 3276800, a tenth of its
+         * 32768000, and the default is three tenths): tests/cuda/conformance/limits */
+        size_t max = (size_t)rt_cur(c)->preset->persisting_l2_max, unit = max / 10;
+        if (max && value > max) return rt_record(cudaErrorInvalidValue);
+        value = unit ? (value + unit - 1) / unit * unit : 0; /* no persisting L2: stays 0 */
         break;
+    }
     default:
         break;
     }

@@ -352,11 +352,15 @@ RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmem
         if (blockSize <= 0 || numBlocks <= 0) {
             e = cudaErrorInvalidValue;
         } else {
+            /* numBlocks blocks of blockSize threads that cannot be resident at once even
+             * without dynamic shared memory are an invalid request, not 0 bytes: the H100
+             * answers cudaErrorInvalidValue (tests/data/h100/occupancy.txt) */
             gpu_occ_kernel k = rt_occ_kernel(c, f);
             size_t avail = 0;
-            if (!gpu_occupancy_available_dynamic_shared(rt_cur(c)->preset, &k, blockSize, numBlocks, &avail))
-                avail = 0;
-            *dynamicSmemSize = avail;
+            if (gpu_occupancy_available_dynamic_shared(rt_cur(c)->preset, &k, blockSize, numBlocks, &avail))
+                *dynamicSmemSize = avail;
+            else
+                e = cudaErrorInvalidValue;
         }
     }
     pthread_mutex_unlock(&c->lock);

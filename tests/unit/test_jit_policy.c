@@ -95,6 +95,16 @@ int main(void) {
         jit_job_describe(j, desc, sizeof desc);
         CHECK(strstr(desc, "1 left to the interpreter (kernel big: ") != NULL);
         CHECK(strstr(desc, "slower than the interpreter") != NULL);
+        /* a buffer smaller than the description: cut short, nothing written past it (the
+         * kernel's instruction count, over 4000, once served as the bound and overran the
+         * launch's 512-byte note into the scheduler's lane: a crash in the default mode) */
+        char area[100 + 5000];
+        memset(area, 'G', sizeof area);
+        jit_job_describe(j, area, 100);
+        CHECK_EQ_U64(strlen(area), 99);
+        size_t intact = 0;
+        for (size_t i = 100; i < sizeof area; i++) intact += area[i] == 'G';
+        CHECK_EQ_U64(intact, sizeof area - 100);
     }
 
     uint32_t *out = harness_alloc(&h, THREADS * 4);
