@@ -1671,6 +1671,50 @@ static bool emit_spec_w(jit_buf *o, const vfunc *v, uint32_t i) {
     return true;
 }
 
+/* The remainder of tid by a power of two tested against 0 (`if ((tid % (2 * stride)) == 0)`
+ * in tree reductions): instruction r is a rem.u32 of an affine register of step 1 by a
+ * uniform divisor, and r + 1, reached only from r, a 32-bit setp.eq/ne of its result with 0,
+ * the rem's only reader. Then the lanes where the remainder is 0 are a pattern of the
+ * divisor and lane 0's value, one lane in every divisor's lanes: the setp makes that mask
+ * from two scalars, and the rem makes no vector (where the divisor is no power of two,
+ * both go the ordinary way). */
+static bool rem_mask_pair(const vfunc *v, uint32_t r) {
+    if (r + 1 >= v->n || v->label[r + 1] || v->resume[r + 1] || v->rtarget[r + 1]) return false;
+    const exec_insn *in = &v->f->code[r], *sp = &v->f->code[r + 1];
+    if (in->op != PTX_OP_rem || in->guard >= 0 || sp->guard >= 0 || v->kind[r] != K_SIMPLE ||
+        v->kind[r + 1] != K_SPEC || in->lane_fn || sp->lane_fn)
+        return false;
+    if (!jit_form_handler(in, in->op, PTX_T_u32, ALU_V_NONE, 2, false) || !jit_form_plain(in, false))
+        return false;
+    const vspec *vs = v->vs[r + 1];
+    uint64_t c;
+    if (!vs || !vs->setp || sp->op != PTX_OP_setp || (vs->var != ALU_V_EQ && vs->var != ALU_V_NE) ||
+        (vs->type != PTX_T_u32 && vs->type != PTX_T_s32))
+        return false;
+    uint32_t x = in->a[0], dv = in->a[1], d = in->d[0];
+    if (sp->a[0] != d || !konst_value(v, sp->a[1], &c) || (uint32_t)c != 0) return false;
+    if (d >= v->f->nslots || v->konst[d] || v->uni[d] || SET_HAS(&v->live[(r + 2) * v->nw], d))
+        return false;
+    if (v->konst[x] || !v->uni[x] || v->stride[x] != 1 || !v->w32[x]) return false;
+    return konst_value(v, dv, &c) || (!v->konst[dv] && v->uni[dv] && !v->stride[dv]);
+}
+
+/* The setp of a rem_mask_pair at i: the mask of the lanes whose remainder is 0 (a power of
+ * two divisor p below 32: every p-th lane from the first whose value is a multiple of p,
+ * 0xffffffff / (2^p - 1) being every p-th bit; 32 or more: that one lane, if any) */
+static void emit_setp_rem(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *rm = &v->f->code[i - 1], *in = &v->f->code[i];
+    jit_buf_printf(o, "    { u64 dv_ = ");
+    opnd_b(o, v, rm->a[1]);
+    jit_buf_printf(o, " & 0xffffffffull;\n"
+                      "      if (LIKELY(dv_ && !(dv_ & (dv_ - 1)))) { u32 off_ = (u32)(0u - (u32)s%u) & (u32)(dv_ - 1);\n"
+                      "        u32 z_ = dv_ >= 32 ? (off_ < 32 ? 1u << off_ : 0u) : (0xffffffffu / ((1u << dv_) - 1u)) << off_;\n"
+                      "        p%u = (p%u & ~m) | (%sz_ & m); }\n      else ",
+                   rm->a[0], in->d[0], in->d[0], v->vs[i]->var == ALU_V_NE ? "~" : "");
+    if (!emit_spec_w(o, v, i)) abort(); /* (every 32-bit eq/ne has its 32-bit form) */
+    jit_buf_printf(o, "    }\n");
+}
+
 static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     static const char names[] = "abc";
@@ -1695,6 +1739,10 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
         } else {
             jit_buf_printf(o, "s%u = (u64)(%s); }\n", in->d[0], sx);
         }
+        return;
+    }
+    if (setp && i > 0 && rem_mask_pair(v, i - 1)) {
+        emit_setp_rem(o, v, i);
         return;
     }
     if (setp && emit_setp_affine(o, v, i)) return;
@@ -1769,7 +1817,9 @@ static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t
     jit_buf_printf(o, "    { u64 dv_ = ");
     opnd_b(o, v, b);
     jit_buf_printf(o, "%s;\n      if (LIKELY(dv_ && !(dv_ & (dv_ - 1)))) {", w32 ? " & 0xffffffffull" : "");
-    if (v->uni[d]) {
+    if (rem_mask_pair(v, i)) {
+        /* (its one reader, the next setp, makes its mask from the scalars) */
+    } else if (v->uni[d]) {
         jit_buf_printf(o, " if (m) { u32 l0_ = __builtin_ctz(m); u64 x_ = ");
         opnd_s(o, v, a);
         jit_buf_printf(o, "%s; s%u = %s; }", w32 ? " & 0xffffffffull" : "", d,
