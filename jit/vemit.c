@@ -1449,19 +1449,20 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
     jit_buf_printf(o, "      if (LIKELY(ok && AFOK(s%u, st_, m, %d, %lldll, lo, hi, %uu, &ef_, &f_))) {\n",
                    as, v->w32[as] ? 1 : 0, (long long)in->imm, size);
     if (load) {
-        jit_buf_printf(o, "        %s b_[32];\n"
-                          "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l_ = __builtin_ctz(mm_);\n"
-                          "          __builtin_memcpy(&b_[l_], base + ef_ + (u64)((i64)(l_ - f_) * st_), %u); }\n",
-                       T, size);
-        if (size == 4 && v->narrow[d])
-            jit_buf_printf(o, "        XW(W t_; __builtin_memcpy(&t_, b_ + WL * j_, sizeof t_); %s(r%u, t_);)\n",
-                           wrw(v, i, d), d);
-        else if (size == 4)
-            jit_buf_printf(o, "        XQ(Q32 t_; __builtin_memcpy(&t_, b_ + QL * k_, sizeof t_); %s(r%u, __builtin_convertvector(t_, Q));)\n",
-                           wr(v, i, d), d);
-        else
-            jit_buf_printf(o, "        XQ(Q t_; __builtin_memcpy(&t_, b_ + QL * k_, sizeof t_); %s(r%u, t_);)\n",
-                           wr(v, i, d), d);
+        /* a chunk whose lanes are all on the path: its lanes' loads straight into the
+         * vector (no lane can be outside the first and last checked); a chunk partly on
+         * it, lane by lane; none, nothing */
+        bool nw = size == 4 && v->narrow[d];
+        const char *X = nw ? "XW" : "XQ", *K = nw ? "KW" : "KQ", *L = nw ? "WL" : "QL";
+        const char *VT = nw ? "W" : "Q", *ix = nw ? "j_" : "k_";
+        jit_buf_printf(o, "        const unsigned char *sp_ = base + ef_; i64 sst_ = st_;\n"
+                          "        %s(u32 kc_ = %s(m); if (kc_) { %s t_;\n"
+                          "          if (kc_ == (1u << %s) - 1u) t_ = SL%s(%s, (i64)(%s * %s) - (i64)f_);\n"
+                          "          else { t_ = (%s){0}; for (u32 mm_ = kc_; mm_; mm_ &= mm_ - 1) { u32 l_ = __builtin_ctz(mm_); %s x_;\n"
+                          "            __builtin_memcpy(&x_, sp_ + ((i64)(%s * %s + l_) - (i64)f_) * sst_, %u); t_[l_] = x_; } }\n"
+                          "          %s(r%u, t_); })\n",
+                       X, K, VT, L, nw ? "W" : "Q", T, L, ix, VT, T, L, ix, size,
+                       nw ? wrw(v, i, d) : wr(v, i, d), d);
     } else {
         jit_buf_printf(o, "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(",
                        T, T);
@@ -2385,6 +2386,14 @@ void jit_vemit_prelude(jit_buf *o) {
         "static inline FW FMAW(FW a, FW b, FW c) { for (int l = 0; l < WL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "static inline FQ FMAQ(FQ a, FQ b, FQ c) { for (int l = 0; l < QL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "#endif\n"
+        "/* a chunk of lanes l loaded from sp_ + (b + l) * sst_ (values of type T; every address\n"
+        " * was checked): SLW, 32-bit lanes; SLQ, slots */\n"
+        "#define SLE_(T, l) ({ T x_; __builtin_memcpy(&x_, sp_ + (i64)(l) * sst_, sizeof x_); x_; })\n"
+        "#define SL4_(T, b) SLE_(T, b), SLE_(T, (b) + 1), SLE_(T, (b) + 2), SLE_(T, (b) + 3)\n"
+        "#define SL8_(T, b) SL4_(T, b), SL4_(T, (b) + 4)\n"
+        "#define SL16_(T, b) SL8_(T, b), SL8_(T, (b) + 8)\n"
+        "#if QL == 8\n#define SLW(T, b) ((W){SL16_(T, b)})\n#define SLQ(T, b) ((Q){SL8_(T, b)})\n"
+        "#else\n#define SLW(T, b) ((W){SL8_(T, b)})\n#define SLQ(T, b) ((Q){SL4_(T, b)})\n#endif\n"
         "/* a chunk's lanes loaded from base + a: one vector load where its addresses are\n"
         " * consecutive and one scalar load where they are equal (rows of 16 or 8 threads:\n"
         " * tile[ty][k], tile[k][tx]), else a gather (every address was checked) */\n"
