@@ -1391,7 +1391,7 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
     } else if (size == 4 && !v->konst[in->d[0]] && v->narrow[in->d[0]]) {
         /* 32-bit lanes: the warp's 128 bytes as they are, or the lanes of the mask */
         jit_buf_printf(o, "        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &r%u, 128);\n"
-                          "        else { XW(if (KW(m)) STMW(base + a0 + j_ * (4 * WL), KW(m), r%u.w[j_]);) }\n",
+                          "        else { XW(STCW(base + a0 + j_ * (4 * WL), KW(m), r%u.w[j_]);) }\n",
                        in->d[0], in->d[0]);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
@@ -1401,7 +1401,7 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
         else
             jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &d_, 256);\n");
         /* some lanes: a masked store of each chunk (no lane writes what it need not) */
-        jit_buf_printf(o, "        else { XQ(if (KQ(m)) STM%u(base + a0 + k_ * (%uu * QL), KQ(m), d_.q[k_]);) }\n",
+        jit_buf_printf(o, "        else { XQ(STCQ%u(base + a0 + k_ * (%uu * QL), KQ(m), d_.q[k_]);) }\n",
                        size, size);
     }
     jit_buf_printf(o, "      } else if (m) {\n");
@@ -2386,6 +2386,20 @@ void jit_vemit_prelude(jit_buf *o) {
         "static inline FW FMAW(FW a, FW b, FW c) { for (int l = 0; l < WL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "static inline FQ FMAQ(FQ a, FQ b, FQ c) { for (int l = 0; l < QL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "#endif\n"
+        "/* a chunk stored in the lanes of mask k: all of them, one plain store; one, a scalar\n"
+        " * store; none, nothing; else the masked store (a dozen cycles on some hosts) */\n"
+        "#define STCW(p, k, w) do { u32 kc_ = (k); W sw_ = (w);\\\n"
+        "  if (kc_ == (1u << WL) - 1u) __builtin_memcpy((p), &sw_, sizeof sw_);\\\n"
+        "  else if (kc_ & (kc_ - 1u)) STMW(p, kc_, sw_);\\\n"
+        "  else if (kc_) { u32 l_ = (u32)__builtin_ctz(kc_); __builtin_memcpy((unsigned char *)(p) + 4u * l_, &sw_[l_], 4); } } while (0)\n"
+        "#define STCQ4(p, k, q) do { u32 kc_ = (k); Q sq_ = (q);\\\n"
+        "  if (kc_ == (1u << QL) - 1u) { Q32 t_ = __builtin_convertvector(sq_, Q32); __builtin_memcpy((p), &t_, sizeof t_); }\\\n"
+        "  else if (kc_ & (kc_ - 1u)) STM4(p, kc_, sq_);\\\n"
+        "  else if (kc_) { u32 l_ = (u32)__builtin_ctz(kc_); u32 x_ = (u32)sq_[l_]; __builtin_memcpy((unsigned char *)(p) + 4u * l_, &x_, 4); } } while (0)\n"
+        "#define STCQ8(p, k, q) do { u32 kc_ = (k); Q sq_ = (q);\\\n"
+        "  if (kc_ == (1u << QL) - 1u) __builtin_memcpy((p), &sq_, sizeof sq_);\\\n"
+        "  else if (kc_ & (kc_ - 1u)) STM8(p, kc_, sq_);\\\n"
+        "  else if (kc_) { u32 l_ = (u32)__builtin_ctz(kc_); __builtin_memcpy((unsigned char *)(p) + 8u * l_, &sq_[l_], 8); } } while (0)\n"
         "/* a chunk of lanes l loaded from sp_ + (b + l) * sst_ (values of type T; every address\n"
         " * was checked): SLW, 32-bit lanes; SLQ, slots */\n"
         "#define SLE_(T, l) ({ T x_; __builtin_memcpy(&x_, sp_ + (i64)(l) * sst_, sizeof x_); x_; })\n"
