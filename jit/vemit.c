@@ -1391,7 +1391,7 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
     } else if (size == 4 && !v->konst[in->d[0]] && v->narrow[in->d[0]]) {
         /* 32-bit lanes: the warp's 128 bytes as they are, or the lanes of the mask */
         jit_buf_printf(o, "        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &r%u, 128);\n"
-                          "        else { XW(if (KW(m)) STMW(base + a0 + j_ * (4 * WL), KW(m), r%u.w[j_]);) }\n",
+                          "        else { XW(STCW(base + a0 + j_ * (4 * WL), KW(m), r%u.w[j_]);) }\n",
                        in->d[0], in->d[0]);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
@@ -1401,7 +1401,7 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
         else
             jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &d_, 256);\n");
         /* some lanes: a masked store of each chunk (no lane writes what it need not) */
-        jit_buf_printf(o, "        else { XQ(if (KQ(m)) STM%u(base + a0 + k_ * (%uu * QL), KQ(m), d_.q[k_]);) }\n",
+        jit_buf_printf(o, "        else { XQ(STCQ%u(base + a0 + k_ * (%uu * QL), KQ(m), d_.q[k_]);) }\n",
                        size, size);
     }
     jit_buf_printf(o, "      } else if (m) {\n");
@@ -1449,19 +1449,20 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
     jit_buf_printf(o, "      if (LIKELY(ok && AFOK(s%u, st_, m, %d, %lldll, lo, hi, %uu, &ef_, &f_))) {\n",
                    as, v->w32[as] ? 1 : 0, (long long)in->imm, size);
     if (load) {
-        jit_buf_printf(o, "        %s b_[32];\n"
-                          "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l_ = __builtin_ctz(mm_);\n"
-                          "          __builtin_memcpy(&b_[l_], base + ef_ + (u64)((i64)(l_ - f_) * st_), %u); }\n",
-                       T, size);
-        if (size == 4 && v->narrow[d])
-            jit_buf_printf(o, "        XW(W t_; __builtin_memcpy(&t_, b_ + WL * j_, sizeof t_); %s(r%u, t_);)\n",
-                           wrw(v, i, d), d);
-        else if (size == 4)
-            jit_buf_printf(o, "        XQ(Q32 t_; __builtin_memcpy(&t_, b_ + QL * k_, sizeof t_); %s(r%u, __builtin_convertvector(t_, Q));)\n",
-                           wr(v, i, d), d);
-        else
-            jit_buf_printf(o, "        XQ(Q t_; __builtin_memcpy(&t_, b_ + QL * k_, sizeof t_); %s(r%u, t_);)\n",
-                           wr(v, i, d), d);
+        /* a chunk whose lanes are all on the path: its lanes' loads straight into the
+         * vector (no lane can be outside the first and last checked); a chunk partly on
+         * it, lane by lane; none, nothing */
+        bool nw = size == 4 && v->narrow[d];
+        const char *X = nw ? "XW" : "XQ", *K = nw ? "KW" : "KQ", *L = nw ? "WL" : "QL";
+        const char *VT = nw ? "W" : "Q", *ix = nw ? "j_" : "k_";
+        jit_buf_printf(o, "        const unsigned char *sp_ = base + ef_; i64 sst_ = st_;\n"
+                          "        %s(u32 kc_ = %s(m); if (kc_) { %s t_;\n"
+                          "          if (kc_ == (1u << %s) - 1u) t_ = SL%s(%s, (i64)(%s * %s) - (i64)f_);\n"
+                          "          else { t_ = (%s){0}; for (u32 mm_ = kc_; mm_; mm_ &= mm_ - 1) { u32 l_ = __builtin_ctz(mm_); %s x_;\n"
+                          "            __builtin_memcpy(&x_, sp_ + ((i64)(%s * %s + l_) - (i64)f_) * sst_, %u); t_[l_] = x_; } }\n"
+                          "          %s(r%u, t_); })\n",
+                       X, K, VT, L, nw ? "W" : "Q", T, L, ix, VT, T, L, ix, size,
+                       nw ? wrw(v, i, d) : wr(v, i, d), d);
     } else {
         jit_buf_printf(o, "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(",
                        T, T);
@@ -1671,6 +1672,50 @@ static bool emit_spec_w(jit_buf *o, const vfunc *v, uint32_t i) {
     return true;
 }
 
+/* The remainder of tid by a power of two tested against 0 (`if ((tid % (2 * stride)) == 0)`
+ * in tree reductions): instruction r is a rem.u32 of an affine register of step 1 by a
+ * uniform divisor, and r + 1, reached only from r, a 32-bit setp.eq/ne of its result with 0,
+ * the rem's only reader. Then the lanes where the remainder is 0 are a pattern of the
+ * divisor and lane 0's value, one lane in every divisor's lanes: the setp makes that mask
+ * from two scalars, and the rem makes no vector (where the divisor is no power of two,
+ * both go the ordinary way). */
+static bool rem_mask_pair(const vfunc *v, uint32_t r) {
+    if (r + 1 >= v->n || v->label[r + 1] || v->resume[r + 1] || v->rtarget[r + 1]) return false;
+    const exec_insn *in = &v->f->code[r], *sp = &v->f->code[r + 1];
+    if (in->op != PTX_OP_rem || in->guard >= 0 || sp->guard >= 0 || v->kind[r] != K_SIMPLE ||
+        v->kind[r + 1] != K_SPEC || in->lane_fn || sp->lane_fn)
+        return false;
+    if (!jit_form_handler(in, in->op, PTX_T_u32, ALU_V_NONE, 2, false) || !jit_form_plain(in, false))
+        return false;
+    const vspec *vs = v->vs[r + 1];
+    uint64_t c;
+    if (!vs || !vs->setp || sp->op != PTX_OP_setp || (vs->var != ALU_V_EQ && vs->var != ALU_V_NE) ||
+        (vs->type != PTX_T_u32 && vs->type != PTX_T_s32))
+        return false;
+    uint32_t x = in->a[0], dv = in->a[1], d = in->d[0];
+    if (sp->a[0] != d || !konst_value(v, sp->a[1], &c) || (uint32_t)c != 0) return false;
+    if (d >= v->f->nslots || v->konst[d] || v->uni[d] || SET_HAS(&v->live[(r + 2) * v->nw], d))
+        return false;
+    if (v->konst[x] || !v->uni[x] || v->stride[x] != 1 || !v->w32[x]) return false;
+    return konst_value(v, dv, &c) || (!v->konst[dv] && v->uni[dv] && !v->stride[dv]);
+}
+
+/* The setp of a rem_mask_pair at i: the mask of the lanes whose remainder is 0 (a power of
+ * two divisor p below 32: every p-th lane from the first whose value is a multiple of p,
+ * 0xffffffff / (2^p - 1) being every p-th bit; 32 or more: that one lane, if any) */
+static void emit_setp_rem(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *rm = &v->f->code[i - 1], *in = &v->f->code[i];
+    jit_buf_printf(o, "    { u64 dv_ = ");
+    opnd_b(o, v, rm->a[1]);
+    jit_buf_printf(o, " & 0xffffffffull;\n"
+                      "      if (LIKELY(dv_ && !(dv_ & (dv_ - 1)))) { u32 off_ = (u32)(0u - (u32)s%u) & (u32)(dv_ - 1);\n"
+                      "        u32 z_ = dv_ >= 32 ? (off_ < 32 ? 1u << off_ : 0u) : (0xffffffffu / ((1u << dv_) - 1u)) << off_;\n"
+                      "        p%u = (p%u & ~m) | (%sz_ & m); }\n      else ",
+                   rm->a[0], in->d[0], in->d[0], v->vs[i]->var == ALU_V_NE ? "~" : "");
+    if (!emit_spec_w(o, v, i)) abort(); /* (every 32-bit eq/ne has its 32-bit form) */
+    jit_buf_printf(o, "    }\n");
+}
+
 static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     static const char names[] = "abc";
@@ -1695,6 +1740,10 @@ static void emit_spec_v(jit_buf *o, const vfunc *v, uint32_t i) {
         } else {
             jit_buf_printf(o, "s%u = (u64)(%s); }\n", in->d[0], sx);
         }
+        return;
+    }
+    if (setp && i > 0 && rem_mask_pair(v, i - 1)) {
+        emit_setp_rem(o, v, i);
         return;
     }
     if (setp && emit_setp_affine(o, v, i)) return;
@@ -1769,7 +1818,9 @@ static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t
     jit_buf_printf(o, "    { u64 dv_ = ");
     opnd_b(o, v, b);
     jit_buf_printf(o, "%s;\n      if (LIKELY(dv_ && !(dv_ & (dv_ - 1)))) {", w32 ? " & 0xffffffffull" : "");
-    if (v->uni[d]) {
+    if (rem_mask_pair(v, i)) {
+        /* (its one reader, the next setp, makes its mask from the scalars) */
+    } else if (v->uni[d]) {
         jit_buf_printf(o, " if (m) { u32 l0_ = __builtin_ctz(m); u64 x_ = ");
         opnd_s(o, v, a);
         jit_buf_printf(o, "%s; s%u = %s; }", w32 ? " & 0xffffffffull" : "", d,
@@ -2335,6 +2386,28 @@ void jit_vemit_prelude(jit_buf *o) {
         "static inline FW FMAW(FW a, FW b, FW c) { for (int l = 0; l < WL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "static inline FQ FMAQ(FQ a, FQ b, FQ c) { for (int l = 0; l < QL; l++) a[l] = __builtin_fmaf(a[l], b[l], c[l]); return a; }\n"
         "#endif\n"
+        "/* a chunk stored in the lanes of mask k: all of them, one plain store; one, a scalar\n"
+        " * store; none, nothing; else the masked store (a dozen cycles on some hosts) */\n"
+        "#define STCW(p, k, w) do { u32 kc_ = (k); W sw_ = (w);\\\n"
+        "  if (kc_ == (1u << WL) - 1u) __builtin_memcpy((p), &sw_, sizeof sw_);\\\n"
+        "  else if (kc_ & (kc_ - 1u)) STMW(p, kc_, sw_);\\\n"
+        "  else if (kc_) { u32 l_ = (u32)__builtin_ctz(kc_); __builtin_memcpy((unsigned char *)(p) + 4u * l_, &sw_[l_], 4); } } while (0)\n"
+        "#define STCQ4(p, k, q) do { u32 kc_ = (k); Q sq_ = (q);\\\n"
+        "  if (kc_ == (1u << QL) - 1u) { Q32 t_ = __builtin_convertvector(sq_, Q32); __builtin_memcpy((p), &t_, sizeof t_); }\\\n"
+        "  else if (kc_ & (kc_ - 1u)) STM4(p, kc_, sq_);\\\n"
+        "  else if (kc_) { u32 l_ = (u32)__builtin_ctz(kc_); u32 x_ = (u32)sq_[l_]; __builtin_memcpy((unsigned char *)(p) + 4u * l_, &x_, 4); } } while (0)\n"
+        "#define STCQ8(p, k, q) do { u32 kc_ = (k); Q sq_ = (q);\\\n"
+        "  if (kc_ == (1u << QL) - 1u) __builtin_memcpy((p), &sq_, sizeof sq_);\\\n"
+        "  else if (kc_ & (kc_ - 1u)) STM8(p, kc_, sq_);\\\n"
+        "  else if (kc_) { u32 l_ = (u32)__builtin_ctz(kc_); __builtin_memcpy((unsigned char *)(p) + 8u * l_, &sq_[l_], 8); } } while (0)\n"
+        "/* a chunk of lanes l loaded from sp_ + (b + l) * sst_ (values of type T; every address\n"
+        " * was checked): SLW, 32-bit lanes; SLQ, slots */\n"
+        "#define SLE_(T, l) ({ T x_; __builtin_memcpy(&x_, sp_ + (i64)(l) * sst_, sizeof x_); x_; })\n"
+        "#define SL4_(T, b) SLE_(T, b), SLE_(T, (b) + 1), SLE_(T, (b) + 2), SLE_(T, (b) + 3)\n"
+        "#define SL8_(T, b) SL4_(T, b), SL4_(T, (b) + 4)\n"
+        "#define SL16_(T, b) SL8_(T, b), SL8_(T, (b) + 8)\n"
+        "#if QL == 8\n#define SLW(T, b) ((W){SL16_(T, b)})\n#define SLQ(T, b) ((Q){SL8_(T, b)})\n"
+        "#else\n#define SLW(T, b) ((W){SL8_(T, b)})\n#define SLQ(T, b) ((Q){SL4_(T, b)})\n#endif\n"
         "/* a chunk's lanes loaded from base + a: one vector load where its addresses are\n"
         " * consecutive and one scalar load where they are equal (rows of 16 or 8 threads:\n"
         " * tile[ty][k], tile[k][tx]), else a gather (every address was checked) */\n"
