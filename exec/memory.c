@@ -252,6 +252,33 @@ long exec_mem_string(exec_wstate *w, uint32_t lane, uint64_t a, const char **p) 
 
 /* ---- ld / st ---- */
 
+/* Runs: the usual shapes of a warp's addresses are consecutive elements for the whole
+ * warp (x[tid]), or per half-warp (16 lanes) consecutive elements or one element for all
+ * (x[tid.x] and x[row] in 16-wide blocks). Such runs need only a range test each, and
+ * the copy is a block move or a broadcast, both vectorised; anything else takes the
+ * per-lane path. Vectors of 4 lanes (GCC/clang vector extension): SSE2 pairs, or NEON,
+ * as the target has. */
+typedef uint64_t v4u64 __attribute__((vector_size(32)));
+
+/* OR of (A[j] - A[0]) ^ (j * step) over count lanes: zero when they form the run
+ * A[0] + j * step. count and step are constants where this is inlined. */
+static inline __attribute__((always_inline)) uint64_t run_deviation(const uint64_t *A,
+                                                                     unsigned count,
+                                                                     uint64_t step) {
+    uint64_t a0 = A[0];
+    v4u64 base = {a0, a0, a0, a0}, off = {0, step, 2 * step, 3 * step};
+    v4u64 inc = {4 * step, 4 * step, 4 * step, 4 * step}, acc = {0, 0, 0, 0};
+    _Pragma("GCC unroll 8")
+    for (unsigned k = 0; k < count; k += 4) {
+        v4u64 x;
+        memcpy(&x, A + k, sizeof x);
+        acc |= (x - base) ^ off;
+        off += inc;
+    }
+    return acc[0] | acc[1] | acc[2] | acc[3];
+}
+
+
 /* aux of ld: destination width in bits (for extension); flags EXEC_F_SIGNED. */
 static inline uint64_t extend(uint64_t v, unsigned esize, unsigned dbits, bool sgn) {
     if (sgn && esize < 8) {
@@ -313,6 +340,82 @@ static bool whole_access(unsigned vec, unsigned total) {
     return vec > 1 && (total == 8 || total == 16);
 }
 
+/* One lane's load from (or store to) host address p, resolved and checked. */
+static inline void ld_lane(exec_warp *hw, const exec_insn *in, uint32_t lane, const uint8_t *p,
+                           unsigned esize, unsigned total, bool sgn, bool whole) {
+    uint8_t buf[16];
+    if (whole && ((uintptr_t)p & (total - 1)) == 0) {
+        load_whole(buf, p, total);
+        p = buf;
+    }
+    for (unsigned k = 0; k < in->vec; k++)
+        EXEC_R(hw, in->d[k], lane) = extend(load_bytes(p + k * esize, esize), esize, in->aux,
+                                            sgn);
+}
+
+static inline void st_lane(exec_warp *hw, const exec_insn *in, uint32_t lane, uint8_t *p,
+                           unsigned esize, unsigned total, bool whole) {
+    if (whole && ((uintptr_t)p & (total - 1)) == 0) {
+        uint8_t buf[16];
+        for (unsigned k = 0; k < in->vec; k++)
+            store_bytes(buf + k * esize, EXEC_R(hw, in->d[k], lane), esize);
+        store_whole(p, buf, total);
+        return;
+    }
+    for (unsigned k = 0; k < in->vec; k++)
+        store_bytes(p + k * esize, EXEC_R(hw, in->d[k], lane), esize);
+}
+
+/* A warp's scalar loads from (stores to) run + l * step, in lane order. */
+static inline __attribute__((always_inline)) void ld_run(uint64_t *restrict V,
+                                                         const uint8_t *restrict run,
+                                                         uint64_t step, unsigned esize,
+                                                         unsigned dbits, bool sgn) {
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
+        V[l] = extend(load_bytes(run + l * step, esize), esize, dbits, sgn);
+}
+
+static inline __attribute__((always_inline)) void st_run(uint8_t *run, const uint64_t *V,
+                                                         uint64_t step, unsigned esize) {
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) store_bytes(run + l * step, V[l], esize);
+}
+
+/* The whole warp's access when lane l's address is first + l * step (x[tid], or one
+ * field of an array of structs: a[tid].g, of any size and vector width), aligned, in
+ * global or shared memory and inside one allocation (the instruction's cached range) or
+ * the block's shared memory: then *run is lane 0's host address, and every lane's was
+ * checked at once, where exec_mem_addr would check each (the cost of alignedTypes'
+ * copies of 1- and 2-byte elements and of structs of bytes: every access of theirs took
+ * this per-lane path, interpreted or compiled). Anything else (a lane outside, the first
+ * access of an instruction, a step of 4 KiB or more, local memory): false, and the
+ * per-lane path resolves, checks and reports each lane as before. */
+static bool warp_run(exec_warp *hw, const exec_insn *in, unsigned total, bool write,
+                     uint8_t **run, uint64_t *step) {
+    const uint64_t *A = &EXEC_R(hw, in->a[0], 0);
+    uint64_t s = A[1] - A[0], first = A[0] + (uint64_t)in->imm, dev = 0;
+    if (s >= 4096 || (s & (total - 1)) || (first & (total - 1))) return false;
+    for (uint32_t l = 2; l < EXEC_WARP_SIZE; l++) dev |= (A[l] - A[0]) ^ (l * s);
+    if (dev) return false;
+    uint64_t span = 31 * s + total; /* bytes from the first lane's address to the last's end */
+    struct exec_block *b = hw->block;
+    if (in->space == PTX_SPACE_SHARED) {
+        /* (shared addresses are 32-bit: a run that wraps takes the per-lane path) */
+        if (first >= b->shared_size || b->shared_size - first < span) return false;
+        *run = b->shared + first;
+    } else if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC) {
+        /* (a generic address in a shared or local window is never inside a global
+         * allocation's range) */
+        const exec_range *r = exec_range_of(b, in);
+        if ((write && !r->writable) || first < r->lo || first >= r->hi || r->hi - first < span)
+            return false;
+        *run = (uint8_t *)(uintptr_t)first;
+    } else {
+        return false;
+    }
+    *step = s;
+    return true;
+}
+
 /* The general load: any space, size, vector width and extension. */
 static void h_ld(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     exec_wstate *w = exec_ws(hw);
@@ -320,19 +423,29 @@ static void h_ld(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     unsigned total = esize * in->vec;
     bool sgn = (in->flags & EXEC_F_SIGNED) != 0;
     bool whole = whole_access(in->vec, total);
+    uint8_t *run;
+    uint64_t step;
+    if (mask == EXEC_FULL_MASK && warp_run(hw, in, total, false, &run, &step)) {
+        if (in->vec > 1) {
+            for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++)
+                ld_lane(hw, in, lane, run + lane * step, esize, total, sgn, whole);
+            return;
+        }
+        uint64_t *V = &EXEC_R(hw, in->d[0], 0);
+        switch (esize) { /* (each with its size a constant) */
+        case 1: ld_run(V, run, step, 1, in->aux, sgn); break;
+        case 2: ld_run(V, run, step, 2, in->aux, sgn); break;
+        case 4: ld_run(V, run, step, 4, in->aux, sgn); break;
+        default: ld_run(V, run, step, 8, in->aux, sgn); break;
+        }
+        return;
+    }
     EXEC_FOR_LANES(mask, lane) {
         uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
         const uint8_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, total,
                                          EXEC_ACC_READ);
         if (!p) return;
-        uint8_t buf[16];
-        if (whole && ((uintptr_t)p & (total - 1)) == 0) {
-            load_whole(buf, p, total);
-            p = buf;
-        }
-        for (unsigned k = 0; k < in->vec; k++)
-            EXEC_R(hw, in->d[k], lane) = extend(load_bytes(p + k * esize, esize), esize,
-                                                in->aux, sgn);
+        ld_lane(hw, in, lane, p, esize, total, sgn, whole);
     }
 }
 
@@ -341,20 +454,29 @@ static void h_st(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     unsigned esize = ptx_type_sizes[in->type];
     unsigned total = esize * in->vec;
     bool whole = whole_access(in->vec, total);
+    uint8_t *run;
+    uint64_t step;
+    if (mask == EXEC_FULL_MASK && warp_run(hw, in, total, true, &run, &step)) {
+        if (in->vec > 1) {
+            for (uint32_t lane = 0; lane < EXEC_WARP_SIZE; lane++) /* (in lane order) */
+                st_lane(hw, in, lane, run + lane * step, esize, total, whole);
+            return;
+        }
+        const uint64_t *V = &EXEC_R(hw, in->d[0], 0);
+        switch (esize) {
+        case 1: st_run(run, V, step, 1); break;
+        case 2: st_run(run, V, step, 2); break;
+        case 4: st_run(run, V, step, 4); break;
+        default: st_run(run, V, step, 8); break;
+        }
+        return;
+    }
     EXEC_FOR_LANES(mask, lane) {
         uint64_t a = EXEC_R(hw, in->a[0], lane) + (uint64_t)in->imm;
         uint8_t *p = exec_mem_addr(w, in, lane, (ptx_space)in->space, a, total,
                                    EXEC_ACC_WRITE);
         if (!p) return;
-        if (whole && ((uintptr_t)p & (total - 1)) == 0) {
-            uint8_t buf[16];
-            for (unsigned k = 0; k < in->vec; k++)
-                store_bytes(buf + k * esize, EXEC_R(hw, in->d[k], lane), esize);
-            store_whole(p, buf, total);
-            continue;
-        }
-        for (unsigned k = 0; k < in->vec; k++)
-            store_bytes(p + k * esize, EXEC_R(hw, in->d[k], lane), esize);
+        st_lane(hw, in, lane, p, esize, total, whole);
     }
 }
 
@@ -404,32 +526,6 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
         (ok) = !(or_ & ((N) - 1)) && mx0_ <= (hi) && mx1_ <= (hi) &&                       \
                (!(check_lo) || (mn0_ >= (lo) && mn1_ >= (lo)));                            \
     } while (0)
-
-/* Runs: the usual shapes of a warp's addresses are consecutive elements for the whole
- * warp (x[tid]), or per half-warp (16 lanes) consecutive elements or one element for all
- * (x[tid.x] and x[row] in 16-wide blocks). Such runs need only a range test each, and
- * the copy is a block move or a broadcast, both vectorised; anything else takes the
- * per-lane path. Vectors of 4 lanes (GCC/clang vector extension): SSE2 pairs, or NEON,
- * as the target has. */
-typedef uint64_t v4u64 __attribute__((vector_size(32)));
-
-/* OR of (A[j] - A[0]) ^ (j * step) over count lanes: zero when they form the run
- * A[0] + j * step. count and step are constants where this is inlined. */
-static inline __attribute__((always_inline)) uint64_t run_deviation(const uint64_t *A,
-                                                                     unsigned count,
-                                                                     uint64_t step) {
-    uint64_t a0 = A[0];
-    v4u64 base = {a0, a0, a0, a0}, off = {0, step, 2 * step, 3 * step};
-    v4u64 inc = {4 * step, 4 * step, 4 * step, 4 * step}, acc = {0, 0, 0, 0};
-    _Pragma("GCC unroll 8")
-    for (unsigned k = 0; k < count; k += 4) {
-        v4u64 x;
-        memcpy(&x, A + k, sizeof x);
-        acc |= (x - base) ^ off;
-        off += inc;
-    }
-    return acc[0] | acc[1] | acc[2] | acc[3];
-}
 
 /* Block moves between count consecutive elements and lanes of V. restrict: the register
  * file and device memory never overlap. */

@@ -31,7 +31,8 @@ jit_mode jit_mode_from_env(void);
 
 /* Lets another thread stop a job's compilations (its compilers' process ids while they
  * run); background: the compilers run at the lowest priority (nice 19), for a job whose
- * kernels run interpreted meanwhile (VCUDA_JIT=1). */
+ * kernels run interpreted meanwhile (VCUDA_JIT=1), for their first 8 seconds; then at the
+ * program's (jit/build.c: wait_low). */
 typedef struct jit_cancel {
     pthread_mutex_t mu;
     pid_t pids[JIT_MAX_WORKERS];
