@@ -594,7 +594,7 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
         else
             PUT(" (%.2f s of compiler CPU time, %u at a time)", cpu, j->workers);
     }
-    if (c.idle) /* (compiled when a launch first needs them) */
+    if (c.idle && done) /* (compiled when a launch first needs them) */
         PUT(", %u not needed by any launch yet", c.idle);
     if (c.interpreted) {
         /* (the first of them named: a program has few such functions) */
