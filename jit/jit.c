@@ -1,8 +1,10 @@
 /* jit/jit.c — compile jobs: a program's functions are compile units of their own, each
  * generated (jit/emit.c) at the optimisation level and in the tier its own size calls
  * for, built or found in the cache (jit/build.c) by a pool of compiler processes, and
- * installed in the program (exec/native.h) as soon as it is loaded, before the first
- * launch or in the background.
+ * installed in the program (exec/native.h) as soon as it is loaded. Nothing is generated
+ * or built until a launch needs it (jit_kernel_request): the launched kernel's unit and
+ * those of the functions it may run, before the launch runs (VCUDA_JIT=always) or in
+ * the background (the default).
  */
 #include "internal.h"
 
