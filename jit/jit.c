@@ -547,10 +547,11 @@ static bool counts_locked(jit_job *j, jit_job_counts *c, jit_emit_stats *sum) {
     c->units = j->nunits;
     for (uint32_t i = 0; i < j->nunits; i++) {
         const jit_unit *u = &j->units[i];
+        if (u->state == UNIT_IDLE) c->idle++;
+        if (u->state == UNIT_GENERATING) continue; /* (its requester writes its stats) */
         c->kernels += u->stats.kernels;
         if (u->state == UNIT_FAILED) c->failed++;
         if (u->state == UNIT_INTERPRETED) c->interpreted++;
-        if (u->state == UNIT_IDLE) c->idle++;
         if (u->state != UNIT_DONE) continue;
         if (u->build.from_cache) c->cached++;
         else c->compiled++;
@@ -628,7 +629,7 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
          * running the slower per-warp code) */
         PUT("; %u of %u kernels in the vector tier", c.vector, c.kernels);
         const char *sep = ", not ";
-        for (uint32_t i = 0; i < j->nunits; i++)
+        for (uint32_t i = 0; i < j->nunits; i++) /* (done: none is being generated) */
             if (j->units[i].stats.vector_why[0]) {
                 PUT("%s%s", sep, j->units[i].stats.vector_why);
                 sep = ", nor ";
