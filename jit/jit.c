@@ -230,12 +230,53 @@ static jit_unit *take(jit_job *j, bool *lookup) {
     return build;
 }
 
+/* The instruction of unit u's function nearest before the line of its C that the
+ * compiler's message (why: "...path.c:LINE:COL: error: ...") names: the generators write
+ * an instruction's index in its label (`L<i>:`) and in its handler's call (`INSN(<i>)`,
+ * `PLAIN(<i>)`, ...). Appends " (near instruction <i>: <opcode>, line <n> of the PTX)"
+ * to why; nothing when the message names no line. */
+static void name_insn(const jit_job *j, const jit_unit *u, char *why, size_t n) {
+    const char *c = strstr(why, ".c:");
+    long line = c ? strtol(c + 3, NULL, 10) : 0;
+    if (line <= 0 || !u->src.s) return;
+    const char *p = u->src.s, *end = u->src.s + u->src.len;
+    for (long k = 1; k < line && p < end; k++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        p = p ? p + 1 : end;
+    }
+    const exec_func *f = exec_program_func(j->p, u->func);
+    /* back from the end of that line to the nearest index */
+    const char *q = memchr(p, '\n', (size_t)(end - p));
+    for (q = q ? q : end; q > u->src.s; q--) {
+        long i = -1;
+        if (q[-1] == 'L' && (q - 1 == u->src.s || q[-2] == ' ' || q[-2] == '\n') &&
+            q[0] >= '0' && q[0] <= '9') {
+            char *e;
+            i = strtol(q, &e, 10);
+            if (*e != ':') i = -1;
+        } else if (q[-1] == '(' && q[0] >= '0' && q[0] <= '9' && q - u->src.s >= 5 &&
+                   (!strncmp(q - 5, "INSN(", 5) || !strncmp(q - 5, "LAIN(", 5) ||
+                    !strncmp(q - 5, "CORE(", 5) || !strncmp(q - 5, "RE_H(", 5))) {
+            i = strtol(q, NULL, 10);
+        }
+        if (i < 0 || (uint32_t)i >= f->ncode) continue;
+        const exec_insn *in = &f->code[i];
+        const ptx_insn *pi = in->src_index < f->pf->ninsns ? &f->pf->insns[in->src_index] : NULL;
+        size_t len = strlen(why);
+        if (pi && len < n)
+            snprintf(why + len, n - len, " (near instruction %ld: %s, line %u of the PTX)", i,
+                     pi->op < PTX_OP_COUNT ? ptx_opcode_names[pi->op] : "?", pi->loc.ptx_line);
+        return;
+    }
+}
+
 /* Look for unit u (taken by take) in the cache, or build it; then record how it went.
  * Called with j->mu held, which it lets go of meanwhile. */
 static void run_unit(jit_job *j, jit_unit *u, bool lookup) {
     pthread_mutex_unlock(&j->mu);
     char why[300] = "";
     bool ok = !job_cancelled(j) && build_and_install(j, u, lookup, why, sizeof why);
+    if (!ok && !lookup) name_insn(j, u, why, sizeof why);
     if (ok || !lookup) jit_buf_free(&u->src);
     pthread_mutex_lock(&j->mu);
     if (lookup) {

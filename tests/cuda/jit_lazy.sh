@@ -10,8 +10,9 @@
 #    the other eleven units as not needed.
 # 2. launching mixed<2>: it and the device function it calls, both before the launch.
 # 3. launching step<3>, step<5> (refused) and step<6>: step<3> comes from the cache; the
-#    launch of step<5> fails with cudaErrorInvalidPtx and a message naming it and the
-#    compiler's words; step<6> is compiled and runs; nothing else is compiled.
+#    launch of step<5> fails with cudaErrorInvalidPtx and a message naming it, the
+#    compiler's words and the PTX instruction at the line they name; step<6> is compiled
+#    and runs; nothing else is compiled.
 # 4. the default, tiered mode, launching step<1>: no kernel but it is ever compiled.
 # Every result printed is the interpreter's (VCUDA_JIT=0).
 #
@@ -31,7 +32,9 @@ case "\$src" in
     name=\$(head -1 "\$src" | sed -n 's|^/\* [a-z]* \([A-Za-z0-9_]*\) \*/\$|\1|p')
     echo "\$name" >> "$tmp/cc.log"
     if [ -n "\${REFUSE:-}" ] && [ "\$name" = "\$REFUSE" ]; then
-        echo "error: this compiler refuses \$name" >&2
+        # (at the last instruction's label, as a C compiler names a line)
+        at=\$(grep -n '^ *L[0-9]*:' "\$src" | tail -1 | cut -d: -f1)
+        echo "\$src:\$at:3: error: this compiler refuses \$name" >&2
         exit 1
     fi ;;
 esac
@@ -99,9 +102,9 @@ if ! grep -q "^step5: launch failed: cudaErrorInvalidPtx\$" "$tmp/three.out"; th
     cat "$tmp/three.out"
     fail=1
 fi
-if ! grep -q "cannot compile kernel $step5 (VCUDA_JIT=always): kernel $step5: the compiler failed: .*this compiler refuses $step5" \
+if ! grep -q "cannot compile kernel $step5 (VCUDA_JIT=always): kernel $step5: the compiler failed: .*error: this compiler refuses $step5 (near instruction [0-9]*: [a-z]*, line [0-9]* of the PTX)" \
         "$tmp/three.err"; then
-    echo "run 3: no message naming step<5> and the compiler's words:"
+    echo "run 3: no message naming step<5>, the compiler's words and the instruction:"
     cat "$tmp/three.err"
     fail=1
 fi
