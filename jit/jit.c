@@ -230,53 +230,14 @@ static jit_unit *take(jit_job *j, bool *lookup) {
     return build;
 }
 
-/* The instruction of unit u's function nearest before the line of its C that the
- * compiler's message (why: "...path.c:LINE:COL: error: ...") names: the generators write
- * an instruction's index in its label (`L<i>:`) and in its handler's call (`INSN(<i>)`,
- * `PLAIN(<i>)`, ...). Appends " (near instruction <i>: <opcode>, line <n> of the PTX)"
- * to why; nothing when the message names no line. */
-static void name_insn(const jit_job *j, const jit_unit *u, char *why, size_t n) {
-    const char *c = strstr(why, ".c:");
-    long line = c ? strtol(c + 3, NULL, 10) : 0;
-    if (line <= 0 || !u->src.s) return;
-    const char *p = u->src.s, *end = u->src.s + u->src.len;
-    for (long k = 1; k < line && p < end; k++) {
-        p = memchr(p, '\n', (size_t)(end - p));
-        p = p ? p + 1 : end;
-    }
-    const exec_func *f = exec_program_func(j->p, u->func);
-    /* back from the end of that line to the nearest index */
-    const char *q = memchr(p, '\n', (size_t)(end - p));
-    for (q = q ? q : end; q > u->src.s; q--) {
-        long i = -1;
-        if (q[-1] == 'L' && (q - 1 == u->src.s || q[-2] == ' ' || q[-2] == '\n') &&
-            q[0] >= '0' && q[0] <= '9') {
-            char *e;
-            i = strtol(q, &e, 10);
-            if (*e != ':') i = -1;
-        } else if (q[-1] == '(' && q[0] >= '0' && q[0] <= '9' && q - u->src.s >= 5 &&
-                   (!strncmp(q - 5, "INSN(", 5) || !strncmp(q - 5, "LAIN(", 5) ||
-                    !strncmp(q - 5, "CORE(", 5) || !strncmp(q - 5, "RE_H(", 5))) {
-            i = strtol(q, NULL, 10);
-        }
-        if (i < 0 || (uint32_t)i >= f->ncode) continue;
-        const exec_insn *in = &f->code[i];
-        const ptx_insn *pi = in->src_index < f->pf->ninsns ? &f->pf->insns[in->src_index] : NULL;
-        size_t len = strlen(why);
-        if (pi && len < n)
-            snprintf(why + len, n - len, " (near instruction %ld: %s, line %u of the PTX)", i,
-                     pi->op < PTX_OP_COUNT ? ptx_opcode_names[pi->op] : "?", pi->loc.ptx_line);
-        return;
-    }
-}
-
 /* Look for unit u (taken by take) in the cache, or build it; then record how it went.
  * Called with j->mu held, which it lets go of meanwhile. */
 static void run_unit(jit_job *j, jit_unit *u, bool lookup) {
     pthread_mutex_unlock(&j->mu);
     char why[300] = "";
     bool ok = !job_cancelled(j) && build_and_install(j, u, lookup, why, sizeof why);
-    if (!ok && !lookup) name_insn(j, u, why, sizeof why);
+    if (!ok && !lookup)
+        jit_name_insn(exec_program_func(j->p, u->func), &u->src, why, sizeof why);
     if (ok || !lookup) jit_buf_free(&u->src);
     pthread_mutex_lock(&j->mu);
     if (lookup) {
@@ -323,49 +284,6 @@ static unsigned pool_size(void) {
                                                          : sysconf(_SC_NPROCESSORS_ONLN);
     }
     return n < 1 ? 1 : n > JIT_MAX_WORKERS ? JIT_MAX_WORKERS : (unsigned)n;
-}
-
-/* Mark in `in` every function a launch of function root may run (the caller's array of
- * nfuncs): root, what it calls, and what it takes the address of (a function pointer, a
- * kernel it launches from the device), and through them; where one calls through a
- * pointer, every device function. */
-static void reachable(const jit_job *j, uint32_t root, bool *in) {
-    uint32_t *stack = malloc((j->nfuncs + 1) * sizeof *stack);
-    if (!stack) abort();
-    uint32_t n = 0;
-    bool indirect = false;
-    const exec_func *r = exec_program_func(j->p, root);
-    in[r->index] = true;
-    stack[n++] = r->index;
-    while (n) {
-        const exec_func *f = exec_program_func(j->p, stack[--n]);
-#define REACH(idx)                                                                         \
-    do {                                                                                   \
-        const exec_func *g_ = exec_program_func(j->p, (idx));                              \
-        if (!in[g_->index]) {                                                              \
-            in[g_->index] = true;                                                          \
-            stack[n++] = g_->index;                                                        \
-        }                                                                                  \
-    } while (0)
-        for (uint32_t c = 0; c < f->ncalls; c++) {
-            if (f->calls[c].callee) REACH(f->calls[c].callee->index);
-            else indirect = true;
-        }
-        for (uint32_t c = 0; c < f->nconsts; c++) {
-            uint64_t v = f->consts[c].value;
-            if (f->consts[c].kind != EXEC_CK_VALUE || v < EXEC_FUNC_TOKEN_BASE ||
-                (v - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP >= j->nfuncs)
-                continue;
-            REACH((uint32_t)((v - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP));
-        }
-#undef REACH
-    }
-    if (indirect) /* (a pointer may also come from a variable's initialiser) */
-        for (uint32_t i = 0; i < j->nfuncs; i++) {
-            const exec_func *f = exec_program_func(j->p, i);
-            if (f->code && !f->pf->is_entry) in[i] = true;
-        }
-    free(stack);
 }
 
 /* Start workers up to the pool's size (VCUDA_JIT=always: one fewer, since the thread that
@@ -516,7 +434,7 @@ bool jit_kernel_request(jit_job *j, const exec_kernel *k, char *err, size_t errl
     if (asked == 2 || (asked && j->mode == JIT_TIERED)) return true;
     bool *want = calloc(j->nfuncs + 1, sizeof *want);
     if (!want) abort();
-    reachable(j, root, want);
+    jit_reachable(j->p, root, want);
     char why[1024] = "";
     bool ok = request(j, want, why, sizeof why);
     free(want);
