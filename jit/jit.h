@@ -1,7 +1,8 @@
 /* jit/jit.h — the compiled tier as the runtime sees it: which mode the environment asks
  * for (VCUDA_JIT), and a compile job per loaded program that installs native code in it
- * (exec/native.h), function by function, before its first launch (VCUDA_JIT=always) or in
- * the background while the first launches run interpreted (VCUDA_JIT=1, the default).
+ * (exec/native.h), function by function, as launches need them: before a kernel's first
+ * launch (VCUDA_JIT=always) or in the background while its first launches run
+ * interpreted (VCUDA_JIT=1, the default).
  */
 #ifndef VCUDA_JIT_JIT_H
 #define VCUDA_JIT_JIT_H
@@ -20,7 +21,8 @@
 typedef enum jit_mode {
     JIT_OFF,     /* VCUDA_JIT=0: interpreter only */
     JIT_TIERED,  /* VCUDA_JIT=1 (default): compile in the background, switch when ready */
-    JIT_ALWAYS   /* VCUDA_JIT=always: compile before the first launch, or fail the load */
+    JIT_ALWAYS   /* VCUDA_JIT=always: compile each kernel before its first launch, or fail
+                  * that launch */
 } jit_mode;
 
 /* The mode VCUDA_JIT asks for (an unknown value says so on stderr and means the default). */
