@@ -303,6 +303,7 @@ static bool request(jit_job *j, const bool *want, char *err, size_t errlen) {
     bool *fresh = calloc(j->nunits + 1, sizeof *fresh); /* (per entry of mine) */
     if (!mine || !fresh) abort();
     uint32_t nmine = 0, nnew = 0;
+    if (j->mode == JIT_ALWAYS) ask_compiler(); /* (this thread builds too; once a process) */
     pthread_mutex_lock(&j->mu);
     for (uint32_t i = 0; i < j->nfuncs; i++) {
         if (!want[i] || j->unit_of[i] < 0) continue;
