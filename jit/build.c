@@ -345,15 +345,20 @@ static int run_cc_at(const char *c_path, const char *so_path, const char *log_pa
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* The compiler's words: its first line that says "error", else its first line (a log
+ * opens with "In function ...", which says nothing of what went wrong). */
 static void read_log(const char *log_path, char *err, size_t errlen, const char *what) {
-    char msg[400] = "";
+    char msg[400] = "", line[400];
     FILE *f = fopen(log_path, "r");
-    if (f) {
-        size_t n = fread(msg, 1, sizeof msg - 1, f);
-        msg[n] = 0;
-        fclose(f);
+    for (bool first = true; f && fgets(line, sizeof line, f); first = false) {
+        line[strcspn(line, "\n")] = 0;
+        if (first) snprintf(msg, sizeof msg, "%s", line);
+        if (strstr(line, "error")) {
+            snprintf(msg, sizeof msg, "%s", line);
+            break;
+        }
     }
-    msg[strcspn(msg, "\n")] = 0;
+    if (f) fclose(f);
     snprintf(err, errlen, "%s%s%s", what, msg[0] ? ": " : "", msg);
 }
 

@@ -559,6 +559,9 @@ void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st
     memset(st, 0, sizeof *st);
     o_vectorise = opt >= 2;
     o_observe = f->instrumented;
+    /* which function it is, for whoever reads a kept source (VCUDA_JIT_KEEP) or the
+     * compiler's messages (a PTX name is an identifier: it cannot end the comment) */
+    jit_buf_printf(out, "/* %s %s */\n", f->pf->is_entry ? "kernel" : "function", f->pf->name);
     emit_prelude(out);
     if (o_observe) emit_observe_prelude(out);
     st->funcs = 1;

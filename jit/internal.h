@@ -61,6 +61,16 @@ bool jit_vector_wanted(const exec_func *f);
 const char *jit_spec_scalar_expr(const exec_insn *in);
 bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t n);
 
+/* Mark in `in` (one flag per function of p) every function a launch of function root
+ * may run: root, what it calls and what it takes the address of (a function pointer, a
+ * kernel it launches from the device), through them all; where one calls through a
+ * pointer, every device function (jit/reach.c). */
+void jit_reachable(const exec_program *p, uint32_t root, bool *in);
+/* Append to why, a compiler's message about the generated C src of function f ("...
+ * path.c:LINE:COL: error: ..."), the PTX instruction that line is part of: " (near
+ * instruction <i>: <opcode>, line <n> of the PTX)"; nothing when it names no line. */
+void jit_name_insn(const exec_func *f, const jit_buf *src, char *why, size_t n);
+
 /* The compiler command, its identity (first line of `cc --version`) and every flag a
  * compile gives it but the optimisation level and the files: the command line and the
  * cache key both come from flags (jit/cc.c). Found once per process, and recorded beside

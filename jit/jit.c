@@ -1,8 +1,10 @@
 /* jit/jit.c — compile jobs: a program's functions are compile units of their own, each
  * generated (jit/emit.c) at the optimisation level and in the tier its own size calls
  * for, built or found in the cache (jit/build.c) by a pool of compiler processes, and
- * installed in the program (exec/native.h) as soon as it is loaded, before the first
- * launch or in the background.
+ * installed in the program (exec/native.h) as soon as it is loaded. Nothing is generated
+ * or built until a launch needs it (jit_kernel_request): the launched kernel's unit and
+ * those of the functions it may run, before the launch runs (VCUDA_JIT=always) or in
+ * the background (the default).
  */
 #include "internal.h"
 
@@ -15,9 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* UNIT_INTERPRETED: not built, since its code would run slower than the interpreter
- * (tier_of) */
-enum { UNIT_PENDING, UNIT_BUILDING, UNIT_DONE, UNIT_FAILED, UNIT_INTERPRETED };
+/* A unit is IDLE until a launch needs its function (jit_kernel_request), then GENERATING
+ * while its requester writes its C, PENDING in the queue, BUILDING by a worker, and in the
+ * end DONE (installed), FAILED, or INTERPRETED: not built, since its code would run slower
+ * than the interpreter (jit_worth_building). */
+enum { UNIT_IDLE, UNIT_GENERATING, UNIT_PENDING, UNIT_BUILDING, UNIT_DONE, UNIT_FAILED,
+       UNIT_INTERPRETED };
 
 /* One function's code: generated text, then a loaded shared object. */
 typedef struct jit_unit {
@@ -27,7 +32,8 @@ typedef struct jit_unit {
     jit_buf src;           /* the generated C until it is built */
     jit_emit_stats stats;
     jit_build build;
-    int state;             /* UNIT_*; the job's mutex guards it after generation */
+    int state;             /* UNIT_*; the job's mutex guards it */
+    bool looked;           /* looked for in the cache already (a build looks there first) */
     char why[300];         /* UNIT_FAILED: what the compiler or the loader said */
     bool interpret;        /* not worth building: it stays interpreted (jit_worth_building) */
 } jit_unit;
@@ -37,21 +43,27 @@ struct jit_job {
     jit_mode mode;
     jit_unit *units;
     uint32_t nunits;
-    uint32_t *queue;       /* units to build, most expensive first */
+    int32_t *unit_of;      /* per function of the program: its unit, or -1 (no code) */
+    uint8_t *asked;        /* per function: 1 once a launch of it was requested, 2 once its
+                            * units all landed (VCUDA_JIT=always: built, or the request
+                            * failed and said so) */
+    uint32_t nfuncs;
+    /* the units requested, in the order the launches asked for them (each request's most
+     * expensive first): the workers take the first one that waits */
+    uint32_t *queue;
     uint32_t nqueue;
-    pthread_mutex_t mu;    /* guards next, left, t_done and the units' state */
-    uint32_t next;         /* queue entries taken by a worker */
-    uint32_t left;         /* units neither installed nor failed */
-    /* the cache is looked in by the workers, before they build (the compiler's identity
-     * was not known when the job started): entries taken, and lookups not finished */
-    bool lookup_first;
-    uint32_t lookup_next, lookups_left;
-    pthread_cond_t looked;  /* lookups_left reached 0 */
+    pthread_mutex_t mu;    /* guards all but the program and the units' generation */
+    pthread_cond_t work;   /* a unit was queued or became buildable, or the job stops */
+    pthread_cond_t landed; /* a unit landed, or was looked for in the cache */
+    uint32_t left;         /* requested units neither installed nor failed */
+    uint32_t lookups_left; /* queued units not looked for in the cache yet */
     pthread_t threads[JIT_MAX_WORKERS];
-    unsigned nthreads;     /* background workers started (joined when the job goes) */
+    unsigned nthreads;     /* workers started (each waits for work until the job goes) */
     unsigned workers;      /* compilers at a time */
     jit_cancel cancel;
-    double t_start, t_done; /* when building started and the last unit landed */
+    /* the time the job had units to build: summed over the spells between a request that
+     * queued some and the last of them landing */
+    double t_busy, t_since;
 };
 
 jit_mode jit_mode_from_env(void) {
@@ -193,61 +205,72 @@ void jit_hold_workers(bool hold) {
 /* A unit found in the cache, or a build that ended: one unit fewer to wait for. (The
  * caller holds j->mu.) */
 static void unit_landed(jit_job *j) {
-    if (--j->left == 0) j->t_done = now_seconds();
+    if (--j->left == 0) j->t_busy += now_seconds() - j->t_since;
+    pthread_cond_broadcast(&j->landed);
 }
 
-/* The workers' first step when the job started before the compiler's identity was known:
- * look for every queued unit in the cache (each worker takes the next), and wait until
- * all have been looked for, so that no unit found there is built. */
-static void look_in_cache(jit_job *j) {
-    for (;;) {
-        pthread_mutex_lock(&j->mu);
-        if (j->lookup_next == j->nqueue) break;
-        jit_unit *u = &j->units[j->queue[j->lookup_next++]];
-        u->state = UNIT_BUILDING;
-        pthread_mutex_unlock(&j->mu);
-        char why[300];
-        bool found = !job_cancelled(j) && build_and_install(j, u, true, why, sizeof why);
-        if (found) jit_buf_free(&u->src);
-        pthread_mutex_lock(&j->mu);
-        u->state = found ? UNIT_DONE : UNIT_PENDING;
-        if (found) unit_landed(j);
-        if (--j->lookups_left == 0) pthread_cond_broadcast(&j->looked);
-        pthread_mutex_unlock(&j->mu);
+/* The first unit of the queue a worker should take (the caller holds j->mu): one not
+ * looked for in the cache yet (*lookup: only look), else one to build; NULL when none
+ * waits. Lookups come first so that no unit the cache holds is built, and so that a
+ * report at exit says what the cache held (jit_job_await_lookups). */
+static jit_unit *take(jit_job *j, bool *lookup) {
+    jit_unit *build = NULL;
+    for (uint32_t k = 0; k < j->nqueue; k++) {
+        jit_unit *u = &j->units[j->queue[k]];
+        if (u->state != UNIT_PENDING) continue;
+        if (!u->looked) {
+            *lookup = true;
+            u->state = UNIT_BUILDING;
+            return u;
+        }
+        if (!build) build = u;
     }
-    while (j->lookups_left) pthread_cond_wait(&j->looked, &j->mu);
-    pthread_mutex_unlock(&j->mu);
+    *lookup = false;
+    if (build) build->state = UNIT_BUILDING;
+    return build;
 }
 
-/* A worker of the pool: takes the next unit of the queue until none is left. */
+/* Look for unit u (taken by take) in the cache, or build it; then record how it went.
+ * Called with j->mu held, which it lets go of meanwhile. */
+static void run_unit(jit_job *j, jit_unit *u, bool lookup) {
+    pthread_mutex_unlock(&j->mu);
+    char why[300] = "";
+    bool ok = !job_cancelled(j) && build_and_install(j, u, lookup, why, sizeof why);
+    if (!ok && !lookup)
+        jit_name_insn(exec_program_func(j->p, u->func), &u->src, why, sizeof why);
+    if (ok || !lookup) jit_buf_free(&u->src);
+    pthread_mutex_lock(&j->mu);
+    if (lookup) {
+        u->looked = true;
+        if (--j->lookups_left == 0) pthread_cond_broadcast(&j->landed);
+        u->state = ok ? UNIT_DONE : UNIT_PENDING;
+        if (ok) unit_landed(j);
+        else pthread_cond_broadcast(&j->work); /* (to be built now) */
+        return;
+    }
+    if (!ok && !why[0]) snprintf(why, sizeof why, "stopped");
+    u->state = ok ? UNIT_DONE : UNIT_FAILED;
+    if (!ok) snprintf(u->why, sizeof u->why, "%s", why);
+    unit_landed(j);
+}
+
+/* A worker of the pool: takes the first unit of the queue that waits, until the job
+ * goes. */
 static void *worker(void *arg) {
     jit_job *j = arg;
     pthread_mutex_lock(&hold_mu);
     while (held) pthread_cond_wait(&hold_cv, &hold_mu);
     pthread_mutex_unlock(&hold_mu);
     if (!job_cancelled(j)) ask_compiler();
-    if (j->lookup_first) look_in_cache(j);
-    for (;;) {
-        pthread_mutex_lock(&j->mu);
-        while (j->next < j->nqueue && j->units[j->queue[j->next]].state != UNIT_PENDING)
-            j->next++; /* (found in the cache) */
-        if (j->next == j->nqueue) {
-            pthread_mutex_unlock(&j->mu);
-            return NULL;
-        }
-        jit_unit *u = &j->units[j->queue[j->next++]];
-        u->state = UNIT_BUILDING;
-        pthread_mutex_unlock(&j->mu);
-        char err[300] = "";
-        bool ok = !job_cancelled(j) && build_and_install(j, u, false, err, sizeof err);
-        if (!ok && !err[0]) snprintf(err, sizeof err, "stopped");
-        jit_buf_free(&u->src);
-        pthread_mutex_lock(&j->mu);
-        u->state = ok ? UNIT_DONE : UNIT_FAILED;
-        if (!ok) snprintf(u->why, sizeof u->why, "%s", err);
-        unit_landed(j);
-        pthread_mutex_unlock(&j->mu);
+    pthread_mutex_lock(&j->mu);
+    while (!job_cancelled(j)) {
+        bool lookup;
+        jit_unit *u = take(j, &lookup);
+        if (u) run_unit(j, u, lookup);
+        else pthread_cond_wait(&j->work, &j->mu);
     }
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
 }
 
 /* Host cores this process may run on: how many compilers to run at once (VCUDA_JIT_JOBS
@@ -263,41 +286,116 @@ static unsigned pool_size(void) {
     return n < 1 ? 1 : n > JIT_MAX_WORKERS ? JIT_MAX_WORKERS : (unsigned)n;
 }
 
-/* Queue the units not installed yet, most expensive first (the pool then ends soonest),
- * and start background workers for them (as many as there are cores and units; with
- * foreground, the calling thread is one of them and the others are joined on return). */
-static void start_pool(jit_job *j, bool foreground) {
-    j->nqueue = 0;
-    for (uint32_t i = 0; i < j->nunits; i++)
-        if (j->units[i].state == UNIT_PENDING) j->queue[j->nqueue++] = i;
-    j->left = j->lookups_left = j->nqueue;
-    for (uint32_t a = 1; a < j->nqueue; a++) /* (by insertion: programs have few functions) */
-        for (uint32_t b = a; b > 0 && j->units[j->queue[b]].cost > j->units[j->queue[b - 1]].cost;
-             b--) {
+/* Start workers up to the pool's size (VCUDA_JIT=always: one fewer, since the thread that
+ * waits for the code builds too), no more than units were queued. (j->mu held.) */
+static void grow_pool(jit_job *j) {
+    unsigned want = j->mode == JIT_ALWAYS ? j->workers - 1 : j->workers;
+    if (want > j->nqueue) want = j->nqueue;
+    while (j->nthreads < want &&
+           pthread_create(&j->threads[j->nthreads], NULL, worker, j) == 0)
+        j->nthreads++;
+}
+
+/* Request functions `want` (a flag per function) and wait, VCUDA_JIT=always, until each
+ * landed: false with the reasons of those that did not build in err. */
+static bool request(jit_job *j, const bool *want, char *err, size_t errlen) {
+    uint32_t *mine = malloc((j->nunits + 1) * sizeof *mine);
+    bool *fresh = calloc(j->nunits + 1, sizeof *fresh); /* (per entry of mine) */
+    if (!mine || !fresh) abort();
+    uint32_t nmine = 0, nnew = 0;
+    if (j->mode == JIT_ALWAYS) ask_compiler(); /* (this thread builds too; once a process) */
+    pthread_mutex_lock(&j->mu);
+    for (uint32_t i = 0; i < j->nfuncs; i++) {
+        if (!want[i] || j->unit_of[i] < 0) continue;
+        jit_unit *u = &j->units[j->unit_of[i]];
+        if (u->state == UNIT_IDLE) { /* ours to generate */
+            u->state = UNIT_GENERATING;
+            fresh[nmine] = true;
+            nnew++;
+        }
+        mine[nmine++] = (uint32_t)j->unit_of[i];
+    }
+    pthread_mutex_unlock(&j->mu);
+    /* the C of the units new to the job, on this thread; VCUDA_JIT=1 looks for them in
+     * the cache here too when the compiler's identity is known (else the workers do, and
+     * this thread, a launch's, never waits for the compiler) */
+    bool look_here = j->mode == JIT_TIERED && jit_compiler_known();
+    for (uint32_t k = 0; k < nmine; k++) {
+        jit_unit *u = &j->units[mine[k]];
+        if (!fresh[k]) continue;
+        generate(j, u);
+        u->looked = j->mode == JIT_ALWAYS; /* (a build looks in the cache first) */
+        char why[300];
+        if (!u->interpret && look_here) {
+            u->looked = true;
+            if (build_and_install(j, u, true, why, sizeof why)) jit_buf_free(&u->src);
+        }
+    }
+    pthread_mutex_lock(&j->mu);
+    /* queue them, most expensive first (the pool then ends soonest) */
+    uint32_t first = j->nqueue;
+    for (uint32_t k = 0; k < nmine && nnew; k++) {
+        jit_unit *u = &j->units[mine[k]];
+        if (!fresh[k]) continue;
+        if (u->interpret) {
+            u->state = UNIT_INTERPRETED;
+            jit_buf_free(&u->src);
+            continue;
+        }
+        if (j->left++ == 0) j->t_since = now_seconds();
+        if (u->build.handle) { /* found in the cache */
+            u->state = UNIT_DONE;
+            unit_landed(j);
+            continue;
+        }
+        u->state = UNIT_PENDING;
+        if (!u->looked) j->lookups_left++;
+        uint32_t b = j->nqueue++;
+        j->queue[b] = mine[k];
+        for (; b > first && j->units[j->queue[b]].cost > j->units[j->queue[b - 1]].cost; b--) {
             uint32_t t = j->queue[b];
             j->queue[b] = j->queue[b - 1];
             j->queue[b - 1] = t;
         }
-    j->workers = pool_size();
-    if (j->workers > j->nqueue) j->workers = j->nqueue;
-    j->t_start = now_seconds();
-    if (!j->nqueue) {
-        j->t_done = j->t_start;
-        return;
     }
-    unsigned background = foreground ? j->workers - 1 : j->workers;
-    for (unsigned k = 0; k < background; k++) {
-        if (pthread_create(&j->threads[j->nthreads], NULL, worker, j) != 0) break;
-        j->nthreads++;
+    if (j->nqueue > first) {
+        grow_pool(j);
+        pthread_cond_broadcast(&j->work);
     }
-    if (foreground || !j->nthreads) worker(j); /* (no thread: the work is done here) */
-    if (foreground) {
-        for (unsigned k = 0; k < j->nthreads; k++) pthread_join(j->threads[k], NULL);
-        j->nthreads = 0;
+    if (nnew) pthread_cond_broadcast(&j->landed); /* (those left to the interpreter) */
+    bool ok = true;
+    if (j->mode == JIT_ALWAYS) {
+        /* this thread builds too, until each of its units landed */
+        for (uint32_t k = 0; k < nmine;) {
+            int s = j->units[mine[k]].state;
+            if (s == UNIT_DONE || s == UNIT_FAILED || s == UNIT_INTERPRETED) {
+                k++;
+                continue;
+            }
+            bool lookup;
+            jit_unit *u = job_cancelled(j) ? NULL : take(j, &lookup);
+            if (u) run_unit(j, u, lookup);
+            else pthread_cond_wait(&j->landed, &j->mu);
+        }
+        size_t len = 0;
+        for (uint32_t k = 0; k < nmine; k++) {
+            const jit_unit *u = &j->units[mine[k]];
+            if (u->state != UNIT_FAILED) continue;
+            char name[300];
+            unit_name(j, u, name, sizeof name);
+            if (len < errlen)
+                len += (size_t)snprintf(err + len, errlen - len, "%s%s: %s", ok ? "" : "; ",
+                                        name, u->why);
+            ok = false;
+        }
     }
+    pthread_mutex_unlock(&j->mu);
+    free(mine);
+    free(fresh);
+    return ok;
 }
 
-jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t errlen) {
+jit_job *jit_program_open(exec_program *p, jit_mode mode) {
     if (mode == JIT_OFF) return NULL;
     jit_job *j = calloc(1, sizeof *j);
     if (!j) abort();
@@ -305,59 +403,65 @@ jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t err
     j->mode = mode;
     pthread_mutex_init(&j->mu, NULL);
     pthread_mutex_init(&j->cancel.mu, NULL);
-    pthread_cond_init(&j->looked, NULL);
-    uint32_t nf = exec_program_nfuncs(p);
-    j->units = calloc(nf + 1, sizeof *j->units);
-    j->queue = calloc(nf + 1, sizeof *j->queue);
-    if (!j->units || !j->queue) abort();
-    for (uint32_t i = 0; i < nf; i++) {
-        if (!exec_program_func(p, i)->code) continue;
-        jit_unit *u = &j->units[j->nunits++];
-        u->func = i;
-        generate(j, u);
-        if (u->interpret) {
-            u->state = UNIT_INTERPRETED;
-            jit_buf_free(&u->src);
-        }
+    pthread_cond_init(&j->work, NULL);
+    pthread_cond_init(&j->landed, NULL);
+    /* VCUDA_JIT=1: the launches do not wait for the code, whose compilers take only the
+     * cores the program leaves idle */
+    j->cancel.background = mode == JIT_TIERED;
+    j->workers = pool_size();
+    j->nfuncs = exec_program_nfuncs(p);
+    j->units = calloc(j->nfuncs + 1, sizeof *j->units);
+    j->queue = calloc(j->nfuncs + 1, sizeof *j->queue);
+    j->unit_of = calloc(j->nfuncs + 1, sizeof *j->unit_of);
+    j->asked = calloc(j->nfuncs + 1, 1);
+    if (!j->units || !j->queue || !j->unit_of || !j->asked) abort();
+    for (uint32_t i = 0; i < j->nfuncs; i++) {
+        j->unit_of[i] = -1;
+        if (!exec_program_func(p, i)->code || exec_program_func(p, i)->index != i) continue;
+        j->unit_of[i] = (int32_t)j->nunits;
+        j->units[j->nunits++].func = i;
     }
-    if (mode == JIT_TIERED) {
-        j->cancel.background = true; /* (the launches do not wait for it) */
-        /* code found in the cache runs from the first launch on; the rest is built in the
-         * background while the first launches run interpreted. A cache key needs the
-         * compiler's identity, which costs a run of the compiler (0.1-0.5 s, measured on
-         * a loaded host) the first time a process asks: this thread (a launch's) never
-         * waits for it, the workers ask it and look in the cache before they build */
-        j->lookup_first = !jit_compiler_known();
-        for (uint32_t i = 0; i < j->nunits && !j->lookup_first; i++) {
-            jit_unit *u = &j->units[i];
-            char why[300];
-            if (u->state == UNIT_PENDING && build_and_install(j, u, true, why, sizeof why)) {
-                u->state = UNIT_DONE;
-                jit_buf_free(&u->src);
-            }
-        }
-        start_pool(j, false);
-        return j;
-    }
-    start_pool(j, true);
-    /* VCUDA_JIT=always: every unit, or a load error naming those that did not build */
-    size_t len = 0;
-    uint32_t failed = 0;
-    for (uint32_t i = 0; i < j->nunits; i++) {
-        const jit_unit *u = &j->units[i];
-        if (u->state != UNIT_FAILED) continue;
-        char name[300];
-        unit_name(j, u, name, sizeof name);
-        if (len < errlen)
-            len += (size_t)snprintf(err + len, errlen - len, "%s%s: %s", failed ? "; " : "",
-                                    name, u->why);
-        failed++;
-    }
-    if (failed) {
-        char why[1024];
-        snprintf(why, sizeof why, "%s", err);
+    return j;
+}
+
+bool jit_kernel_request(jit_job *j, const exec_kernel *k, char *err, size_t errlen) {
+    if (!j) return true;
+    uint32_t root = exec_program_func(j->p, k->func->index)->index;
+    pthread_mutex_lock(&j->mu);
+    uint8_t asked = j->asked[root];
+    if (!asked) j->asked[root] = 1;
+    pthread_mutex_unlock(&j->mu);
+    /* (VCUDA_JIT=1 asks once; VCUDA_JIT=always until a request saw every unit land) */
+    if (asked == 2 || (asked && j->mode == JIT_TIERED)) return true;
+    bool *want = calloc(j->nfuncs + 1, sizeof *want);
+    if (!want) abort();
+    jit_reachable(j->p, root, want);
+    char why[1024] = "";
+    bool ok = request(j, want, why, sizeof why);
+    free(want);
+    pthread_mutex_lock(&j->mu);
+    if (ok) j->asked[root] = 2;
+    pthread_mutex_unlock(&j->mu);
+    if (!ok)
+        snprintf(err, errlen, "cannot compile kernel %s (VCUDA_JIT=always): %s",
+                 k->func->pf->name, why);
+    return ok;
+}
+
+jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t errlen) {
+    jit_job *j = jit_program_open(p, mode);
+    if (!j) return NULL;
+    bool *want = calloc(j->nfuncs + 1, sizeof *want);
+    if (!want) abort();
+    for (uint32_t i = 0; i < j->nfuncs; i++) want[i] = j->unit_of[i] >= 0;
+    char why[1024] = "";
+    bool ok = request(j, want, why, sizeof why);
+    free(want);
+    if (!ok) {
+        jit_job_counts c;
+        jit_job_counts_get(j, &c);
         snprintf(err, errlen, "cannot compile the device code (VCUDA_JIT=always): %u of %u "
-                              "functions: %s", failed, j->nunits, why);
+                              "functions: %s", c.failed, j->nunits, why);
         jit_job_free(j);
         return NULL;
     }
@@ -371,6 +475,9 @@ void jit_job_free(jit_job *j) {
     for (int k = 0; k < JIT_MAX_WORKERS; k++)
         jit_kill_compiler(j->cancel.pids[k]); /* our own compilers and their children */
     pthread_mutex_unlock(&j->cancel.mu);
+    pthread_mutex_lock(&j->mu);
+    pthread_cond_broadcast(&j->work);
+    pthread_mutex_unlock(&j->mu);
     for (unsigned k = 0; k < j->nthreads; k++) pthread_join(j->threads[k], NULL);
     for (uint32_t i = 0; i < j->nunits; i++) {
         if (j->units[i].build.handle) dlclose(j->units[i].build.handle);
@@ -378,15 +485,18 @@ void jit_job_free(jit_job *j) {
     }
     free(j->units);
     free(j->queue);
+    free(j->unit_of);
+    free(j->asked);
     pthread_mutex_destroy(&j->cancel.mu);
-    pthread_cond_destroy(&j->looked);
+    pthread_cond_destroy(&j->work);
+    pthread_cond_destroy(&j->landed);
     pthread_mutex_destroy(&j->mu);
     free(j);
 }
 
 void jit_job_await_lookups(jit_job *j) {
     pthread_mutex_lock(&j->mu);
-    while (j->lookup_first && j->lookups_left) pthread_cond_wait(&j->looked, &j->mu);
+    while (j->lookups_left && !job_cancelled(j)) pthread_cond_wait(&j->landed, &j->mu);
     pthread_mutex_unlock(&j->mu);
 }
 
@@ -397,6 +507,8 @@ static bool counts_locked(jit_job *j, jit_job_counts *c, jit_emit_stats *sum) {
     c->units = j->nunits;
     for (uint32_t i = 0; i < j->nunits; i++) {
         const jit_unit *u = &j->units[i];
+        if (u->state == UNIT_IDLE) c->idle++;
+        if (u->state == UNIT_GENERATING) continue; /* (its requester writes its stats) */
         c->kernels += u->stats.kernels;
         if (u->state == UNIT_FAILED) c->failed++;
         if (u->state == UNIT_INTERPRETED) c->interpreted++;
@@ -408,7 +520,7 @@ static bool counts_locked(jit_job *j, jit_job_counts *c, jit_emit_stats *sum) {
         sum->insns += u->stats.insns;
         sum->inline_insns += u->stats.inline_insns;
     }
-    return c->cached + c->compiled + c->failed + c->interpreted == c->units;
+    return c->cached + c->compiled + c->failed + c->interpreted + c->idle == c->units;
 }
 
 bool jit_job_counts_get(jit_job *j, jit_job_counts *c) {
@@ -430,8 +542,8 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
     } while (0)
     if (!done)
         PUT("%s: %u of %u units ready (%u found in the cache, %u compiled)",
-            j->lookup_first && j->lookups_left ? "looking in the cache" : "still compiling",
-            c.cached + c.compiled, c.units, c.cached, c.compiled);
+            j->lookups_left ? "looking in the cache" : "still compiling",
+            c.cached + c.compiled, c.units - c.idle, c.cached, c.compiled);
     else
         PUT("%u units: %u found in the cache, %u compiled", c.units, c.cached, c.compiled);
     if (c.compiled) {
@@ -440,11 +552,13 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
             if (j->units[i].state == UNIT_DONE && !j->units[i].build.from_cache)
                 cpu += j->units[i].build.cpu_seconds;
         if (done)
-            PUT(" in %.2f s (%.2f s of compiler CPU time, %u at a time)", j->t_done - j->t_start,
-                cpu, j->workers);
+            PUT(" in %.2f s (%.2f s of compiler CPU time, %u at a time)", j->t_busy, cpu,
+                j->workers);
         else
             PUT(" (%.2f s of compiler CPU time, %u at a time)", cpu, j->workers);
     }
+    if (c.idle && done) /* (compiled when a launch first needs them) */
+        PUT(", %u not needed by any launch yet", c.idle);
     if (c.interpreted) {
         /* (the first of them named: a program has few such functions) */
         PUT(", %u left to the interpreter", c.interpreted);
@@ -476,7 +590,7 @@ void jit_job_describe(jit_job *j, char *buf, size_t n) {
          * running the slower per-warp code) */
         PUT("; %u of %u kernels in the vector tier", c.vector, c.kernels);
         const char *sep = ", not ";
-        for (uint32_t i = 0; i < j->nunits; i++)
+        for (uint32_t i = 0; i < j->nunits; i++) /* (done: none is being generated) */
             if (j->units[i].stats.vector_why[0]) {
                 PUT("%s%s", sep, j->units[i].stats.vector_why);
                 sep = ", nor ";

@@ -1,7 +1,8 @@
 /* jit/jit.h — the compiled tier as the runtime sees it: which mode the environment asks
  * for (VCUDA_JIT), and a compile job per loaded program that installs native code in it
- * (exec/native.h), function by function, before its first launch (VCUDA_JIT=always) or in
- * the background while the first launches run interpreted (VCUDA_JIT=1, the default).
+ * (exec/native.h), function by function, as launches need them: before a kernel's first
+ * launch (VCUDA_JIT=always) or in the background while its first launches run
+ * interpreted (VCUDA_JIT=1, the default).
  */
 #ifndef VCUDA_JIT_JIT_H
 #define VCUDA_JIT_JIT_H
@@ -20,7 +21,8 @@
 typedef enum jit_mode {
     JIT_OFF,     /* VCUDA_JIT=0: interpreter only */
     JIT_TIERED,  /* VCUDA_JIT=1 (default): compile in the background, switch when ready */
-    JIT_ALWAYS   /* VCUDA_JIT=always: compile before the first launch, or fail the load */
+    JIT_ALWAYS   /* VCUDA_JIT=always: compile each kernel before its first launch, or fail
+                  * that launch */
 } jit_mode;
 
 /* The mode VCUDA_JIT asks for (an unknown value says so on stderr and means the default). */
@@ -42,17 +44,30 @@ typedef struct jit_cancel {
 
 typedef struct jit_job jit_job;
 
-/* Start compiling program p in the given mode (JIT_OFF: returns NULL). Each function with
- * code is a compile unit of its own (its own cache entry, optimisation level and vector
- * tier decision, by its own size), built by a pool of compilers (as many at a time as the
- * host has cores, or $VCUDA_JIT_JOBS), and installed in p as soon as it is loaded.
- * JIT_ALWAYS builds every unit now and installs the code before returning; when a unit
- * does not build it returns NULL with the reason, naming the functions, in err.
- * JIT_TIERED installs what the cache holds and returns; threads build and install the
- * rest, so each kernel runs compiled from the first block that starts after its unit
- * landed. It never runs the compiler on the caller's thread: before the compiler's
- * identity (part of every cache key) is known in the process, the threads look in the
- * cache too, first, and the launches meanwhile run interpreted. */
+/* A compile job for program p in the given mode (JIT_OFF: returns NULL) that builds
+ * nothing yet: each function with code is a compile unit of its own (its own cache entry,
+ * optimisation level and vector tier decision, by its own size), generated and built only
+ * once a launch needs it (jit_kernel_request), by a pool of compilers (as many at a time
+ * as the host has cores, or $VCUDA_JIT_JOBS), and installed in p as soon as it is loaded.
+ * A program of many kernels (a library's template instances) of which a run launches a
+ * few then costs the compiler those few. */
+jit_job *jit_program_open(exec_program *p, jit_mode mode);
+/* Before a launch of kernel k (j NULL: nothing to do): request the units of k and of every
+ * function it may run (its callees, and what it takes the address of: a kernel it launches
+ * from the device), the first request of a kernel queued after those of the kernels
+ * launched before it. JIT_ALWAYS builds them now, on this thread and the pool's, and
+ * installs them before returning; when one does not build it returns false with
+ * "cannot compile kernel K (VCUDA_JIT=always): function F: <the compiler's words>" in err
+ * (asked again, it says so again). JIT_TIERED installs what the cache holds and returns;
+ * the pool builds and installs the rest in the background, so the kernel runs compiled
+ * from the first block that starts after its unit landed. It never runs the compiler on
+ * the caller's thread: before the compiler's identity (part of every cache key) is known
+ * in the process, the pool looks in the cache too, first, and the launches meanwhile run
+ * interpreted. Cheap once a kernel was requested. */
+bool jit_kernel_request(jit_job *j, const exec_kernel *k, char *err, size_t errlen);
+/* jit_program_open, then every unit requested at once (what the tests and benchmarks of
+ * a whole program use). JIT_ALWAYS: NULL, with the reasons naming the functions in err,
+ * when a unit does not build. */
 jit_job *jit_program_start(exec_program *p, jit_mode mode, char *err, size_t errlen);
 /* Stop (killing the compilers that run) and wait for the job; before the program goes. */
 void jit_job_free(jit_job *j);
@@ -68,6 +83,7 @@ typedef struct jit_job_counts {
     uint32_t failed;     /* did not build (their functions stay interpreted) */
     uint32_t interpreted; /* not built: the interpreter runs them faster than their code
                            * would (jit_worth_building) */
+    uint32_t idle;       /* not requested: no launch has needed them yet */
     uint32_t vector;     /* kernels in the vector tier, of those installed */
     uint32_t kernels;
 } jit_job_counts;

@@ -98,16 +98,11 @@ static cudaError_t rt_module_build(rt_context *c, rt_module *m, int d) {
         code = cudaErrorInvalidPtx;
         goto fail;
     }
-    /* the compiled tier: VCUDA_JIT=always compiles now (a failure fails the load), the
-     * default compiles in the background while the first launches run interpreted */
+    /* the compiled tier: each kernel is compiled when a launch first needs it
+     * (rt_func_compile), before it runs (VCUDA_JIT=always) or in the background while
+     * its first launches run interpreted (the default) */
     if (rt_prof_compiled()) exec_program_instrument(prog, true); /* counts for the profiler */
-    jit = jit_program_start(prog, c->jit_mode, err, sizeof err);
-    if (!jit && c->jit_mode == JIT_ALWAYS) {
-        fprintf(stderr, "vcuda: %s: %s\n", m->name, err);
-        exec_program_free(prog, gpu_device_mem(g));
-        code = cudaErrorInvalidPtx;
-        goto fail;
-    }
+    jit = jit_program_open(prog, c->jit_mode);
     t->device = saved_device;
     m->dev_prog[d] = prog;
     m->dev_jit[d] = jit;
@@ -222,6 +217,15 @@ cudaError_t rt_func_resolve_on(rt_context *c, rt_func *f, int d) {
         return cudaErrorInvalidDeviceFunction;
     }
     return cudaSuccess;
+}
+
+cudaError_t rt_func_compile(rt_context *c, rt_func *f, int d) {
+    char err[1400];
+    if (jit_kernel_request(f->mod->dev_jit[d], f->dev_kernel[d], err, sizeof err))
+        return cudaSuccess;
+    (void)c;
+    fprintf(stderr, "vcuda: %s: %s\n", f->mod->name, err);
+    return cudaErrorInvalidPtx;
 }
 
 cudaError_t rt_func_resolve(rt_context *c, rt_func *f) {
