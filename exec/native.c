@@ -2,6 +2,10 @@
  * hands a warp to its function's native code, and installing that code in a program.
  */
 #include "native.h"
+#include "observe.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 bool exec_native_has_avx;
@@ -70,6 +74,12 @@ static int block_bail(struct exec_block *b, uint32_t wi, uint32_t pc, const uint
         } else if (k < wi) {
             w->ip = code + res[k] - 1;
             w->clock--;
+            /* instrumented code counted that barrier's issue (by the warp's lanes, which
+             * a barrier it takes has all on its path and unguarded): the run loop counts
+             * it again */
+            if (w->tally && b->L->observer && w->ip->obs != EXEC_OBS_K_HIDDEN)
+                exec_tally_uncount(w->tally + w->ip->src_index, w->ip->obs == EXEC_OBS_K_BRANCH,
+                                   alive[k], alive[k]);
         } else {
             w->ip = code + res[k];
         }
@@ -100,7 +110,37 @@ const exec_native_block_rt exec_native_block_runtime = {
     .poll = exec_block_poll,
     .bail = block_bail,
     .bail_in_regions = block_bail_in_regions,
+    .observe = exec_observe_insn,
 };
+
+/* VCUDA_PROF_VECTOR=0 keeps profiled blocks off the vector tier's instrumented code (they
+ * run the per-warp instrumented code): the same counts, for comparing the two's cost. */
+static int vector_observed = -1;
+
+bool exec_native_block_observable(const struct exec_block *b) {
+    const uint32_t per_insn = EXEC_OBS_EV_INSN | EXEC_OBS_EV_BRANCH | EXEC_OBS_EV_BARRIER |
+                              EXEC_OBS_EV_WARP_SYNC;
+    if (!b->prog->instrumented || !b->k->func->instrumented || (b->obs_events & per_insn))
+        return false;
+    int on = __atomic_load_n(&vector_observed, __ATOMIC_RELAXED);
+    if (on < 0) {
+        const char *v = getenv("VCUDA_PROF_VECTOR");
+        on = !(v && !strcmp(v, "0"));
+        __atomic_store_n(&vector_observed, on, __ATOMIC_RELAXED);
+    }
+    return on;
+}
+
+static uint64_t observed_whole, observed_handed;
+
+void exec_native_observed_block_done(bool whole) {
+    __atomic_fetch_add(whole ? &observed_whole : &observed_handed, 1, __ATOMIC_RELAXED);
+}
+
+void exec_native_observed_blocks(uint64_t *whole, uint64_t *handed) {
+    *whole = __atomic_load_n(&observed_whole, __ATOMIC_RELAXED);
+    *handed = __atomic_load_n(&observed_handed, __ATOMIC_RELAXED);
+}
 
 /* exec_warp_run's loop, but each instruction that belongs to a function with native code
  * runs there (it goes on as long as the warp stays in that code). What native code
