@@ -27,13 +27,24 @@ static void native_view(exec_wstate *w, exec_native_view *v) {
     v->params = b->L->params;
 }
 
+/* Instrumented code's call of the observer: code built at -O1 (the vector tier's, and
+ * large functions' per-warp code) leaves the upper halves of the vector registers dirty
+ * (that level adds no vzeroupper before a call), and the observer's first legacy SSE
+ * instruction then waited on them: 80% of exec_observe_insn's samples on one movd,
+ * measured on the AMD host (perf, reduceInteger profiled). The ABI saves no vector
+ * register across a call, so clearing them here is safe. */
+static void native_observe(exec_wstate *w, const exec_insn *in, uint32_t m) {
+    exec_native_returned();
+    exec_observe_insn(w, in, m);
+}
+
 const exec_native_rt exec_native_runtime = {
     .abi = EXEC_NATIVE_ABI,
     .path_done = exec_warp_path_done,
     .update_brk = exec_warp_update_brk,
     .abort_flag = native_abort_flag,
     .view = native_view,
-    .observe = exec_observe_insn,
+    .observe = native_observe,
 };
 
 static void block_view(struct exec_block *b, exec_native_block_view *v) {
@@ -110,7 +121,7 @@ const exec_native_block_rt exec_native_block_runtime = {
     .poll = exec_block_poll,
     .bail = block_bail,
     .bail_in_regions = block_bail_in_regions,
-    .observe = exec_observe_insn,
+    .observe = native_observe,
 };
 
 /* VCUDA_PROF_VECTOR=0 keeps profiled blocks off the vector tier's instrumented code (they
