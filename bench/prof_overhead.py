@@ -13,7 +13,8 @@ program's stdout is the same plainly and under the profiler.
 Usage: bench/prof_overhead.py [build-dir] [rounds]   (examples built: --target cuda_examples)
 With VCUDA_JIT=always in the environment the plain runs are compiled runs (a warm-up run
 of each program first fills the cache, so no round waits for the compiler); the profiled
-runs are interpreted whatever it says (the profiler observes the interpreter).
+runs then run the instrumented compiled code (runtime/profile.c; VCUDA_PROF_JIT=0: the
+interpreter), whose units are cached by the first round.
 """
 import os
 import resource

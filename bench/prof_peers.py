@@ -12,6 +12,9 @@ time over the same round's plain one, so trees measured in the same rounds (a ba
 build of main beside the tree changed: A/B, interleaved) see the machine's load alike.
 
 Usage: bench/prof_peers.py [--rounds N] [--sizes R S M] BUILD [BUILD...]
+A BUILD may carry environment settings of its own after commas (BUILD,VAR=VALUE,...): the
+same tree twice, with a setting and without, is an A/B in one tree (VCUDA_PROF_VECTOR=0:
+profiled blocks run the per-warp instrumented code, not the vector tier's).
 """
 import argparse
 import os
@@ -29,9 +32,9 @@ def run_peers(cmd, env):
     times, ok = {}, out.returncode == 0
     for line in out.stdout.splitlines():
         f = line.split("\t")
-        if len(f) >= 4:
+        if len(f) >= 5:  # kernel, wall ms, CPU ms, wait ms, ok|WRONG|n/a (peers_common.h)
             times[f[0]] = float(f[2])
-            ok = ok and f[3] == "ok"
+            ok = ok and f[4] == "ok"
     return times, ok
 
 
@@ -46,19 +49,23 @@ def main():
     size_args = [str(s) for s in args.sizes] + ["1"]
     cmds = []
     envs = {}
-    for b in args.builds:
+    for spec in args.builds:
+        b, *settings = spec.split(",")
         # each tree's own library first (a copy of a build tree keeps its first path)
-        envs[b] = dict(env, LD_LIBRARY_PATH=os.path.join(os.path.abspath(b), "lib"))
+        envs[spec] = dict(env, LD_LIBRARY_PATH=os.path.join(os.path.abspath(b), "lib"),
+                          **dict(x.split("=", 1) for x in settings))
         vcuda = os.path.join(b, "bin", "vcuda")
         exe = os.path.join(b, "prof_peers_cuda")
         subprocess.run([vcuda, "cc", "-O2", "-arch=sm_90", "-o", exe,
-                        os.path.join(HERE, "peers", "peers_cuda.cu")], env=envs[b], check=True)
+                        os.path.join(HERE, "peers", "peers_cuda.cu")], env=envs[spec],
+                       check=True)
         log = os.path.join(b, "prof_peers.log")
         plain = [exe] + size_args
         prof = [vcuda, "prof", "--log-file", log] + plain
         for c in (plain, prof):  # warm-up: each kind's compiled code into the cache
-            subprocess.run(c, env=envs[b], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        cmds.append((b, plain, prof))
+            subprocess.run(c, env=envs[spec], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        cmds.append((spec, plain, prof))
     ratios = {b: {} for b in args.builds}
     least = {b: {} for b in args.builds}
     wrong = set()

@@ -915,12 +915,16 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
     }
     /* the vector tier runs the whole block when the kernel has it; it hands the block to
      * the loop below when a warp meets what it does not run */
-    exec_native_block_fn bn = run == exec_warp_run_native
+    /* (a profiled block that asks only for memory accesses runs the instrumented kind,
+     * which counts and reports what the loop would) */
+    bool observed_bn = run == exec_warp_run_native_observed && exec_native_block_observable(b);
+    exec_native_block_fn bn = run == exec_warp_run_native || observed_bn
                                   ? __atomic_load_n(&k->func->block_native, __ATOMIC_ACQUIRE)
                                   : NULL;
     if (bn && !L->warps_outlive_fault && b->nwarps <= EXEC_WARP_SIZE) {
         int r = bn(b, &exec_native_block_runtime);
         exec_native_returned();
+        if (observed_bn) exec_native_observed_block_done(r == 0);
         if (r == 0) goto done;
     }
 

@@ -2,6 +2,10 @@
  * hands a warp to its function's native code, and installing that code in a program.
  */
 #include "native.h"
+#include "observe.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 bool exec_native_has_avx;
@@ -23,13 +27,24 @@ static void native_view(exec_wstate *w, exec_native_view *v) {
     v->params = b->L->params;
 }
 
+/* Instrumented code's call of the observer: code built at -O1 (the vector tier's, and
+ * large functions' per-warp code) leaves the upper halves of the vector registers dirty
+ * (that level adds no vzeroupper before a call), and the observer's first legacy SSE
+ * instruction then waited on them: 80% of exec_observe_insn's samples on one movd,
+ * measured on the AMD host (perf, reduceInteger profiled). The ABI saves no vector
+ * register across a call, so clearing them here is safe. */
+static void native_observe(exec_wstate *w, const exec_insn *in, uint32_t m) {
+    exec_native_returned();
+    exec_observe_insn(w, in, m);
+}
+
 const exec_native_rt exec_native_runtime = {
     .abi = EXEC_NATIVE_ABI,
     .path_done = exec_warp_path_done,
     .update_brk = exec_warp_update_brk,
     .abort_flag = native_abort_flag,
     .view = native_view,
-    .observe = exec_observe_insn,
+    .observe = native_observe,
 };
 
 static void block_view(struct exec_block *b, exec_native_block_view *v) {
@@ -70,6 +85,12 @@ static int block_bail(struct exec_block *b, uint32_t wi, uint32_t pc, const uint
         } else if (k < wi) {
             w->ip = code + res[k] - 1;
             w->clock--;
+            /* instrumented code counted that barrier's issue (by the warp's lanes, which
+             * a barrier it takes has all on its path and unguarded): the run loop counts
+             * it again */
+            if (w->tally && b->L->observer && w->ip->obs != EXEC_OBS_K_HIDDEN)
+                exec_tally_uncount(w->tally + w->ip->src_index, w->ip->obs == EXEC_OBS_K_BRANCH,
+                                   alive[k], alive[k]);
         } else {
             w->ip = code + res[k];
         }
@@ -100,7 +121,37 @@ const exec_native_block_rt exec_native_block_runtime = {
     .poll = exec_block_poll,
     .bail = block_bail,
     .bail_in_regions = block_bail_in_regions,
+    .observe = native_observe,
 };
+
+/* VCUDA_PROF_VECTOR=0 keeps profiled blocks off the vector tier's instrumented code (they
+ * run the per-warp instrumented code): the same counts, for comparing the two's cost. */
+static int vector_observed = -1;
+
+bool exec_native_block_observable(const struct exec_block *b) {
+    const uint32_t per_insn = EXEC_OBS_EV_INSN | EXEC_OBS_EV_BRANCH | EXEC_OBS_EV_BARRIER |
+                              EXEC_OBS_EV_WARP_SYNC;
+    if (!b->prog->instrumented || !b->k->func->instrumented || (b->obs_events & per_insn))
+        return false;
+    int on = __atomic_load_n(&vector_observed, __ATOMIC_RELAXED);
+    if (on < 0) {
+        const char *v = getenv("VCUDA_PROF_VECTOR");
+        on = !(v && !strcmp(v, "0"));
+        __atomic_store_n(&vector_observed, on, __ATOMIC_RELAXED);
+    }
+    return on;
+}
+
+static uint64_t observed_whole, observed_handed;
+
+void exec_native_observed_block_done(bool whole) {
+    __atomic_fetch_add(whole ? &observed_whole : &observed_handed, 1, __ATOMIC_RELAXED);
+}
+
+void exec_native_observed_blocks(uint64_t *whole, uint64_t *handed) {
+    *whole = __atomic_load_n(&observed_whole, __ATOMIC_RELAXED);
+    *handed = __atomic_load_n(&observed_handed, __ATOMIC_RELAXED);
+}
 
 /* exec_warp_run's loop, but each instruction that belongs to a function with native code
  * runs there (it goes on as long as the warp stays in that code). What native code

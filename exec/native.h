@@ -25,7 +25,7 @@
 #include "core.h"
 
 /* Bumped whenever exec_native_rt or the meaning of the generated code's contract changes. */
-#define EXEC_NATIVE_ABI 5u
+#define EXEC_NATIVE_ABI 6u
 
 /* What native code reads of the block it runs in, once per entry: shared memory, and
  * the worker's cache of the allocation each global access last hit (exec_range_of). */
@@ -125,9 +125,26 @@ typedef struct exec_native_block_rt {
     int (*bail_in_regions)(struct exec_block *b, uint32_t wi, uint32_t pc, uint32_t act,
                            const uint32_t *alive, const uint32_t *res, const uint64_t *clk,
                            uint32_t nreg, const uint32_t *rpc, const uint32_t *restore);
+    /* instrumented code (a profiled block that asks no event of each instruction,
+     * exec_native_block_observable): warp w's memory instruction in, on the lanes m, with
+     * its operands spilled into w's registers, as the observed run loop tells it
+     * (exec_observe_insn). Last, so that the plain code's view of the others stays. */
+    void (*observe)(exec_wstate *w, const exec_insn *in, uint32_t m);
 } exec_native_block_rt;
 
 extern const exec_native_block_rt exec_native_block_runtime;
+
+/* Whether observed block b may run its kernel's instrumented whole-block code: the
+ * program's code is instrumented and b asks no event that needs the interpreter's state
+ * instruction by instruction (every instruction, branches, barriers, warp-synchronous
+ * operations: the profiler's timed blocks), only memory accesses, which the code reports
+ * with every instruction's count (jit/vemit_prof.c). */
+bool exec_native_block_observable(const struct exec_block *b);
+/* Profiled blocks that the instrumented whole-block code ran to their end, and those it
+ * handed to the per-warp code (a warp it could not follow), since the process started:
+ * the report's proof that a profiled run took that code (VCUDA_REPORT=1). */
+void exec_native_observed_blocks(uint64_t *whole, uint64_t *handed);
+void exec_native_observed_block_done(bool whole);
 
 /* Install the native code of function i of p: per-warp code fn and, for a kernel of the
  * vector tier, its whole-block code bfn (either may be NULL). Each function's code is

@@ -129,6 +129,31 @@ static inline __attribute__((always_inline)) void exec_tally_count(exec_insn_tal
     }
 }
 
+/* Take back one issue exec_tally_count counted with the same arguments: compiled code that
+ * counted an instruction and then hands the warp to the interpreter before it (which
+ * issues it again) uncounts it (the vector tier's instrumented code, jit/vemit_prof.c,
+ * and its runtime's hand-over, exec/native.c). */
+static inline void exec_tally_uncount(exec_insn_tally *t, bool branch, uint32_t active,
+                                      uint32_t m) {
+    t->issued--;
+    if (m != 0xffffffffu) {
+        uint32_t n_act = exec_count_lanes(active, false);
+        uint32_t n_on = exec_count_lanes(m, false);
+        t->partial--;
+        t->active -= n_act;
+        t->pred_on -= n_on;
+        if (branch && m) {
+            if (m == active) {
+                t->all_taken--;
+                t->all_taken_lanes -= n_act;
+            } else {
+                t->diverged--;
+                t->diverged_lanes -= n_on;
+            }
+        }
+    }
+}
+
 /* Kinds of event, for exec_observer.block_events. */
 enum {
     EXEC_OBS_EV_INSN = 1u << 0,       /* insn */

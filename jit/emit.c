@@ -565,16 +565,24 @@ void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st
     emit_prelude(out);
     if (o_observe) emit_observe_prelude(out);
     st->funcs = 1;
-    /* instrumented code is the per-warp kind only: the vector tier counts nothing */
-    if (f->pf->is_entry && !o_observe) {
+    /* an instrumented kernel of the vector tier has both kinds of code: the vector
+     * tier's instrumented variant (jit/vemit_prof.c) for the blocks that ask only for
+     * memory accesses, the per-warp instrumented code for the others and for the blocks
+     * the vector code hands back */
+    if (f->pf->is_entry) {
         st->kernels = 1;
         char why[160] = "";
         if (jit_vector_wanted(f)) {
             size_t mark = out->len;
             jit_vemit_prelude(out);
+            if (o_observe) jit_vprof_prelude(out);
             if (jit_vemit_func(f, out, why, sizeof why)) {
                 st->vector_funcs = 1;
                 st->inline_insns = st->insns = jit_func_insns(f);
+                if (!o_observe) return;
+                jit_emit_stats pw;
+                memset(&pw, 0, sizeof pw);
+                emit_func(out, f, &pw);
                 return;
             }
             out->len = mark; /* what it had written goes */

@@ -70,6 +70,21 @@ void jit_reachable(const exec_program *p, uint32_t root, bool *in);
  * path.c:LINE:COL: error: ..."), the PTX instruction that line is part of: " (near
  * instruction <i>: <opcode>, line <n> of the PTX)"; nothing when it names no line. */
 void jit_name_insn(const exec_func *f, const jit_buf *src, char *why, size_t n);
+/* The vector tier's instrumented variant (jit/vemit_prof.c), for a function whose
+ * exec_func.instrumented is set (every hook writes nothing otherwise): its definitions
+ * (after jit_vemit_prelude's); at the whole-block function's start, the tally and the
+ * observer's calls (VT, VOB; a block without a tally goes to the run loop); at instruction
+ * i, after its guard, the count of its issue, and for a memory instruction the opening of
+ * the branch that calls the observer (true: the caller spills the instruction's operands
+ * into the warp's registers, then jit_vprof_observe calls and closes it); where the code
+ * hands the block over before instruction i, the count taken back; where a branch takes
+ * the whole warp to the thread's end t, the end's issue. */
+void jit_vprof_prelude(jit_buf *o);
+void jit_vprof_entry(jit_buf *o, const exec_func *f);
+bool jit_vprof_insn(jit_buf *o, const exec_func *f, uint32_t i);
+void jit_vprof_observe(jit_buf *o, uint32_t i);
+void jit_vprof_bail(jit_buf *o, const exec_func *f, uint32_t i);
+void jit_vprof_end_issue(jit_buf *o, const exec_func *f, uint32_t t);
 
 /* The compiler command, its identity (first line of `cc --version`) and every flag a
  * compile gives it but the optimisation level and the files: the command line and the

@@ -169,6 +169,18 @@ static bool build_and_install(jit_job *j, jit_unit *u, bool cache_only, char *er
     exec_native_block_fn bfn = NULL;
     if (u->stats.vector_funcs) memcpy(&bfn, &sym, sizeof sym); /* object to function pointer, */
     else memcpy(&fn, &sym, sizeof sym);                          /* as POSIX allows */
+    /* an instrumented kernel of the vector tier has its per-warp code too (jit/emit.c) */
+    if (u->stats.vector_funcs && exec_program_func(j->p, u->func)->instrumented) {
+        snprintf(name, sizeof name, "vj_f%u", u->func);
+        void *psym = dlsym(u->build.handle, name);
+        if (!psym) {
+            snprintf(err, errlen, "compiled code lacks %s", name);
+            dlclose(u->build.handle);
+            u->build.handle = NULL;
+            return false;
+        }
+        memcpy(&fn, &psym, sizeof psym);
+    }
     exec_program_install_native(j->p, u->func, fn, bfn);
     return true;
 }

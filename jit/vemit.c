@@ -1118,6 +1118,7 @@ static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
  * the interpreter counts when it runs it). */
 static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
+    jit_vprof_bail(o, v->f, i); /* (profiled: the issue counted, taken back) */
     emit_set(o, v, &v->live[i * v->nw], true);
     emit_preds(o, v, true, NULL, false);
     /* the registers every warp shares were not stored at the barriers: each warp's gets
@@ -1787,7 +1788,9 @@ static void emit_bra_v(jit_buf *o, const vfunc *v, uint32_t i) {
     }
     if (ends_thread(&v->f->code[t]) && v->region_of[i] < 0) {
         /* the lanes that take it end there: the end's issue, and they are gone */
-        jit_buf_printf(o, "    if (m == act) { clk++; goto done; }\n    act &= ~m;\n");
+        jit_buf_printf(o, "    if (m == act) { clk++; ");
+        jit_vprof_end_issue(o, v->f, t); /* (profiled: the end's issue counted) */
+        jit_buf_printf(o, "goto done; }\n    act &= ~m;\n");
         return;
     }
     if (v->head[i] >= 0) jit_buf_printf(o, "    rv%u = act;\n", (uint32_t)v->head[i]);
@@ -1934,6 +1937,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
          * threads of a row: a 1-D block, or rows of a multiple of 32 threads */
         jit_buf_printf(o, "  if (!((V.ntid[1] == 1 && V.ntid[2] == 1) || !(V.ntid[0] & 31)))\n"
                           "    return 1;\n");
+    jit_vprof_entry(o, f); /* (profiled: the tally) */
     jit_buf_printf(o, "  const char *const C = V.code;\n"
                       "  u32 alive[32], res[32]; u64 clks[32];\n"
                       "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ;\n"
@@ -1985,6 +1989,11 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, ";\n");
         }
         insn_slots(v, i, use, &nuse, def, &ndef);
+        if (jit_vprof_insn(o, f, i)) { /* (profiled: counted, a memory access told) */
+            for (unsigned k = 0; k < nuse; k++)
+                if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
+            jit_vprof_observe(o, i);
+        }
         if (ndef == 1 && def[0] < f->nslots && v->uni[def[0]] && v->stride[def[0]] &&
             (v->kind[i] == K_SPEC || v->kind[i] == K_OFFSET || v->kind[i] == K_SREG ||
              (v->kind[i] == K_SIMPLE && int_cvt(in) != CVT_NONE))) {

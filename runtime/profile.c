@@ -13,7 +13,9 @@
  *   VCUDA_PROF_COMMAND=...  the command line, for the report's first line
  * and, set by hand, VCUDA_PROF_JIT=0: profiled launches run in the interpreter (by
  * default they run the compiled tier's instrumented code as VCUDA_JIT says, with the
- * same counts: rt_prof_compiled).
+ * same counts: rt_prof_compiled), and VCUDA_PROF_VECTOR=0: the blocks the timing model
+ * does not replay run the per-warp instrumented code rather than the vector tier's
+ * (exec_native_block_observable; the same counts, to compare the two's cost).
  * Device times are the timing model's estimates (prof/timing.c) for the preset, laid end
  * to end on a virtual clock; the host's speed never shows in them.
  */

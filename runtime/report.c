@@ -5,6 +5,7 @@
  * compiled tier made of each program.
  */
 #include "rt.h"
+#include "../exec/native.h"
 #include "../jit/jit.h"
 
 #include <stdio.h>
@@ -95,6 +96,13 @@ void rt_report_print(rt_context *c) {
         } else snprintf(desc, sizeof desc, "%s", m->jit_note); /* (unloaded by a reset) */
         if (desc[0]) fprintf(stderr, "vcuda: compiled code: %s: %s\n", m->name, desc);
     }
+    /* profiled blocks that the vector tier's instrumented code ran (exec/native.h) */
+    uint64_t whole, handed;
+    exec_native_observed_blocks(&whole, &handed);
+    if (whole || handed)
+        fprintf(stderr, "vcuda: profiled blocks in the vector tier: %llu run to their end, %llu "
+                        "handed to the per-warp code\n",
+                (unsigned long long)whole, (unsigned long long)handed);
     free(order);
     pthread_mutex_unlock(&c->lock);
 }

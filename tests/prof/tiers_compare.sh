@@ -3,7 +3,9 @@
 # run in the interpreter (VCUDA_JIT=0) or in the compiled tier's instrumented code
 # (VCUDA_JIT=always, which compiles every function before the first launch, so no launch
 # runs interpreted): every metric of every launch, and the program's output, must be
-# byte for byte the same. Its ncu comparison (prof/ncu/*) runs the interpreter.
+# byte for byte the same. Its ncu comparison (prof/ncu/*) runs the interpreter. Where a
+# kernel is in the vector tier, the blocks the profiler does not time run that tier's
+# instrumented code (jit/vemit_prof.c): the report must say some did.
 # usage: tiers_compare.sh VCUDA OUTDIR TEST OPT PROGRAM [ARGS...]
 # OPT: the compiled code's VCUDA_JIT_OPT (0-2), or - for the default.
 set -e
@@ -35,5 +37,18 @@ if grep -q "interpreted" "$outdir/$test.report"; then
     grep "interpreted" "$outdir/$test.report"
     exit 1
 fi
+# the kernels of the vector tier ran their instrumented whole-block code in the blocks the
+# profiler does not time (no silent fall-back to the per-warp code): some blocks ran it
+# to their end
+vector=$(sed -n 's/.*; \([0-9]*\) of [0-9]* kernels in the vector tier.*/\1/p' \
+         "$outdir/$test.report" | head -1)
+whole=$(sed -n 's/.*profiled blocks in the vector tier: \([0-9]*\) run to their end.*/\1/p' \
+        "$outdir/$test.report")
+if [ "${vector:-0}" -gt 0 ] && [ "${whole:-0}" -eq 0 ]; then
+    echo "$test: $vector kernels in the vector tier, yet no profiled block ran its code:"
+    grep "vcuda:" "$outdir/$test.report" | tail -5
+    exit 1
+fi
+[ "${vector:-0}" -gt 0 ] && echo "$test: $whole profiled blocks ran the vector tier's code"
 lines=$(grep -c . "$outdir/$test.0.cmp")
 echo "$test: $lines lines of the profile the same in both tiers"
