@@ -249,13 +249,9 @@ static void emit_prelude(jit_buf *o) {
  * observed run loop does (exec_warp_run_native_observed runs the code). */
 static _Thread_local bool o_observe;
 
-/* What instrumented code adds: the tally's layout, and the count of one issue, as
- * exec_tally_count (exec/observe.h) counts it. T (the warp's tally of this function) and
- * OB (the kinds of instruction that call the observer: every kind while each instruction
- * is an event, as in the first instructions of the profiler's timed warps) are read at
- * `top`, since only the core changes them (calls, returns), and OB after each call of
- * the observer (whose cap on instruction events may change it). */
-static void emit_observe_prelude(jit_buf *o) {
+/* The observer's tally (exec_insn_tally) as generated code sees it, `struct tl`: written
+ * once per unit, however many of the unit's preludes (per-warp, vector) ask for it. */
+void jit_emit_tally_type(jit_buf *o) {
     _Static_assert(sizeof(exec_insn_tally) == 8 * sizeof(uint64_t) &&
                    offsetof(exec_insn_tally, issued) == 0 &&
                    offsetof(exec_insn_tally, partial) == 8 &&
@@ -266,10 +262,21 @@ static void emit_observe_prelude(jit_buf *o) {
                    offsetof(exec_insn_tally, all_taken) == 48 &&
                    offsetof(exec_insn_tally, all_taken_lanes) == 56,
                    "the generated tally is exec_insn_tally");
+    jit_buf_printf(o, "#ifndef TALLY_TYPE\n#define TALLY_TYPE\n"
+                      "struct tl { u64 issued, partial, active, pred_on, diverged, diverged_lanes,\n"
+                      "            all_taken, all_taken_lanes; };\n#endif\n");
+}
+
+/* What instrumented code adds: the tally's layout, and the count of one issue, as
+ * exec_tally_count (exec/observe.h) counts it. T (the warp's tally of this function) and
+ * OB (the kinds of instruction that call the observer: every kind while each instruction
+ * is an event, as in the first instructions of the profiler's timed warps) are read at
+ * `top`, since only the core changes them (calls, returns), and OB after each call of
+ * the observer (whose cap on instruction events may change it). */
+static void emit_observe_prelude(jit_buf *o) {
+    jit_emit_tally_type(o);
     jit_buf_printf(o,
         "/* instrumented: the observer's tally (exec_insn_tally) and events */\n"
-        "struct tl { u64 issued, partial, active, pred_on, diverged, diverged_lanes, all_taken,\n"
-        "            all_taken_lanes; };\n"
         "#define TP WF(struct tl *, %zuu)\n"
         "#define OBCALLS WF(u32, %zuu)\n"
 

@@ -80,6 +80,8 @@ void jit_name_insn(const exec_func *f, const jit_buf *src, char *why, size_t n);
  * hands the block over before instruction i, the count taken back; where a branch takes
  * the whole warp to the thread's end t, the end's issue. */
 void jit_vprof_prelude(jit_buf *o);
+/* `struct tl`, the generated code's view of exec_insn_tally (jit/emit.c), once per unit. */
+void jit_emit_tally_type(jit_buf *o);
 void jit_vprof_entry(jit_buf *o, const exec_func *f);
 bool jit_vprof_insn(jit_buf *o, const exec_func *f, uint32_t i);
 void jit_vprof_observe(jit_buf *o, uint32_t i);

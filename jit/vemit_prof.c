@@ -28,32 +28,21 @@
 #include <stddef.h>
 
 void jit_vprof_prelude(jit_buf *o) {
-    _Static_assert(sizeof(exec_insn_tally) == 8 * sizeof(uint64_t) &&
-                   offsetof(exec_insn_tally, issued) == 0 &&
-                   offsetof(exec_insn_tally, partial) == 8 &&
-                   offsetof(exec_insn_tally, active) == 16 &&
-                   offsetof(exec_insn_tally, pred_on) == 24 &&
-                   offsetof(exec_insn_tally, diverged) == 32 &&
-                   offsetof(exec_insn_tally, diverged_lanes) == 40 &&
-                   offsetof(exec_insn_tally, all_taken) == 48 &&
-                   offsetof(exec_insn_tally, all_taken_lanes) == 56,
-                   "the generated tally is exec_insn_tally");
+    jit_emit_tally_type(o);
     jit_buf_printf(o,
         "/* the vector tier, instrumented: the observer's tally and memory events */\n"
-        "struct vtl { u64 issued, partial, active, pred_on, diverged, diverged_lanes, all_taken,\n"
-        "             all_taken_lanes; };\n"
         "struct brt_obs { struct brt base; void (*observe)(void *, const char *, u32); };\n"
         "_Static_assert(sizeof(struct brt_obs) == %zuu, \"exec_native_block_rt\");\n"
         "#define VT_OFF %zuu\n#define VOB_OFF %zuu\n"
         "/* a partial issue's lanes, counted (d = 1) or taken back (d = -1) */\n"
-        "static inline void vtally_part(struct vtl *t, u32 act, u32 m, int br, u64 d) {\n"
+        "static inline void vtally_part(struct tl *t, u32 act, u32 m, int br, u64 d) {\n"
         "  u64 na = (u64)__builtin_popcount(act), no = (u64)__builtin_popcount(m);\n"
         "  t->partial += d; t->active += d * na; t->pred_on += d * no;\n"
         "  if (br && m) { if (m == act) { t->all_taken += d; t->all_taken_lanes += d * na; }\n"
         "                 else { t->diverged += d; t->diverged_lanes += d * no; } }\n}\n"
-        "#define VTALLY(x, br) do { struct vtl *t_ = VT + (x); t_->issued++;\\\n"
+        "#define VTALLY(x, br) do { struct tl *t_ = VT + (x); t_->issued++;\\\n"
         "    if (UNLIKELY(m != FULL)) vtally_part(t_, act, m, (br), 1); } while (0)\n"
-        "#define VUNTALLY(x, br) do { struct vtl *t_ = VT + (x); t_->issued--;\\\n"
+        "#define VUNTALLY(x, br) do { struct tl *t_ = VT + (x); t_->issued--;\\\n"
         "    if (UNLIKELY(m != FULL)) vtally_part(t_, act, m, (br), (u64)-1); } while (0)\n\n",
         sizeof(exec_native_block_rt), offsetof(exec_wstate, tally),
         offsetof(exec_wstate, obs_calls));
@@ -63,7 +52,7 @@ void jit_vprof_entry(jit_buf *o, const exec_func *f) {
     if (!f->instrumented) return;
     /* every warp of the block has the same tally (the worker's, of this kernel) and the
      * same calls (none asks for an event per instruction); none: the run loop's */
-    jit_buf_printf(o, "  struct vtl *const VT = *(struct vtl *const *)(V.warps + VT_OFF);\n"
+    jit_buf_printf(o, "  struct tl *const VT = *(struct tl *const *)(V.warps + VT_OFF);\n"
                       "  const u32 VOB = *(const u32 *)(V.warps + VOB_OFF); (void)VOB;\n"
                       "  if (!VT) return 1;\n");
 }

@@ -13,7 +13,6 @@
 #include "exec/native.h"
 #include "jit/jit.h"
 
-#include <dirent.h>
 #include <unistd.h>
 
 #define THREADS 256u
@@ -44,20 +43,6 @@ static bool run_scale(harness *h, uint32_t k) {
     free(r.out.err);
     harness_dealloc(h, out);
     return ok;
-}
-
-static void empty_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
 }
 
 int main(void) {
@@ -114,6 +99,6 @@ int main(void) {
         jit_job_free(j2);
         harness_free(&h2);
     }
-    empty_dir(dir);
+    harness_remove_dir(dir);
     return harness_report("test_jit_first_launch");
 }

@@ -9,7 +9,6 @@
 #include "exec/native.h"
 #include "jit/jit.h"
 
-#include <dirent.h>
 #include <unistd.h>
 
 /* Has the function named name its compiled code installed? */
@@ -19,20 +18,6 @@ static bool native(const exec_program *p, const char *name) {
         if (f->code && !strcmp(f->pf->name, name)) return f->native || f->block_native;
     }
     return false;
-}
-
-static void empty_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
 }
 
 int main(void) {
@@ -100,6 +85,6 @@ int main(void) {
     harness_free(&h2);
 
     free(text);
-    empty_dir(dir);
+    harness_remove_dir(dir);
     return harness_report("test_jit_lazy");
 }
