@@ -314,9 +314,14 @@ static inline double pow2(int p) {
 
 static float blend_terms(unsigned n_terms, const unsigned *w, const float (*f)[4], unsigned k) {
     float top = 0;
-    for (unsigned n = 0; n < n_terms; n++)
-        if (w[n] && fabsf(f[n][k]) > top) top = fabsf(f[n][k]);
-    if (top == 0 || !isfinite(top)) {
+    bool nan = false; /* a NaN texel with a weight: no fixed-point form (the sum is NaN) */
+    for (unsigned n = 0; n < n_terms; n++) {
+        if (!w[n]) continue;
+        float a = fabsf(f[n][k]);
+        if (a > top) top = a;
+        else if (a != a) nan = true;
+    }
+    if (nan || top == 0 || !isfinite(top)) {
         double s = 0;
         for (unsigned n = 0; n < n_terms; n++) s += w[n] * (double)f[n][k];
         return (float)(s / 256.0);
