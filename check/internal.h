@@ -22,6 +22,7 @@
 #define CHECK_PREFIX "========= "
 #define CHECK_DEFAULT_PRINT_LIMIT 100u
 #define CHECK_FREED_MAX 4096u    /* frees remembered to recognise use after free */
+#define CHECK_NUM_BARRIERS 16u   /* named barriers of a block (bar ids 0..15) */
 
 /* ---- the allocation registry (alloc.c) ---- */
 
@@ -161,7 +162,15 @@ struct check_worker {
     uint32_t nwarps;
     uint32_t block_gen;          /* changes with every block: shadow entries of other
                                   * blocks are stale */
-    uint32_t *epoch;             /* per warp: block barriers passed */
+    uint32_t *epoch;             /* per warp: barriers waited at (bar.sync, bar.red) */
+    uint32_t *bepoch;            /* per warp: barriers of the whole block waited at (no
+                                  * thread count: __syncthreads()) */
+    uint32_t *clock;             /* per warp: barrier arrivals + 1 (racecheck's time) */
+    uint32_t *vc;                /* [warp * nwarps + other]: other's latest clock whose
+                                  * accesses are ordered before warp's current point */
+    uint32_t *bar_join;          /* [id * nwarps + warp]: the clocks joined by the arrivals
+                                  * at barrier id since its last completion */
+    uint64_t bar_waiters[CHECK_NUM_BARRIERS]; /* per id: warps that wait for its completion */
     const ptx_insn **last_bar;   /* per warp: the last block barrier it reached */
     uint32_t *wsync;             /* per warp: __syncwarp()s executed */
     uint32_t *issue;             /* per warp: memory instructions issued */
@@ -216,6 +225,10 @@ void check_racecheck_block_begin(check_worker *w);
 /* synccheck at a block's end: warps that passed different numbers of block barriers. */
 void check_synccheck_block_end(check_worker *w, const exec_site *s);
 void check_racecheck_free(check_worker *w);
+/* racecheck's barrier model: warp s->warp arrived at barrier id (waits: bar.sync/bar.red,
+ * not bar.arrive); barrier id completed. */
+void check_racecheck_arrive(check_worker *w, uint32_t warp, uint32_t id, bool waits);
+void check_racecheck_complete(check_worker *w, uint32_t id);
 void check_synccheck_barrier(check_worker *w, const exec_site *s, uint32_t arrived,
                              uint32_t expected);
 void check_synccheck_warp_sync(check_worker *w, const exec_site *s, uint32_t membermask,

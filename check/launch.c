@@ -139,21 +139,38 @@ static void cb_block_begin(const exec_site *s, uint32_t nthreads) {
     w->nwarps = (nthreads + 31u) / 32u;
     if (w->nwarps > w->warps_cap) {
         free(w->epoch);
+        free(w->bepoch);
+        free(w->clock);
+        free(w->vc);
+        free(w->bar_join);
         free(w->last_bar);
         free(w->wsync);
         free(w->issue);
         w->epoch = calloc(w->nwarps, sizeof *w->epoch);
+        w->bepoch = calloc(w->nwarps, sizeof *w->bepoch);
+        w->clock = calloc(w->nwarps, sizeof *w->clock);
+        w->vc = calloc((size_t)w->nwarps * w->nwarps, sizeof *w->vc);
+        w->bar_join = calloc((size_t)CHECK_NUM_BARRIERS * w->nwarps, sizeof *w->bar_join);
         w->last_bar = calloc(w->nwarps, sizeof *w->last_bar);
         w->wsync = calloc(w->nwarps, sizeof *w->wsync);
         w->issue = calloc(w->nwarps, sizeof *w->issue);
-        if (!w->epoch || !w->last_bar || !w->wsync || !w->issue) abort();
+        if (!w->epoch || !w->bepoch || !w->clock || !w->vc || !w->bar_join || !w->last_bar ||
+            !w->wsync || !w->issue)
+            abort();
         w->warps_cap = w->nwarps;
     } else {
         memset(w->epoch, 0, w->nwarps * sizeof *w->epoch);
+        memset(w->bepoch, 0, w->nwarps * sizeof *w->bepoch);
+        memset(w->vc, 0, (size_t)w->nwarps * w->nwarps * sizeof *w->vc);
+        memset(w->bar_join, 0, (size_t)CHECK_NUM_BARRIERS * w->nwarps * sizeof *w->bar_join);
         memset(w->last_bar, 0, w->nwarps * sizeof *w->last_bar);
         memset(w->wsync, 0, w->nwarps * sizeof *w->wsync);
         memset(w->issue, 0, w->nwarps * sizeof *w->issue);
     }
+    /* clocks start at 1: an access at clock c is ordered before a warp whose vc entry for
+     * the accessing warp is at least c, and vc entries start at 0 */
+    for (uint32_t i = 0; i < w->nwarps; i++) w->clock[i] = 1;
+    memset(w->bar_waiters, 0, sizeof w->bar_waiters);
     w->block_gen++;
     if (w->cl->st->tool == CHECK_TOOL_RACECHECK) check_racecheck_block_begin(w);
 }
@@ -178,17 +195,33 @@ static bool is_arrive_only(const ptx_insn *in) {
     return in && (ptx_insn_has_mod(in, PTX_MOD_arrive) && !ptx_insn_has_mod(in, PTX_MOD_red));
 }
 
+/* Does barrier instruction in name a thread count (bar.sync a, b; bar.red.op d, a, b, c)?
+ * Without one it waits for every thread of the block, as __syncthreads() does. */
+static bool has_thread_count(const ptx_insn *in) {
+    if (!in) return false;
+    return in->nopnds >= (ptx_insn_has_mod(in, PTX_MOD_red) ? 4u : 2u);
+}
+
 static void cb_barrier(const exec_site *s, uint32_t id, uint32_t arrived, uint32_t expected) {
-    (void)id;
     check_worker *w = s->worker_state;
-    /* the warp's accesses after a block barrier are ordered after everything the other
-     * warps did before it (bar.arrive does not wait, so it orders nothing) */
-    if (!is_arrive_only(s->insn) && s->warp < w->nwarps) {
+    bool waits = !is_arrive_only(s->insn);
+    if (waits && s->warp < w->nwarps) {
         w->epoch[s->warp]++;
         w->last_bar[s->warp] = s->insn;
+        /* a barrier of the whole block orders the warp after everything every other warp
+         * did before it (one that exited before it too: the rule racecheck always had) */
+        if (!has_thread_count(s->insn)) w->bepoch[s->warp]++;
     }
+    if (w->cl->st->tool == CHECK_TOOL_RACECHECK && s->warp < w->nwarps)
+        check_racecheck_arrive(w, s->warp, id, waits);
     if (w->cl->st->tool == CHECK_TOOL_SYNCCHECK)
         check_synccheck_barrier(w, s, arrived, expected);
+}
+
+static void cb_barrier_complete(const exec_site *s, uint32_t id, uint32_t count) {
+    (void)count;
+    check_worker *w = s->worker_state;
+    if (w->cl->st->tool == CHECK_TOOL_RACECHECK) check_racecheck_complete(w, id);
 }
 
 static void cb_warp_sync(const exec_site *s, uint32_t membermask, uint32_t active) {
@@ -231,6 +264,7 @@ check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_modu
     o->block_end = st->tool == CHECK_TOOL_SYNCCHECK ? cb_block_end : NULL;
     o->mem = st->tool == CHECK_TOOL_SYNCCHECK ? NULL : cb_mem;
     o->barrier = cb_barrier;
+    o->barrier_complete = st->tool == CHECK_TOOL_RACECHECK ? cb_barrier_complete : NULL;
     o->warp_sync = cb_warp_sync;
     o->heap = st->tool == CHECK_TOOL_MEMCHECK ? check_memcheck_heap : NULL;
     L->observer = o;
@@ -317,6 +351,10 @@ bool check_launch_end(check_launch *cl, exec_fault_kind fault) {
         n = w->next;
         check_racecheck_free(w);
         free(w->epoch);
+        free(w->bepoch);
+        free(w->clock);
+        free(w->vc);
+        free(w->bar_join);
         free(w->last_bar);
         free(w->wsync);
         free(w->issue);

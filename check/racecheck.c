@@ -5,10 +5,19 @@
  * read. An access conflicts with a recorded one made by another thread when no
  * synchronisation orders the two:
  *
- *   - threads of different warps: no block barrier between them. Each warp counts the
- *     barriers it has reached (epoch); the two accesses are unordered exactly when the
- *     two warps' counts were equal at the two accesses (a warp cannot pass barrier k
- *     before every other warp has reached it);
+ *   - threads of different warps: no barrier orders them. Barriers of the whole block
+ *     (no thread count: __syncthreads()) are counted per warp (bepoch); two accesses
+ *     whose warps' counts differed are ordered (a warp cannot pass barrier k before every
+ *     other warp has reached it or exited). Barriers with a thread count (named barriers:
+ *     bar.sync / bar.arrive / bar.red with an id and a count, producer/consumer warps)
+ *     order only the warps that take part in one completion: each completion joins the
+ *     vector clocks of the warps that arrived at it (their accesses before arriving) and
+ *     hands the join to the warps that wait there (bar.sync, bar.red; bar.arrive waits
+ *     for nothing), so that their accesses after it are ordered after those. A warp's
+ *     clock advances at each of its arrivals; an access records its warp's clock, and is
+ *     ordered before another warp's access when that warp's vector clock has reached it.
+ *     The block-wide barriers complete through the same clocks, so orders that pass
+ *     through both kinds (a __syncthreads() then a named barrier) are found;
  *   - lanes of one warp: never on devices whose warps run in lockstep (before Volta);
  *     with independent thread scheduling (sm_70 and later presets), no barrier and no
  *     __syncwarp() between them and not the same issue of one instruction. This is what
@@ -35,7 +44,9 @@
 struct rc_access {
     const ptx_insn *insn;
     uint32_t issue;      /* the warp's memory instruction count at the access */
-    uint32_t epoch;      /* the warp's barrier count */
+    uint32_t epoch;      /* the warp's barrier count (waits at any barrier) */
+    uint32_t bepoch;     /* the warp's count of barriers of the whole block */
+    uint32_t clock;      /* the warp's barrier clock */
     uint32_t wsync;      /* the warp's __syncwarp count */
     uint16_t tid;        /* block-linear thread */
     uint8_t mask;        /* bytes of the word */
@@ -144,7 +155,8 @@ static bool unordered(const check_worker *w, const rc_access *p, uint32_t tid, u
                       bool its) {
     if (!p->valid || p->tid == tid) return false;
     uint32_t pw = p->tid / 32u;
-    if (pw != warp) return p->epoch == w->epoch[warp];
+    if (pw != warp)
+        return p->bepoch == w->bepoch[warp] && w->vc[(size_t)warp * w->nwarps + pw] < p->clock;
     if (!its) return false;
     return p->epoch == w->epoch[warp] && p->wsync == w->wsync[warp] &&
            p->issue != w->issue[warp];
@@ -206,6 +218,8 @@ void check_racecheck_mem(check_worker *w, const exec_site *s, ptx_space space,
     me.insn = s->insn;
     me.issue = w->issue[warp];
     me.epoch = w->epoch[warp];
+    me.bepoch = w->bepoch[warp];
+    me.clock = w->clock[warp];
     me.wsync = w->wsync[warp];
     me.valid = 1;
     uint64_t shared_limit = w->cl->shared_size;
@@ -222,4 +236,29 @@ void check_racecheck_mem(check_worker *w, const exec_site *s, ptx_space space,
             shadow_access(w, word, &me, store, global);
         }
     }
+}
+
+void check_racecheck_arrive(check_worker *w, uint32_t warp, uint32_t id, bool waits) {
+    if (id >= CHECK_NUM_BARRIERS || warp >= 64u) return; /* the cluster's: not a block's */
+    uint32_t n = w->nwarps, *join = &w->bar_join[(size_t)id * n];
+    const uint32_t *vc = &w->vc[(size_t)warp * n];
+    /* what the warp did so far, and what was ordered before it, is ordered before the
+     * waiters' accesses after this completion */
+    for (uint32_t k = 0; k < n; k++)
+        if (vc[k] > join[k]) join[k] = vc[k];
+    if (w->clock[warp] > join[warp]) join[warp] = w->clock[warp];
+    w->clock[warp]++;
+    if (waits) w->bar_waiters[id] |= 1ull << warp;
+}
+
+void check_racecheck_complete(check_worker *w, uint32_t id) {
+    if (id >= CHECK_NUM_BARRIERS) return;
+    uint32_t n = w->nwarps, *join = &w->bar_join[(size_t)id * n];
+    for (uint64_t m = w->bar_waiters[id]; m; m &= m - 1) {
+        uint32_t *vc = &w->vc[(size_t)__builtin_ctzll(m) * n];
+        for (uint32_t k = 0; k < n; k++)
+            if (join[k] > vc[k]) vc[k] = join[k];
+    }
+    memset(join, 0, n * sizeof *join);
+    w->bar_waiters[id] = 0;
 }

@@ -213,6 +213,7 @@ static void barrier_check(struct exec_block *b, uint32_t id) {
         release_cluster_waiters(b);
         return;
     }
+    if (b->L->observer) exec_observe_barrier_complete(b, id, bar->expected);
     for (uint32_t i = 0; i < b->nwarps && (bar->waiting || bar->parked); i++) {
         exec_wstate *w = &b->warps[i];
         if (w->nparks) release_parked(w, id, bar);

@@ -493,6 +493,9 @@ struct exec_insn_tally *exec_observe_tally(struct exec_block *b, const exec_func
 void exec_observe_block_begin(struct exec_block *b);
 /* start: the warps' clock when the block began */
 void exec_observe_block_end(struct exec_block *b, uint64_t start);
+/* Barrier id of the block completed (count: the threads it waited for, 0 = every live
+ * thread): after the barrier events of the warps that arrived at it. */
+void exec_observe_barrier_complete(struct exec_block *b, uint32_t id, uint32_t count);
 
 /* ---- block.c ---- */
 /* The barrier id instruction in (bar, barrier) names for lane. */

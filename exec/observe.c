@@ -386,6 +386,14 @@ void exec_observe_block_end(struct exec_block *b, uint64_t start) {
     }
 }
 
+void exec_observe_barrier_complete(struct exec_block *b, uint32_t id, uint32_t count) {
+    const exec_observer *o = b->L->observer;
+    if (!o->barrier_complete || !(b->obs_events & EXEC_OBS_EV_BARRIER)) return;
+    exec_site s = site_of(&b->warps[0], NULL);
+    s.warp = 0;
+    o->barrier_complete(&s, id, count);
+}
+
 void exec_worker_observe_end(exec_worker *wk) {
     const exec_observer *o = wk->observer;
     if (!o) return;

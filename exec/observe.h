@@ -233,6 +233,13 @@ typedef struct exec_observer {
      * the set of the warp's lanes that have not exited. */
     void (*barrier)(const exec_site *s, uint32_t id, uint32_t arrived, uint32_t expected);
 
+    /* Barrier id (bar/barrier, not the cluster's) completed: every arrival reported
+     * through barrier since its last completion took part in this one, and the warps
+     * that wait there (bar.sync, bar.red) go on. count is the threads it waited for (0:
+     * every live thread of the block). Comes with EXEC_OBS_EV_BARRIER; s names no warp
+     * or instruction. */
+    void (*barrier_complete)(const exec_site *s, uint32_t id, uint32_t count);
+
     /* A warp-synchronous operation (bar.warp.sync, shfl/vote/match/redux.sync, ...)
      * executed by the lanes in active naming membermask. */
     void (*warp_sync)(const exec_site *s, uint32_t membermask, uint32_t active);

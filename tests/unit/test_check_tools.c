@@ -3,6 +3,7 @@
  *   memcheck   out-of-bounds lanes of several warps, use after free, bad frees, leaks;
  *   racecheck  hazards between warps (and none across a barrier), between lanes of one
  *              warp only with independent thread scheduling and without __syncwarp;
+ *              named barriers ordering only the warps that take part in a completion;
  *   synccheck  a barrier reached by part of a warp, a warp-sync mask leaving out a caller;
  *   initcheck  loads of bytes nothing wrote, stores and host writes that initialise.
  * Reports go to a temporary file whose text is checked. */
@@ -39,7 +40,21 @@ static const char *kernels_ptx =
     "  add.u32 %r3, %r5, %r2;\n  st.shared.u32 [%r3], %r1;\n"
     "  @%p1 bar.warp.sync -1;\n"
     "  add.u32 %r4, %r1, 1;\n  and.b32 %r4, %r4, 31;\n  shl.b32 %r4, %r4, 2;\n"
-    "  add.u32 %r4, %r5, %r4;\n  ld.shared.u32 %r7, [%r4];\n  ret;\n}\n";
+    "  add.u32 %r4, %r5, %r4;\n  ld.shared.u32 %r7, [%r4];\n  ret;\n}\n"
+    /* three warps: warp 0 stores s[lane] and arrives at barrier 1 (64 threads), warp 1
+     * waits there and loads s[lane]; mode 1: warp 2, which takes no part, loads it too;
+     * mode 2: warp 1 also loads it before waiting */
+    ".visible .entry handoff(.param .u32 mode)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<10>;\n  .shared .align 4 .b8 s[128];\n"
+    "  ld.param.u32 %r9, [mode];\n"
+    "  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n  and.b32 %r3, %r1, 31;\n"
+    "  shl.b32 %r3, %r3, 2;\n  mov.u32 %r5, s;\n  add.u32 %r4, %r5, %r3;\n"
+    "  setp.ne.u32 %p1, %r2, 0;\n  @%p1 bra NOTPROD;\n"
+    "  st.shared.u32 [%r4], %r1;\n  bar.arrive 1, 64;\n  ret;\n"
+    "NOTPROD:\n  setp.ne.u32 %p2, %r2, 1;\n  @%p2 bra THIRD;\n"
+    "  setp.eq.u32 %p3, %r9, 2;\n  @%p3 ld.shared.u32 %r6, [%r4];\n"
+    "  bar.sync 1, 64;\n  ld.shared.u32 %r7, [%r4];\n  ret;\n"
+    "THIRD:\n  setp.eq.u32 %p3, %r9, 1;\n  @%p3 ld.shared.u32 %r8, [%r4];\n  ret;\n}\n";
 
 /* ---- running a kernel under a checker ---- */
 
@@ -207,10 +222,29 @@ static void test_racecheck(void) {
     run(&c, "lanes", 1, 32, args, true);
     CHECK_EQ_U64(ftell(c.out), before);
 
+    /* a named barrier orders the warps of its completion: producer and consumer, none */
+    uint32_t mode = 0;
+    void *hargs[] = {&mode};
+    before = ftell(c.out);
+    run(&c, "handoff", 1, 96, hargs, true);
+    CHECK_EQ_U64(ftell(c.out), before);
+    /* ... but not a warp that takes no part (mode 1), nor the consumer's load before it
+     * waits (mode 2): one error each, the producer's store and that load */
+    for (mode = 1; mode <= 2; mode++) {
+        before = ftell(c.out);
+        run(&c, "handoff", 1, 96, hargs, true);
+        t = printed(&c);
+        CHECK_EQ_U64(count(t + before, "Error: Race reported between Write access"), 1);
+        CHECK(strstr(t + before, "[128 hazards]") != NULL);
+        CHECK(strstr(t + before, mode == 1 ? "between threads (0,0,0) and (64,0,0)"
+                                           : "between threads (0,0,0) and (32,0,0)") != NULL);
+        free(t);
+    }
+
     check_finish(c.st);
     t = printed(&c);
-    CHECK(strstr(t, "RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)") != NULL);
-    CHECK(strstr(t, "ERROR SUMMARY: 2 errors") != NULL);
+    CHECK(strstr(t, "RACECHECK SUMMARY: 4 hazards displayed (3 errors, 1 warning)") != NULL);
+    CHECK(strstr(t, "ERROR SUMMARY: 4 errors") != NULL);
     free(t);
     teardown(&c);
 }
