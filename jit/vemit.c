@@ -40,7 +40,7 @@
 #include <string.h>
 
 enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K_MEMH, K_PLOGIC,
-       K_FLT, K_HCALL };
+       K_FLT, K_HCALL, K_PCALL };
 
 /* Vector forms of jit/emit.c's specialised operations: a, b, c are the 32 lanes' 64-bit
  * slots (narrower values zero-extended), the value is the slots stored (expr); for the
@@ -161,6 +161,22 @@ static bool hcall_op(const exec_insn *in) {
                !(in->flags & EXEC_F_D2_PRED);
     case PTX_OP_shfl: return in->nd >= 1 && in->nd <= 2 && in->na == 4;
     case PTX_OP_activemask: return in->nd == 1 && in->na == 0;
+    default: return false;
+    }
+}
+
+/* Comparisons the vector forms above do not take, run by their handler (the interpreter's
+ * exact meaning: float setp with its unordered forms and NaN rules, .ftz, a .and/.or/.xor
+ * combination with predicate a[2], a second result d[1]; testp): register slots a[0..1]
+ * read, predicates d[0] (and d[1]) written on the lanes of the path. */
+static bool pcall_op(const exec_insn *in) {
+    if (!in->fn || (in->flags & (EXEC_F_CC_IN | EXEC_F_CC_OUT)) || !(in->flags & EXEC_F_D_PRED))
+        return false;
+    bool d2 = in->flags & EXEC_F_D2_PRED;
+    if (in->nd != (d2 ? 2u : 1u)) return false;
+    switch (in->op) {
+    case PTX_OP_setp: return in->na == (ALU_AUX_BOOL(in->aux) == ALU_BOOL_NONE ? 2u : 3u);
+    case PTX_OP_testp: return in->na == 1 && !d2;
     default: return false;
     }
 }
@@ -294,6 +310,9 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
     case K_SREG:
         def[(*ndef)++] = in->d[0];
         break;
+    case K_PCALL: /* (a[2] is a predicate) */
+        for (unsigned k = 0; k < in->na && k < 2; k++) use[(*nuse)++] = in->a[k];
+        break;
     case K_HCALL:
         for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
         for (unsigned k = 0; k < in->nd; k++)
@@ -363,6 +382,8 @@ static bool classify(vfunc *v, char *why, size_t wn) {
             v->kind[i] = K_SIMPLE;
         } else if (hcall_op(in)) {
             v->kind[i] = K_HCALL;
+        } else if (pcall_op(in)) {
+            v->kind[i] = K_PCALL;
         } else if (in->op == PTX_OP_bra) {
             if (in->target < 0 || (uint32_t)in->target > v->n)
                 return reject(why, wn, in, "a branch out of the code");
@@ -498,6 +519,13 @@ static void pred_liveness(vfunc *v) {
             if (k == K_PLOGIC)
                 for (unsigned a = 0; a < in->na; a++)
                     if (in->a[a] < f->npreds) SET_ADD(tmp, in->a[a]);
+            /* (its handler writes the lanes of the path into P, loaded with the others'
+             * values: the results are read, as is a combined predicate) */
+            if (k == K_PCALL) {
+                for (unsigned d = 0; d < in->nd; d++)
+                    if (in->d[d] < f->npreds) SET_ADD(tmp, in->d[d]);
+                if (in->na == 3 && in->a[2] < f->npreds) SET_ADD(tmp, in->a[2]);
+            }
             uint64_t *cur = &v->plive[ii * pw];
             if (memcmp(cur, tmp, pw * sizeof *tmp)) {
                 memcpy(cur, tmp, pw * sizeof *tmp);
@@ -2068,6 +2096,21 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             if (d2p) jit_buf_printf(o, "    P[%u] = p%u;\n", in->d[1], in->d[1]);
             emit_handler(o, v, i, use, nuse, def, ndef);
             if (d2p) jit_buf_printf(o, "    p%u = P[%u];\n", in->d[1], in->d[1]);
+            jit_buf_printf(o, "    }\n");
+            break;
+        }
+        case K_PCALL: {
+            jit_buf_printf(o, "    if (m) {\n");
+            uint32_t ps[3] = {in->d[0], in->nd > 1 ? in->d[1] : in->d[0],
+                              in->na == 3 ? in->a[2] : in->d[0]};
+            for (unsigned k = 0; k < 3; k++)
+                if (ps[k] < v->f->npreds && ps[k] != v->f->pred_true && ps[k] != v->f->pred_false)
+                    jit_buf_printf(o, "    P[%u] = p%u;\n", ps[k], ps[k]);
+            emit_handler(o, v, i, use, nuse, def, ndef);
+            for (unsigned k = 0; k < in->nd; k++)
+                if (in->d[k] < v->f->npreds && in->d[k] != v->f->pred_true &&
+                    in->d[k] != v->f->pred_false)
+                    jit_buf_printf(o, "    p%u = P[%u];\n", in->d[k], in->d[k]);
             jit_buf_printf(o, "    }\n");
             break;
         }
