@@ -140,7 +140,14 @@ static bool simple_op(const exec_insn *in) {
     case PTX_OP_shl: case PTX_OP_shr: case PTX_OP_bfe: case PTX_OP_popc: case PTX_OP_clz:
     case PTX_OP_brev: case PTX_OP_mul24: case PTX_OP_mad24: case PTX_OP_sad:
     case PTX_OP_copysign: case PTX_OP_cnot: case PTX_OP_bmsk:
+    /* (bit fields, funnel shifts, byte permutes, lop3 with its table in imm, dot
+     * products, the SFU's tanh: their handlers read only a[] and the instruction) */
+    case PTX_OP_shf: case PTX_OP_prmt: case PTX_OP_lop3: case PTX_OP_bfi: case PTX_OP_bfind:
+    case PTX_OP_fns: case PTX_OP_szext: case PTX_OP_dp4a: case PTX_OP_dp2a: case PTX_OP_slct:
+    case PTX_OP_tanh:
         return true;
+    case PTX_OP_set: /* (with a .and/.or/.xor combination, a[2] is a predicate) */
+        return in->na == 2;
     default:
         return false;
     }
