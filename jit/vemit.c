@@ -158,6 +158,11 @@ static bool simple_op(const exec_insn *in) {
  * (mov {a, b}, c), shuffles (the other lanes' values; a predicate d[1] with EXEC_F_D2_PRED),
  * activemask (the lanes on the path: ACT, which the handler call sets).
  * Their register operands are slots: a[0..na-1] read, d[0..] written. */
+/* cp.async's operand flags (exec/memory.c): a[2] is the source size, a register, or the
+ * ignore-src predicate (not taken: a predicate operand) */
+#define VCP_SRC_SIZE (EXEC_F_HANDLER << 8)
+#define VCP_IGNORE_SRC (EXEC_F_HANDLER << 9)
+
 static bool hcall_op(const exec_insn *in) {
     if (in->flags & (EXEC_F_D_PRED | EXEC_F_CC_IN | EXEC_F_CC_OUT)) return false;
     switch (in->op) {
@@ -168,6 +173,9 @@ static bool hcall_op(const exec_insn *in) {
                !(in->flags & EXEC_F_D2_PRED);
     case PTX_OP_shfl: return in->nd >= 1 && in->nd <= 2 && in->na == 4;
     case PTX_OP_activemask: return in->nd == 1 && in->na == 0;
+    case PTX_OP_cp: /* cp.async (copied at once), commit_group and wait_group (nothing) */
+        return in->nd == 0 && (in->obs == EXEC_OBS_K_CP_ASYNC ? !(in->flags & VCP_IGNORE_SRC)
+                                                               : in->fn == exec_h_nop);
     default: return false;
     }
 }
@@ -321,6 +329,12 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
         for (unsigned k = 0; k < in->na && k < 2; k++) use[(*nuse)++] = in->a[k];
         break;
     case K_HCALL:
+        if (in->op == PTX_OP_cp) { /* (a cp.async: shared a[0], global a[1], its size) */
+            if (in->obs != EXEC_OBS_K_CP_ASYNC) break;
+            for (unsigned k = 0; k < ((in->flags & VCP_SRC_SIZE) ? 3u : 2u); k++)
+                use[(*nuse)++] = in->a[k];
+            break;
+        }
         for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
         for (unsigned k = 0; k < in->nd; k++)
             if (!(k == 1 && (in->flags & EXEC_F_D2_PRED))) def[(*ndef)++] = in->d[k];

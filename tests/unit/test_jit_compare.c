@@ -5,7 +5,10 @@
  * float comparisons of setp in f32, f32.ftz and f64, against a parameter and an immediate,
  * combined (.and/.or/.xor, a negated third predicate, a second result), and tests them with
  * testp; a last result is made by a guard and a branch on a compared predicate. The
- * kernel must run in the vector tier (the frame checks it) and leave the same words. */
+ * kernels jc_bits (prmt shf lop3 bfi bfind fns dp4a dp2a slct tanh set) and jc_cp (cp.async
+ * with and without a source size, commit and wait) are the other instructions it runs by
+ * their handler. Every kernel must run in the vector tier (the frame checks it) and leave
+ * the same words. */
 #include "jit_tier_compare.h"
 
 #include <math.h>
@@ -36,6 +39,27 @@ static void run_all(harness *h, tier_outcome *o) {
         tier_launch(h, o, "jc_cmp", dim((n + bx - 1) / bx, 1, 1), dim(bx, 1, 1), args, NULL);
         tier_keep(o, out, n * WORDS * 4);
     }
+
+    /* jc_bits: pairs of words (float bit patterns among them), 16 results each */
+    const uint32_t nb = 200;
+    uint32_t *x = harness_alloc(h, nb * 8), *bout = harness_alloc(h, nb * 64);
+    for (uint32_t i = 0; i < 2 * nb; i++) x[i] = i * 2654435761u ^ (i >> 3) * 40503u;
+    memcpy(&x[0], &vals[7], 4);
+    memcpy(&x[3], &vals[5], 4);
+    int nbi = (int)nb;
+    memset(bout, 0x55, nb * 64);
+    void *bargs[] = {&x, &bout, &nbi};
+    tier_launch(h, o, "jc_bits", dim(4, 1, 1), dim(64, 1, 1), bargs, NULL);
+    tier_keep(o, bout, nb * 64);
+
+    /* jc_cp: 64 threads copy 16 bytes each into shared memory twice (the second with a
+     * source size of tid % 16 bytes, the rest zero-filled) and read their neighbour's */
+    memset(bout, 0x55, 64 * 32);
+    void *cargs[] = {&x, &bout};
+    tier_launch(h, o, "jc_cp", dim(1, 1, 1), dim(64, 1, 1), cargs, NULL);
+    tier_keep(o, bout, 64 * 32);
+    harness_dealloc(h, bout);
+    harness_dealloc(h, x);
     harness_dealloc(h, out);
     harness_dealloc(h, b);
     harness_dealloc(h, a);
@@ -43,7 +67,7 @@ static void run_all(harness *h, tier_outcome *o) {
 
 /* every launch runs; the comparisons made what IEEE says of a few pairs */
 static void check_ref(const tier_outcome *ref) {
-    CHECK_EQ_U64(ref->nkinds, 3);
+    CHECK_EQ_U64(ref->nkinds, 5);
     for (unsigned k = 0; k < ref->nkinds; k++) CHECK_EQ_U64(ref->kinds[k], EXEC_OK);
     const uint32_t nv = 13;
     /* pair (x = 1.0, y = 0.0) is thread 2: gt ge ne, and their unordered forms, and num */
@@ -57,6 +81,13 @@ static void check_ref(const tier_outcome *ref) {
     t = ref->words + (9 * nv + 8) * WORDS;
     CHECK_EQ_U64((uint32_t)t[0] & 1u, 0u);
     CHECK_EQ_U64((uint32_t)t[1] & 1u, 1u);
+    /* jc_cp's thread 0: thread 1's 16 bytes (words 4..7 of x), then its first byte alone */
+    const int32_t *c = ref->words + ref->n - 64 * 8;
+    uint32_t w4 = 4u * 2654435761u ^ 0u * 40503u, w5 = 5u * 2654435761u;
+    CHECK_EQ_U64((uint32_t)c[0], w4);
+    CHECK_EQ_U64((uint32_t)c[1], w5);
+    CHECK_EQ_U64((uint32_t)c[4], w4 & 0xffu);
+    CHECK_EQ_U64((uint32_t)c[5], 0u);
 }
 
 int main(void) {
