@@ -70,6 +70,32 @@ typedef struct vspec {
     {PTX_OP_setp, PT, ALU_V_GT, 2, true, "(" A ") > (" B ")", NULL},            \
     {PTX_OP_setp, PT, ALU_V_GE, 2, true, "(" A ") >= (" B ")", NULL}
 
+/* f32 comparisons: the host's IEEE comparisons of the lanes' floats (A, B on 64-bit slots,
+ * WA, WB on 32-bit lanes), whose -1/0 lanes make the mask. As exec/alu_cmp.c: eq lt le gt
+ * ge and ne are false when an operand is NaN (ne: lt or gt), their unordered forms (equ ..
+ * geu) true; num: neither is NaN; nan: one is. (No .ftz: that form is another handler.) */
+#define QF(E) "__builtin_convertvector(" E ", QI)"
+#define VSETPF1(V, Q, W) {PTX_OP_setp, PTX_T_f32, V, 2, true, Q, W}
+#define VSETPF(A, B, WA, WB)                                                                    \
+    VSETPF1(ALU_V_EQ, QF("(" A ") == (" B ")"), "(" WA ") == (" WB ")"),                        \
+    VSETPF1(ALU_V_NE, QF("((" A ") < (" B ")) | ((" A ") > (" B "))"),                          \
+            "((" WA ") < (" WB ")) | ((" WA ") > (" WB "))"),                                   \
+    VSETPF1(ALU_V_LT, QF("(" A ") < (" B ")"), "(" WA ") < (" WB ")"),                          \
+    VSETPF1(ALU_V_LE, QF("(" A ") <= (" B ")"), "(" WA ") <= (" WB ")"),                        \
+    VSETPF1(ALU_V_GT, QF("(" A ") > (" B ")"), "(" WA ") > (" WB ")"),                          \
+    VSETPF1(ALU_V_GE, QF("(" A ") >= (" B ")"), "(" WA ") >= (" WB ")"),                        \
+    VSETPF1(ALU_V_EQU, QF("~(((" A ") < (" B ")) | ((" A ") > (" B ")))"),                      \
+            "~(((" WA ") < (" WB ")) | ((" WA ") > (" WB ")))"),                                \
+    VSETPF1(ALU_V_NEU, QF("(" A ") != (" B ")"), "(" WA ") != (" WB ")"),                       \
+    VSETPF1(ALU_V_LTU, QF("~((" A ") >= (" B "))"), "~((" WA ") >= (" WB "))"),                 \
+    VSETPF1(ALU_V_LEU, QF("~((" A ") > (" B "))"), "~((" WA ") > (" WB "))"),                   \
+    VSETPF1(ALU_V_GTU, QF("~((" A ") <= (" B "))"), "~((" WA ") <= (" WB "))"),                 \
+    VSETPF1(ALU_V_GEU, QF("~((" A ") < (" B "))"), "~((" WA ") < (" WB "))"),                   \
+    VSETPF1(ALU_V_NUM, QF("((" A ") == (" A ")) & ((" B ") == (" B "))"),                       \
+            "((" WA ") == (" WA ")) & ((" WB ") == (" WB "))"),                                 \
+    VSETPF1(ALU_V_NAN, QF("((" A ") != (" A ")) | ((" B ") != (" B "))"),                       \
+            "((" WA ") != (" WA ")) | ((" WB ") != (" WB "))")
+
 static const vspec vspecs[] = {
     {PTX_OP_mov, PTX_T_u32, ALU_V_NONE, 1, false, "a", "a"},
     {PTX_OP_add, PTX_T_u32, ALU_V_NONE, 2, false, "(a + b) & M32", "a + b"},
@@ -105,6 +131,7 @@ static const vspec vspecs[] = {
     {PTX_OP_setp, PTX_T_s32, ALU_V_NE, 2, true, "((a ^ b) & M32) != 0", "a != b"},
     VSETPW(PTX_T_s32, "SX32(a)", "SX32(b)", "(WI)a", "(WI)b"),
     VSETP(PTX_T_u64, "a", "b"), VSETP(PTX_T_s64, "(QI)a", "(QI)b"),
+    VSETPF("FQOF(a)", "FQOF(b)", "(FW)a", "(FW)b"),
 };
 
 /* The vector form of instruction in: the row of jit/emit.c's table whose lane handler it
