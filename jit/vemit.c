@@ -40,7 +40,7 @@
 #include <string.h>
 
 enum { K_SPEC, K_MEM, K_SREG, K_SIMPLE, K_GEN, K_BRA, K_BAR, K_EXIT, K_OFFSET, K_MEMH, K_PLOGIC,
-       K_FLT, K_HCALL };
+       K_FLT, K_HCALL, K_PCALL };
 
 /* Vector forms of jit/emit.c's specialised operations: a, b, c are the 32 lanes' 64-bit
  * slots (narrower values zero-extended), the value is the slots stored (expr); for the
@@ -69,6 +69,32 @@ typedef struct vspec {
     {PTX_OP_setp, PT, ALU_V_LE, 2, true, "(" A ") <= (" B ")", NULL},           \
     {PTX_OP_setp, PT, ALU_V_GT, 2, true, "(" A ") > (" B ")", NULL},            \
     {PTX_OP_setp, PT, ALU_V_GE, 2, true, "(" A ") >= (" B ")", NULL}
+
+/* f32 comparisons: the host's IEEE comparisons of the lanes' floats (A, B on 64-bit slots,
+ * WA, WB on 32-bit lanes), whose -1/0 lanes make the mask. As exec/alu_cmp.c: eq lt le gt
+ * ge and ne are false when an operand is NaN (ne: lt or gt), their unordered forms (equ ..
+ * geu) true; num: neither is NaN; nan: one is. (No .ftz: that form is another handler.) */
+#define QF(E) "__builtin_convertvector(" E ", QI)"
+#define VSETPF1(V, Q, W) {PTX_OP_setp, PTX_T_f32, V, 2, true, Q, W}
+#define VSETPF(A, B, WA, WB)                                                                    \
+    VSETPF1(ALU_V_EQ, QF("(" A ") == (" B ")"), "(" WA ") == (" WB ")"),                        \
+    VSETPF1(ALU_V_NE, QF("((" A ") < (" B ")) | ((" A ") > (" B "))"),                          \
+            "((" WA ") < (" WB ")) | ((" WA ") > (" WB "))"),                                   \
+    VSETPF1(ALU_V_LT, QF("(" A ") < (" B ")"), "(" WA ") < (" WB ")"),                          \
+    VSETPF1(ALU_V_LE, QF("(" A ") <= (" B ")"), "(" WA ") <= (" WB ")"),                        \
+    VSETPF1(ALU_V_GT, QF("(" A ") > (" B ")"), "(" WA ") > (" WB ")"),                          \
+    VSETPF1(ALU_V_GE, QF("(" A ") >= (" B ")"), "(" WA ") >= (" WB ")"),                        \
+    VSETPF1(ALU_V_EQU, QF("~(((" A ") < (" B ")) | ((" A ") > (" B ")))"),                      \
+            "~(((" WA ") < (" WB ")) | ((" WA ") > (" WB ")))"),                                \
+    VSETPF1(ALU_V_NEU, QF("(" A ") != (" B ")"), "(" WA ") != (" WB ")"),                       \
+    VSETPF1(ALU_V_LTU, QF("~((" A ") >= (" B "))"), "~((" WA ") >= (" WB "))"),                 \
+    VSETPF1(ALU_V_LEU, QF("~((" A ") > (" B "))"), "~((" WA ") > (" WB "))"),                   \
+    VSETPF1(ALU_V_GTU, QF("~((" A ") <= (" B "))"), "~((" WA ") <= (" WB "))"),                 \
+    VSETPF1(ALU_V_GEU, QF("~((" A ") < (" B "))"), "~((" WA ") < (" WB "))"),                   \
+    VSETPF1(ALU_V_NUM, QF("((" A ") == (" A ")) & ((" B ") == (" B "))"),                       \
+            "((" WA ") == (" WA ")) & ((" WB ") == (" WB "))"),                                 \
+    VSETPF1(ALU_V_NAN, QF("((" A ") != (" A ")) | ((" B ") != (" B "))"),                       \
+            "((" WA ") != (" WA ")) | ((" WB ") != (" WB "))")
 
 static const vspec vspecs[] = {
     {PTX_OP_mov, PTX_T_u32, ALU_V_NONE, 1, false, "a", "a"},
@@ -105,6 +131,7 @@ static const vspec vspecs[] = {
     {PTX_OP_setp, PTX_T_s32, ALU_V_NE, 2, true, "((a ^ b) & M32) != 0", "a != b"},
     VSETPW(PTX_T_s32, "SX32(a)", "SX32(b)", "(WI)a", "(WI)b"),
     VSETP(PTX_T_u64, "a", "b"), VSETP(PTX_T_s64, "(QI)a", "(QI)b"),
+    VSETPF("FQOF(a)", "FQOF(b)", "(FW)a", "(FW)b"),
 };
 
 /* The vector form of instruction in: the row of jit/emit.c's table whose lane handler it
@@ -140,7 +167,14 @@ static bool simple_op(const exec_insn *in) {
     case PTX_OP_shl: case PTX_OP_shr: case PTX_OP_bfe: case PTX_OP_popc: case PTX_OP_clz:
     case PTX_OP_brev: case PTX_OP_mul24: case PTX_OP_mad24: case PTX_OP_sad:
     case PTX_OP_copysign: case PTX_OP_cnot: case PTX_OP_bmsk:
+    /* (bit fields, funnel shifts, byte permutes, lop3 with its table in imm, dot
+     * products, the SFU's tanh: their handlers read only a[] and the instruction) */
+    case PTX_OP_shf: case PTX_OP_prmt: case PTX_OP_lop3: case PTX_OP_bfi: case PTX_OP_bfind:
+    case PTX_OP_fns: case PTX_OP_szext: case PTX_OP_dp4a: case PTX_OP_dp2a: case PTX_OP_slct:
+    case PTX_OP_tanh:
         return true;
+    case PTX_OP_set: /* (with a .and/.or/.xor combination, a[2] is a predicate) */
+        return in->na == 2;
     default:
         return false;
     }
@@ -151,6 +185,11 @@ static bool simple_op(const exec_insn *in) {
  * (mov {a, b}, c), shuffles (the other lanes' values; a predicate d[1] with EXEC_F_D2_PRED),
  * activemask (the lanes on the path: ACT, which the handler call sets).
  * Their register operands are slots: a[0..na-1] read, d[0..] written. */
+/* cp.async's operand flags (exec/memory.c): a[2] is the source size, a register, or the
+ * ignore-src predicate (not taken: a predicate operand) */
+#define VCP_SRC_SIZE (EXEC_F_HANDLER << 8)
+#define VCP_IGNORE_SRC (EXEC_F_HANDLER << 9)
+
 static bool hcall_op(const exec_insn *in) {
     if (in->flags & (EXEC_F_D_PRED | EXEC_F_CC_IN | EXEC_F_CC_OUT)) return false;
     switch (in->op) {
@@ -161,6 +200,25 @@ static bool hcall_op(const exec_insn *in) {
                !(in->flags & EXEC_F_D2_PRED);
     case PTX_OP_shfl: return in->nd >= 1 && in->nd <= 2 && in->na == 4;
     case PTX_OP_activemask: return in->nd == 1 && in->na == 0;
+    case PTX_OP_cp: /* cp.async (copied at once), commit_group and wait_group (nothing) */
+        return in->nd == 0 && (in->obs == EXEC_OBS_K_CP_ASYNC ? !(in->flags & VCP_IGNORE_SRC)
+                                                               : in->fn == exec_h_nop);
+    default: return false;
+    }
+}
+
+/* Comparisons the vector forms above do not take, run by their handler (the interpreter's
+ * exact meaning: float setp with its unordered forms and NaN rules, .ftz, a .and/.or/.xor
+ * combination with predicate a[2], a second result d[1]; testp): register slots a[0..1]
+ * read, predicates d[0] (and d[1]) written on the lanes of the path. */
+static bool pcall_op(const exec_insn *in) {
+    if (!in->fn || (in->flags & (EXEC_F_CC_IN | EXEC_F_CC_OUT)) || !(in->flags & EXEC_F_D_PRED))
+        return false;
+    bool d2 = in->flags & EXEC_F_D2_PRED;
+    if (in->nd != (d2 ? 2u : 1u)) return false;
+    switch (in->op) {
+    case PTX_OP_setp: return in->na == (ALU_AUX_BOOL(in->aux) == ALU_BOOL_NONE ? 2u : 3u);
+    case PTX_OP_testp: return in->na == 1 && !d2;
     default: return false;
     }
 }
@@ -294,7 +352,16 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
     case K_SREG:
         def[(*ndef)++] = in->d[0];
         break;
+    case K_PCALL: /* (a[2] is a predicate) */
+        for (unsigned k = 0; k < in->na && k < 2; k++) use[(*nuse)++] = in->a[k];
+        break;
     case K_HCALL:
+        if (in->op == PTX_OP_cp) { /* (a cp.async: shared a[0], global a[1], its size) */
+            if (in->obs != EXEC_OBS_K_CP_ASYNC) break;
+            for (unsigned k = 0; k < ((in->flags & VCP_SRC_SIZE) ? 3u : 2u); k++)
+                use[(*nuse)++] = in->a[k];
+            break;
+        }
         for (unsigned k = 0; k < in->na; k++) use[(*nuse)++] = in->a[k];
         for (unsigned k = 0; k < in->nd; k++)
             if (!(k == 1 && (in->flags & EXEC_F_D2_PRED))) def[(*ndef)++] = in->d[k];
@@ -363,6 +430,8 @@ static bool classify(vfunc *v, char *why, size_t wn) {
             v->kind[i] = K_SIMPLE;
         } else if (hcall_op(in)) {
             v->kind[i] = K_HCALL;
+        } else if (pcall_op(in)) {
+            v->kind[i] = K_PCALL;
         } else if (in->op == PTX_OP_bra) {
             if (in->target < 0 || (uint32_t)in->target > v->n)
                 return reject(why, wn, in, "a branch out of the code");
@@ -498,6 +567,13 @@ static void pred_liveness(vfunc *v) {
             if (k == K_PLOGIC)
                 for (unsigned a = 0; a < in->na; a++)
                     if (in->a[a] < f->npreds) SET_ADD(tmp, in->a[a]);
+            /* (its handler writes the lanes of the path into P, loaded with the others'
+             * values: the results are read, as is a combined predicate) */
+            if (k == K_PCALL) {
+                for (unsigned d = 0; d < in->nd; d++)
+                    if (in->d[d] < f->npreds) SET_ADD(tmp, in->d[d]);
+                if (in->na == 3 && in->a[2] < f->npreds) SET_ADD(tmp, in->a[2]);
+            }
             uint64_t *cur = &v->plive[ii * pw];
             if (memcmp(cur, tmp, pw * sizeof *tmp)) {
                 memcpy(cur, tmp, pw * sizeof *tmp);
@@ -2068,6 +2144,21 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             if (d2p) jit_buf_printf(o, "    P[%u] = p%u;\n", in->d[1], in->d[1]);
             emit_handler(o, v, i, use, nuse, def, ndef);
             if (d2p) jit_buf_printf(o, "    p%u = P[%u];\n", in->d[1], in->d[1]);
+            jit_buf_printf(o, "    }\n");
+            break;
+        }
+        case K_PCALL: {
+            jit_buf_printf(o, "    if (m) {\n");
+            uint32_t ps[3] = {in->d[0], in->nd > 1 ? in->d[1] : in->d[0],
+                              in->na == 3 ? in->a[2] : in->d[0]};
+            for (unsigned k = 0; k < 3; k++)
+                if (ps[k] < v->f->npreds && ps[k] != v->f->pred_true && ps[k] != v->f->pred_false)
+                    jit_buf_printf(o, "    P[%u] = p%u;\n", ps[k], ps[k]);
+            emit_handler(o, v, i, use, nuse, def, ndef);
+            for (unsigned k = 0; k < in->nd; k++)
+                if (in->d[k] < v->f->npreds && in->d[k] != v->f->pred_true &&
+                    in->d[k] != v->f->pred_false)
+                    jit_buf_printf(o, "    p%u = P[%u];\n", in->d[k], in->d[k]);
             jit_buf_printf(o, "    }\n");
             break;
         }
