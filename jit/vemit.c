@@ -393,6 +393,34 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
     }
 }
 
+/* Does the kernel lean on floating-point operations that run by their handler (division,
+ * square roots, the SFU's approximations)? Each such call here spills its operand vectors
+ * to the warp's register file and reloads the result, where the per-warp code's handler
+ * works on the register file in place: a BlackScholes-shaped kernel with 10 of them in
+ * 152 instructions ran 1.3x slower here (bench/RESULTS.md, "vector tier coverage"), a
+ * kernel of float compares with none 2.2x faster. Above one in 20 instructions, the
+ * per-warp code is the faster one. */
+static bool sfu_heavy(vfunc *v, char *why, size_t wn) {
+    uint32_t calls = 0;
+    const exec_insn *first = NULL;
+    for (uint32_t i = 0; i < v->n; i++) {
+        const exec_insn *in = &v->f->code[i];
+        if (v->kind[i] != K_SIMPLE || (in->type != PTX_T_f32 && in->type != PTX_T_f64)) continue;
+        switch (in->op) {
+        case PTX_OP_div: case PTX_OP_sqrt: case PTX_OP_rcp: case PTX_OP_rsqrt: case PTX_OP_ex2:
+        case PTX_OP_lg2: case PTX_OP_sin: case PTX_OP_cos: case PTX_OP_tanh:
+            if (!first) first = in;
+            calls++;
+            break;
+        default:
+            break;
+        }
+    }
+    if (calls * 20 <= v->n) return false;
+    reject(why, wn, first, "many divisions and special functions, each a handler call");
+    return true;
+}
+
 static bool classify(vfunc *v, char *why, size_t wn) {
     const exec_func *f = v->f;
     int32_t bar_id = -1;
@@ -452,7 +480,7 @@ static bool classify(vfunc *v, char *why, size_t wn) {
         }
         if (in->op == PTX_OP_bra) v->label[in->target] = true;
     }
-    return true;
+    return !sfu_heavy(v, why, wn);
 }
 
 /* Regions: for each forward branch target T, the branches that go there; the region is
