@@ -342,11 +342,9 @@ static void h_call_indirect(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     EXEC_FOR_LANES(mask, lane)
         if (EXEC_R(hw, cs->target_slot, lane) == token) group |= 1u << lane;
     const exec_program *p = hw->block->prog;
-    uint64_t idx = (token - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP;
+    int64_t idx = exec_func_token_index(token);
     const exec_func *callee = NULL;
-    if (token >= EXEC_FUNC_TOKEN_BASE && (token - EXEC_FUNC_TOKEN_BASE) % EXEC_FUNC_TOKEN_STEP == 0 &&
-        idx < p->m->nfuncs)
-        callee = exec_program_func(p, (uint32_t)idx);
+    if (idx >= 0 && (uint64_t)idx < p->m->nfuncs) callee = exec_program_func(p, (uint32_t)idx);
     if (!callee || (!callee->code && !callee->builtin) || callee->pf->is_entry) {
         char detail[120];
         snprintf(detail, sizeof detail, "indirect call to 0x%llx, which is not a function",

@@ -20,6 +20,13 @@
 /* Function "addresses" (function pointers, .callprototype calls): base + index * 16. */
 #define EXEC_FUNC_TOKEN_BASE 0x0002000000000000ull
 #define EXEC_FUNC_TOKEN_STEP 16u
+/* The index of the function whose token is token (exactly base + index * step), or -1. */
+static inline int64_t exec_func_token_index(uint64_t token) {
+    if (token < EXEC_FUNC_TOKEN_BASE || (token - EXEC_FUNC_TOKEN_BASE) % EXEC_FUNC_TOKEN_STEP)
+        return -1;
+    uint64_t index = (token - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP;
+    return index > UINT32_MAX ? -1 : (int64_t)index;
+}
 /* Call depth at which a call faults with EXEC_FAULT_STACK_OVERFLOW. */
 #define EXEC_MAX_CALL_DEPTH 1024u
 /* Extra local memory per thread for kernels whose call graph is recursive. */

@@ -320,11 +320,10 @@ static uint32_t thread_index(const exec_wstate *w, uint32_t lane) {
 
 /* The kernel whose address (a function token, see exec/core.h) a thread passed. */
 static const exec_kernel *kernel_of(const exec_program *p, uint64_t token) {
-    if (token < EXEC_FUNC_TOKEN_BASE || (token - EXEC_FUNC_TOKEN_BASE) % EXEC_FUNC_TOKEN_STEP)
-        return NULL;
-    uint64_t index = (token - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP;
+    int64_t index = exec_func_token_index(token);
+    if (index < 0) return NULL;
     for (uint32_t i = 0; i < p->nkernels; i++)
-        if (p->kernels[i].func->index == index) return &p->kernels[i];
+        if (p->kernels[i].func->index == (uint64_t)index) return &p->kernels[i];
     return NULL;
 }
 

@@ -261,7 +261,8 @@ long exec_mem_string(exec_wstate *w, uint32_t lane, uint64_t a, const char **p) 
 typedef uint64_t v4u64 __attribute__((vector_size(32)));
 
 /* OR of (A[j] - A[0]) ^ (j * step) over count lanes: zero when they form the run
- * A[0] + j * step. count and step are constants where this is inlined. */
+ * A[0] + j * step. count (and step, in the 4- and 8-byte handlers) are constants where
+ * this is inlined. */
 static inline __attribute__((always_inline)) uint64_t run_deviation(const uint64_t *A,
                                                                      unsigned count,
                                                                      uint64_t step) {
@@ -276,6 +277,13 @@ static inline __attribute__((always_inline)) uint64_t run_deviation(const uint64
         off += inc;
     }
     return acc[0] | acc[1] | acc[2] | acc[3];
+}
+
+/* Is the run first + j*s (j < count) of n-byte elements aligned and inside [lo, end)? */
+static inline bool run_inside(uint64_t first, uint64_t s, unsigned count, unsigned n,
+                              uint64_t lo, uint64_t end) {
+    return !(first & (n - 1)) && first >= lo && first <= end &&
+           end - first >= (count - 1) * s + n;
 }
 
 
@@ -392,21 +400,18 @@ static inline __attribute__((always_inline)) void st_run(uint8_t *run, const uin
 static bool warp_run(exec_warp *hw, const exec_insn *in, unsigned total, bool write,
                      uint8_t **run, uint64_t *step) {
     const uint64_t *A = &EXEC_R(hw, in->a[0], 0);
-    uint64_t s = A[1] - A[0], first = A[0] + (uint64_t)in->imm, dev = 0;
-    if (s >= 4096 || (s & (total - 1)) || (first & (total - 1))) return false;
-    for (uint32_t l = 2; l < EXEC_WARP_SIZE; l++) dev |= (A[l] - A[0]) ^ (l * s);
-    if (dev) return false;
-    uint64_t span = 31 * s + total; /* bytes from the first lane's address to the last's end */
+    uint64_t s = A[1] - A[0], first = A[0] + (uint64_t)in->imm;
+    if (s >= 4096 || (s & (total - 1)) || run_deviation(A, EXEC_WARP_SIZE, s)) return false;
     struct exec_block *b = hw->block;
     if (in->space == PTX_SPACE_SHARED) {
         /* (shared addresses are 32-bit: a run that wraps takes the per-lane path) */
-        if (first >= b->shared_size || b->shared_size - first < span) return false;
+        if (!run_inside(first, s, EXEC_WARP_SIZE, total, 0, b->shared_size)) return false;
         *run = b->shared + first;
     } else if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC) {
         /* (a generic address in a shared or local window is never inside a global
          * allocation's range) */
         const exec_range *r = exec_range_of(b, in);
-        if ((write && !r->writable) || first < r->lo || first >= r->hi || r->hi - first < span)
+        if ((write && !r->writable) || !run_inside(first, s, EXEC_WARP_SIZE, total, r->lo, r->hi))
             return false;
         *run = (uint8_t *)(uintptr_t)first;
     } else {
@@ -540,13 +545,6 @@ static void h_ld_uniform(exec_warp *hw, const exec_insn *in, uint32_t mask) {
     }
 RUN_MOVES(4, uint32_t)
 RUN_MOVES(8, uint64_t)
-
-/* Is the run first + j*s (j < count) of n-byte elements aligned and inside [lo, end)? */
-static inline bool run_inside(uint64_t first, uint64_t s, unsigned count, unsigned n,
-                              uint64_t lo, uint64_t end) {
-    return !(first & (n - 1)) && first >= lo && first <= end &&
-           end - first >= (count - 1) * s + n;
-}
 
 /* The step of the half-warp run at A (N or 0), or 1 when it is not one. */
 #define HALF_STEP(A, N)                                                                    \

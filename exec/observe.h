@@ -102,31 +102,39 @@ static inline __attribute__((always_inline)) uint32_t exec_count_lanes(uint32_t 
     return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* One issue of an instruction into its tally t: m the lanes its guard lets run, active
- * the lanes on the path; branch: a bra (taken by the lanes of m). The executor's observed
- * loops count with it (exec/warp.c; exec/observe.c for the compiled tier, whose
- * instrumented code, jit/emit.c, counts the same in its own text: the unit test
- * test_prof_tiers compares the two). */
-static inline __attribute__((always_inline)) void exec_tally_count(exec_insn_tally *t, bool branch,
-                                                                  uint32_t active, uint32_t m,
-                                                                  const bool hw) {
-    t->issued++;
+/* One issue of an instruction into its tally t (d = 1), or one taken back (d = -1, as
+ * unsigned): m the lanes its guard lets run, active the lanes on the path; branch: a bra
+ * (taken by the lanes of m). */
+static inline __attribute__((always_inline)) void exec_tally_step(exec_insn_tally *t, bool branch,
+                                                                 uint32_t active, uint32_t m,
+                                                                 const bool hw, uint64_t d) {
+    t->issued += d;
     if (__builtin_expect(m != 0xffffffffu, 0)) {
-        uint32_t n_act = exec_count_lanes(active, hw);
-        uint32_t n_on = exec_count_lanes(m, hw);
-        t->partial++;
-        t->active += n_act;
-        t->pred_on += n_on;
+        uint64_t n_act = exec_count_lanes(active, hw);
+        uint64_t n_on = exec_count_lanes(m, hw);
+        t->partial += d;
+        t->active += d * n_act;
+        t->pred_on += d * n_on;
         if (branch && m) { /* taken by the lanes of m */
             if (m == active) {
-                t->all_taken++;
-                t->all_taken_lanes += n_act;
+                t->all_taken += d;
+                t->all_taken_lanes += d * n_act;
             } else {
-                t->diverged++;
-                t->diverged_lanes += n_on;
+                t->diverged += d;
+                t->diverged_lanes += d * n_on;
             }
         }
     }
+}
+
+/* One issue counted. The executor's observed loops count with it (exec/warp.c;
+ * exec/observe.c for the compiled tier, whose instrumented code, jit/emit.c and
+ * jit/vemit_prof.c, counts the same in its own text: the unit test test_prof_tiers
+ * compares the two). */
+static inline __attribute__((always_inline)) void exec_tally_count(exec_insn_tally *t, bool branch,
+                                                                  uint32_t active, uint32_t m,
+                                                                  const bool hw) {
+    exec_tally_step(t, branch, active, m, hw, 1);
 }
 
 /* Take back one issue exec_tally_count counted with the same arguments: compiled code that
@@ -135,23 +143,7 @@ static inline __attribute__((always_inline)) void exec_tally_count(exec_insn_tal
  * and its runtime's hand-over, exec/native.c). */
 static inline void exec_tally_uncount(exec_insn_tally *t, bool branch, uint32_t active,
                                       uint32_t m) {
-    t->issued--;
-    if (m != 0xffffffffu) {
-        uint32_t n_act = exec_count_lanes(active, false);
-        uint32_t n_on = exec_count_lanes(m, false);
-        t->partial--;
-        t->active -= n_act;
-        t->pred_on -= n_on;
-        if (branch && m) {
-            if (m == active) {
-                t->all_taken--;
-                t->all_taken_lanes -= n_act;
-            } else {
-                t->diverged--;
-                t->diverged_lanes -= n_on;
-            }
-        }
-    }
+    exec_tally_step(t, branch, active, m, false, (uint64_t)-1);
 }
 
 /* Kinds of event, for exec_observer.block_events. */

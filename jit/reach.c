@@ -37,11 +37,9 @@ void jit_reachable(const exec_program *p, uint32_t root, bool *in) {
             else indirect = true;
         }
         for (uint32_t c = 0; c < f->nconsts; c++) {
-            uint64_t v = f->consts[c].value;
-            if (f->consts[c].kind != EXEC_CK_VALUE || v < EXEC_FUNC_TOKEN_BASE ||
-                (v - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP >= nfuncs)
-                continue;
-            REACH((uint32_t)((v - EXEC_FUNC_TOKEN_BASE) / EXEC_FUNC_TOKEN_STEP));
+            int64_t idx = f->consts[c].kind == EXEC_CK_VALUE
+                              ? exec_func_token_index(f->consts[c].value) : -1;
+            if (idx >= 0 && (uint64_t)idx < nfuncs) REACH((uint32_t)idx);
         }
 #undef REACH
     }

@@ -400,7 +400,7 @@ static void insn_slots(const vfunc *v, uint32_t i, uint32_t *use, unsigned *nuse
  * 152 instructions ran 1.3x slower here (bench/RESULTS.md, "vector tier coverage"), a
  * kernel of float compares with none 2.2x faster. Above one in 20 instructions, the
  * per-warp code is the faster one. */
-static bool sfu_heavy(vfunc *v, char *why, size_t wn) {
+static bool sfu_heavy(const vfunc *v, char *why, size_t wn) {
     uint32_t calls = 0;
     const exec_insn *first = NULL;
     for (uint32_t i = 0; i < v->n; i++) {

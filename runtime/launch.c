@@ -114,7 +114,7 @@ static cudaError_t rt_launch_op(rt_context *c, rt_func *f, dim3 grid, dim3 block
      * compiler does not take fails its launch; the default mode asks for it when the grid
      * runs (rt_run_kernel), in the background */
     if (e == cudaSuccess && c->jit_mode == JIT_ALWAYS)
-        e = rt_func_compile(c, f, rt_cur(c)->ordinal);
+        e = rt_func_compile(f, rt_cur(c)->ordinal);
     if (e == cudaSuccess && cooperative) e = rt_check_cooperative(c, f, grid, block, shared);
     exec_dim3 cl;
     if (e == cudaSuccess) e = rt_check_cluster(c, f, grid, block, shared, cluster, &cl);
@@ -355,7 +355,7 @@ void rt_run_kernel(rt_context *c, rt_op *op) {
     /* its code, requested at its first launch on this device (VCUDA_JIT=always: built
      * already by the launch, unless the grid came from a graph or runs on another
      * device's stream) */
-    if (resolved && jit && rt_func_compile(c, f, dev) != cudaSuccess) {
+    if (resolved && jit && rt_func_compile(f, dev) != cudaSuccess) {
         out->error = cudaErrorInvalidPtx;
         op->vend = op->vstart;
         rt_output_finish(c, op, out);

@@ -219,11 +219,10 @@ cudaError_t rt_func_resolve_on(rt_context *c, rt_func *f, int d) {
     return cudaSuccess;
 }
 
-cudaError_t rt_func_compile(rt_context *c, rt_func *f, int d) {
+cudaError_t rt_func_compile(rt_func *f, int d) {
     char err[1400];
     if (jit_kernel_request(f->mod->dev_jit[d], f->dev_kernel[d], err, sizeof err))
         return cudaSuccess;
-    (void)c;
     fprintf(stderr, "vcuda: %s: %s\n", f->mod->name, err);
     return cudaErrorInvalidPtx;
 }

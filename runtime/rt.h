@@ -492,7 +492,7 @@ cudaError_t rt_func_resolve_on(rt_context *c, rt_func *f, int d);
 /* The compiled tier's code for a launch of f on device d (f resolved there): requested
  * from the module's compile job, built before it returns under VCUDA_JIT=always; a kernel
  * that does not build says why on stderr and gives cudaErrorInvalidPtx. */
-cudaError_t rt_func_compile(rt_context *c, rt_func *f, int d);
+cudaError_t rt_func_compile(rt_func *f, int d);
 /* Look up a kernel by the pointer a program passes (host stub) or by handle. The error is
  * cudaErrorInvalidDeviceFunction for NULL, cudaErrorInvalidResourceHandle for a pointer
  * that names no kernel. Called with c->lock held. */
