@@ -616,6 +616,49 @@ static float clamp_level(const exec_texobj *t, float lod) {
     return lod;
 }
 
+/* A normalized gradient component g scaled to texels by a side of the texture, as the
+ * texture unit does it (texture_probe6: every one of 21155 level-of-detail thresholds on
+ * sides 3 to 1025): g cut to 10 significant bits (G = m 2^q, m of 10 bits) times the
+ * side's mantissa (cut to 10 bits, its trailing zeros a plain power of two) in a
+ * truncated multiplier that keeps the partial products' columns down to 3 bits below U,
+ * the unit of m times the side's leading power of two, rounds that up to a multiple of U
+ * and cuts the result to 10 significant bits. On a power-of-two side that is the exact
+ * product; on others the length comes out up to a step of 10 bits above g x side, by an
+ * amount that depends on the bits of both. */
+static double scale_grad(double g, uint32_t side) {
+    if (g == 0 || !isfinite(g) || side == 0) return g * side;
+    int e;
+    double mf = frexp(fabs(g), &e); /* |g| = mf 2^e, mf in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(mf, 10); /* G = m 2^(e - 10), 512 <= m < 1024 */
+    uint32_t so = side;
+    int p = 0;
+    while (!(so & 1)) {
+        so >>= 1;
+        p++;
+    }
+    int b = 0;
+    while (so >> b) b++;
+    if (b > 10) { /* the side kept to 10 significant bits, cut */
+        so >>= b - 10;
+        p += b - 10;
+        b = 10;
+    }
+    /* the product m x so in units of U / 2^(b - 1): keep columns i + j >= b - 4 */
+    uint64_t t = 0;
+    for (int i = 0; i < 10; i++)
+        if ((m >> i) & 1)
+            for (int j = 0; j < b; j++)
+                if (((so >> j) & 1) && i + j >= b - 4) t += (uint64_t)1 << (i + j);
+    /* in eighths of U (exact: the kept columns are multiples of U / 8), rounded up to U */
+    uint64_t t8 = b >= 4 ? t >> (b - 4) : t << (4 - b);
+    uint64_t q = (t8 + 7) >> 3; /* units of U; at least 512, so 10 bits are a shift */
+    unsigned nb = 0;
+    while (q >> nb) nb++;
+    if (nb > 10) q = (q >> (nb - 10)) << (nb - 10);
+    double r = ldexp((double)q, e - 10 + p + b - 1);
+    return g < 0 ? -r : r;
+}
+
 /* The level of detail a lookup asks for, clamped as the descriptor says. */
 static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
     float lod = t->lod_bias;
@@ -628,7 +671,9 @@ static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
         double g[2][3];
         for (unsigned v = 0; v < 2; v++)
             for (unsigned k = 0; k < 3; k++)
-                g[v][k] = k < dims ? q->grad[v][k] * (t->norm_coords ? (double)size[k] : 1.0) : 0;
+                g[v][k] = k >= dims ? 0
+                          : t->norm_coords ? scale_grad(q->grad[v][k], size[k])
+                                           : q->grad[v][k];
         int32_t l256 = grad_lod256(g, dims);
         /* the bias joins the gradients' level in 256ths, cut toward zero (an H200 gave
          * l - 350/256 for a bias of -1.37: texture_lod's "bias" lines) */
