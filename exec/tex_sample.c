@@ -564,14 +564,32 @@ static double grad_len(double x, double y, double z) {
  * up) at 11 bits below its exponent, then cut to 10 significant bits, which drops that
  * bit again where the product falls below the component's binade halved (texture_probe5
  * pins this term to 2^-14 for 384 sums and differences: it is exactly this rounding at
- * every fraction); 121/512 (11/16 of 11/32) of the next at 13 bits below its own, cut to
- * 10 bits; 11/64 (11/16 of 1/4) of the smallest at 12 bits below its own. */
+ * every fraction); 121/512 (11/16 of 11/32) of the next and 11/64 (11/16 of 1/4) of the
+ * smallest each at 13 bits below its own, cut to 10 bits (12 bits below missed 3 of
+ * texture_lod's and texture_lod_npot's 3D gradients; cutting the last term to 10 bits
+ * changes nothing recorded). */
 static double grad_len_combined(const double c[3]) {
     double v[3];
     abs_sorted(c[0], c[1], c[2], v);
     return cut10(round_below(v[0] * (11.0 / 16), v[0], 11)) +
            cut10(round_below(v[1] * (121.0 / 512), v[1], 13)) +
-           round_below(v[2] * (11.0 / 64), v[2], 12);
+           cut10(round_below(v[2] * (11.0 / 64), v[2], 13));
+}
+
+/* The sum of two components of 10 significant bits as the unit adds them: the one of
+ * smaller magnitude aligned to the other's grid with one guard bit (the bits below it
+ * dropped), then the result cut to 10 bits. A sum comes out as cut10 of the exact sum;
+ * a difference that stays in the larger's binade comes out rounded up from there
+ * (8.984375 - 0.9248046875 gives 8.0625, not 8.046875): what 6 of texture_lod's values
+ * and one of texture_lod_npot's need, where the plain cut of the exact sum was 1/256 low. */
+static double add_aligned(double a, double b) {
+    if (a == 0 || b == 0) return a + b;
+    double big = fabs(a) >= fabs(b) ? a : b, small = fabs(a) >= fabs(b) ? b : a;
+    int e;
+    frexp(big, &e); /* the larger's 10-bit grid is 2^(e - 10); one guard bit below it */
+    double q = ldexp(1.0, e - 11);
+    double kept = floor(fabs(small) / q) * q;
+    return cut10(big + (small < 0 ? -kept : kept));
 }
 
 /* log2 of a positive finite length in 256ths as the unit takes it: the exponent plus the
@@ -585,11 +603,11 @@ static int32_t log2_256(double rho) {
 
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
  * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
- * that parallel gradients widen it), the components of the sum and difference cut to 10
- * significant bits again (grad_len_combined); its log2 is its exponent plus the table's
- * fraction of its mantissa. What an H200 gave for all 40960 of texture_probe2's "grad"
- * values, and all but 3 of texture_lod's 6144 random 2D pairs and pairs picked where
- * rounding rules disagree and all but 2 of its 2048 3D gradients. */
+ * that parallel gradients widen it), the components of the sum and difference added as
+ * the unit adds them (add_aligned) and measured by grad_len_combined; its log2 is its
+ * exponent plus the table's fraction of its mantissa. What an H200 gave for every value
+ * of texture_lod, texture_lod_npot, texture_corners_all and texture_probe2 to 5 (but
+ * for the anisotropic ones). */
 static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     double d[2][3], rho = 0;
     for (unsigned v = 0; v < 2; v++)
@@ -597,7 +615,7 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     for (unsigned v = 0; v < 4; v++) {
         double c[3];
         for (unsigned k = 0; k < 3; k++)
-            c[k] = v < 2 ? d[v][k] : cut10(d[0][k] + (v == 2 ? 1 : -1) * d[1][k]);
+            c[k] = v < 2 ? d[v][k] : add_aligned(d[0][k], (v == 2 ? 1 : -1) * d[1][k]);
         double len = v >= 2 ? grad_len_combined(c) : grad_len(c[0], c[1], c[2]);
         if (len > rho) rho = len;
     }
@@ -793,11 +811,11 @@ static bool aniso_sample(const exec_texobj *t, const exec_tex_lookup *q, const t
         t->cubemap || exec_tex_returns_int(t))
         return false;
     const exec_tex_level *l0 = &t->level[0];
-    const double size[2] = {l0->width, l0->height};
+    const uint32_t size[2] = {l0->width, l0->height};
     double g[2][2];
     for (unsigned d = 0; d < 2; d++)
         for (unsigned k = 0; k < 2; k++)
-            g[d][k] = q->grad[d][k] * (t->norm_coords ? size[k] : 1.0);
+            g[d][k] = t->norm_coords ? scale_grad(q->grad[d][k], size[k]) : q->grad[d][k];
     /* [dx dy] [dx dy]^T = [[a, b], [b, c]]: its eigenvalues are s1^2 and s2^2 */
     double a = g[0][0] * g[0][0] + g[1][0] * g[1][0];
     double b = g[0][0] * g[0][1] + g[1][0] * g[1][1];
