@@ -811,11 +811,11 @@ static bool aniso_sample(const exec_texobj *t, const exec_tex_lookup *q, const t
         t->cubemap || exec_tex_returns_int(t))
         return false;
     const exec_tex_level *l0 = &t->level[0];
-    const uint32_t size[2] = {l0->width, l0->height};
+    const double size[2] = {l0->width, l0->height};
     double g[2][2];
     for (unsigned d = 0; d < 2; d++)
         for (unsigned k = 0; k < 2; k++)
-            g[d][k] = t->norm_coords ? scale_grad(q->grad[d][k], size[k]) : q->grad[d][k];
+            g[d][k] = q->grad[d][k] * (t->norm_coords ? size[k] : 1.0);
     /* [dx dy] [dx dy]^T = [[a, b], [b, c]]: its eigenvalues are s1^2 and s2^2 */
     double a = g[0][0] * g[0][0] + g[1][0] * g[1][0];
     double b = g[0][0] * g[0][1] + g[1][0] * g[1][1];
