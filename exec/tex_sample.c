@@ -564,14 +564,32 @@ static double grad_len(double x, double y, double z) {
  * up) at 11 bits below its exponent, then cut to 10 significant bits, which drops that
  * bit again where the product falls below the component's binade halved (texture_probe5
  * pins this term to 2^-14 for 384 sums and differences: it is exactly this rounding at
- * every fraction); 121/512 (11/16 of 11/32) of the next at 13 bits below its own, cut to
- * 10 bits; 11/64 (11/16 of 1/4) of the smallest at 12 bits below its own. */
+ * every fraction); 121/512 (11/16 of 11/32) of the next and 11/64 (11/16 of 1/4) of the
+ * smallest each at 13 bits below its own, cut to 10 bits (12 bits below missed 3 of
+ * texture_lod's and texture_lod_npot's 3D gradients; cutting the last term to 10 bits
+ * changes nothing recorded). */
 static double grad_len_combined(const double c[3]) {
     double v[3];
     abs_sorted(c[0], c[1], c[2], v);
     return cut10(round_below(v[0] * (11.0 / 16), v[0], 11)) +
            cut10(round_below(v[1] * (121.0 / 512), v[1], 13)) +
-           round_below(v[2] * (11.0 / 64), v[2], 12);
+           cut10(round_below(v[2] * (11.0 / 64), v[2], 13));
+}
+
+/* The sum of two components of 10 significant bits as the unit adds them: the one of
+ * smaller magnitude aligned to the other's grid with one guard bit (the bits below it
+ * dropped), then the result cut to 10 bits. A sum comes out as cut10 of the exact sum;
+ * a difference that stays in the larger's binade comes out rounded up from there
+ * (8.984375 - 0.9248046875 gives 8.0625, not 8.046875): what 6 of texture_lod's values
+ * and one of texture_lod_npot's need, where the plain cut of the exact sum was 1/256 low. */
+static double add_aligned(double a, double b) {
+    if (a == 0 || b == 0) return a + b;
+    double big = fabs(a) >= fabs(b) ? a : b, small = fabs(a) >= fabs(b) ? b : a;
+    int e;
+    frexp(big, &e); /* the larger's 10-bit grid is 2^(e - 10); one guard bit below it */
+    double q = ldexp(1.0, e - 11);
+    double kept = floor(fabs(small) / q) * q;
+    return cut10(big + (small < 0 ? -kept : kept));
 }
 
 /* log2 of a positive finite length in 256ths as the unit takes it: the exponent plus the
@@ -585,11 +603,11 @@ static int32_t log2_256(double rho) {
 
 /* The level of detail from the gradients dP/dx and dP/dy (in texels), in 256ths: the
  * footprint is the longest of |dx|, |dy|, and 11/16 of |dx + dy| and of |dx - dy| (so
- * that parallel gradients widen it), the components of the sum and difference cut to 10
- * significant bits again (grad_len_combined); its log2 is its exponent plus the table's
- * fraction of its mantissa. What an H200 gave for all 40960 of texture_probe2's "grad"
- * values, and all but 3 of texture_lod's 6144 random 2D pairs and pairs picked where
- * rounding rules disagree and all but 2 of its 2048 3D gradients. */
+ * that parallel gradients widen it), the components of the sum and difference added as
+ * the unit adds them (add_aligned) and measured by grad_len_combined; its log2 is its
+ * exponent plus the table's fraction of its mantissa. What an H200 gave for every value
+ * of texture_lod, texture_lod_npot, texture_corners_all and texture_probe2 to 5 (but
+ * for the anisotropic ones). */
 static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     double d[2][3], rho = 0;
     for (unsigned v = 0; v < 2; v++)
@@ -597,7 +615,7 @@ static int32_t grad_lod256(const double g[2][3], unsigned dims) {
     for (unsigned v = 0; v < 4; v++) {
         double c[3];
         for (unsigned k = 0; k < 3; k++)
-            c[k] = v < 2 ? d[v][k] : cut10(d[0][k] + (v == 2 ? 1 : -1) * d[1][k]);
+            c[k] = v < 2 ? d[v][k] : add_aligned(d[0][k], (v == 2 ? 1 : -1) * d[1][k]);
         double len = v >= 2 ? grad_len_combined(c) : grad_len(c[0], c[1], c[2]);
         if (len > rho) rho = len;
     }
@@ -616,6 +634,49 @@ static float clamp_level(const exec_texobj *t, float lod) {
     return lod;
 }
 
+/* A normalized gradient component g scaled to texels by a side of the texture, as the
+ * texture unit does it (texture_probe6: every one of 21155 level-of-detail thresholds on
+ * sides 3 to 1025): g cut to 10 significant bits (G = m 2^q, m of 10 bits) times the
+ * side's mantissa (cut to 10 bits, its trailing zeros a plain power of two) in a
+ * truncated multiplier that keeps the partial products' columns down to 3 bits below U,
+ * the unit of m times the side's leading power of two, rounds that up to a multiple of U
+ * and cuts the result to 10 significant bits. On a power-of-two side that is the exact
+ * product; on others the length comes out up to a step of 10 bits above g x side, by an
+ * amount that depends on the bits of both. */
+static double scale_grad(double g, uint32_t side) {
+    if (g == 0 || !isfinite(g) || side == 0) return g * side;
+    int e;
+    double mf = frexp(fabs(g), &e); /* |g| = mf 2^e, mf in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(mf, 10); /* G = m 2^(e - 10), 512 <= m < 1024 */
+    uint32_t so = side;
+    int p = 0;
+    while (!(so & 1)) {
+        so >>= 1;
+        p++;
+    }
+    int b = 0;
+    while (so >> b) b++;
+    if (b > 10) { /* the side kept to 10 significant bits, cut */
+        so >>= b - 10;
+        p += b - 10;
+        b = 10;
+    }
+    /* the product m x so in units of U / 2^(b - 1): keep columns i + j >= b - 4 */
+    uint64_t t = 0;
+    for (int i = 0; i < 10; i++)
+        if ((m >> i) & 1)
+            for (int j = 0; j < b; j++)
+                if (((so >> j) & 1) && i + j >= b - 4) t += (uint64_t)1 << (i + j);
+    /* in eighths of U (exact: the kept columns are multiples of U / 8), rounded up to U */
+    uint64_t t8 = b >= 4 ? t >> (b - 4) : t << (4 - b);
+    uint64_t q = (t8 + 7) >> 3; /* units of U; at least 512, so 10 bits are a shift */
+    unsigned nb = 0;
+    while (q >> nb) nb++;
+    if (nb > 10) q = (q >> (nb - 10)) << (nb - 10);
+    double r = ldexp((double)q, e - 10 + p + b - 1);
+    return g < 0 ? -r : r;
+}
+
 /* The level of detail a lookup asks for, clamped as the descriptor says. */
 static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
     float lod = t->lod_bias;
@@ -628,7 +689,9 @@ static float level_of(const exec_texobj *t, const exec_tex_lookup *q) {
         double g[2][3];
         for (unsigned v = 0; v < 2; v++)
             for (unsigned k = 0; k < 3; k++)
-                g[v][k] = k < dims ? q->grad[v][k] * (t->norm_coords ? (double)size[k] : 1.0) : 0;
+                g[v][k] = k >= dims ? 0
+                          : t->norm_coords ? scale_grad(q->grad[v][k], size[k])
+                                           : q->grad[v][k];
         int32_t l256 = grad_lod256(g, dims);
         /* the bias joins the gradients' level in 256ths, cut toward zero (an H200 gave
          * l - 350/256 for a bias of -1.37: texture_lod's "bias" lines) */
