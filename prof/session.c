@@ -53,6 +53,7 @@
 #define FIRST_SLOTS 65536u       /* sectors' first-touching blocks, hashed and tagged (a
                                   * collision forgets a sector: its misses count as L2's) */
 #define FIRST_BLOCK_BITS 20u     /* ... the block index kept beside the sector's tag */
+#define FB_LOG 1024u             /* first_block's writes a worker holds back (fb_flush) */
 #define CAS_PROBES 64u           /* compare-and-swaps are counted by exact address (their
                                   * contention is modelled, and a collision would invent
                                   * some): slots looked at before an address goes uncounted */
@@ -181,6 +182,11 @@ typedef struct prof_worker {
     prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
     prof_touched_cursor written_at; /* ... into its record of stored sectors */
     uint64_t dram_write_bytes; /* distinct bytes stored to (sectors) */
+    /* first_block's writes not made yet, in order (fb_flush): a run of sectors and its
+     * block + 1. Made one after another they overlap their cache misses, where made one
+     * access at a time each waited for its own (a quarter of a profiled reduction's time) */
+    struct fb_run { uint64_t first, last, tag; } fb_log[FB_LOG];
+    uint32_t fb_n;
     struct prof_worker *next;
 } prof_worker;
 
@@ -830,6 +836,7 @@ static void fold_counts(prof_worker *w)
 }
 
 static void memo_flush(prof_worker *w);
+static void fb_flush(prof_worker *w);
 
 static void end_worker(void *ctx, void *state)
 {
@@ -931,6 +938,8 @@ static void on_block_end(const exec_site *site)
 {
     prof_worker *w = site->worker_state;
     prof_session *s = w->s;
+    if (w->fb_n)
+        fb_flush(w);
     if (!w->timing_block)
         return;
     uint64_t end = w->base;
@@ -1166,21 +1175,47 @@ static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
                                  uint64_t mark_first, uint64_t mark_last)
 {
     uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, mark_first, mark_last);
-    _Atomic uint64_t *fb = w->s->first_block;
-    if (fresh && fb && last - first < 64 && w->block + 1 < (1ull << FIRST_BLOCK_BITS))
-        for (uint64_t sct = first; sct <= last; sct++) {
-            _Atomic uint64_t *e = &fb[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)];
-            if (atomic_load_explicit(e, memory_order_relaxed) >> FIRST_BLOCK_BITS != sct)
-                atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | (w->block + 1),
-                                      memory_order_relaxed);
-        }
+    if (fresh && w->s->first_block && last - first < 64 &&
+        w->block + 1 < (1ull << FIRST_BLOCK_BITS)) {
+        if (w->fb_n == FB_LOG)
+            fb_flush(w);
+        w->fb_log[w->fb_n++] = (struct fb_run){first, last, w->block + 1};
+    }
     return fresh;
+}
+
+/* The slot of first_block that sector sct goes in. */
+static inline _Atomic uint64_t *fb_slot(const prof_session *s, uint64_t sct)
+{
+    return &s->first_block[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)];
+}
+
+/* Makes the first_block writes held back, in the order they were asked for: each sector of
+ * a run takes its slot unless the slot already names it. Until then no one looks at the
+ * table on this worker's behalf: in_wave_fill makes them first, and every block's end
+ * does (other workers see a block's writes once it is done; they ran at once before, and
+ * when two workers' blocks meet in the table is a matter of timing anyway). */
+static void fb_flush(prof_worker *w)
+{
+    const prof_session *s = w->s;
+    for (uint32_t i = 0; i < w->fb_n; i++) {
+        const struct fb_run *r = &w->fb_log[i];
+        if (i + 4 < w->fb_n) /* the slots a few runs ahead, on their way meanwhile */
+            for (uint64_t sct = w->fb_log[i + 4].first; sct <= w->fb_log[i + 4].last; sct++)
+                __builtin_prefetch(fb_slot(s, sct), 1);
+        for (uint64_t sct = r->first; sct <= r->last; sct++) {
+            _Atomic uint64_t *e = fb_slot(s, sct);
+            if (atomic_load_explicit(e, memory_order_relaxed) >> FIRST_BLOCK_BITS != sct)
+                atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | r->tag, memory_order_relaxed);
+        }
+    }
+    w->fb_n = 0;
 }
 
 /* A store filling at most half of the n sectors it touches (global_timing's "partial"). */
 static inline bool partial_store(exec_mem_access acc, uint32_t n, uint32_t size, uint32_t mask)
 {
-    return acc == EXEC_OBS_STORE && n && 2u * size * (uint32_t)__builtin_popcount(mask) <= 32u * n;
+    return acc == EXEC_OBS_STORE && n && 2u * size * prof_popcount(mask) <= 32u * n;
 }
 
 /* The sectors a memo's runs cover. */
@@ -1220,14 +1255,14 @@ static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
  * wave touch it first? On the GPU the blocks of a wave run at once, so such a miss finds
  * the sector's fill from DRAM still in flight (vcuda runs them one after another, and the
  * record says L2 has it). */
-static bool in_wave_fill(const prof_worker *w, uint64_t sct)
+static bool in_wave_fill(prof_worker *w, uint64_t sct)
 {
     const prof_session *s = w->s;
     if (!s->first_block || w->block + 1 >= (1ull << FIRST_BLOCK_BITS))
         return false;
-    uint64_t e = atomic_load_explicit(
-        &s->first_block[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)],
-        memory_order_relaxed);
+    if (w->fb_n)
+        fb_flush(w);
+    uint64_t e = atomic_load_explicit(fb_slot(s, sct), memory_order_relaxed);
     if (e >> FIRST_BLOCK_BITS != sct)
         return false;
     uint64_t other = (e & ((1ull << FIRST_BLOCK_BITS) - 1)) - 1;
