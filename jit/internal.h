@@ -57,6 +57,9 @@ void jit_vemit_mem_prelude(jit_buf *o);
  * narrow, else u64), for stores lane by lane. */
 void jit_vemit_store_some(jit_buf *o, const char *src, bool narrow, unsigned size);
 void jit_vemit_lane_array(jit_buf *o, unsigned reg, bool narrow);
+/* The lanes of m, the first f_, each store of size bytes of (T)(val) (an expression of
+ * lane l0_) at base + ef_ + (l0_ - f_) * st_, in lane order. */
+void jit_vemit_store_strided(jit_buf *o, const char *T, unsigned size, const char *val);
 /* Is f a kernel for the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small
  * enough that the C compiler's time stays bounded (its code costs the compiler several
  * times the per-warp code's time: larger kernels get only that)? */

@@ -1571,12 +1571,11 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
     } else {
         bool vec = !v->konst[d] && !v->uni[d];
         if (vec) jit_vemit_lane_array(o, d, v->narrow[d]);
-        jit_buf_printf(o, "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(",
-                       T, T);
-        if (vec) jit_buf_printf(o, "la_[l0_]");
-        else opnd_s(o, v, d);
-        jit_buf_printf(o, ");\n          __builtin_memcpy(base + ef_ + (u64)((i64)(l0_ - f_) * st_), &y_, %u); }\n",
-                       size);
+        jit_buf y = {0}; /* lane l0_'s value */
+        if (vec) jit_buf_printf(&y, "la_[l0_]");
+        else opnd_s(&y, v, d);
+        jit_vemit_store_strided(o, T, size, y.s);
+        jit_buf_free(&y);
     }
     jit_buf_printf(o, "      } else if (m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);

@@ -11,6 +11,10 @@
  * a later load of those bytes cannot take its data from it; a lane's scalar store is one
  * cycle. Measured on reduceNeighbored over 2^24 ints (bench/RESULTS.md, "divergent
  * reductions"): the time per warp of the stride loop fell by a sixth.
+ *
+ * Stores whose lanes are a constant or run-time step apart (a[2 * stride * tid]) go lane by
+ * lane from the first lane of the mask; where the mask's lanes are consecutive (the usual
+ * `if (tid < n)`), along a running address.
  */
 #include "internal.h"
 
@@ -52,4 +56,17 @@ void jit_vemit_lane_array(jit_buf *o, unsigned reg, bool narrow) {
      * the compiler a division of the index into chunk and element for every lane) */
     if (narrow) jit_buf_printf(o, "        u32 la_[32]; __builtin_memcpy(la_, &r%u, 128);\n", reg);
     else jit_buf_printf(o, "        u64 la_[32]; __builtin_memcpy(la_, &r%u, 256);\n", reg);
+}
+
+void jit_vemit_store_strided(jit_buf *o, const char *T, unsigned size, const char *val) {
+    /* lanes f_ to the last of m all in m (if (tid < n) and the like): a running address, no
+     * count of trailing zeros nor product per lane; else lane by lane through the mask.
+     * (Either way in lane order: with a step of 0 the last lane's value stays.) */
+    jit_buf_printf(o,
+        "        u32 fm_ = m >> f_;\n"
+        "        if (!(fm_ & (fm_ + 1u))) { unsigned char *p_ = base + ef_; u32 ln_ = 32u - (u32)__builtin_clz(m);\n"
+        "          for (u32 l0_ = f_; l0_ < ln_; l0_++, p_ += st_) { %s y_ = (%s)(%s); __builtin_memcpy(p_, &y_, %u); } }\n"
+        "        else for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(%s);\n"
+        "          __builtin_memcpy(base + ef_ + (u64)((i64)(l0_ - f_) * st_), &y_, %u); }\n",
+        T, T, val, size, T, T, val, size);
 }

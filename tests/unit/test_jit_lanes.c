@@ -150,7 +150,8 @@ int main(void) {
     check_forms(&h, "jl_store", store, sizeof store / sizeof store[0]);
     static const char *const tree[] = {"0x55555555u, 0x11111111u", "u32 la_[32]; __builtin_memcpy(la_, &r"};
     check_forms(&h, "jl_tree", tree, sizeof tree / sizeof tree[0]);
-    static const char *const less[] = {"u32 la_[32]; __builtin_memcpy(la_, &r", "u32 y_ = (u32)(la_[l0_])"};
+    static const char *const less[] = {"u32 la_[32]; __builtin_memcpy(la_, &r", "u32 y_ = (u32)(la_[l0_])",
+                                       "if (!(fm_ & (fm_ + 1u)))"};
     check_forms(&h, "jl_tree_less", less, sizeof less / sizeof less[0]);
     harness_free(&h);
     free(text);
