@@ -51,6 +51,15 @@ void jit_emit_unit(const exec_func *f, int opt, jit_buf *out, jit_emit_stats *st
 void jit_vemit_prelude(jit_buf *o);
 /* Its loads of rows narrower than a warp (jit/vemit_mem.c), part of the prelude. */
 void jit_vemit_mem_prelude(jit_buf *o);
+/* Its stores of some lanes (jit/vemit_lanes.c): the `else` after a contiguous store's
+ * whole-warp case, writing the lanes of m of src (a vn when narrow, else a vu; size 4 or 8
+ * bytes a lane) at base + a0; and a copy of register r<reg>'s lanes as la_[32] (u32 when
+ * narrow, else u64), for stores lane by lane. */
+void jit_vemit_store_some(jit_buf *o, const char *src, bool narrow, unsigned size);
+void jit_vemit_lane_array(jit_buf *o, unsigned reg, bool narrow);
+/* The lanes of m, the first f_, each store of size bytes of (T)(val) (an expression of
+ * lane l0_) at base + ef_ + (l0_ - f_) * st_, in lane order. */
+void jit_vemit_store_strided(jit_buf *o, const char *T, unsigned size, const char *val);
 /* Is f a kernel for the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small
  * enough that the C compiler's time stays bounded (its code costs the compiler several
  * times the per-warp code's time: larger kernels get only that)? */

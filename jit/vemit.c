@@ -1495,9 +1495,10 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
                            wr(v, i, in->d[0]), in->d[0]);
     } else if (size == 4 && !v->konst[in->d[0]] && v->narrow[in->d[0]]) {
         /* 32-bit lanes: the warp's 128 bytes as they are, or the lanes of the mask */
-        jit_buf_printf(o, "        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &r%u, 128);\n"
-                          "        else { XW(STCW(base + a0 + j_ * (4 * WL), KW(m), r%u.w[j_]);) }\n",
-                       in->d[0], in->d[0]);
+        char src[16];
+        snprintf(src, sizeof src, "r%u", in->d[0]);
+        jit_buf_printf(o, "        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &r%u, 128);\n", in->d[0]);
+        jit_vemit_store_some(o, src, true, 4);
     } else {
         jit_buf_printf(o, "        vu d_ = ");
         opnd(o, v, in->d[0]);
@@ -1505,9 +1506,8 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
             jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) { XQ(Q32 t_ = __builtin_convertvector(d_.q[k_], Q32); __builtin_memcpy(base + a0 + k_ * (4 * QL), &t_, sizeof t_);) }\n");
         else
             jit_buf_printf(o, ";\n        if (LIKELY(m == FULL)) __builtin_memcpy(base + a0, &d_, 256);\n");
-        /* some lanes: a masked store of each chunk (no lane writes what it need not) */
-        jit_buf_printf(o, "        else { XQ(STCQ%u(base + a0 + k_ * (%uu * QL), KQ(m), d_.q[k_]);) }\n",
-                       size, size);
+        /* some lanes: no lane writes what it need not */
+        jit_vemit_store_some(o, "d_", false, size);
     }
     jit_buf_printf(o, "      } else if (m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
@@ -1569,11 +1569,13 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
                        X, K, VT, L, nw ? "W" : "Q", T, L, ix, VT, T, L, ix, size,
                        nw ? wrw(v, i, d) : wr(v, i, d), d);
     } else {
-        jit_buf_printf(o, "        for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(",
-                       T, T);
-        opnd_s(o, v, d);
-        jit_buf_printf(o, ");\n          __builtin_memcpy(base + ef_ + (u64)((i64)(l0_ - f_) * st_), &y_, %u); }\n",
-                       size);
+        bool vec = !v->konst[d] && !v->uni[d];
+        if (vec) jit_vemit_lane_array(o, d, v->narrow[d]);
+        jit_buf y = {0}; /* lane l0_'s value */
+        if (vec) jit_buf_printf(&y, "la_[l0_]");
+        else opnd_s(&y, v, d);
+        jit_vemit_store_strided(o, T, size, y.s);
+        jit_buf_free(&y);
     }
     jit_buf_printf(o, "      } else if (m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
@@ -1807,14 +1809,15 @@ static bool rem_mask_pair(const vfunc *v, uint32_t r) {
 
 /* The setp of a rem_mask_pair at i: the mask of the lanes whose remainder is 0 (a power of
  * two divisor p below 32: every p-th lane from the first whose value is a multiple of p,
- * 0xffffffff / (2^p - 1) being every p-th bit; 32 or more: that one lane, if any) */
+ * 0xffffffff / (2^p - 1) being every p-th bit, from a table: no division; 32 or more:
+ * that one lane, if any) */
 static void emit_setp_rem(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *rm = &v->f->code[i - 1], *in = &v->f->code[i];
     jit_buf_printf(o, "    { u64 dv_ = ");
     opnd_b(o, v, rm->a[1]);
     jit_buf_printf(o, " & 0xffffffffull;\n"
                       "      if (LIKELY(dv_ && !(dv_ & (dv_ - 1)))) { u32 off_ = (u32)(0u - (u32)s%u) & (u32)(dv_ - 1);\n"
-                      "        u32 z_ = dv_ >= 32 ? (off_ < 32 ? 1u << off_ : 0u) : (0xffffffffu / ((1u << dv_) - 1u)) << off_;\n"
+                      "        u32 z_ = dv_ >= 32 ? (off_ < 32 ? 1u << off_ : 0u) : ((const u32[]){0xffffffffu, 0x55555555u, 0x11111111u, 0x01010101u, 0x00010001u})[__builtin_ctzll(dv_)] << off_;\n"
                       "        p%u = (p%u & ~m) | (%sz_ & m); }\n      else ",
                    rm->a[0], in->d[0], in->d[0], v->vs[i]->var == ALU_V_NE ? "~" : "");
     if (!emit_spec_w(o, v, i)) abort(); /* (every 32-bit eq/ne has its 32-bit form) */
