@@ -315,17 +315,22 @@ typedef struct vfunc {
     uint32_t ns;         /* words of one warp's part of the stash */
     bool reads_tid;      /* the kernel reads threadIdx */
     bool general;        /* the general variant is generated too (vg_f<index>) */
+    struct vrows *rows;  /* the general variant's row-affine registers (see find_rows), or
+                          * NULL */
 } vfunc;
 
 #define SET_HAS(s, k) (((s)[(k) >> 6] >> ((k) & 63)) & 1u)
 #define SET_ADD(s, k) ((s)[(k) >> 6] |= 1ull << ((k) & 63))
 #define SET_DEL(s, k) ((s)[(k) >> 6] &= ~(1ull << ((k) & 63)))
 
+static void rows_free(struct vrows *r);
+
 static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
     free(v->uni); free(v->stride); free(v->w32); free(v->av); free(v->plive); free(v->inv);
     free(v->narrow); free(v->sidx); free(v->pidx);
+    rows_free(v->rows);
 }
 
 static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
@@ -964,6 +969,201 @@ static void analyse_values(vfunc *v) {
     }
 }
 
+/* ---- rows of a 2-D block (the general variant) ----
+ *
+ * The general variant runs the blocks whose warps do not hold 32 consecutive threads of a
+ * row. In the common such block, W = blockDim.x a power of two below 32 (16 x 16 tiles),
+ * lane l is thread x = l % W of the warp's row y = l / W, and threadIdx.x (x), threadIdx.y
+ * (the warp's first row plus y) and the addresses made of them are row-affine: lane l
+ * holds h + x * c + y * g in the register's width, c a constant of the code, h and g
+ * values of the run. Such a register stays a vector (every other use reads its lanes),
+ * and its form is kept beside it in two scalars (hh<slot>: h; gg<slot>: g, sign-extended
+ * from 32 bits for a 32-bit register), computed after the vector at each definition and
+ * stashed at barriers (RSV_); an access whose address steps along a row by 0 or by its
+ * size is then a load a row or row-wide vector accesses (jit/vemit_rows.c).
+ *
+ * The analysis is a fixed point as analyse_values': a register is row-affine when all its
+ * definitions are, with one c and one width. A definition is when it is unguarded (and,
+ * in an if-then region, not read after the paths meet) and: a thread index; a move, add
+ * or sub of row-affine and uniform values; a product by a constant, or of a uniform value
+ * and a value constant along rows (n * ty: c = 0); a shift by a constant; an offset; an
+ * integer cvt. A 32-bit value widened (cvt, mul.wide) keeps its form only if no lane
+ * wraps: checked when the code runs (ROWNW), else the warp's row accesses take the
+ * general path (rok_). Whether the block is made of such rows at all is decided at its
+ * start (rows_ok_: W a power of two below 32, and a warp's rows all of one z when the
+ * block has several).
+ */
+enum { RW_TOP, RW_ROW, RW_NO };
+typedef struct vrows {
+    uint8_t *st;    /* per slot: RW_* */
+    int64_t *c;     /* the step along a row (sign-extended from 32 bits when w32) */
+    bool *w32;      /* the register is 32 bits wide */
+    int32_t *idx;   /* its place in the block's stash (RSV_), or -1 */
+    uint32_t nidx;
+    bool any;       /* some register is row-affine */
+} vrows;
+
+static void rows_free(vrows *r) {
+    if (!r) return;
+    free(r->st); free(r->c); free(r->w32); free(r->idx); free(r);
+}
+
+static int64_t c32(int64_t c) { return (int32_t)(uint32_t)c; }
+
+/* Operand s's form: a constant or a uniform scalar (uni: c 0, exact in any width), a
+ * row-affine vector, or not known yet (RW_TOP) or not row-affine. */
+typedef struct rop {
+    int st;
+    int64_t c;
+    bool w32, uni;
+} rop;
+
+static rop row_operand(const vfunc *v, uint32_t s) {
+    uint64_t k;
+    if (konst_value(v, s, &k)) return (rop){RW_ROW, 0, false, true};
+    if (s >= v->f->nslots || v->konst[s]) return (rop){RW_NO, 0, false, false};
+    if (v->uni[s]) return (rop){v->stride[s] ? RW_NO : RW_ROW, 0, false, true};
+    return (rop){v->rows->st[s], v->rows->c[s], v->rows->w32[s], false};
+}
+
+typedef struct rres {
+    int st;
+    int64_t c;
+    bool w32;
+} rres;
+
+/* What instruction i's definition is, given its operands' forms. */
+static rres row_result(const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    const rres NO = {RW_NO, 0, false};
+    if (in->guard >= 0 || in->lane_fn) return NO;
+    int32_t rt = v->region_of[i];
+    if (rt >= 0 && SET_HAS(&v->live[(uint32_t)rt * v->nw], in->d[0])) return NO;
+    switch (v->kind[i]) {
+    case K_SREG:
+        if (in->target == PTX_SREG_TID_X) return (rres){RW_ROW, 1, true};
+        if (in->target == PTX_SREG_TID_Y || in->target == PTX_SREG_TID_Z)
+            return (rres){RW_ROW, 0, true};
+        return NO;
+    case K_OFFSET: {
+        rop a = row_operand(v, in->a[0]);
+        if (a.st != RW_ROW) return (rres){a.st, 0, false};
+        if (in->aux == 32) return (rres){RW_ROW, c32(a.c), true};
+        if (in->aux >= 64 && (!a.w32 || a.uni)) return (rres){RW_ROW, a.c, false};
+        return NO;
+    }
+    case K_SIMPLE: {
+        int cv = int_cvt(in);
+        if (cv == CVT_NONE) return NO;
+        rop a = row_operand(v, in->a[0]);
+        if (a.st != RW_ROW) return (rres){a.st, 0, false};
+        if (cv == CVT_TRUNC) return (rres){RW_ROW, c32(a.c), true};
+        if (cv == CVT_MOV) return a.w32 && !a.uni ? NO : (rres){RW_ROW, a.c, false};
+        return (rres){RW_ROW, c32(a.c), false}; /* widened: ROWNW when the code runs */
+    }
+    case K_SPEC:
+        break;
+    default:
+        return NO;
+    }
+    const vspec *vs = v->vs[i];
+    if (in->op == PTX_OP_selp || vs->setp) return NO;
+    bool wide = vs->var == ALU_V_WIDE, sgn = vs->type == PTX_T_s32;
+    bool w32 = !wide && ptx_type_sizes[vs->type] == 4;
+    rop a[3];
+    for (unsigned k = 0; k < in->na && k < 3; k++) {
+        a[k] = row_operand(v, in->a[k]);
+        if (a[k].st != RW_ROW) return (rres){a[k].st, 0, false};
+        bool read32 = w32 || (wide && k < 2);
+        /* a 64-bit operation on a 32-bit row-affine register widens it without a cvt */
+        if (!read32 && a[k].w32 && !a[k].uni) return NO;
+        if (read32) a[k].c = c32(a[k].c);
+    }
+    uint64_t k;
+    int64_t c;
+    switch (vs->op) {
+    case PTX_OP_mov:
+        c = a[0].c;
+        break;
+    case PTX_OP_add:
+        c = (int64_t)((uint64_t)a[0].c + (uint64_t)a[1].c);
+        break;
+    case PTX_OP_sub:
+        c = (int64_t)((uint64_t)a[0].c - (uint64_t)a[1].c);
+        break;
+    case PTX_OP_mul:
+    case PTX_OP_mad: {
+        int kc = konst_value(v, in->a[1], &k) ? 1 : konst_value(v, in->a[0], &k) ? 0 : -1;
+        if (kc >= 0) {
+            int64_t kk = wide ? (sgn ? (int64_t)(int32_t)(uint32_t)k : (int64_t)(uint32_t)k)
+                              : (int64_t)k;
+            c = (int64_t)((uint64_t)a[1 - kc].c * (uint64_t)kk);
+        } else if ((a[0].uni && a[1].c == 0) || (a[1].uni && a[0].c == 0)) {
+            c = 0; /* (a uniform factor times a value constant along rows) */
+        } else {
+            return NO;
+        }
+        if (vs->op == PTX_OP_mad) c = (int64_t)((uint64_t)c + (uint64_t)a[2].c);
+        break;
+    }
+    case PTX_OP_shl:
+        if (!konst_value(v, in->a[1], &k) || k >= (w32 ? 32u : 64u)) return NO;
+        c = (int64_t)((uint64_t)a[0].c << k);
+        break;
+    default:
+        return NO;
+    }
+    return (rres){RW_ROW, w32 ? c32(c) : c, w32};
+}
+
+/* The general variant's row-affine registers, and their places in the stash (those live
+ * where a turn resumes after a barrier). */
+static void find_rows(vfunc *v) {
+    const exec_func *f = v->f;
+    vrows *r = calloc(1, sizeof *r);
+    if (!r) abort();
+    r->st = calloc(f->nslots + 1, 1);
+    r->c = calloc(f->nslots + 1, sizeof *r->c);
+    r->w32 = calloc(f->nslots + 1, sizeof *r->w32);
+    r->idx = malloc((f->nslots + 1) * sizeof *r->idx);
+    if (!r->st || !r->c || !r->w32 || !r->idx) abort();
+    v->rows = r;
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i <= v->n; i++) {
+            insn_slots(v, i, use, &nuse, def, &ndef);
+            bool one = ndef == 1 && def[0] == f->code[i].d[0];
+            rres x = one ? row_result(v, i) : (rres){RW_NO, 0, false};
+            for (unsigned d = 0; d < ndef; d++) {
+                uint32_t s = def[d];
+                if (s >= f->nslots || v->uni[s] || x.st == RW_TOP || r->st[s] == RW_NO) continue;
+                if (r->st[s] == RW_TOP && x.st == RW_ROW) {
+                    r->st[s] = RW_ROW;
+                    r->c[s] = x.c;
+                    r->w32[s] = x.w32;
+                    changed = true;
+                } else if (x.st != RW_ROW || r->c[s] != x.c || r->w32[s] != x.w32) {
+                    r->st[s] = RW_NO;
+                    changed = true;
+                }
+            }
+        }
+    }
+    for (uint32_t s = 0; s < f->nslots; s++) {
+        if (r->st[s] != RW_ROW || !SET_HAS(v->isvar, s) || v->uni[s]) r->st[s] = RW_NO;
+        r->any |= r->st[s] == RW_ROW;
+        r->idx[s] = -1;
+    }
+    for (uint32_t i = 0; i <= v->n; i++) {
+        if (!v->resume[i]) continue;
+        for (uint32_t s = 0; s < f->nslots; s++)
+            if (r->st[s] == RW_ROW && r->idx[s] < 0 && SET_HAS(&v->live[i * v->nw], s))
+                r->idx[s] = (int32_t)r->nidx++;
+    }
+}
+
 /* ---- 32-bit lanes ----
  *
  * A vector register whose every definition makes a 32-bit value (zero-extended in the
@@ -1580,6 +1780,184 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
     jit_buf_printf(o, "      }\n    }\n");
 }
 
+/* ---- rows of a 2-D block: the text (see find_rows) ---- */
+
+static bool row_reg(const vfunc *v, uint32_t s) {
+    return v->rows && s < v->f->nslots && v->rows->st[s] == RW_ROW;
+}
+
+/* Operand s's first lane (h, a u64) and row step (g, a u64 of the i64), read as its width
+ * (ext 0), or as 32 bits zero- (1) or sign-extended (2). */
+static void row_h(jit_buf *o, const vfunc *v, uint32_t s, int ext) {
+    jit_buf_printf(o, ext == 0 ? "(u64)(" : ext == 1 ? "(u64)(u32)(" : "(u64)(i64)(i32)(u32)(");
+    if (row_reg(v, s)) jit_buf_printf(o, "hh%u", s);
+    else opnd_b(o, v, s);
+    jit_buf_printf(o, ")");
+}
+static void row_g(jit_buf *o, const vfunc *v, uint32_t s, int ext) {
+    if (!row_reg(v, s)) jit_buf_printf(o, "0ull");
+    else if (ext) jit_buf_printf(o, "(u64)(i64)(i32)(u32)gg%u", s);
+    else jit_buf_printf(o, "(u64)gg%u", s);
+}
+
+/* Before a widening of row-affine register s (sgn: sign-extended): its lanes must keep the
+ * form, or the warp's row accesses take the general path. */
+static void row_widen_check(jit_buf *o, const vfunc *v, uint32_t s, bool sgn) {
+    if (!row_reg(v, s)) return;
+    jit_buf_printf(o, "    if (m && !ROWNW(hh%u, %lldll, (i64)(i32)(u32)gg%u, %d, lw_)) rok_[wi] = 0;\n", s,
+                   (long long)c32(v->rows->c[s]), s, sgn ? 1 : 0);
+}
+
+/* After instruction i's vector code: the form of the row-affine register it defines. */
+static void emit_row_def(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    insn_slots(v, i, use, &nuse, def, &ndef);
+    /* (find_rows made every definition of such a register one row_result takes) */
+    if (ndef != 1 || def[0] != in->d[0] || !row_reg(v, in->d[0])) return;
+    uint32_t d = in->d[0];
+    if (v->kind[i] == K_SREG) {
+        const char *h = in->target == PTX_SREG_TID_Y ? "(u64)((wi * R_) % V.ntid[1])"
+                      : in->target == PTX_SREG_TID_Z ? "(u64)((wi * R_) / V.ntid[1])" : "0ull";
+        jit_buf_printf(o, "    if (m) { hh%u = %s; gg%u = %d; }\n", d, h, d,
+                       in->target == PTX_SREG_TID_Y ? 1 : 0);
+        return;
+    }
+    int ext = 0;
+    bool wide = false;
+    if (v->kind[i] == K_SIMPLE) {
+        int cv = int_cvt(in);
+        ext = cv == CVT_ZEXT ? 1 : cv == CVT_SEXT ? 2 : 0;
+        if (ext) row_widen_check(o, v, in->a[0], ext == 2);
+    } else if (v->kind[i] == K_SPEC && v->vs[i]->var == ALU_V_WIDE) {
+        wide = true;
+        ext = v->vs[i]->type == PTX_T_s32 ? 2 : 1;
+        for (unsigned k = 0; k < 2; k++) row_widen_check(o, v, in->a[k], ext == 2);
+    }
+    jit_buf_printf(o, "    if (m) { u64 h_ = ");
+    if (v->kind[i] == K_OFFSET || v->kind[i] == K_SIMPLE) {
+        row_h(o, v, in->a[0], ext);
+        if (v->kind[i] == K_OFFSET) jit_buf_printf(o, " + 0x%llxull", (unsigned long long)in->imm);
+        jit_buf_printf(o, ", g_ = ");
+        row_g(o, v, in->a[0], ext);
+    } else {
+        /* (the operands of a wide product read as 32 bits, extended; its addend not) */
+        int e0 = wide ? ext : 0;
+        switch (v->vs[i]->op) {
+        case PTX_OP_mov:
+            row_h(o, v, in->a[0], 0);
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], 0);
+            break;
+        case PTX_OP_add: case PTX_OP_sub: {
+            const char *op = v->vs[i]->op == PTX_OP_add ? " + " : " - ";
+            row_h(o, v, in->a[0], 0);
+            jit_buf_printf(o, "%s", op);
+            row_h(o, v, in->a[1], 0);
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], 0);
+            jit_buf_printf(o, "%s", op);
+            row_g(o, v, in->a[1], 0);
+            break;
+        }
+        case PTX_OP_mul: case PTX_OP_mad:
+            /* one factor is uniform (its g is 0): h = ha * hb, g = ga * hb + ha * gb */
+            row_h(o, v, in->a[0], e0);
+            jit_buf_printf(o, " * ");
+            row_h(o, v, in->a[1], e0);
+            if (v->vs[i]->op == PTX_OP_mad) {
+                jit_buf_printf(o, " + ");
+                row_h(o, v, in->a[2], 0);
+            }
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], e0);
+            jit_buf_printf(o, " * ");
+            row_h(o, v, in->a[1], e0);
+            jit_buf_printf(o, " + ");
+            row_h(o, v, in->a[0], e0);
+            jit_buf_printf(o, " * ");
+            row_g(o, v, in->a[1], e0);
+            if (v->vs[i]->op == PTX_OP_mad) {
+                jit_buf_printf(o, " + ");
+                row_g(o, v, in->a[2], 0);
+            }
+            break;
+        case PTX_OP_shl:
+            row_h(o, v, in->a[0], 0);
+            jit_buf_printf(o, " << ");
+            opnd_b(o, v, in->a[1]);
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], 0);
+            jit_buf_printf(o, " << ");
+            opnd_b(o, v, in->a[1]);
+            break;
+        default:
+            abort(); /* row_result makes no other operation row-affine */
+        }
+    }
+    if (v->rows->w32[d])
+        jit_buf_printf(o, "; hh%u = h_ & 0xffffffffull; gg%u = (i64)(i32)(u32)g_; }\n", d, d);
+    else
+        jit_buf_printf(o, "; hh%u = h_; gg%u = (i64)g_; }\n", d, d);
+}
+
+/* The forms of the row-affine registers live at instruction i, into the block's stash (a
+ * barrier's: store) or back from it (a turn's start there). */
+static void emit_rows_stash(jit_buf *o, const vfunc *v, uint32_t i, bool store) {
+    if (!v->rows || !v->rows->any) return;
+    for (uint32_t s = 0; s < v->f->nslots; s++) {
+        if (!row_reg(v, s) || v->rows->idx[s] < 0 || !SET_HAS(&v->live[i * v->nw], s)) continue;
+        uint32_t at = (uint32_t)v->rows->idx[s] * 2u, n2 = v->rows->nidx * 2u;
+        if (store)
+            jit_buf_printf(o, "    RSV_[wi * %uu + %uu] = hh%u; RSV_[wi * %uu + %uu] = (u64)gg%u;\n",
+                           n2, at, s, n2, at + 1, s);
+        else
+            jit_buf_printf(o, "    hh%u = RSV_[wi * %uu + %uu]; gg%u = (i64)RSV_[wi * %uu + %uu];\n",
+                           s, n2, at, s, n2, at + 1);
+    }
+}
+
+/* The function's part: the block's shape (rows_ok_, lw_: log2 W, R_: rows a warp), each
+ * warp's rok_, the stash and the forms' scalars. */
+static void emit_rows_decl(jit_buf *o, const vfunc *v) {
+    if (!v->rows || !v->rows->any) return;
+    jit_buf_printf(o, "  const u32 W_ = V.ntid[0];\n"
+                      "  const _Bool rows_ok_ = W_ && W_ < 32u && !(W_ & (W_ - 1u)) &&\n"
+                      "                         (V.ntid[2] == 1u || !((V.ntid[0] * V.ntid[1]) & 31u));\n"
+                      "  const u32 lw_ = rows_ok_ ? (u32)__builtin_ctz(W_) : 0u, R_ = 32u >> lw_;\n"
+                      "  (void)R_; u8 rok_[32]; __builtin_memset(rok_, 1, sizeof rok_);\n"
+                      "  u64 RSV_[32 * %uu + 1];\n", v->rows->nidx * 2u);
+    for (uint32_t s = 0; s < v->f->nslots; s++)
+        if (row_reg(v, s)) jit_buf_printf(o, "  u64 hh%u = 0; i64 gg%u = 0;\n", s, s);
+}
+
+/* The fast path of a load or store of instruction i whose address register is row-affine
+ * and steps along a row by 0 (a load) or by the size: `if (...) {...} else`, before the
+ * access's general code; false when it has none. */
+static bool emit_rows_mem(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
+                          unsigned size) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t as = in->a[0], d = in->d[0];
+    if (!row_reg(v, as) || (size != 4 && size != 8)) return false;
+    int64_t c = v->rows->c[as];
+    if (load ? (c != 0 && c != (int64_t)size) || v->uni[d] || v->konst[d] : c != (int64_t)size)
+        return false;
+    char h[32], g[32], reg[32];
+    snprintf(h, sizeof h, "hh%u", as);
+    snprintf(g, sizeof g, "gg%u", as);
+    jit_buf src = {0};
+    bool narrow = size == 4 && !v->konst[d] && !v->uni[d] && v->narrow[d];
+    snprintf(reg, sizeof reg, "r%u", d);
+    if (!load && !narrow) opnd(&src, v, d);
+    jit_vrow_access a = {.insn = i, .shared = shared, .load = load, .narrow = narrow,
+                         .w32 = v->rows->w32[as], .size = size, .c = c, .imm = in->imm,
+                         .h = h, .g = g, .dst = reg, .src = load || narrow ? reg : src.s};
+    jit_vemit_rows_access(o, &a);
+    jit_buf_free(&src);
+    return true;
+}
+
 static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     unsigned size;
@@ -1611,6 +1989,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         emit_mem_strided(o, v, i, shared, load, size);
         return;
     }
+    if (!uni && v->rows) emit_rows_mem(o, v, i, shared, load, size); /* (rows: `if .. else`) */
     if (uni) {
         jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
         opnd_s(o, v, in->a[0]);
@@ -2050,6 +2429,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
      * predicates, a few words a warp side by side (its register file's slots are 256
      * bytes apart, behind a pointer of its state) */
     jit_buf_printf(o, "  u64 SV_[32 * %uu + 1];\n", v->ns);
+    emit_rows_decl(o, v);
     for (uint32_t s = 0; s < f->nslots; s++)
         if (SET_HAS(v->isvar, s)) {
             if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
@@ -2075,6 +2455,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, "    case %u:\n", i);
             emit_set(o, v, &v->live[i * nw], 3);
             emit_preds(o, v, false, &v->plive[i * v->pw], true);
+            emit_rows_stash(o, v, i, false);
             jit_buf_printf(o, "      goto L%u;\n", i);
         }
     jit_buf_printf(o, "    default: __builtin_unreachable();\n    }\n");
@@ -2209,6 +2590,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
             emit_set(o, v, &v->live[(i + 1) * nw], 2);
             emit_preds(o, v, true, &v->plive[(i + 1) * v->pw], true);
+            emit_rows_stash(o, v, i + 1, true);
             jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
             break;
         case K_EXIT:
@@ -2217,6 +2599,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         default:
             return false;
         }
+        emit_row_def(o, v, i);
     }
     jit_buf_printf(o, "  done:\n    clks[wi] = clk; alive[wi] = 0;\n"
                       "  }\n  if (!nwait) break;\n"
@@ -2310,6 +2693,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
         liveness(&v);
         pred_liveness(&v);
         analyse_values(&v);
+        if (!affine) find_rows(&v); /* (the general variant: blocks of narrow rows) */
         block_invariants(&v);
         find_narrow(&v);
         assign_stash(&v);
@@ -2550,4 +2934,5 @@ void jit_vemit_prelude(jit_buf *o) {
         sizeof(exec_native_block_view), sizeof(exec_wstate),
         offsetof(exec_wstate, h) + offsetof(exec_warp, alive));
     jit_vemit_mem_prelude(o);
+    jit_vemit_rows_prelude(o);
 }
