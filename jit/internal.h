@@ -56,6 +56,8 @@ void jit_vemit_mem_prelude(jit_buf *o);
  * row y = l / W, x = l % W: h + x * c + y * g + imm; c 0 or the size for a load, the size
  * for a store), as text `if (...) { ... } else` before the access's other paths. */
 void jit_vemit_rows_prelude(jit_buf *o);
+/* Is the row path on (VCUDA_JIT_ROWS, see jit/vemit_rows.c)? */
+bool jit_vemit_rows_enabled(void);
 typedef struct jit_vrow_access {
     uint32_t insn;        /* the instruction (its range cache: RNG) */
     bool shared, load, narrow, w32;

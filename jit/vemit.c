@@ -2693,7 +2693,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
         liveness(&v);
         pred_liveness(&v);
         analyse_values(&v);
-        if (!affine) find_rows(&v); /* (the general variant: blocks of narrow rows) */
+        if (!affine && jit_vemit_rows_enabled()) find_rows(&v); /* (blocks of narrow rows) */
         block_invariants(&v);
         find_narrow(&v);
         assign_stash(&v);

@@ -24,7 +24,28 @@
  */
 #include "internal.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+/* VCUDA_JIT_ROWS: 0 turns the row path off (the general code for every access), `count`
+ * makes the generated code count the accesses it takes (vr_hits, a symbol of each compiled
+ * unit, for tests); else it is on. */
+bool jit_vemit_rows_enabled(void) {
+    const char *e = getenv("VCUDA_JIT_ROWS");
+    return !e || strcmp(e, "0");
+}
+
+static bool rows_counted(void) {
+    const char *e = getenv("VCUDA_JIT_ROWS");
+    return e && !strcmp(e, "count");
+}
+
 void jit_vemit_rows_prelude(jit_buf *o) {
+    if (rows_counted())
+        jit_buf_printf(o, "__attribute__((visibility(\"default\"))) u64 vr_hits;\n"
+                          "#define VR_COUNT() __atomic_fetch_add(&vr_hits, 1, __ATOMIC_RELAXED)\n");
+    else
+        jit_buf_printf(o, "#define VR_COUNT() ((void)0)\n");
     jit_buf_printf(o,
         "/* rows of a 2-D block (jit/vemit_rows.c): lw the log2 of the block's width W (< 32) */\n"
         "/* (64-bit arithmetic, overflow checked: c is 0 or the size, so only the rows' step\n"
@@ -103,5 +124,5 @@ void jit_vemit_rows_access(jit_buf *o, const jit_vrow_access *a) {
                           "        if ((1u << lw_) >= QL) { XQ(__builtin_memcpy(p_ + ROWOFF_(k_ * QL, 8, %s, lw_), &t_.q[k_], 8 * QL);) }\n"
                           "        else ROWST8L(p_, %s, lw_, &t_);\n", a->src, g, g);
     }
-    jit_buf_printf(o, "        did_ = 1; }\n      did_; })) {\n    } else\n");
+    jit_buf_printf(o, "        VR_COUNT(); did_ = 1; }\n      did_; })) {\n    } else\n");
 }
