@@ -6,8 +6,8 @@
  * threadIdx.y is the warp's first row plus y. Addresses made of them (tile[ty][k],
  * tile[k][tx], a[row * n + tx]) are then "row-affine": lane l's value is h + x * c + y * g,
  * c a constant of the code (the step along a row), h and g values of the run (the first
- * lane's value, the step from row to row), which jit/vemit.c's value analysis of the
- * general variant finds and keeps beside the register as two scalars. An access whose
+ * lane's value, the step from row to row), which jit/vemit.c's rows variant finds
+ * (find_rows) and holds as two scalars. An access whose
  * address steps along a row by 0 (one value per row: a broadcast) or by its size (each row
  * contiguous) is then a few vector loads or stores of whole rows, or one load a row,
  * after one range check of the warp's extreme lanes, instead of a check of 32 addresses
@@ -17,6 +17,7 @@
  * lanes must not wrap) lie in [lo, hi - size] and are aligned; the extremes are at the
  * corners (x, y) = (0 or W - 1, 0 or R - 1), the form being linear in both.
  * ROWNW: a 32-bit register's lanes widen (zero- or sign-extended) to the same form.
+ * RFQ, RFW, RFV, ROWFILL: a row-affine register's lanes, where a vector is wanted.
  * The access of the 32 lanes once ROWOK holds: in chunks of the host's vectors where a
  * chunk lies in one row (W at least the chunk's lanes), else lane by lane in lane order
  * (ROWLD4L .. ROWST8L; a store's later lane's value stays where two lanes meet, as
@@ -66,6 +67,14 @@ void jit_vemit_rows_prelude(jit_buf *o) {
         "  i64 cx = c * (i64)((1u << lw) - 1u), gy = g * (i64)((32u >> lw) - 1u);\n"
         "  i64 mn = b + (cx < 0 ? cx : 0) + (gy < 0 ? gy : 0), mx = b + (cx > 0 ? cx : 0) + (gy > 0 ? gy : 0);\n"
         "  return sgn ? mn >= -0x80000000ll && mx <= 0x7fffffffll : mn >= 0 && mx <= 0xffffffffll; }\n"
+        "/* a row-affine register's lanes (h, c, g; in a width: mk) in chunk k_ of slots, j_ of\n"
+        " * 32-bit lanes, all 32; lane x, y of each chunk: LXQ_, LYQ_, LXW_, LYW_ (the function's) */\n"
+        "#define RFQ(h, c, g, mk) ((BQ(h) + LXQ_.q[k_] * (u64)(c) + LYQ_.q[k_] * (u64)(g)) & BQ(mk))\n"
+        "#define RFV(h, c, g, mk) ({ vu rf_; XQ(rf_.q[k_] = RFQ(h, c, g, mk);) rf_; })\n"
+        "#define RFW(h, c, g) (BW((u32)(h)) + LXW_.w[j_] * (u32)(c) + LYW_.w[j_] * (u32)(g))\n"
+        "/* the same into a register file's 32 slots (lw: the block's) */\n"
+        "static inline void ROWFILL(u64 *r, u64 h, i64 c, i64 g, u64 mk, u32 lw) {\n"
+        "  for (u32 l = 0; l < 32; l++) r[l] = (h + (u64)(l & ((1u << lw) - 1u)) * (u64)c + (u64)(l >> lw) * (u64)g) & mk; }\n"
         "/* lane l's offset from the first lane's address */\n"
         "#define ROWOFF_(l, c, g, lw) ((i64)((u32)(l) & ((1u << (lw)) - 1u)) * (c) + (i64)((u32)(l) >> (lw)) * (g))\n"
         "/* lane by lane, in lane order, where a chunk of the host's vectors spans rows (W\n"
@@ -83,11 +92,10 @@ void jit_vemit_rows_prelude(jit_buf *o) {
 
 /* The access of instruction i (load: into register dst, narrow: of 32-bit lanes; store:
  * of the value src, a vu expression, or narrow register src) at address h + x * c + y * g
- * + imm when the block's rows and the warp allow it (rows_ok, every lane on the path) and
- * ROWOK holds; the text is `if (...) { ... } else`, the access's other paths follow. The
+ * + imm when every lane is on the path and ROWOK holds; the text is `if (...) { ... } else`, the access's other paths follow. The
  * range (lo, hi, base, ok) is that of jit/vemit.c's emit_mem_range, computed here. */
 void jit_vemit_rows_access(jit_buf *o, const jit_vrow_access *a) {
-    jit_buf_printf(o, "    if (LIKELY(rows_ok_ && rok_[wi] && m == FULL) && ({ int did_ = 0;\n");
+    jit_buf_printf(o, "    if (LIKELY(m == FULL) && ({ int did_ = 0;\n");
     if (a->shared)
         jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
     else
