@@ -2,7 +2,8 @@
  * find_rows; jit/vemit_rows.c) against the interpreter: the kernels of
  * tests/unit/data/jit_rowform.cu run in both tiers over blocks 1, 2, 4, 8, 16 and 32 threads
  * wide, widths that are no power of two (3, 12, 24), 3-D blocks whose warps hold rows of one
- * z or of several, partial warps at a block's end, rows read backwards, accesses whose
+ * z or of several, partial warps at a block's end, 4- and 8-byte values, rows read
+ * backwards, accesses whose
  * extreme lanes are at their allocation's ends or one element past them, and 32-bit
  * indices whose lanes wrap when widened; the two tiers must leave the same memory and the
  * same faults. The generated code counts the accesses its row path made (VCUDA_JIT_ROWS=
@@ -51,7 +52,7 @@ static const struct { uint32_t x, y, z; bool rows; } shapes[] = {
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
 /* the row accesses of each launch, in the last pass (the compiled one's) */
-static uint64_t hits_tile[NSHAPES], hits_edge[8], hits_wrap[8];
+static uint64_t hits_tile[NSHAPES], hits_edge[8], hits_wrap[8], hits_wide[4];
 
 static void run_all(harness *h, tier_outcome *o) {
     memset(o, 0, sizeof *o);
@@ -96,7 +97,9 @@ static void run_all(harness *h, tier_outcome *o) {
         int base = edges[c].base, obase = edges[c].obase, en = edges[c].n;
         void *args[] = {&small, &sout, &base, &obase, &en};
         uint64_t h0 = row_hits();
-        tier_launch(h, o, "rf_edge", dim(1, 1, 1), dim(16, 2, 1), args, small);
+        /* (a fault's address told from the allocation it misses: the two passes place
+         * the allocations apart differently) */
+        tier_launch(h, o, "rf_edge", dim(1, 1, 1), dim(16, 2, 1), args, c == 5 ? sout : small);
         hits_edge[c] = row_hits() - h0;
         tier_keep(o, sout, 256 * 4);
     }
@@ -117,6 +120,23 @@ static void run_all(harness *h, tier_outcome *o) {
         hits_wrap[c] = row_hits() - h0;
         tier_keep(o, sout, 256 * 4);
     }
+
+    /* rf_wide: 8-byte rows (long long, double) over 64 x 64, blocks 8, 4, 16 and 2 wide */
+    int64_t *w8 = harness_alloc(h, 64 * 64 * 8), *wout = harness_alloc(h, 64 * 64 * 8);
+    for (uint32_t i = 0; i < 64 * 64; i++) w8[i] = (int64_t)(i * 2654435761u) - (1ll << 31);
+    static const uint32_t wshapes[][2] = {{8, 4}, {4, 8}, {16, 2}, {2, 16}};
+    for (size_t c = 0; c < 4; c++) {
+        memset(wout, 0x44, 64 * 64 * 8);
+        int wn = 64;
+        void *args[] = {&w8, &wout, &wn};
+        uint64_t h0 = row_hits();
+        tier_launch(h, o, "rf_wide", dim(64 / wshapes[c][0] / 2, 64 / wshapes[c][1] / 2, 1),
+                    dim(wshapes[c][0], wshapes[c][1], 1), args, w8);
+        hits_wide[c] = row_hits() - h0;
+        tier_keep(o, wout, 64 * 64 * 8);
+    }
+    harness_dealloc(h, wout);
+    harness_dealloc(h, w8);
     harness_dealloc(h, sout);
     harness_dealloc(h, small);
     harness_dealloc(h, outi);
@@ -128,7 +148,7 @@ static void run_all(harness *h, tier_outcome *o) {
 /* which launches fault: rf_edge's past-the-end and before-the-start cases, rf_wrap's load
  * of wrapped lanes */
 static void check_ref(const tier_outcome *ref) {
-    CHECK_EQ_U64(ref->nkinds, NSHAPES + 7 + 5);
+    CHECK_EQ_U64(ref->nkinds, NSHAPES + 7 + 5 + 4);
     for (unsigned k = 0; k < ref->nkinds; k++) {
         bool fault = k == NSHAPES + 3 || k == NSHAPES + 4 || k == NSHAPES + 5 ||
                      k == NSHAPES + 7 + 4;
@@ -153,8 +173,10 @@ int main(void) {
     CHECK(hits_edge[3] == 0 && hits_edge[4] == 0);
     CHECK(hits_edge[5] == 1); /* (the load; the store past the end faults) */
     /* rf_wrap: where no lane wraps, its two stores and its load; where some do, none
-     * (the widening found it: the warp's accesses take the general path) */
+     * (the widening finds it and hands the block to the interpreter) */
     CHECK(hits_wrap[1] == 3 && hits_wrap[2] == 3);
     CHECK(hits_wrap[3] == 0 && hits_wrap[4] == 0);
+    /* rf_wide: its 8-byte rows */
+    for (unsigned c = 0; c < 4; c++) CHECK(hits_wide[c] != 0);
     return rc || harness_failures ? harness_report("test_jit_rowform") : 0;
 }

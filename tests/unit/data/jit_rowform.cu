@@ -54,3 +54,15 @@ extern "C" __global__ void rf_wrap(const float *p, float *out, unsigned base, un
     out[t] = (float)(w >> 8);
     if (load) out[64 + t] = p[w];
 }
+
+// 8-byte accesses along rows: one value per row and consecutive ones loaded, a row stored,
+// through shared memory too.
+extern "C" __global__ void rf_wide(const long long *p, long long *out, int n) {
+    __shared__ double t[16][32];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * blockDim.y + ty, col = blockIdx.x * blockDim.x + tx;
+    long long v = p[row * n + col] * 3 + p[row * n];
+    t[ty][tx] = (double)v;
+    __syncthreads();
+    out[row * n + col] = v + (long long)t[ty][0] - (long long)t[0][tx];
+}
