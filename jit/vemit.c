@@ -701,7 +701,7 @@ typedef struct aval {
  * file's lane 1 slot */
 #define RSTEP INT64_MIN
 /* vfunc.stride of a row-affine register of the rows variant (see find_rows): lane l holds
- * s<slot> + (l % W) * c + (l / W) * t<slot>, c its constant (vrows.c) */
+ * s<slot> + (l % W) * c + (l / W) * t<slot>, c its constant (vrows.c[slot]) */
 #define RROW (INT64_MIN + 1)
 static const aval AV_TOP = {A_TOP, false, 0, 0, false}, AV_VEC = {A_VEC, false, 0, UB_ANY, false};
 
