@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* VCUDA_JIT_ROWS: 0 turns the row path off (the general code for every access), `count`
- * makes the generated code count the accesses it takes (vr_hits, a symbol of each compiled
- * unit, for tests); else it is on. */
+/* VCUDA_JIT_ROWS: 0 turns the rows variant off (such blocks run the general one), `count`
+ * makes the generated code count the row accesses it makes (vr_hits, a symbol of each
+ * compiled unit, for tests); else it is on. */
 bool jit_vemit_rows_enabled(void) {
     const char *e = getenv("VCUDA_JIT_ROWS");
     return !e || strcmp(e, "0");
