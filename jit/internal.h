@@ -60,6 +60,23 @@ void jit_vemit_lane_array(jit_buf *o, unsigned reg, bool narrow);
 /* The lanes of m, the first f_, each store of size bytes of (T)(val) (an expression of
  * lane l0_) at base + ef_ + (l0_ - f_) * st_, in lane order. */
 void jit_vemit_store_strided(jit_buf *o, const char *T, unsigned size, const char *val);
+/* Its accesses of warps that hold several rows of a 2-D block (jit/vemit_rows.c): the
+ * prelude's part, and the fast path of one access whose address is row-affine (lane l of
+ * row y = l / W, x = l % W: h + x * c + y * g + imm; c 0 or the size for a load, the size
+ * for a store), as text `if (...) { ... } else` before the access's other paths. */
+void jit_vemit_rows_prelude(jit_buf *o);
+/* Is the row path on (VCUDA_JIT_ROWS, see jit/vemit_rows.c)? */
+bool jit_vemit_rows_enabled(void);
+typedef struct jit_vrow_access {
+    uint32_t insn;        /* the instruction (its range cache: RNG) */
+    bool shared, load, narrow, w32;
+    unsigned size;        /* 4 or 8 bytes */
+    long long c, imm;
+    const char *h, *g;    /* the address register's first lane and row step (C names) */
+    const char *dst;      /* load: the register (a vn when narrow, else a vu) */
+    const char *src;      /* store: the value (a vn register when narrow, else a vu) */
+} jit_vrow_access;
+void jit_vemit_rows_access(jit_buf *o, const jit_vrow_access *a);
 /* Is f a kernel for the vector tier: not turned off (VCUDA_JIT_VECTOR=0), and small
  * enough that the C compiler's time stays bounded (its code costs the compiler several
  * times the per-warp code's time: larger kernels get only that)? */

@@ -315,17 +315,23 @@ typedef struct vfunc {
     uint32_t ns;         /* words of one warp's part of the stash */
     bool reads_tid;      /* the kernel reads threadIdx */
     bool general;        /* the general variant is generated too (vg_f<index>) */
+    struct vrows *rows;  /* the rows variant's row-affine registers (see find_rows), or
+                          * NULL */
+    bool rowsv;          /* the rows variant (vr_f<index>); in the affine one: it exists */
 } vfunc;
 
 #define SET_HAS(s, k) (((s)[(k) >> 6] >> ((k) & 63)) & 1u)
 #define SET_ADD(s, k) ((s)[(k) >> 6] |= 1ull << ((k) & 63))
 #define SET_DEL(s, k) ((s)[(k) >> 6] &= ~(1ull << ((k) & 63)))
 
+static void rows_free(struct vrows *r);
+
 static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
     free(v->uni); free(v->stride); free(v->w32); free(v->av); free(v->plive); free(v->inv);
     free(v->narrow); free(v->sidx); free(v->pidx);
+    rows_free(v->rows);
 }
 
 static bool reject(char *why, size_t n, const exec_insn *in, const char *what) {
@@ -694,6 +700,9 @@ typedef struct aval {
  * register) beside the register's lane 0 in s<slot>, and at a barrier in the register
  * file's lane 1 slot */
 #define RSTEP INT64_MIN
+/* vfunc.stride of a row-affine register of the rows variant (see find_rows): lane l holds
+ * s<slot> + (l % W) * c + (l / W) * t<slot>, c its constant (vrows.c[slot]) */
+#define RROW (INT64_MIN + 1)
 static const aval AV_TOP = {A_TOP, false, 0, 0, false}, AV_VEC = {A_VEC, false, 0, UB_ANY, false};
 
 static bool konst_value(const vfunc *v, uint32_t s, uint64_t *c) {
@@ -964,6 +973,195 @@ static void analyse_values(vfunc *v) {
     }
 }
 
+/* ---- rows of a 2-D block (the rows variant) ----
+ *
+ * The affine variant runs the blocks whose warps hold 32 consecutive threads of a row. In
+ * the common other block, W = blockDim.x a power of two below 32 (16 x 16 tiles), lane l
+ * is thread x = l % W of the warp's row y = l / W (a warp's rows all of one z), and
+ * threadIdx.x (x), threadIdx.y (the warp's first row plus y) and what is made of them are
+ * row-affine: lane l holds h + x * c + y * g in the register's width, c a constant of the
+ * code, h and g values of the run. The rows variant (vr_f<index>), which runs such blocks,
+ * holds such a register as two scalars, as the affine variant does its affine ones
+ * (s<slot>: h; t<slot>: g, sign-extended from 32 bits for a 32-bit register; vfunc.stride
+ * RROW), its lanes made where a vector is wanted (RFQ, RFW); an access whose address steps
+ * along a row by 0 or by its size is a load a row or row-wide vector accesses
+ * (jit/vemit_rows.c). Blocks of other shapes run the general variant.
+ *
+ * The analysis is a fixed point as analyse_values': a register is row-affine when all its
+ * definitions are, with one c and one width. A definition is when it is unguarded (and,
+ * in an if-then region, not read after the paths meet) and: a thread index; a move, add
+ * or sub of row-affine and uniform values; a product by a constant, or of a uniform value
+ * and a value constant along rows (n * ty: c = 0); a shift by a constant; an offset; an
+ * integer cvt. A 32-bit value widened (cvt, mul.wide) keeps its form only if no lane
+ * wraps: checked when the code runs (ROWNW), else the block goes on in the interpreter.
+ */
+enum { RW_TOP, RW_ROW, RW_NO };
+typedef struct vrows {
+    uint8_t *st;    /* per slot: RW_* */
+    int64_t *c;     /* the step along a row (sign-extended from 32 bits when w32) */
+    bool *w32;      /* the register is 32 bits wide */
+} vrows;
+
+static bool row_reg(const vfunc *v, uint32_t s) {
+    return v->rows && s < v->f->nslots && v->rows->st[s] == RW_ROW;
+}
+
+static void rows_free(vrows *r) {
+    if (!r) return;
+    free(r->st); free(r->c); free(r->w32); free(r);
+}
+
+static int64_t c32(int64_t c) { return (int32_t)(uint32_t)c; }
+
+/* Operand s's form: a constant or a uniform scalar (uni: c 0, exact in any width), a
+ * row-affine vector, or not known yet (RW_TOP) or not row-affine. */
+typedef struct rop {
+    int st;
+    int64_t c;
+    bool w32, uni;
+} rop;
+
+static rop row_operand(const vfunc *v, uint32_t s) {
+    uint64_t k;
+    if (konst_value(v, s, &k)) return (rop){RW_ROW, 0, false, true};
+    if (s >= v->f->nslots || v->konst[s]) return (rop){RW_NO, 0, false, false};
+    if (v->uni[s]) return (rop){v->stride[s] ? RW_NO : RW_ROW, 0, false, true};
+    return (rop){v->rows->st[s], v->rows->c[s], v->rows->w32[s], false};
+}
+
+typedef struct rres {
+    int st;
+    int64_t c;
+    bool w32;
+} rres;
+
+/* What instruction i's definition is, given its operands' forms. */
+static rres row_result(const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    const rres NO = {RW_NO, 0, false};
+    if (in->guard >= 0 || in->lane_fn) return NO;
+    int32_t rt = v->region_of[i];
+    if (rt >= 0 && SET_HAS(&v->live[(uint32_t)rt * v->nw], in->d[0])) return NO;
+    switch (v->kind[i]) {
+    case K_SREG:
+        if (in->target == PTX_SREG_TID_X) return (rres){RW_ROW, 1, true};
+        if (in->target == PTX_SREG_TID_Y || in->target == PTX_SREG_TID_Z)
+            return (rres){RW_ROW, 0, true};
+        return NO;
+    case K_OFFSET: {
+        rop a = row_operand(v, in->a[0]);
+        if (a.st != RW_ROW) return (rres){a.st, 0, false};
+        if (in->aux == 32) return (rres){RW_ROW, c32(a.c), true};
+        if (in->aux >= 64 && (!a.w32 || a.uni)) return (rres){RW_ROW, a.c, false};
+        return NO;
+    }
+    case K_SIMPLE: {
+        int cv = int_cvt(in);
+        if (cv == CVT_NONE) return NO;
+        rop a = row_operand(v, in->a[0]);
+        if (a.st != RW_ROW) return (rres){a.st, 0, false};
+        if (cv == CVT_TRUNC) return (rres){RW_ROW, c32(a.c), true};
+        if (cv == CVT_MOV) return a.w32 && !a.uni ? NO : (rres){RW_ROW, a.c, false};
+        return (rres){RW_ROW, c32(a.c), false}; /* widened: ROWNW when the code runs */
+    }
+    case K_SPEC:
+        break;
+    default:
+        return NO;
+    }
+    const vspec *vs = v->vs[i];
+    if (in->op == PTX_OP_selp || vs->setp) return NO;
+    bool wide = vs->var == ALU_V_WIDE, sgn = vs->type == PTX_T_s32;
+    bool w32 = !wide && ptx_type_sizes[vs->type] == 4;
+    rop a[3];
+    for (unsigned k = 0; k < in->na && k < 3; k++) {
+        a[k] = row_operand(v, in->a[k]);
+        if (a[k].st != RW_ROW) return (rres){a[k].st, 0, false};
+        bool read32 = w32 || (wide && k < 2);
+        /* a 64-bit operation on a 32-bit row-affine register widens it without a cvt */
+        if (!read32 && a[k].w32 && !a[k].uni) return NO;
+        if (read32) a[k].c = c32(a[k].c);
+    }
+    uint64_t k;
+    int64_t c;
+    switch (vs->op) {
+    case PTX_OP_mov:
+        c = a[0].c;
+        break;
+    case PTX_OP_add:
+        c = (int64_t)((uint64_t)a[0].c + (uint64_t)a[1].c);
+        break;
+    case PTX_OP_sub:
+        c = (int64_t)((uint64_t)a[0].c - (uint64_t)a[1].c);
+        break;
+    case PTX_OP_mul:
+    case PTX_OP_mad: {
+        int kc = konst_value(v, in->a[1], &k) ? 1 : konst_value(v, in->a[0], &k) ? 0 : -1;
+        if (kc >= 0) {
+            int64_t kk = wide ? (sgn ? (int64_t)(int32_t)(uint32_t)k : (int64_t)(uint32_t)k)
+                              : (int64_t)k;
+            c = (int64_t)((uint64_t)a[1 - kc].c * (uint64_t)kk);
+        } else if ((a[0].uni && a[1].c == 0) || (a[1].uni && a[0].c == 0)) {
+            c = 0; /* (a uniform factor times a value constant along rows) */
+        } else {
+            return NO;
+        }
+        if (vs->op == PTX_OP_mad) c = (int64_t)((uint64_t)c + (uint64_t)a[2].c);
+        break;
+    }
+    case PTX_OP_shl:
+        if (!konst_value(v, in->a[1], &k) || k >= (w32 ? 32u : 64u)) return NO;
+        c = (int64_t)((uint64_t)a[0].c << k);
+        break;
+    default:
+        return NO;
+    }
+    return (rres){RW_ROW, w32 ? c32(c) : c, w32};
+}
+
+/* The rows variant's row-affine registers, made scalars. */
+static void find_rows(vfunc *v) {
+    const exec_func *f = v->f;
+    vrows *r = calloc(1, sizeof *r);
+    if (!r) abort();
+    r->st = calloc(f->nslots + 1, 1);
+    r->c = calloc(f->nslots + 1, sizeof *r->c);
+    r->w32 = calloc(f->nslots + 1, sizeof *r->w32);
+    if (!r->st || !r->c || !r->w32) abort();
+    v->rows = r;
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i <= v->n; i++) {
+            insn_slots(v, i, use, &nuse, def, &ndef);
+            bool one = ndef == 1 && def[0] == f->code[i].d[0];
+            rres x = one ? row_result(v, i) : (rres){RW_NO, 0, false};
+            for (unsigned d = 0; d < ndef; d++) {
+                uint32_t s = def[d];
+                if (s >= f->nslots || v->uni[s] || x.st == RW_TOP || r->st[s] == RW_NO) continue;
+                if (r->st[s] == RW_TOP && x.st == RW_ROW) {
+                    r->st[s] = RW_ROW;
+                    r->c[s] = x.c;
+                    r->w32[s] = x.w32;
+                    changed = true;
+                } else if (x.st != RW_ROW || r->c[s] != x.c || r->w32[s] != x.w32) {
+                    r->st[s] = RW_NO;
+                    changed = true;
+                }
+            }
+        }
+    }
+    for (uint32_t s = 0; s < f->nslots; s++) {
+        if (r->st[s] != RW_ROW || !SET_HAS(v->isvar, s) || v->uni[s]) r->st[s] = RW_NO;
+        if (r->st[s] == RW_ROW) { /* one scalar (and its row step) for the warp */
+            v->uni[s] = true;
+            v->stride[s] = RROW;
+            v->w32[s] = r->w32[s];
+        }
+    }
+}
+
 /* ---- 32-bit lanes ----
  *
  * A vector register whose every definition makes a 32-bit value (zero-extended in the
@@ -1045,7 +1243,7 @@ static void assign_stash(vfunc *v) {
             if (SET_HAS(&v->live[i * v->nw], s) && SET_HAS(v->isvar, s) && v->uni[s] &&
                 !v->inv[s] && v->sidx[s] < 0) {
                 v->sidx[s] = (int32_t)v->ns;
-                v->ns += v->stride[s] == RSTEP ? 2 : 1;
+                v->ns += v->stride[s] == RSTEP || v->stride[s] == RROW ? 2 : 1;
             }
         for (uint32_t p = 0; p < f->npreds; p++)
             if (p != f->pred_true && p != f->pred_false && SET_HAS(&v->plive[i * v->pw], p) &&
@@ -1085,6 +1283,8 @@ static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BCV(0x%llxull)", (unsigned long long)c->value);
         else jit_buf_printf(o, "LDV(R + %uu * 32)", s);
+    } else if (v->uni[s] && v->stride[s] == RROW) {
+        jit_buf_printf(o, "RFV(s%u, %lldll, t%u, %s)", s, (long long)v->rows->c[s], s, wmask(v, s));
     } else if (v->uni[s] && v->stride[s]) {
         jit_buf_printf(o, "AFV(s%u, ", s);
         stp(o, v, s);
@@ -1104,6 +1304,8 @@ static void opq(jit_buf *o, const vfunc *v, uint32_t s) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BQ(0x%llxull)", (unsigned long long)c->value);
         else jit_buf_printf(o, "LDQ(R + %uu * 32 + k_ * QL)", s);
+    } else if (v->uni[s] && v->stride[s] == RROW) {
+        jit_buf_printf(o, "RFQ(s%u, %lldll, t%u, %s)", s, (long long)v->rows->c[s], s, wmask(v, s));
     } else if (v->uni[s] && v->stride[s]) {
         jit_buf_printf(o, "AFQ(s%u, ", s);
         stp(o, v, s);
@@ -1123,6 +1325,8 @@ static void opw(jit_buf *o, const vfunc *v, uint32_t s) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "BW(0x%xu)", (uint32_t)c->value);
         else jit_buf_printf(o, "NWQ(LDQ(R + %uu * 32 + j_ * WL), LDQ(R + %uu * 32 + j_ * WL + QL))", s, s);
+    } else if (v->uni[s] && v->stride[s] == RROW) {
+        jit_buf_printf(o, "RFW(s%u, %lldll, t%u)", s, (long long)v->rows->c[s], s);
     } else if (v->uni[s] && v->stride[s]) {
         jit_buf_printf(o, "AFW(s%u, ", s);
         stp(o, v, s);
@@ -1142,6 +1346,9 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
         const exec_const *c = &v->f->consts[v->cidx[s]];
         if (c->kind == EXEC_CK_VALUE) jit_buf_printf(o, "0x%llxull", (unsigned long long)c->value);
         else jit_buf_printf(o, "R[%uu * 32 + l0_]", s);
+    } else if (v->uni[s] && v->stride[s] == RROW) {
+        jit_buf_printf(o, "((s%u + (u64)(l0_ & ((1u << lw_) - 1u)) * (u64)%lldll + (u64)(l0_ >> lw_) * (u64)t%u) & %s)",
+                       s, (long long)v->rows->c[s], s, wmask(v, s));
     } else if (v->uni[s] && v->stride[s]) {
         jit_buf_printf(o, "((s%u + (u64)l0_ * (u64)", s);
         stp(o, v, s);
@@ -1164,13 +1371,16 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
     bool store = mode == 1 || mode == 2;
     if (v->inv[s] && mode != 1) return; /* one value for every warp: kept as it is */
     if (v->uni[s]) {
-        bool rs = v->stride[s] == RSTEP;
+        bool rs = v->stride[s] == RSTEP || v->stride[s] == RROW;
         if (mode == 2) {
             jit_buf_printf(o, "    SV_[wi * %uu + %du] = s%u;\n", v->ns, v->sidx[s], s);
             if (rs) jit_buf_printf(o, "    SV_[wi * %uu + %du] = (u64)t%u;\n", v->ns, v->sidx[s] + 1, s);
         } else if (mode == 3) {
             jit_buf_printf(o, "    s%u = SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s]);
             if (rs) jit_buf_printf(o, "    t%u = (i64)SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s] + 1);
+        } else if (store && v->stride[s] == RROW) {
+            jit_buf_printf(o, "    STV(R + %uu * 32, RFV(s%u, %lldll, t%u, %s));\n", s, s,
+                           (long long)v->rows->c[s], s, wmask(v, s));
         } else if (store && v->stride[s]) {
             jit_buf_printf(o, "    STV(R + %uu * 32, AFV(s%u, ", s, s);
             stp(o, v, s);
@@ -1179,7 +1389,9 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
             jit_buf_printf(o, "    STV(R + %uu * 32, BCV(s%u));\n", s, s);
         } else {
             jit_buf_printf(o, "    s%u = R[%uu * 32];\n", s, s);
-            if (rs) jit_buf_printf(o, "    t%u = (i64)R[%uu * 32 + 1];\n", s, s);
+            if (v->stride[s] == RROW) /* (lane W is the second row's first) */
+                jit_buf_printf(o, "    t%u = (i64)(R[%uu * 32 + ((1u << lw_) & 31u)] - s%u);\n", s, s, s);
+            else if (rs) jit_buf_printf(o, "    t%u = (i64)R[%uu * 32 + 1];\n", s, s);
         }
     } else if (v->narrow[s] && mode == 2) {
         jit_buf_printf(o, "    __builtin_memcpy(R + %uu * 32, &r%u, 128);\n", s, s);
@@ -1582,6 +1794,159 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
     jit_buf_printf(o, "      }\n    }\n");
 }
 
+/* ---- rows of a 2-D block: the text (see find_rows) ---- */
+
+/* Operand s's first lane (h, a u64) and row step (g, a u64 of the i64), read as its width
+ * (ext 0), or as 32 bits zero- (1) or sign-extended (2). */
+static void row_h(jit_buf *o, const vfunc *v, uint32_t s, int ext) {
+    jit_buf_printf(o, ext == 0 ? "(u64)(" : ext == 1 ? "(u64)(u32)(" : "(u64)(i64)(i32)(u32)(");
+    opnd_b(o, v, s);
+    jit_buf_printf(o, ")");
+}
+static void row_g(jit_buf *o, const vfunc *v, uint32_t s, int ext) {
+    if (!row_reg(v, s)) jit_buf_printf(o, "0ull");
+    else if (ext) jit_buf_printf(o, "(u64)(i64)(i32)(u32)t%u", s);
+    else jit_buf_printf(o, "(u64)t%u", s);
+}
+
+/* Before instruction i widens row-affine register s (sgn: sign-extended): where a lane
+ * would wrap, the block goes on in the interpreter from i. */
+static void row_widen_check(jit_buf *o, const vfunc *v, uint32_t i, uint32_t s, bool sgn) {
+    if (!row_reg(v, s)) return;
+    jit_buf_printf(o, "    if (m && UNLIKELY(!ROWNW(s%u, %lldll, (i64)(i32)(u32)t%u, %d, lw_))) {\n", s,
+                   (long long)c32(v->rows->c[s]), s, sgn ? 1 : 0);
+    emit_bail(o, v, i);
+    jit_buf_printf(o, "    }\n");
+}
+
+/* Instruction i, which defines a row-affine register: its form, once for the warp. */
+static void emit_row_def(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t d = in->d[0];
+    if (v->kind[i] == K_SREG) {
+        if (in->flags & EXEC_F_PSEUDO) jit_buf_printf(o, "    clk--;\n");
+        const char *h = in->target == PTX_SREG_TID_Y ? "(u64)((wi * R_) % V.ntid[1])"
+                      : in->target == PTX_SREG_TID_Z ? "(u64)((wi * R_) / V.ntid[1])" : "0ull";
+        jit_buf_printf(o, "    if (m) { s%u = %s; t%u = %d; }\n", d, h, d,
+                       in->target == PTX_SREG_TID_Y ? 1 : 0);
+        return;
+    }
+    int ext = 0;
+    bool wide = false;
+    if (v->kind[i] == K_SIMPLE) {
+        int cv = int_cvt(in);
+        ext = cv == CVT_ZEXT ? 1 : cv == CVT_SEXT ? 2 : 0;
+        if (ext) row_widen_check(o, v, i, in->a[0], ext == 2);
+    } else if (v->kind[i] == K_SPEC && v->vs[i]->var == ALU_V_WIDE) {
+        wide = true;
+        ext = v->vs[i]->type == PTX_T_s32 ? 2 : 1;
+        for (unsigned k = 0; k < 2; k++) row_widen_check(o, v, i, in->a[k], ext == 2);
+    }
+    jit_buf_printf(o, "    if (m) { u64 h_ = ");
+    if (v->kind[i] == K_OFFSET || v->kind[i] == K_SIMPLE) {
+        row_h(o, v, in->a[0], ext);
+        if (v->kind[i] == K_OFFSET) jit_buf_printf(o, " + 0x%llxull", (unsigned long long)in->imm);
+        jit_buf_printf(o, ", g_ = ");
+        row_g(o, v, in->a[0], ext);
+    } else {
+        /* (the operands of a wide product read as 32 bits, extended; its addend not) */
+        int e0 = wide ? ext : 0;
+        switch (v->vs[i]->op) {
+        case PTX_OP_mov:
+            row_h(o, v, in->a[0], 0);
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], 0);
+            break;
+        case PTX_OP_add: case PTX_OP_sub: {
+            const char *op = v->vs[i]->op == PTX_OP_add ? " + " : " - ";
+            row_h(o, v, in->a[0], 0);
+            jit_buf_printf(o, "%s", op);
+            row_h(o, v, in->a[1], 0);
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], 0);
+            jit_buf_printf(o, "%s", op);
+            row_g(o, v, in->a[1], 0);
+            break;
+        }
+        case PTX_OP_mul: case PTX_OP_mad:
+            /* one factor is uniform (its g is 0): h = ha * hb, g = ga * hb + ha * gb */
+            row_h(o, v, in->a[0], e0);
+            jit_buf_printf(o, " * ");
+            row_h(o, v, in->a[1], e0);
+            if (v->vs[i]->op == PTX_OP_mad) {
+                jit_buf_printf(o, " + ");
+                row_h(o, v, in->a[2], 0);
+            }
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], e0);
+            jit_buf_printf(o, " * ");
+            row_h(o, v, in->a[1], e0);
+            jit_buf_printf(o, " + ");
+            row_h(o, v, in->a[0], e0);
+            jit_buf_printf(o, " * ");
+            row_g(o, v, in->a[1], e0);
+            if (v->vs[i]->op == PTX_OP_mad) {
+                jit_buf_printf(o, " + ");
+                row_g(o, v, in->a[2], 0);
+            }
+            break;
+        case PTX_OP_shl:
+            row_h(o, v, in->a[0], 0);
+            jit_buf_printf(o, " << ");
+            opnd_b(o, v, in->a[1]);
+            jit_buf_printf(o, ", g_ = ");
+            row_g(o, v, in->a[0], 0);
+            jit_buf_printf(o, " << ");
+            opnd_b(o, v, in->a[1]);
+            break;
+        default:
+            abort(); /* row_result makes no other operation row-affine */
+        }
+    }
+    /* (both computed before either is written: d may be an operand) */
+    if (v->rows->w32[d])
+        jit_buf_printf(o, "; s%u = h_ & 0xffffffffull; t%u = (i64)(i32)(u32)g_; }\n", d, d);
+    else
+        jit_buf_printf(o, "; s%u = h_; t%u = (i64)g_; }\n", d, d);
+}
+
+/* The rows variant's part of the function: the block's shape (lw_: log2 W, R_: rows a
+ * warp) and the lanes' places in their rows (x: LXQ_, LXW_; y: LYQ_, LYW_) for the
+ * vectors of row-affine registers (RFQ, RFW). */
+static void emit_rows_decl(jit_buf *o, const vfunc *v) {
+    if (!v->rows) return;
+    jit_buf_printf(o, "  const u32 lw_ = (u32)__builtin_ctz(V.ntid[0] | 32u), R_ = 32u >> lw_; (void)R_;\n"
+                      "  vu LXQ_, LYQ_; vn LXW_, LYW_;\n"
+                      "  XQ(LXQ_.q[k_] = IOTA.q[k_] & BQ((1u << lw_) - 1u); LYQ_.q[k_] = IOTA.q[k_] >> lw_;)\n"
+                      "  XW(LXW_.w[j_] = IOTAW.w[j_] & BW((1u << lw_) - 1u); LYW_.w[j_] = IOTAW.w[j_] >> lw_;)\n");
+}
+
+/* The fast path of a load or store of instruction i whose address register is row-affine
+ * and steps along a row by 0 (a load) or by the size: `if (...) {...} else`, before the
+ * access's general code; false when it has none. */
+static bool emit_rows_mem(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
+                          unsigned size) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t as = in->a[0], d = in->d[0];
+    if (!row_reg(v, as) || (size != 4 && size != 8)) return false;
+    int64_t c = v->rows->c[as];
+    if (load ? (c != 0 && c != (int64_t)size) || v->uni[d] || v->konst[d] : c != (int64_t)size)
+        return false;
+    char h[32], g[32], reg[32];
+    snprintf(h, sizeof h, "s%u", as);
+    snprintf(g, sizeof g, "t%u", as);
+    jit_buf src = {0};
+    bool narrow = size == 4 && !v->konst[d] && !v->uni[d] && v->narrow[d];
+    snprintf(reg, sizeof reg, "r%u", d);
+    if (!load && !narrow) opnd(&src, v, d);
+    jit_vrow_access a = {.insn = i, .shared = shared, .load = load, .narrow = narrow,
+                         .w32 = v->rows->w32[as], .size = size, .c = c, .imm = in->imm,
+                         .h = h, .g = g, .dst = reg, .src = load || narrow ? reg : src.s};
+    jit_vemit_rows_access(o, &a);
+    jit_buf_free(&src);
+    return true;
+}
+
 static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     unsigned size;
@@ -1607,12 +1972,13 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     /* a load from an address every lane holds alike (a register of one value for the warp:
      * tile[k] in a 1-D block) is one scalar load, as a warp-uniform one */
     if (load && !v->konst[as] && v->uni[as] && !v->stride[as]) uni = true;
-    bool strided = !uni && !v->konst[as] && v->uni[as] && v->stride[as] &&
+    bool strided = !uni && !v->konst[as] && v->uni[as] && v->stride[as] && v->stride[as] != RROW &&
                    (load ? !v->uni[in->d[0]] : true);
     if (strided) {
         emit_mem_strided(o, v, i, shared, load, size);
         return;
     }
+    if (!uni && v->rows) emit_rows_mem(o, v, i, shared, load, size); /* (rows: `if .. else`) */
     if (uni) {
         jit_buf_printf(o, "    { u32 l0_ = m ? __builtin_ctz(m) : 0; u64 a0 = ");
         opnd_s(o, v, in->a[0]);
@@ -1712,8 +2078,9 @@ static bool emit_setp_affine(jit_buf *o, const vfunc *v, uint32_t i) {
     const vspec *vs = v->vs[i];
     if (vs->type != PTX_T_u32 && vs->type != PTX_T_s32) return false;
     uint32_t a = in->a[0], b = in->a[1];
-    bool aa = !v->konst[a] && v->uni[a] && v->stride[a];
-    bool ba = !v->konst[b] && v->uni[b] && v->stride[b];
+    bool aa = !v->konst[a] && v->uni[a] && v->stride[a] && v->stride[a] != RROW;
+    bool ba = !v->konst[b] && v->uni[b] && v->stride[b] && v->stride[b] != RROW;
+    if (row_reg(v, a) || row_reg(v, b)) return false; /* (rows: the lanes' comparison) */
     if (aa == ba) return false;
     uint32_t x = aa ? a : b, c = aa ? b : a;
     if (!v->konst[c] && !(v->uni[c] && !v->stride[c])) return false; /* the other: uniform */
@@ -2016,7 +2383,10 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                 snprintf(src, sizeof src, "R[%uu * 32]", s);
                 snprintf(step, sizeof step, "(i64)R[%uu * 32 + 1]", s);
             }
-            if (v->uni[s] && v->stride[s] == RSTEP)
+            if (v->uni[s] && v->stride[s] == RROW)
+                jit_buf_printf(o, "      ROWFILL(R + %uu * 32, %s, %lldll, %s, %s, (u32)__builtin_ctz(B->ntid[0] | 32u));\n",
+                               s, src, (long long)v->rows->c[s], step, wmask(v, s));
+            else if (v->uni[s] && v->stride[s] == RSTEP)
                 jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %s, %s));\n", s, src, step, wmask(v, s));
             else if (v->uni[s] && v->stride[s])
                 jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %lldll, %s));\n", s, src,
@@ -2036,7 +2406,14 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
     jit_buf_printf(o, "%sint %s_f%u(void *b, const struct brt *rt) {\n"
                       "  struct bview V; rt->view(b, &V);\n",
                    v->affine ? "" : "static ", v->pfx, f->index);
-    if (v->affine && v->reads_tid && v->general)
+    if (v->affine && v->reads_tid && v->general && v->rowsv)
+        /* rows of a power of two below 32 threads, a warp's rows of one z: the rows
+         * variant; other shapes: the general one */
+        jit_buf_printf(o, "  if (!((V.ntid[1] == 1 && V.ntid[2] == 1) || !(V.ntid[0] & 31)))\n"
+                          "    return V.ntid[0] < 32u && !(V.ntid[0] & (V.ntid[0] - 1u)) &&\n"
+                          "           (V.ntid[2] == 1u || !((V.ntid[0] * V.ntid[1]) & 31u)) ? vr_f%u(b, rt) : vg_f%u(b, rt);\n",
+                       f->index, f->index);
+    else if (v->affine && v->reads_tid && v->general)
         jit_buf_printf(o, "  if (!((V.ntid[1] == 1 && V.ntid[2] == 1) || !(V.ntid[0] & 31)))\n"
                           "    return vg_f%u(b, rt);\n", f->index);
     else if (v->affine && v->reads_tid)
@@ -2053,10 +2430,12 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
      * predicates, a few words a warp side by side (its register file's slots are 256
      * bytes apart, behind a pointer of its state) */
     jit_buf_printf(o, "  u64 SV_[32 * %uu + 1];\n", v->ns);
+    emit_rows_decl(o, v);
     for (uint32_t s = 0; s < f->nslots; s++)
         if (SET_HAS(v->isvar, s)) {
             if (v->uni[s]) jit_buf_printf(o, "  u64 s%u = 0;\n", s);
-            if (v->uni[s] && v->stride[s] == RSTEP) jit_buf_printf(o, "  i64 t%u = 0;\n", s);
+            if (v->uni[s] && (v->stride[s] == RSTEP || v->stride[s] == RROW))
+                jit_buf_printf(o, "  i64 t%u = 0;\n", s);
             else if (v->narrow[s]) jit_buf_printf(o, "  vn r%u = {0};\n", s);
             else jit_buf_printf(o, "  vu r%u = {0};\n", s);
         }
@@ -2100,6 +2479,10 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             for (unsigned k = 0; k < nuse; k++)
                 if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
             jit_vprof_observe(o, i);
+        }
+        if (ndef == 1 && def[0] < f->nslots && row_reg(v, def[0])) { /* (find_rows: row_result) */
+            emit_row_def(o, v, i);
+            continue;
         }
         if (ndef == 1 && def[0] < f->nslots && v->uni[def[0]] && v->stride[def[0]] &&
             (v->kind[i] == K_SPEC || v->kind[i] == K_OFFSET || v->kind[i] == K_SREG ||
@@ -2232,15 +2615,16 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
 
 /* Analyse f for one variant (affine: threadIdx.x as an affine register) and generate it;
  * false with the reason when the tier cannot take f. */
-static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf *o, char *why,
-                          size_t wn) {
+static bool vemit_variant(const exec_func *f, bool affine, bool general, bool rows, jit_buf *o,
+                          char *why, size_t wn) {
     vfunc v;
     memset(&v, 0, sizeof v);
     v.f = f;
     v.n = f->ncode;
     v.affine = affine;
     v.general = general;
-    v.pfx = affine ? "vb" : "vg";
+    v.rowsv = rows;
+    v.pfx = affine ? "vb" : rows ? "vr" : "vg";
     uint32_t n1 = v.n + 1;
     v.nw = (f->nslots + 63) / 64 + 1;
     v.kind = calloc(n1, 1);
@@ -2313,6 +2697,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, jit_buf
         liveness(&v);
         pred_liveness(&v);
         analyse_values(&v);
+        if (!affine && rows) find_rows(&v);
         block_invariants(&v);
         find_narrow(&v);
         assign_stash(&v);
@@ -2342,15 +2727,16 @@ bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
     if (!f->code || !f->pf->is_entry) return reject(why, wn, NULL, "not a kernel");
     const char *e = getenv("VCUDA_JIT_AFFINE");
     if (e && !strcmp(e, "0")) {
-        if (!vemit_variant(f, false, false, o, why, wn)) return false;
+        if (!vemit_variant(f, false, false, false, o, why, wn)) return false;
         /* the entry point is the general code */
         jit_buf_printf(o, "int vb_f%u(void *b, const struct brt *rt) { return vg_f%u(b, rt); }\n\n",
                        f->index, f->index);
         return true;
     }
-    bool general = reads_tid_yz(f);
-    if (general && !vemit_variant(f, false, false, o, why, wn)) return false;
-    return vemit_variant(f, true, general, o, why, wn);
+    bool general = reads_tid_yz(f), rows = general && jit_vemit_rows_enabled();
+    if (general && !vemit_variant(f, false, false, false, o, why, wn)) return false;
+    if (rows && !vemit_variant(f, false, false, true, o, why, wn)) return false;
+    return vemit_variant(f, true, general, rows, o, why, wn);
 }
 
 /* The prelude's vector types and their operations. A register's 32 lanes are chunks of the
@@ -2553,4 +2939,5 @@ void jit_vemit_prelude(jit_buf *o) {
         sizeof(exec_native_block_view), sizeof(exec_wstate),
         offsetof(exec_wstate, h) + offsetof(exec_warp, alive));
     jit_vemit_mem_prelude(o);
+    jit_vemit_rows_prelude(o);
 }
