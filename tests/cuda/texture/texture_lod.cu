@@ -7,41 +7,8 @@
 // the result; 1D and 3D gradients; a texture whose sides are not powers of two; a level
 // bias with level clamps; point filtering between levels. With -DANISO, the same random
 // pairs under maxAnisotropy 2, 4 and 16 (recorded, not compared). Prints lod * 256.
-#include "common_tex.h"
-#include <cmath>
-#include <cstdint>
+#include "lod_common.h"
 
-__global__ void grad1D(cudaTextureObject_t t, const float4 *g, float *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = tex1DGrad<float>(t, 0.5f, g[i].x, g[i].y);
-}
-
-__global__ void grad2D(cudaTextureObject_t t, const float4 *g, float *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(g[i].x, g[i].y), make_float2(g[i].z, g[i].w));
-}
-
-__global__ void grad3D(cudaTextureObject_t t, const float4 *g, float *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = tex3DGrad<float>(t, 0.5f, 0.5f, 0.5f, g[2 * i], g[2 * i + 1]);
-}
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint32_t rnd()
-{
-    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-static float unit() { return (rnd() & 0xffffff) / 16777216.0f; }
-// A random magnitude in [2^lo, 2^hi), full float mantissa, random sign.
-static float mag(int lo, int hi)
-{
-    float v = ldexpf(1.0f + unit(), lo + (int)(rnd() % (unsigned)(hi - lo)));
-    return rnd() & 1 ? -v : v;
-}
 // The same with a 10-bit significand (what the unit keeps, so no bits are cut).
 static float mag10(int lo, int hi)
 {
@@ -88,56 +55,6 @@ static int key(const float *g, int t1, int t2)
     return e * 256 + (int)(ldexp(m, 9) - 256);
 }
 
-static cudaTextureObject_t mipTex(cudaMipmappedArray_t mm, cudaTextureFilterMode mf, float bias, float minl,
-                                  float maxl, int aniso)
-{
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeMipmappedArray;
-    r.res.mipmap.mipmap = mm;
-    cudaTextureDesc td = {};
-    td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
-    td.normalizedCoords = 1;
-    td.filterMode = cudaFilterModePoint;
-    td.mipmapFilterMode = mf;
-    td.mipmapLevelBias = bias;
-    td.minMipmapLevelClamp = minl;
-    td.maxMipmapLevelClamp = maxl;
-    td.maxAnisotropy = aniso;
-    cudaTextureObject_t t;
-    CHECK(cudaCreateTextureObject(&t, &r, &td, NULL));
-    return t;
-}
-
-// A mipmapped float array whose level L holds L everywhere.
-static cudaMipmappedArray_t levels(int w, int h, int d, int n)
-{
-    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
-    cudaMipmappedArray_t mm;
-    CHECK(cudaMallocMipmappedArray(&mm, &fd, make_cudaExtent(w, h, d), n));
-    for (int L = 0; L < n; L++) {
-        cudaArray_t lev;
-        CHECK(cudaGetMipmappedArrayLevel(&lev, mm, L));
-        size_t lw = w >> L ? w >> L : 1, lh = h ? (h >> L ? h >> L : 1) : 1, ld = d ? (d >> L ? d >> L : 1) : 1;
-        float *v = (float *)malloc(lw * lh * ld * sizeof(float));
-        for (size_t i = 0; i < lw * lh * ld; i++) v[i] = (float)L;
-        cudaMemcpy3DParms p = {};
-        p.srcPtr = make_cudaPitchedPtr(v, lw * sizeof(float), lw, lh);
-        p.dstArray = lev;
-        p.extent = make_cudaExtent(lw, lh, ld);
-        p.kind = cudaMemcpyHostToDevice;
-        CHECK(cudaMemcpy3D(&p));
-        free(v);
-    }
-    return mm;
-}
-
-static void show(const char *what, const float *v, int n)
-{
-    printf("%s (%d):", what, n);
-    for (int i = 0; i < n; i++) printf("%s%d", i % 32 ? " " : "\n ", (int)lrintf(v[i] * 256));
-    printf("\n");
-}
-
 enum { MAXN = 8192 };
 static float4 hq[2 * MAXN];
 static float hf[MAXN];
@@ -154,6 +71,7 @@ static void run2D(const char *what, cudaTextureObject_t t, int n)
 
 int main()
 {
+    rng = 0x9e3779b97f4a7c15ull;
     CHECK(cudaMalloc(&dq, 2 * MAXN * sizeof(float4)));
     CHECK(cudaMalloc(&df, MAXN * sizeof(float)));
     const float S = 1.0f / 256;  // texels to normalized coordinates of the 256x256 array

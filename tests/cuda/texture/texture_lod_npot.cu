@@ -6,41 +6,7 @@
 // components zero), lengths from half a texel to about the texture's size, on 2D textures
 // of sides 3 to 1000, 1D textures of 3, 100 and 1000 texels and two 3D textures.
 // Prints lod * 256.
-#include "common_tex.h"
-#include <cmath>
-#include <cstdint>
-
-__global__ void grad1D(cudaTextureObject_t t, const float4 *g, float *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = tex1DGrad<float>(t, 0.5f, g[i].x, g[i].y);
-}
-
-__global__ void grad2D(cudaTextureObject_t t, const float4 *g, float *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(g[i].x, g[i].y), make_float2(g[i].z, g[i].w));
-}
-
-__global__ void grad3D(cudaTextureObject_t t, const float4 *g, float *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = tex3DGrad<float>(t, 0.5f, 0.5f, 0.5f, g[2 * i], g[2 * i + 1]);
-}
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint32_t rnd()
-{
-    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-static float unit() { return (rnd() & 0xffffff) / 16777216.0f; }
-// A random magnitude in [2^lo, 2^hi), full float mantissa, random sign.
-static float mag(int lo, int hi)
-{
-    float v = ldexpf(1.0f + unit(), lo + (int)(rnd() % (unsigned)(hi - lo)));
-    return rnd() & 1 ? -v : v;
-}
+#include "lod_common.h"
 
 static int levels_of(int w, int h, int d)
 {
@@ -57,55 +23,22 @@ static int octaves(int w, int h, int d)
     return o;
 }
 
-// A mipmapped float array whose level L holds L everywhere (h, d = 0 for fewer dimensions).
-static cudaTextureObject_t levels(int w, int h, int d, cudaMipmappedArray_t *mmo)
+// A texture over a mipmapped float array of every level of w x h x d, level L holding L:
+// point filtering within a level, linear between levels.
+static cudaTextureObject_t level_tex(int w, int h, int d, cudaMipmappedArray_t *mmo)
 {
     int n = levels_of(w, h, d);
-    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
-    cudaMipmappedArray_t mm;
-    CHECK(cudaMallocMipmappedArray(&mm, &fd, make_cudaExtent(w, h, d), n));
-    for (int L = 0; L < n; L++) {
-        cudaArray_t lev;
-        CHECK(cudaGetMipmappedArrayLevel(&lev, mm, L));
-        size_t lw = w >> L ? w >> L : 1, lh = h ? (h >> L ? h >> L : 1) : 1, ld = d ? (d >> L ? d >> L : 1) : 1;
-        float *v = (float *)malloc(lw * lh * ld * sizeof(float));
-        for (size_t i = 0; i < lw * lh * ld; i++) v[i] = (float)L;
-        cudaMemcpy3DParms p = {};
-        p.srcPtr = make_cudaPitchedPtr(v, lw * sizeof(float), lw, lh);
-        p.dstArray = lev;
-        p.extent = make_cudaExtent(lw, lh, ld);
-        p.kind = cudaMemcpyHostToDevice;
-        CHECK(cudaMemcpy3D(&p));
-        free(v);
-    }
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeMipmappedArray;
-    r.res.mipmap.mipmap = mm;
-    cudaTextureDesc td = {};
-    td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
-    td.normalizedCoords = 1;
-    td.filterMode = cudaFilterModePoint;
-    td.mipmapFilterMode = cudaFilterModeLinear;
-    td.maxMipmapLevelClamp = (float)(n - 1);
-    cudaTextureObject_t t;
-    CHECK(cudaCreateTextureObject(&t, &r, &td, NULL));
-    *mmo = mm;
-    return t;
+    *mmo = levels(w, h, d, n);
+    return mipTex(*mmo, cudaFilterModeLinear, 0, 0, (float)(n - 1), 0);
 }
 
 enum { N = 1024 };
 static float4 hq[2 * N];
 static float hf[N];
 
-static void show(const char *what, int n)
-{
-    printf("%s (%d):", what, n);
-    for (int i = 0; i < n; i++) printf("%s%d", i % 32 ? " " : "\n ", (int)lrintf(hf[i] * 256));
-    printf("\n");
-}
-
 int main()
 {
+    rng = 0x2545f4914f6cdd1dull;
     float4 *dq;
     float *df;
     CHECK(cudaMalloc(&dq, 2 * N * sizeof(float4)));
@@ -115,7 +48,7 @@ int main()
     for (unsigned s = 0; s < sizeof s2 / sizeof s2[0]; s++) {
         int w = s2[s][0], h = s2[s][1], top = octaves(w, h, 0) - 1;
         cudaMipmappedArray_t mm;
-        cudaTextureObject_t t = levels(w, h, 0, &mm);
+        cudaTextureObject_t t = level_tex(w, h, 0, &mm);
         for (int i = 0; i < N; i++) {
             float ax = mag(-1, top), ay = mag(-1, top), bx, by;
             if (i % 4 == 3) {
@@ -132,7 +65,7 @@ int main()
         grad2D<<<N / 256, 256>>>(t, dq, df, N);
         CHECK(cudaMemcpy(hf, df, N * sizeof(float), cudaMemcpyDeviceToHost));
         snprintf(what, sizeof what, "2D %dx%d", w, h);
-        show(what, N);
+        show(what, hf, N);
         CHECK(cudaDestroyTextureObject(t));
         CHECK(cudaFreeMipmappedArray(mm));
     }
@@ -140,13 +73,13 @@ int main()
     for (unsigned s = 0; s < sizeof s1 / sizeof s1[0]; s++) {
         int w = s1[s], top = octaves(w, 0, 0) - 1;
         cudaMipmappedArray_t mm;
-        cudaTextureObject_t t = levels(w, 0, 0, &mm);
+        cudaTextureObject_t t = level_tex(w, 0, 0, &mm);
         for (int i = 0; i < N; i++) hq[i] = make_float4(mag(-1, top) / w, mag(-1, top) / w, 0, 0);
         CHECK(cudaMemcpy(dq, hq, N * sizeof(float4), cudaMemcpyHostToDevice));
         grad1D<<<N / 256, 256>>>(t, dq, df, N);
         CHECK(cudaMemcpy(hf, df, N * sizeof(float), cudaMemcpyDeviceToHost));
         snprintf(what, sizeof what, "1D %d", w);
-        show(what, N);
+        show(what, hf, N);
         CHECK(cudaDestroyTextureObject(t));
         CHECK(cudaFreeMipmappedArray(mm));
     }
@@ -154,7 +87,7 @@ int main()
     for (unsigned s = 0; s < sizeof s3 / sizeof s3[0]; s++) {
         int w = s3[s][0], h = s3[s][1], d = s3[s][2], top = octaves(w, h, d) - 1;
         cudaMipmappedArray_t mm;
-        cudaTextureObject_t t = levels(w, h, d, &mm);
+        cudaTextureObject_t t = level_tex(w, h, d, &mm);
         for (int i = 0; i < N; i++) {
             float g[6];
             for (int k = 0; k < 6; k++) g[k] = mag(-1, top);
@@ -167,7 +100,7 @@ int main()
         grad3D<<<N / 256, 256>>>(t, dq, df, N);
         CHECK(cudaMemcpy(hf, df, N * sizeof(float), cudaMemcpyDeviceToHost));
         snprintf(what, sizeof what, "3D %dx%dx%d", w, h, d);
-        show(what, N);
+        show(what, hf, N);
         CHECK(cudaDestroyTextureObject(t));
         CHECK(cudaFreeMipmappedArray(mm));
     }
