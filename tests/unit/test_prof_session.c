@@ -295,6 +295,22 @@ static void test_pool(harness *h)
     harness_dealloc(h, out);
 }
 
+/* Of two profiles of the same grid of two blocks (insns warp-instructions), a's blocks
+ * reading the same bytes and b's their own: a's average block is half an in-wave fill
+ * longer (one of the two waits the fill). Frees both. */
+static void check_one_fill_longer(prof_session *a, prof_session *b, uint64_t insns)
+{
+    prof_time_estimate ea = prof_session_estimate(a, insns);
+    prof_time_estimate eb = prof_session_estimate(b, insns);
+    prof_sm_model m = prof_sm_model_for(h100);
+    double fill = m.inwave_fill_share * (double)(m.lat_dram - m.lat_l2);
+    CHECK(fill > 0);
+    CHECK(ea.block_critical - eb.block_critical > 0.5 * fill - 1);
+    CHECK(ea.block_critical - eb.block_critical < 0.5 * fill + 1);
+    prof_session_free(a);
+    prof_session_free(b);
+}
+
 /* Two blocks of one wave (on two SMs) reading the same 256 bytes: the second one's load
  * misses its L1 on sectors the first touched, which on the GPU are still coming from DRAM
  * (the blocks run at once): it waits inwave_fill_share of DRAM's latency beyond L2's. Two
@@ -310,16 +326,7 @@ static void test_inwave_fill(harness *h)
     CHECK_EQ_U64(out[64 + 5], 5);
     prof_session *b = profile(h, "gather", 2, 64, args_own);
     CHECK_EQ_U64(out[64 + 5], 64 + 5);
-    prof_time_estimate ea = prof_session_estimate(a, 2 * 2 * 14);
-    prof_time_estimate eb = prof_session_estimate(b, 2 * 2 * 14);
-    prof_sm_model m = prof_sm_model_for(h100);
-    /* the average block: one of the two waits the fill */
-    double fill = m.inwave_fill_share * (double)(m.lat_dram - m.lat_l2);
-    CHECK(fill > 0);
-    CHECK(ea.block_critical - eb.block_critical > 0.5 * fill - 1);
-    CHECK(ea.block_critical - eb.block_critical < 0.5 * fill + 1);
-    prof_session_free(a);
-    prof_session_free(b);
+    check_one_fill_longer(a, b, 2 * 2 * 14);
     harness_dealloc(h, in);
     harness_dealloc(h, out);
 }
@@ -340,15 +347,7 @@ static void test_inwave_fill_many(harness *h)
     CHECK_EQ_U64(out[1024 + 5], 5 * 16);
     prof_session *b = profile(h, "strided", 2, 1024, args_own);
     CHECK_EQ_U64(out[1024 + 5], (1024 + 5) * 16);
-    prof_time_estimate ea = prof_session_estimate(a, 2 * 32 * 19);
-    prof_time_estimate eb = prof_session_estimate(b, 2 * 32 * 19);
-    prof_sm_model m = prof_sm_model_for(h100);
-    double fill = m.inwave_fill_share * (double)(m.lat_dram - m.lat_l2);
-    CHECK(fill > 0);
-    CHECK(ea.block_critical - eb.block_critical > 0.5 * fill - 1);
-    CHECK(ea.block_critical - eb.block_critical < 0.5 * fill + 1);
-    prof_session_free(a);
-    prof_session_free(b);
+    check_one_fill_longer(a, b, 2 * 32 * 19);
     harness_dealloc(h, in);
     harness_dealloc(h, out);
 }
