@@ -60,6 +60,10 @@ void jit_vemit_lane_array(jit_buf *o, unsigned reg, bool narrow);
 /* The lanes of m, the first f_, each store of size bytes of (T)(val) (an expression of
  * lane l0_) at base + ef_ + (l0_ - f_) * st_, in lane order. */
 void jit_vemit_store_strided(jit_buf *o, const char *T, unsigned size, const char *val);
+/* The text of the range instruction i's access may touch (lo, hi), the base its addresses
+ * are relative to, and whether it may (ok: a store needs a writable allocation): the
+ * block's shared memory, or the allocation the worker last found for the instruction. */
+void jit_vemit_mem_range(jit_buf *o, uint32_t i, bool shared, bool load);
 /* Its accesses of warps that hold several rows of a 2-D block (jit/vemit_rows.c): the
  * prelude's part, and the fast path of one access whose address is row-affine (lane l of
  * row y = l / W, x = l % W: h + x * c + y * g + imm; c 0 or the size for a load, the size

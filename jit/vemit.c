@@ -1665,10 +1665,8 @@ static void emit_aff(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, ") & %s;\n", mask);
 }
 
-/* The range instruction i's access may touch (lo, hi), the base its addresses are
- * relative to, and whether it may (ok: a store needs a writable allocation): the block's
- * shared memory, or the allocation the worker last found for the instruction. */
-static void emit_mem_range(jit_buf *o, uint32_t i, bool shared, bool load) {
+/* The range of instruction i's access, as text (see internal.h). */
+void jit_vemit_mem_range(jit_buf *o, uint32_t i, bool shared, bool load) {
     if (shared)
         jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
     else
@@ -1687,7 +1685,7 @@ static void emit_mem_affine(jit_buf *o, const vfunc *v, uint32_t i, bool shared,
     insn_slots(v, i, use, &nuse, def, &ndef);
     uint32_t as = in->a[0];
     jit_buf_printf(o, "    { u64 a0 = s%u + (u64)%lldll;\n", as, (long long)in->imm);
-    emit_mem_range(o, i, shared, load);
+    jit_vemit_mem_range(o, i, shared, load);
     /* a 32-bit address register's lanes must not wrap at 2^32 */
     char nowrap[64] = "";
     if (v->w32[as])
@@ -1762,7 +1760,7 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
     jit_buf_printf(o, "    { i64 st_ = ");
     stp(o, v, as);
     jit_buf_printf(o, "; u64 ef_; u32 f_;\n");
-    emit_mem_range(o, i, shared, load);
+    jit_vemit_mem_range(o, i, shared, load);
     jit_buf_printf(o, "      if (LIKELY(ok && AFOK(s%u, st_, m, %d, %lldll, lo, hi, %uu, &ef_, &f_))) {\n",
                    as, v->w32[as] ? 1 : 0, (long long)in->imm, size);
     if (load) {
@@ -1988,7 +1986,7 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
         opnd(o, v, in->a[0]);
         jit_buf_printf(o, "; u64 a0 = A_.q[0][0] + (u64)%lldll;\n", (long long)in->imm);
     }
-    emit_mem_range(o, i, shared, load);
+    jit_vemit_mem_range(o, i, shared, load);
     if (uni) { /* one address for the warp: one scalar access */
         jit_buf_printf(o,
             "      if (LIKELY(%s && m && ok && !(a0 & %uu) && a0 >= lo && hi >= %uu && a0 <= hi - %uu)) {\n",

@@ -92,15 +92,11 @@ void jit_vemit_rows_prelude(jit_buf *o) {
 
 /* The access of instruction i (load: into register dst, narrow: of 32-bit lanes; store:
  * of the value src, a vu expression, or narrow register src) at address h + x * c + y * g
- * + imm when every lane is on the path and ROWOK holds; the text is `if (...) { ... } else`, the access's other paths follow. The
- * range (lo, hi, base, ok) is that of jit/vemit.c's emit_mem_range, computed here. */
+ * + imm when every lane is on the path and ROWOK holds; the text is `if (...) { ... } else`,
+ * the access's other paths follow; its range (lo, hi, base, ok) from jit_vemit_mem_range. */
 void jit_vemit_rows_access(jit_buf *o, const jit_vrow_access *a) {
     jit_buf_printf(o, "    if (LIKELY(m == FULL) && ({ int did_ = 0;\n");
-    if (a->shared)
-        jit_buf_printf(o, "      u64 lo = 0, hi = V.shared_size; unsigned char *base = V.shared; _Bool ok = 1;\n");
-    else
-        jit_buf_printf(o, "      const char *rg = RNG(%u); u64 lo = RLO(rg), hi = RHI(rg);\n"
-                          "      unsigned char *base = 0; _Bool ok = %s;\n", a->insn, a->load ? "1" : "RWR(rg)");
+    jit_vemit_mem_range(o, a->insn, a->shared, a->load);
     jit_buf_printf(o, "      if (ok && ROWOK(%s, %lldll, %s, %d, %lldll, lo, hi, %uu, lw_)) {\n"
                       "        unsigned char *p_ = base + (%s%s) + (u64)%lldll;\n",
                    a->h, (long long)a->c, a->g, a->w32 ? 1 : 0, (long long)a->imm, a->size,
