@@ -166,10 +166,8 @@ static cudaError_t rt_pool_alloc(rt_context *c, rt_mempool *p, size_t size, void
         if (bytes > c->devs[rt_pool_device(p)].preset->total_global_mem)
             return cudaErrorMemoryAllocation;
         ch = calloc(1, sizeof *ch);
-        void *mem = ch ? mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
-                       : MAP_FAILED;
-        if (mem == MAP_FAILED) {
+        void *mem = ch ? rt_map_private(bytes) : NULL;
+        if (!mem) {
             free(ch);
             return cudaErrorMemoryAllocation;
         }

@@ -779,6 +779,9 @@ cudaError_t rt_set2d(rt_context *c, void *dst, size_t pitch, int value, size_t w
                      size_t height, cudaStream_t stream, bool async);
 /* Allocate size zeroed bytes of a kind and enter them in the allocation table. */
 cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, uint32_t flags);
+/* len bytes (a multiple of the page size) of zeroed private pages, unmapped with munmap
+ * (2 MiB-aligned transparent huge pages from 2 MiB up); NULL when none. */
+void *rt_map_private(size_t len);
 /* Give back device memory of rt_allocate's at once (no waiting): a failed step after it. */
 bool rt_release_device(rt_context *c, void *p);
 /* Give back the memory of a runtime object (an array, a texture or surface object:

@@ -275,6 +275,36 @@ static void test_memory(void) {
     free(hm);
 }
 
+/* Allocations of 2 MiB and more are whole pages of their own, on a 2 MiB boundary (the
+ * host's huge pages), zeroed, usable to their last byte and no further, and given back
+ * whole: many of them in turn, of sizes that are and are not multiples of 2 MiB. */
+static void test_large_allocations(void) {
+    const size_t sizes[] = {2u << 20, (2u << 20) + 1, (5u << 20) + 4096 + 100, 64u << 20};
+    unsigned char edge[2];
+    for (int round = 0; round < 3; round++) {
+        unsigned char *d[4], *pinned = NULL;
+        for (int i = 0; i < 4; i++) {
+            CHECK_ERR(cudaMalloc((void **)&d[i], sizes[i]), cudaSuccess);
+            CHECK(((uintptr_t)d[i] & ((2u << 20) - 1)) == 0);
+            CHECK_ERR(cudaMemcpy(edge, d[i] + sizes[i] - 2, 2, cudaMemcpyDeviceToHost), cudaSuccess);
+            CHECK(edge[0] == 0 && edge[1] == 0);
+            CHECK_ERR(cudaMemset(d[i], 0x5a, sizes[i]), cudaSuccess);
+            CHECK_ERR(cudaMemcpy(edge, d[i] + sizes[i] - 2, 2, cudaMemcpyDeviceToHost), cudaSuccess);
+            CHECK(edge[0] == 0x5a && edge[1] == 0x5a);
+            /* one byte past the end belongs to no allocation */
+            CHECK_ERR(cudaMemset(d[i], 0, sizes[i] + 1), cudaErrorInvalidValue);
+        }
+        CHECK_ERR(cudaMallocHost((void **)&pinned, 3u << 20), cudaSuccess);
+        CHECK(((uintptr_t)pinned & ((2u << 20) - 1)) == 0);
+        pinned[(3u << 20) - 1] = 7;
+        CHECK_ERR(cudaMemcpy(d[3], pinned, 3u << 20, cudaMemcpyHostToDevice), cudaSuccess);
+        CHECK_ERR(cudaMemcpy(edge, d[3] + (3u << 20) - 1, 1, cudaMemcpyDeviceToHost), cudaSuccess);
+        CHECK(edge[0] == 7);
+        CHECK_ERR(cudaFreeHost(pinned), cudaSuccess);
+        for (int i = 0; i < 4; i++) CHECK_ERR(cudaFree(d[i]), cudaSuccess);
+    }
+}
+
 static void test_memory3d(void) {
     struct cudaExtent x = {100, 3, 4}; /* bytes, rows, slices */
     struct cudaPitchedPtr p;
@@ -618,6 +648,7 @@ int main(void) {
     test_bad_modules();
     test_memory();
     test_memory3d();
+    test_large_allocations();
     test_symbols();
     test_streams_events();
     test_functions();
