@@ -239,6 +239,45 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     }
 }
 
+/* Lane l of an affine register: (base + l * step) in its width. */
+static inline uint64_t affine_lane(uint64_t base, int64_t step, uint32_t w32, uint32_t l) {
+    uint64_t v = base + (uint64_t)l * (uint64_t)step;
+    return w32 ? (uint32_t)v : v;
+}
+
+void exec_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m, uint64_t base,
+                         int64_t step, uint32_t w32) {
+    const exec_observer *o = w->h.block->L->observer;
+    uint32_t ev = w->h.block->obs_events;
+    ptx_space sp = (ptx_space)in->space;
+    bool plain_space = sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_SHARED ||
+                       sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_CONST;
+    /* a 32-bit register's lanes are affine in 64 bits when none of them wraps */
+    if (w32) {
+        int64_t lo = (int64_t)(uint32_t)base, hi = lo + 31 * step;
+        if (lo + (step < 0 ? 31 * step : 0) < 0 || (step > 0 ? hi : lo) > (int64_t)UINT32_MAX)
+            plain_space = false;
+        base = (uint32_t)base;
+    }
+    if (!o->mem_affine || w->insn_events || !m || !plain_space ||
+        (in->obs != EXEC_OBS_K_LOAD && in->obs != EXEC_OBS_K_STORE)) {
+        /* what the spill would have left: the register's lanes, read as always */
+        uint64_t *R = &EXEC_R(&w->h, in->a[0], 0);
+        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) R[l] = affine_lane(base, step, w32, l);
+        exec_observe_insn(w, in, m);
+        return;
+    }
+    if (!(ev & EXEC_OBS_EV_MEM)) return;
+    exec_mem_access acc = in->obs == EXEC_OBS_K_LOAD ? EXEC_OBS_LOAD : EXEC_OBS_STORE;
+    uint32_t size = ptx_type_sizes[in->type] * in->vec;
+    uint64_t first = base + (uint64_t)in->imm;
+    exec_site s = site_of(w, in);
+    if (o->mem_affine(&s, sp, acc, first, step, m, size)) return;
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = first + (uint64_t)l * (uint64_t)step;
+    o->mem(&s, sp, acc, addr, m, size);
+}
+
 void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
                        uint64_t ptr, uint64_t size) {
     const exec_observer *o = w->h.block->L->observer;

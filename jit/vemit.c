@@ -1277,6 +1277,24 @@ static void stp(jit_buf *o, const vfunc *v, uint32_t s) {
     else jit_buf_printf(o, "%lldll", (long long)v->stride[s]);
 }
 
+/* Profiled: the observer's call of load or store i whose address register is uniform or
+ * affine here, told as its lane 0 and step, nothing spilled (jit_vprof_affine_ok); false:
+ * not such a one (the caller spills and calls as for any other). */
+static bool vprof_affine(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    if (!jit_vprof_affine_ok(in)) return false;
+    uint32_t s = in->a[0];
+    if (s >= v->f->nslots || !SET_HAS(v->isvar, s) || v->konst[s] || !v->uni[s] ||
+        v->stride[s] == RROW)
+        return false;
+    jit_vprof_observe_affine_open(o, i);
+    jit_buf_printf(o, "(u64)s%u, ", s);
+    if (v->stride[s]) stp(o, v, s);
+    else jit_buf_printf(o, "0");
+    jit_vprof_observe_affine_close(o, v->stride[s] && v->w32[s]);
+    return true;
+}
+
 /* Slot s as a vector of the 32 lanes (vu). */
 static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
     if (v->konst[s]) {
@@ -2473,7 +2491,8 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, ";\n");
         }
         insn_slots(v, i, use, &nuse, def, &ndef);
-        if (jit_vprof_insn(o, f, i)) { /* (profiled: counted, a memory access told) */
+        if (jit_vprof_insn(o, f, i) && !vprof_affine(o, v, i)) { /* (profiled: counted, a
+                                                                   * memory access told) */
             for (unsigned k = 0; k < nuse; k++)
                 if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
             jit_vprof_observe(o, i);
