@@ -1185,7 +1185,7 @@ static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
                                  uint64_t mark_first, uint64_t mark_last)
 {
-    uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, mark_first, mark_last);
+    uint64_t fresh = prof_touched_mark_fast(w->s->touched, &w->touched_at, mark_first, mark_last);
     if (fresh && w->s->first_block && last - first < 64 &&
         w->block + 1 < (1ull << FIRST_BLOCK_BITS)) {
         if (w->fb_n == FB_LOG)
@@ -1256,7 +1256,7 @@ static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
         if (acc != EXEC_OBS_STORE || partial)
             w->dram_read_bytes += 32 * fresh;
         w->dram_write_bytes +=
-            32 * prof_touched_mark(w->s->written, &w->written_at, first, last);
+            32 * prof_touched_mark_fast(w->s->written, &w->written_at, first, last);
     }
     w->dram_bytes += 32 * fresh;
     return fresh;
