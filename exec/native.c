@@ -41,9 +41,10 @@ static void native_observe(exec_wstate *w, const exec_insn *in, uint32_t m) {
 /* The same for a load or store whose address the vector code holds as base and step
  * (jit/vemit_prof.c): no lanes spilled. */
 static void native_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m,
-                                  uint64_t base, int64_t step, uint32_t w32) {
+                                  uint64_t base, int64_t step, int64_t row, uint32_t lw,
+                                  uint32_t w32) {
     exec_native_returned();
-    exec_observe_affine(w, in, m, base, step, w32);
+    exec_observe_affine(w, in, m, base, step, row, lw, w32);
 }
 
 const exec_native_rt exec_native_runtime = {

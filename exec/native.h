@@ -131,9 +131,10 @@ typedef struct exec_native_block_rt {
      * (exec_observe_insn). Last, so that the plain code's view of the others stays. */
     void (*observe)(exec_wstate *w, const exec_insn *in, uint32_t m);
     /* as observe, for a load or store whose address register a[0] is, on lane l,
-     * (base + l * step) in its width (w32: 32 bits), not spilled (exec_observe_affine) */
+     * (base + x * step + y * row_step) in its width (w32: 32 bits), x and y its place in
+     * rows of 2^row_log2 lanes, not spilled (exec_observe_affine) */
     void (*observe_affine)(exec_wstate *w, const exec_insn *in, uint32_t m, uint64_t base,
-                           int64_t step, uint32_t w32);
+                           int64_t step, int64_t row_step, uint32_t row_log2, uint32_t w32);
 } exec_native_block_rt;
 
 extern const exec_native_block_rt exec_native_block_runtime;

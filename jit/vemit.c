@@ -1277,20 +1277,26 @@ static void stp(jit_buf *o, const vfunc *v, uint32_t s) {
     else jit_buf_printf(o, "%lldll", (long long)v->stride[s]);
 }
 
-/* Profiled: the observer's call of load or store i whose address register is uniform or
- * affine here, told as its lane 0 and step, nothing spilled (jit_vprof_affine_ok); false:
+/* Profiled: the observer's call of load or store i whose address register is uniform,
+ * affine or row-affine here, told as its lane 0 and steps, nothing spilled
+ * (jit_vprof_affine_ok); false:
  * not such a one (the caller spills and calls as for any other). */
 static bool vprof_affine(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     if (!jit_vprof_affine_ok(in)) return false;
     uint32_t s = in->a[0];
-    if (s >= v->f->nslots || !SET_HAS(v->isvar, s) || v->konst[s] || !v->uni[s] ||
-        v->stride[s] == RROW)
+    if (s >= v->f->nslots || !SET_HAS(v->isvar, s) || v->konst[s] || !v->uni[s])
         return false;
     jit_vprof_observe_affine_open(o, i);
-    jit_buf_printf(o, "(u64)s%u, ", s);
-    if (v->stride[s]) stp(o, v, s);
-    else jit_buf_printf(o, "0");
+    if (v->stride[s] == RROW) /* (the rows variant: rows of 1 << lw_ lanes) */
+        jit_buf_printf(o, "(u64)s%u, %lldll, t%u, lw_", s, (long long)v->rows->c[s], s);
+    else if (v->stride[s]) {
+        jit_buf_printf(o, "(u64)s%u, ", s);
+        stp(o, v, s);
+        jit_buf_printf(o, ", 0, 5u");
+    } else {
+        jit_buf_printf(o, "(u64)s%u, 0, 0, 5u", s);
+    }
     jit_vprof_observe_affine_close(o, v->stride[s] && v->w32[s]);
     return true;
 }

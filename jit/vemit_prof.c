@@ -32,7 +32,7 @@ void jit_vprof_prelude(jit_buf *o) {
     jit_buf_printf(o,
         "/* the vector tier, instrumented: the observer's tally and memory events */\n"
         "struct brt_obs { struct brt base; void (*observe)(void *, const char *, u32);\n"
-        "  void (*observe_affine)(void *, const char *, u32, u64, i64, u32); };\n"
+        "  void (*observe_affine)(void *, const char *, u32, u64, i64, i64, u32, u32); };\n"
         "_Static_assert(sizeof(struct brt_obs) == %zuu, \"exec_native_block_rt\");\n"
         "#define VT_OFF %zuu\n#define VOB_OFF %zuu\n"
         "/* a partial issue's lanes, counted (d = 1) or taken back (d = -1) */\n"
@@ -87,8 +87,9 @@ void jit_vprof_observe(jit_buf *o, uint32_t i) {
 }
 
 /* A load or store (of any space but a generic one's windows: the runtime forms the lanes
- * then) whose address register is uniform or affine in the vector code: its call tells the
- * register as lane 0's value and the step (exec_observe_affine) instead of spilling its 32
+ * then) whose address register is uniform, affine or row-affine in the vector code: its
+ * call tells the register as lane 0's value and its steps (exec_observe_affine: in the
+ * lane; in the lane's column and row) instead of spilling its 32
  * lanes, and spills none of the instruction's other operands (the observer reads the
  * address only). The profiler then counts it from (base, step), its repeats without a
  * walk over the lanes (prof/session.c, on_mem_affine). */

@@ -104,10 +104,12 @@ typedef struct mem_memo {
     uint8_t space, access;
     uint8_t nruns;             /* see run_len */
     uint16_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
-    bool aff;                  /* rel is lane l's (l - first lane) * aff_step: an access told
-                                * by base and step (on_mem_affine) with this key and step
-                                * is this pattern, with no look at its lanes */
-    int32_t aff_step;
+    bool aff;                  /* rel is what aff_step, aff_row and aff_lw give: an access
+                                * told by base and steps (on_mem_affine) with this key and
+                                * those steps is this pattern, with no look at its lanes */
+    uint8_t aff_lw;
+    int32_t aff_step, aff_row;
+    bool recent;               /* used after the other slot of its pair (memo_pair) */
     int32_t rel[32];           /* each lane's address less the first lane's (a pattern
                                 * whose lanes lie further apart is not remembered) */
     uint32_t delta[10];        /* what the access added to each prof_mem_counts field, in
@@ -1470,14 +1472,28 @@ static void memo_flush(prof_worker *w)
 /* prof_on_mem, or what it gave for the same pattern last time (mem_memo). Returns the
  * pattern's entry. defer: a repeat may be counted later (memo_fold); else its counts are
  * in the counters on return (the timing replay reads them). */
-/* The memo's slot for instruction pi's access with the lanes of mask on, its first lane at
- * phase. The lanes on are part of the key: a loop whose active lanes halve each turn (a
- * tree reduction) makes one pattern per turn. */
-static inline mem_memo *memo_slot(prof_worker *w, const ptx_insn *pi, uint64_t phase,
+/* The memo's pair of slots for instruction pi's access with the lanes of mask on, its
+ * first lane at phase: a pattern goes in either (the one used less lately makes way). The
+ * lanes on are part of the key: a loop whose active lanes halve each turn (a tree
+ * reduction) makes one pattern per turn. The key is mixed whole (a multiplicative hash):
+ * instructions lie a power of two apart in memory, and a hash of their addresses' low bits
+ * put a loop's patterns in the same few slots (a matrix product missed the memo on one
+ * access in twenty, each miss a full count). */
+static inline mem_memo *memo_pair(prof_worker *w, const ptx_insn *pi, uint64_t phase,
                                   uint32_t mask)
 {
-    return &w->memo[(((uintptr_t)pi >> 4) ^ (phase * 0x9e37u) ^ ((mask * 0x9e3779b1u) >> 22)) %
-                    MEMO_SLOTS];
+    uint64_t h = ((uint64_t)(uintptr_t)pi * 0x9e3779b97f4a7c15ull + phase) * 0xbf58476d1ce4e5b9ull;
+    h = (h + mask) * 0x94d049bb133111ebull;
+    return &w->memo[(h >> 40) % MEMO_SLOTS & ~1u];
+}
+
+/* Slot mm of its pair was used: the other is the one to make way next. */
+static inline void memo_used(mem_memo *mm, mem_memo *other)
+{
+    if (!mm->recent) {
+        mm->recent = true;
+        other->recent = false;
+    }
 }
 
 static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps,
@@ -1486,9 +1502,12 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
 {
     uint64_t base = mask ? addr[__builtin_ctz(mask)] : 0;
     uint64_t phase = base % MEMO_PERIOD;
-    mem_memo *mm = memo_slot(w, pi, phase, mask);
-    if (mm->insn == pi && mm->mask == mask && mm->size == size && mm->space == ps &&
-        mm->access == pa && mm->base_phase == phase) {
+    mem_memo *pair = memo_pair(w, pi, phase, mask);
+    for (unsigned k = 0; k < 2; k++) {
+        mem_memo *mm = &pair[k];
+        if (mm->insn != pi || mm->mask != mask || mm->size != size || mm->space != ps ||
+            mm->access != pa || mm->base_phase != phase)
+            continue;
         bool same = true;
         if (mask == 0xffffffffu) {
             uint64_t diff = 0;  /* a plain loop over the warp: the compiler vectorises it */
@@ -1502,6 +1521,7 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
             }
         }
         if (same) {
+            memo_used(mm, &pair[1 - k]);
             if (!defer)
                 mem_counts_add(&w->rec.c.mem[kind], mm->delta);
             else if (__builtin_expect(++mm->hits == MEMO_HITS_MAX, 0))
@@ -1509,6 +1529,9 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
             return mm;
         }
     }
+    /* the slot used less lately (an empty one first) */
+    mem_memo *mm = !pair[0].insn || (pair[1].insn && !pair[0].recent) ? &pair[0] : &pair[1];
+    memo_used(mm, mm == pair ? &pair[1] : &pair[0]);
     memo_fold(w, mm);  /* (its repeats are counted before it goes) */
     prof_mem_counts before = w->rec.c.mem[kind];
     prof_on_mem(&w->rec, ps, pa, addr, mask, size);
@@ -1883,36 +1906,66 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     }
 }
 
+/* Lane l's address of an access told by base and steps (exec_observer.mem_affine). */
+static inline uint64_t affine_addr(uint64_t base, int64_t step, int64_t row, uint32_t lw,
+                                   uint32_t l)
+{
+    return base + (uint64_t)(l & ((1u << lw) - 1u)) * (uint64_t)step +
+           (uint64_t)(l >> lw) * (uint64_t)row;
+}
+
 /* exec_observer.mem_affine: a global or shared load or store outside the replay, lane l at
- * base + l * step. A pattern seen before (the memo's entry of its key, marked with this
+ * base + x * step + y * row_step (x, y: its place in rows of 2^row_log2 lanes). A pattern
+ * seen before (the memo's entry of its key, marked with this
  * step) is counted as on_mem counts its repeats, with no walk over the lanes; any other
  * is on_mem's, from its lanes, and marks its entry. Everything counted is what on_mem
  * would count: the entry is the one on_mem finds, and its lanes are those the step gives. */
 static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_access acc,
-                          uint64_t base, int64_t step, uint32_t mask, uint32_t size)
+                          uint64_t base, int64_t step, int64_t row_step, uint32_t row_log2,
+                          uint32_t mask, uint32_t size)
 {
     prof_worker *w = site->worker_state;
     if ((space != PTX_SPACE_GLOBAL && space != PTX_SPACE_SHARED) || acc == EXEC_OBS_ATOMIC ||
-        !mask || replaying(w, site) || step < INT32_MIN || step > INT32_MAX)
+        !mask || replaying(w, site) || step < INT32_MIN || step > INT32_MAX ||
+        row_log2 > 5)
+        return false;
+    if (row_log2 == 5)
+        row_step = 0;  /* (one row: no lane has a row but the first) */
+    else if (row_step < INT32_MIN || row_step > INT32_MAX)
         return false;
     prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
     prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
-    uint64_t first = base + (uint64_t)__builtin_ctz(mask) * (uint64_t)step;
+    uint64_t first = affine_addr(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
     uint64_t phase = first % MEMO_PERIOD;
-    mem_memo *mm = memo_slot(w, site->insn, phase, mask);
-    bool same = mm->insn == site->insn && mm->aff && mm->aff_step == (int32_t)step &&
-                mm->mask == mask && mm->size == size && mm->space == ps &&
-                mm->access == pa && mm->base_phase == phase;
-    if (!same) {
+    mem_memo *pair = memo_pair(w, site->insn, phase, mask), *mm = NULL;
+    for (unsigned k = 0; k < 2 && !mm; k++)
+        if (pair[k].insn == site->insn && pair[k].aff && pair[k].aff_step == (int32_t)step &&
+            pair[k].aff_row == (int32_t)row_step && pair[k].aff_lw == row_log2 &&
+            pair[k].mask == mask && pair[k].size == size && pair[k].space == ps &&
+            pair[k].access == pa && pair[k].base_phase == phase) {
+            mm = &pair[k];
+            memo_used(mm, &pair[1 - k]);
+        }
+    if (!mm) {
         uint64_t addr[32];
         for (uint32_t l = 0; l < 32; l++)
-            addr[l] = base + (uint64_t)l * (uint64_t)step;
+            addr[l] = affine_addr(base, step, row_step, row_log2, l);
         on_mem(site, space, acc, addr, mask, size);
-        /* the entry on_mem found or made for these lanes, if it kept it */
-        if (mm->insn == site->insn && mm->mask == mask && mm->size == size &&
-            mm->space == ps && mm->access == pa && mm->base_phase == phase) {
-            mm->aff = true;
-            mm->aff_step = (int32_t)step;
+        /* the entry on_mem found or made for these lanes, if it kept them */
+        for (unsigned k = 0; k < 2; k++) {
+            mem_memo *e = &pair[k];
+            bool these = e->insn == site->insn && e->mask == mask && e->size == size &&
+                         e->space == ps && e->access == pa && e->base_phase == phase;
+            for (uint32_t m = mask; m && these; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
+            }
+            if (these) {
+                e->aff = true;
+                e->aff_step = (int32_t)step;
+                e->aff_row = (int32_t)row_step;
+                e->aff_lw = (uint8_t)row_log2;
+            }
         }
         return true;
     }
@@ -1926,7 +1979,7 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
     } else {
         uint64_t addr[32];
         for (uint32_t l = 0; l < 32; l++)
-            addr[l] = base + (uint64_t)l * (uint64_t)step;
+            addr[l] = affine_addr(base, step, row_step, row_log2, l);
         touch_lanes(w, acc, addr, mask, size);
     }
     return true;

@@ -482,24 +482,34 @@ static void fed_end(fed *f)
     f->o->end_worker(f->o->ctx, f->site.worker_state);
 }
 
-/* Tell one access: by its lanes (compact false), or by base and step, as the executor does
- * (the lanes when the tool declines: exec_observe_affine). Returns whether the tool took
- * the compact form. */
-static bool fed_access(fed *f, bool compact, ptx_space sp, exec_mem_access acc,
-                       uint64_t base, int64_t step, uint32_t mask, uint32_t size)
+/* Tell one access, lane l at base + x * step + y * row (x, y: its place in rows of 2^lw
+ * lanes): by its lanes (compact false), or by base and steps, as the executor does (the
+ * lanes when the tool declines: exec_observe_affine). Returns whether the tool took the
+ * compact form. */
+static bool fed_rows(fed *f, bool compact, ptx_space sp, exec_mem_access acc, uint64_t base,
+                     int64_t step, int64_t row, uint32_t lw, uint32_t mask, uint32_t size)
 {
-    if (compact && f->o->mem_affine(&f->site, sp, acc, base, step, mask, size))
+    if (compact && f->o->mem_affine(&f->site, sp, acc, base, step, row, lw, mask, size))
         return true;
     uint64_t addr[32];
     for (uint32_t l = 0; l < 32; l++)
-        addr[l] = base + (uint64_t)l * (uint64_t)step;
+        addr[l] = base + (uint64_t)(l & ((1u << lw) - 1u)) * (uint64_t)step +
+                  (uint64_t)(l >> lw) * (uint64_t)row;
     f->o->mem(&f->site, sp, acc, addr, mask, size);
     return false;
 }
 
+/* ... in one row of 32 lanes: base + l * step. */
+static bool fed_access(fed *f, bool compact, ptx_space sp, exec_mem_access acc,
+                       uint64_t base, int64_t step, uint32_t mask, uint32_t size)
+{
+    return fed_rows(f, compact, sp, acc, base, step, 0, 5, mask, size);
+}
+
 /* Every combination of size (1 to 16 bytes), step (coalesced, uniform, backwards, strided,
  * misaligned, a line apart), start (aligned, misaligned, across a sector, across a line),
- * lanes on (all, half, the two ends, every other, one), space and kind, each told three
+ * lanes on (all, half, the two ends, every other, one), rows (one of 32 lanes, two of 16
+ * a line apart, four of 8 backwards), space and kind, each told three
  * times (the second time 4 KiB further: the same pattern): counted from base and step, the
  * session's counters, DRAM and L2 traffic and touched bytes are those of the same accesses
  * told lane by lane; and every one was taken in the compact form, the repeats (two of
@@ -514,28 +524,27 @@ static void test_affine_same(harness *h)
     fed_begin(h, &lanes);
     fed_begin(h, &affine);
     uint64_t told = 0, compact = 0;
-    for (unsigned sp = 0; sp < 2; sp++)
-        for (unsigned acc = 0; acc < 2; acc++)
-            for (unsigned zi = 0; zi < 5; zi++) {
-                uint32_t size = sizes[zi];
-                const int64_t steps[] = {size, 0, -(int64_t)size, 2 * (int64_t)size, 3, 128, 36};
-                for (unsigned si = 0; si < 7; si++)
-                    for (unsigned bi = 0; bi < 4; bi++)
-                        for (unsigned mi = 0; mi < 5; mi++) {
-                            ptx_space space = sp ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
-                            uint64_t base = (sp ? 0x2000 : 0x7f0000100000ull) + starts[bi] +
-                                            (uint64_t)told * (sp ? 0 : 0x10000);
-                            exec_mem_access a = acc ? EXEC_OBS_STORE : EXEC_OBS_LOAD;
-                            for (unsigned r = 0; r < 3; r++) {
-                                uint64_t b = base + (r == 1 ? 4096 : 0);
-                                CHECK(!fed_access(&lanes, false, space, a, b, steps[si],
-                                                  masks[mi], size));
-                                compact += fed_access(&affine, true, space, a, b, steps[si],
-                                                      masks[mi], size);
-                            }
-                            told++;
-                        }
-            }
+    /* one row; rows of 16 lanes a line apart; of 8, backwards */
+    static const uint32_t lws[] = {5, 4, 3};
+    for (unsigned i = 0; i < 2 * 2 * 5 * 7 * 4 * 5 * 3; i++) {
+        unsigned ri = i % 3, mi = i / 3 % 5, bi = i / 15 % 4, si = i / 60 % 7,
+                 zi = i / 420 % 5, acc = i / 2100 % 2, sp = i / 4200;
+        uint32_t size = sizes[zi];
+        const int64_t steps[] = {size, 0, -(int64_t)size, 2 * (int64_t)size, 3, 128, 36};
+        const int64_t rows[] = {0, 128, -(int64_t)size * 40};
+        ptx_space space = sp ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
+        uint64_t base = (sp ? 0x2000 : 0x7f0000100000ull) + starts[bi] +
+                        (uint64_t)told * (sp ? 0 : 0x10000);
+        exec_mem_access a = acc ? EXEC_OBS_STORE : EXEC_OBS_LOAD;
+        for (unsigned r = 0; r < 3; r++) {
+            uint64_t b = base + (r == 1 ? 4096 : 0);
+            CHECK(!fed_rows(&lanes, false, space, a, b, steps[si], rows[ri], lws[ri],
+                            masks[mi], size));
+            compact += fed_rows(&affine, true, space, a, b, steps[si], rows[ri], lws[ri],
+                                masks[mi], size);
+        }
+        told++;
+    }
     fed_end(&lanes);
     fed_end(&affine);
     /* each taken in the compact form; its repeats counted from the memo alone */
@@ -594,6 +603,16 @@ static void test_affine_counts(harness *h)
     check_affine_load(h, 120, 4, 0x00000003u, 4, 1, 8);   /* two lanes, one sector */
     check_affine_load(h, 124, 4, 0x00000003u, 4, 2, 8);   /* ... across a line */
     check_affine_load(h, 60, -4, ~0u, 4, 4, 128);         /* backwards */
+    /* two rows of 16 floats, 2 KiB apart (a 16 x 16 block's warp): 2 + 2 sectors */
+    fed r;
+    fed_begin(h, &r);
+    for (unsigned k = 0; k < 2; k++)
+        CHECK(fed_rows(&r, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, 0x7f0000400000ull + 512 * k,
+                       4, 2048, 4, ~0u, 4));
+    fed_end(&r);
+    CHECK_EQ_U64(prof_session_counters(r.s)->mem[PROF_MEM_GLOBAL_LD].sectors, 2 * 4);
+    CHECK_EQ_U64(prof_session_compact_accesses(r.s), 1);
+    prof_session_free(r.s);
     /* what the compact form does not take: atomics, a step too far for the memo, local */
     fed f;
     fed_begin(h, &f);
@@ -602,6 +621,8 @@ static void test_affine_counts(harness *h)
                       (int64_t)1 << 33, ~0u, 4));
     CHECK(!fed_access(&f, true, PTX_SPACE_LOCAL, EXEC_OBS_LOAD, 0x100, 4, ~0u, 4));
     CHECK(!fed_access(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, 0x7f0000300000ull, 4, 0, 4));
+    CHECK(!fed_rows(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, 0x7f0000300000ull, 4,
+                    (int64_t)1 << 40, 4, ~0u, 4));
     fed_end(&f);
     CHECK_EQ_U64(prof_session_compact_accesses(f.s), 0);
     prof_session_free(f.s);
