@@ -1279,8 +1279,8 @@ static void stp(jit_buf *o, const vfunc *v, uint32_t s) {
 
 /* Profiled: the observer's call of load or store i whose address register is uniform,
  * affine or row-affine here, told as its lane 0 and steps, nothing spilled
- * (jit_vprof_affine_ok); false:
- * not such a one (the caller spills and calls as for any other). */
+ * (jit_vprof_affine_ok); false: not such a one (the caller spills and calls as for any
+ * other). */
 static bool vprof_affine(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *in = &v->f->code[i];
     if (!jit_vprof_affine_ok(in)) return false;
@@ -2497,8 +2497,8 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, ";\n");
         }
         insn_slots(v, i, use, &nuse, def, &ndef);
-        if (jit_vprof_insn(o, f, i) && !vprof_affine(o, v, i)) { /* (profiled: counted, a
-                                                                   * memory access told) */
+        /* (profiled: counted, a memory access told) */
+        if (jit_vprof_insn(o, f, i) && !vprof_affine(o, v, i)) {
             for (unsigned k = 0; k < nuse; k++)
                 if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
             jit_vprof_observe(o, i);

@@ -86,13 +86,13 @@ void jit_vprof_observe(jit_buf *o, uint32_t i) {
                       "    ((const struct brt_obs *)rt)->observe(w, INSN(%u), m);\n    }\n", i);
 }
 
-/* A load or store (of any space but a generic one's windows: the runtime forms the lanes
- * then) whose address register is uniform, affine or row-affine in the vector code: its
- * call tells the register as lane 0's value and its steps (exec_observe_affine: in the
- * lane; in the lane's column and row) instead of spilling its 32
- * lanes, and spills none of the instruction's other operands (the observer reads the
- * address only). The profiler then counts it from (base, step), its repeats without a
- * walk over the lanes (prof/session.c, on_mem_affine). */
+/* A load or store (of any space but a generic one's windows or a parameter) whose address
+ * register is uniform, affine or row-affine in the vector code: its call tells the
+ * register as lane 0's value and its steps (exec_observe_affine: along the lanes, or
+ * along a row and from row to row) instead of spilling its 32 lanes, and spills none of
+ * the instruction's other operands (the observer reads the address only). The profiler
+ * then counts it from its base and steps, its repeats without a walk over the lanes
+ * (prof/session.c, on_mem_affine). */
 bool jit_vprof_affine_ok(const exec_insn *in) {
     return (in->obs == EXEC_OBS_K_LOAD || in->obs == EXEC_OBS_K_STORE) && in->na >= 1 &&
            in->space != PTX_SPACE_GENERIC && in->space != PTX_SPACE_PARAM;
