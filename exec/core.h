@@ -477,6 +477,13 @@ enum exec_obs_kind {
 /* The events of instruction in, issued with guard-true lanes m (0 when none), before it
  * takes effect. */
 void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m);
+/* exec_observe_insn of a load or store whose address register a[0] holds, on every lane l,
+ * (base + x * step + y * row_step) in its width (w32: the low 32 bits, zero-extended, else
+ * all 64), x and y lane l's place in rows of 2^row_log2 lanes (5: base + l * step), without
+ * that register spilled: the observer hears it compactly (exec_observer.mem_affine) or
+ * from the lanes formed here, the same as exec_observe_insn would tell. */
+void exec_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m, uint64_t base,
+                         int64_t step, int64_t row_step, uint32_t row_log2, uint32_t w32);
 /* texture.c: what a tex/tld4/suld/sust on the lanes in mask touches (exec/observe.h),
  * without running it or faulting. */
 struct exec_tex_footprint;

@@ -38,6 +38,15 @@ static void native_observe(exec_wstate *w, const exec_insn *in, uint32_t m) {
     exec_observe_insn(w, in, m);
 }
 
+/* The same for a load or store whose address the vector code holds as base and step
+ * (jit/vemit_prof.c): no lanes spilled. */
+static void native_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m,
+                                  uint64_t base, int64_t step, int64_t row, uint32_t lw,
+                                  uint32_t w32) {
+    exec_native_returned();
+    exec_observe_affine(w, in, m, base, step, row, lw, w32);
+}
+
 const exec_native_rt exec_native_runtime = {
     .abi = EXEC_NATIVE_ABI,
     .path_done = exec_warp_path_done,
@@ -122,6 +131,7 @@ const exec_native_block_rt exec_native_block_runtime = {
     .bail = block_bail,
     .bail_in_regions = block_bail_in_regions,
     .observe = native_observe,
+    .observe_affine = native_observe_affine,
 };
 
 /* VCUDA_PROF_VECTOR=0 keeps profiled blocks off the vector tier's instrumented code (they

@@ -25,7 +25,7 @@
 #include "core.h"
 
 /* Bumped whenever exec_native_rt or the meaning of the generated code's contract changes. */
-#define EXEC_NATIVE_ABI 6u
+#define EXEC_NATIVE_ABI 7u
 
 /* What native code reads of the block it runs in, once per entry: shared memory, and
  * the worker's cache of the allocation each global access last hit (exec_range_of). */
@@ -130,6 +130,11 @@ typedef struct exec_native_block_rt {
      * its operands spilled into w's registers, as the observed run loop tells it
      * (exec_observe_insn). Last, so that the plain code's view of the others stays. */
     void (*observe)(exec_wstate *w, const exec_insn *in, uint32_t m);
+    /* as observe, for a load or store whose address register a[0] is, on lane l,
+     * (base + x * step + y * row_step) in its width (w32: 32 bits), x and y its place in
+     * rows of 2^row_log2 lanes, not spilled (exec_observe_affine) */
+    void (*observe_affine)(exec_wstate *w, const exec_insn *in, uint32_t m, uint64_t base,
+                           int64_t step, int64_t row_step, uint32_t row_log2, uint32_t w32);
 } exec_native_block_rt;
 
 extern const exec_native_block_rt exec_native_block_runtime;

@@ -239,6 +239,55 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     }
 }
 
+/* Lane l of a (row-)affine register: (base + x * step + y * row) in its width. */
+static inline uint64_t affine_lane(uint64_t base, int64_t step, int64_t row, uint32_t lw,
+                                   uint32_t w32, uint32_t l) {
+    uint64_t v = base + (uint64_t)(l & ((1u << lw) - 1u)) * (uint64_t)step +
+                 (uint64_t)(l >> lw) * (uint64_t)row;
+    return w32 ? (uint32_t)v : v;
+}
+
+void exec_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m, uint64_t base,
+                         int64_t step, int64_t row, uint32_t lw, uint32_t w32) {
+    const exec_observer *o = w->h.block->L->observer;
+    uint32_t ev = w->h.block->obs_events;
+    ptx_space sp = (ptx_space)in->space;
+    bool plain_space = sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_SHARED ||
+                       sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_CONST;
+    if (lw > 5) lw = 5;
+    /* a 32-bit register's lanes are (row-)affine in 64 bits when none of them wraps: its
+     * extremes are at the corners of the rows (steps are 32-bit values, sign-extended) */
+    const int64_t big = (int64_t)UINT32_MAX;
+    if (w32 && (step > big || step < -big || row > big || row < -big)) {
+        plain_space = false;
+    } else if (w32) {
+        int64_t lo = (int64_t)(uint32_t)base;
+        int64_t dx = (int64_t)((1u << lw) - 1u) * step, dy = (int64_t)((32u >> lw) - 1u) * row;
+        int64_t min = lo + (dx < 0 ? dx : 0) + (dy < 0 ? dy : 0);
+        int64_t max = lo + (dx > 0 ? dx : 0) + (dy > 0 ? dy : 0);
+        if (min < 0 || max > (int64_t)UINT32_MAX) plain_space = false;
+    }
+    if (w32) base = (uint32_t)base;
+    if (!o->mem_affine || w->insn_events || !m || !plain_space ||
+        (in->obs != EXEC_OBS_K_LOAD && in->obs != EXEC_OBS_K_STORE)) {
+        /* what the spill would have left: the register's lanes, read as always */
+        uint64_t *R = &EXEC_R(&w->h, in->a[0], 0);
+        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
+            R[l] = affine_lane(base, step, row, lw, w32, l);
+        exec_observe_insn(w, in, m);
+        return;
+    }
+    if (!(ev & EXEC_OBS_EV_MEM)) return;
+    exec_mem_access acc = in->obs == EXEC_OBS_K_LOAD ? EXEC_OBS_LOAD : EXEC_OBS_STORE;
+    uint32_t size = ptx_type_sizes[in->type] * in->vec;
+    uint64_t first = base + (uint64_t)in->imm;
+    exec_site s = site_of(w, in);
+    if (o->mem_affine(&s, sp, acc, first, step, row, lw, m, size)) return;
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = affine_lane(first, step, row, lw, 0, l);
+    o->mem(&s, sp, acc, addr, m, size);
+}
+
 void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,
                        uint64_t ptr, uint64_t size) {
     const exec_observer *o = w->h.block->L->observer;

@@ -247,6 +247,19 @@ typedef struct exec_observer {
      * given, size 0), so a checker sees a bad free even when the executor then faults. */
     void (*heap)(const exec_site *s, exec_heap_op op, uint32_t lane, uint64_t ptr,
                  uint64_t size);
+
+    /* mem, told compactly: lane l's address is base + x * step + y * row_step (mod 2^64)
+     * for every lane of mask, x = l mod 2^row_log2 and y = l >> row_log2 (its place in
+     * rows of 2^row_log2 lanes; row_log2 = 5: one row, the address base + l * step, as a
+     * coalesced access with step = size or a uniform one with step 0), which the compiled
+     * tier's vector code knows without forming the lanes. Returns true when the
+     * tool counted it so; false: the executor forms the 32 addresses and calls mem (as
+     * it does when this is NULL), which must then count what this would have. Comes only
+     * for loads and stores of global, shared, local or constant memory, mask non-zero,
+     * in blocks without instruction events (exec_native_block_observable). */
+    bool (*mem_affine)(const exec_site *s, ptx_space space, exec_mem_access access,
+                       uint64_t base, int64_t step, int64_t row_step, uint32_t row_log2,
+                       uint32_t mask, uint32_t size);
 } exec_observer;
 
 #endif

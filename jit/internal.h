@@ -115,6 +115,13 @@ void jit_emit_tally_type(jit_buf *o);
 void jit_vprof_entry(jit_buf *o, const exec_func *f);
 bool jit_vprof_insn(jit_buf *o, const exec_func *f, uint32_t i);
 void jit_vprof_observe(jit_buf *o, uint32_t i);
+/* ... or, for a load or store whose address register the code holds as a scalar base and
+ * steps (jit_vprof_affine_ok), without spilling: open, then what the caller prints (the
+ * base, the step, the row's step and log2 of the lanes of a row: an u64, two i64 and an
+ * u32, commas between), then close (w32: the register is 32 bits). */
+bool jit_vprof_affine_ok(const exec_insn *in);
+void jit_vprof_observe_affine_open(jit_buf *o, uint32_t i);
+void jit_vprof_observe_affine_close(jit_buf *o, bool w32);
 void jit_vprof_bail(jit_buf *o, const exec_func *f, uint32_t i);
 void jit_vprof_end_issue(jit_buf *o, const exec_func *f, uint32_t t);
 

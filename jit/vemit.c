@@ -1277,6 +1277,30 @@ static void stp(jit_buf *o, const vfunc *v, uint32_t s) {
     else jit_buf_printf(o, "%lldll", (long long)v->stride[s]);
 }
 
+/* Profiled: the observer's call of load or store i whose address register is uniform,
+ * affine or row-affine here, told as its lane 0 and steps, nothing spilled
+ * (jit_vprof_affine_ok); false: not such a one (the caller spills and calls as for any
+ * other). */
+static bool vprof_affine(jit_buf *o, const vfunc *v, uint32_t i) {
+    const exec_insn *in = &v->f->code[i];
+    if (!jit_vprof_affine_ok(in)) return false;
+    uint32_t s = in->a[0];
+    if (s >= v->f->nslots || !SET_HAS(v->isvar, s) || v->konst[s] || !v->uni[s])
+        return false;
+    jit_vprof_observe_affine_open(o, i);
+    if (v->stride[s] == RROW) /* (the rows variant: rows of 1 << lw_ lanes) */
+        jit_buf_printf(o, "(u64)s%u, %lldll, t%u, lw_", s, (long long)v->rows->c[s], s);
+    else if (v->stride[s]) {
+        jit_buf_printf(o, "(u64)s%u, ", s);
+        stp(o, v, s);
+        jit_buf_printf(o, ", 0, 5u");
+    } else {
+        jit_buf_printf(o, "(u64)s%u, 0, 0, 5u", s);
+    }
+    jit_vprof_observe_affine_close(o, v->stride[s] && v->w32[s]);
+    return true;
+}
+
 /* Slot s as a vector of the 32 lanes (vu). */
 static void opnd(jit_buf *o, const vfunc *v, uint32_t s) {
     if (v->konst[s]) {
@@ -2473,7 +2497,8 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, ";\n");
         }
         insn_slots(v, i, use, &nuse, def, &ndef);
-        if (jit_vprof_insn(o, f, i)) { /* (profiled: counted, a memory access told) */
+        /* (profiled: counted, a memory access told) */
+        if (jit_vprof_insn(o, f, i) && !vprof_affine(o, v, i)) {
             for (unsigned k = 0; k < nuse; k++)
                 if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
             jit_vprof_observe(o, i);

@@ -31,7 +31,8 @@ void jit_vprof_prelude(jit_buf *o) {
     jit_emit_tally_type(o);
     jit_buf_printf(o,
         "/* the vector tier, instrumented: the observer's tally and memory events */\n"
-        "struct brt_obs { struct brt base; void (*observe)(void *, const char *, u32); };\n"
+        "struct brt_obs { struct brt base; void (*observe)(void *, const char *, u32);\n"
+        "  void (*observe_affine)(void *, const char *, u32, u64, i64, i64, u32, u32); };\n"
         "_Static_assert(sizeof(struct brt_obs) == %zuu, \"exec_native_block_rt\");\n"
         "#define VT_OFF %zuu\n#define VOB_OFF %zuu\n"
         "/* a partial issue's lanes, counted (d = 1) or taken back (d = -1) */\n"
@@ -83,6 +84,27 @@ bool jit_vprof_insn(jit_buf *o, const exec_func *f, uint32_t i) {
 void jit_vprof_observe(jit_buf *o, uint32_t i) {
     jit_buf_printf(o, "    ACT = act; CLOCK = clk;\n"
                       "    ((const struct brt_obs *)rt)->observe(w, INSN(%u), m);\n    }\n", i);
+}
+
+/* A load or store (of any space but a generic one's windows or a parameter) whose address
+ * register is uniform, affine or row-affine in the vector code: its call tells the
+ * register as lane 0's value and its steps (exec_observe_affine: along the lanes, or
+ * along a row and from row to row) instead of spilling its 32 lanes, and spills none of
+ * the instruction's other operands (the observer reads the address only). The profiler
+ * then counts it from its base and steps, its repeats without a walk over the lanes
+ * (prof/session.c, on_mem_affine). */
+bool jit_vprof_affine_ok(const exec_insn *in) {
+    return (in->obs == EXEC_OBS_K_LOAD || in->obs == EXEC_OBS_K_STORE) && in->na >= 1 &&
+           in->space != PTX_SPACE_GENERIC && in->space != PTX_SPACE_PARAM;
+}
+
+void jit_vprof_observe_affine_open(jit_buf *o, uint32_t i) {
+    jit_buf_printf(o, "    ACT = act; CLOCK = clk;\n"
+                      "    ((const struct brt_obs *)rt)->observe_affine(w, INSN(%u), m, ", i);
+}
+
+void jit_vprof_observe_affine_close(jit_buf *o, bool w32) {
+    jit_buf_printf(o, ", %uu);\n    }\n", (unsigned)w32);
 }
 
 void jit_vprof_bail(jit_buf *o, const exec_func *f, uint32_t i) {

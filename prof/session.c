@@ -104,6 +104,12 @@ typedef struct mem_memo {
     uint8_t space, access;
     uint8_t nruns;             /* see run_len */
     uint16_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
+    bool aff;                  /* rel is what aff_step, aff_row and aff_lw give: an access
+                                * told by base and steps (on_mem_affine) with this key and
+                                * those steps is this pattern, with no look at its lanes */
+    uint8_t aff_lw;
+    int32_t aff_step, aff_row;
+    bool recent;               /* used after the other slot of its pair (memo_pair) */
     int32_t rel[32];           /* each lane's address less the first lane's (a pattern
                                 * whose lanes lie further apart is not remembered) */
     uint32_t delta[10];        /* what the access added to each prof_mem_counts field, in
@@ -182,6 +188,7 @@ typedef struct prof_worker {
     prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
     prof_touched_cursor written_at; /* ... into its record of stored sectors */
     uint64_t dram_write_bytes; /* distinct bytes stored to (sectors) */
+    uint64_t compact;          /* accesses counted from their base and step alone */
     /* first_block's writes not made yet, in order (fb_flush): a run of sectors and its
      * block + 1. Made one after another they overlap their cache misses, where made one
      * access at a time each waited for its own (a quarter of a profiled reduction's time) */
@@ -230,6 +237,7 @@ struct prof_session {
     uint64_t sys_read, sys_write;
     uint64_t fetch_l1, fetch_l2;   /* the workers' fetch_l1, fetch_l2 (all blocks) */
     uint64_t dram_write_bytes;     /* the workers' dram_write_bytes */
+    uint64_t compact;              /* the workers' compact */
     uint64_t l1_lookups, l1_hits, dram_read_bytes;
     uint64_t l1_mask;          /* the L1 sectors left beside the shared-memory carveout */
     uint64_t (*host)[2];       /* host-mapped ranges [begin, end), sorted */
@@ -838,6 +846,9 @@ static void fold_counts(prof_worker *w)
 static void memo_flush(prof_worker *w);
 static void fb_flush(prof_worker *w);
 
+/* compact accesses of every session of the process (prof_compact_accesses) */
+static _Atomic uint64_t compact_total;
+
 static void end_worker(void *ctx, void *state)
 {
     prof_session *s = ctx;
@@ -858,7 +869,9 @@ static void end_worker(void *ctx, void *state)
     s->l1_hits += w->l1_hits;
     s->dram_read_bytes += w->dram_read_bytes;
     s->dram_write_bytes += w->dram_write_bytes;
+    s->compact += w->compact;
     pthread_mutex_unlock(&s->lock);
+    atomic_fetch_add_explicit(&compact_total, w->compact, memory_order_relaxed);
     for (uint32_t i = 0; s->module && i < s->module->nfuncs; i++) {
         free(w->infos[i]);
         free(w->counts[i]);
@@ -1174,7 +1187,7 @@ static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
                                  uint64_t mark_first, uint64_t mark_last)
 {
-    uint64_t fresh = prof_touched_mark(w->s->touched, &w->touched_at, mark_first, mark_last);
+    uint64_t fresh = prof_touched_mark_fast(w->s->touched, &w->touched_at, mark_first, mark_last);
     if (fresh && w->s->first_block && last - first < 64 &&
         w->block + 1 < (1ull << FIRST_BLOCK_BITS)) {
         if (w->fb_n == FB_LOG)
@@ -1245,7 +1258,7 @@ static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
         if (acc != EXEC_OBS_STORE || partial)
             w->dram_read_bytes += 32 * fresh;
         w->dram_write_bytes +=
-            32 * prof_touched_mark(w->s->written, &w->written_at, first, last);
+            32 * prof_touched_mark_fast(w->s->written, &w->written_at, first, last);
     }
     w->dram_bytes += 32 * fresh;
     return fresh;
@@ -1459,18 +1472,42 @@ static void memo_flush(prof_worker *w)
 /* prof_on_mem, or what it gave for the same pattern last time (mem_memo). Returns the
  * pattern's entry. defer: a repeat may be counted later (memo_fold); else its counts are
  * in the counters on return (the timing replay reads them). */
+/* The memo's pair of slots for instruction pi's access with the lanes of mask on, its
+ * first lane at phase: a pattern goes in either (the one used less lately makes way). The
+ * lanes on are part of the key: a loop whose active lanes halve each turn (a tree
+ * reduction) makes one pattern per turn. The key is mixed whole (a multiplicative hash):
+ * instructions lie a power of two apart in memory, and a hash of their addresses' low bits
+ * put a loop's patterns in the same few slots (a matrix product missed the memo on one
+ * access in twenty, each miss a full count). */
+static inline mem_memo *memo_pair(prof_worker *w, const ptx_insn *pi, uint64_t phase,
+                                  uint32_t mask)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)pi * 0x9e3779b97f4a7c15ull + phase) * 0xbf58476d1ce4e5b9ull;
+    h = (h + mask) * 0x94d049bb133111ebull;
+    return &w->memo[(h >> 40) % MEMO_SLOTS & ~1u];
+}
+
+/* Slot mm of its pair was used: the other is the one to make way next. */
+static inline void memo_used(mem_memo *mm, mem_memo *other)
+{
+    if (!mm->recent) {
+        mm->recent = true;
+        other->recent = false;
+    }
+}
+
 static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space ps,
                                  prof_access pa, prof_mem_kind kind, const uint64_t addr[32],
                                  uint32_t mask, uint32_t size, bool defer)
 {
     uint64_t base = mask ? addr[__builtin_ctz(mask)] : 0;
     uint64_t phase = base % MEMO_PERIOD;
-    /* the lanes on are part of the key: a loop whose active lanes halve each turn (a tree
-     * reduction) makes one pattern per turn */
-    mem_memo *mm = &w->memo[(((uintptr_t)pi >> 4) ^ (phase * 0x9e37u) ^
-                             ((mask * 0x9e3779b1u) >> 22)) % MEMO_SLOTS];
-    if (mm->insn == pi && mm->mask == mask && mm->size == size && mm->space == ps &&
-        mm->access == pa && mm->base_phase == phase) {
+    mem_memo *pair = memo_pair(w, pi, phase, mask);
+    for (unsigned k = 0; k < 2; k++) {
+        mem_memo *mm = &pair[k];
+        if (mm->insn != pi || mm->mask != mask || mm->size != size || mm->space != ps ||
+            mm->access != pa || mm->base_phase != phase)
+            continue;
         bool same = true;
         if (mask == 0xffffffffu) {
             uint64_t diff = 0;  /* a plain loop over the warp: the compiler vectorises it */
@@ -1484,6 +1521,7 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
             }
         }
         if (same) {
+            memo_used(mm, &pair[1 - k]);
             if (!defer)
                 mem_counts_add(&w->rec.c.mem[kind], mm->delta);
             else if (__builtin_expect(++mm->hits == MEMO_HITS_MAX, 0))
@@ -1491,12 +1529,16 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
             return mm;
         }
     }
+    /* the slot used less lately (an empty one first) */
+    mem_memo *mm = !pair[0].insn || (pair[1].insn && !pair[0].recent) ? &pair[0] : &pair[1];
+    memo_used(mm, mm == pair ? &pair[1] : &pair[0]);
     memo_fold(w, mm);  /* (its repeats are counted before it goes) */
     prof_mem_counts before = w->rec.c.mem[kind];
     prof_on_mem(&w->rec, ps, pa, addr, mask, size);
     const uint64_t *after = (const uint64_t *)&w->rec.c.mem[kind];
     const uint64_t *was = (const uint64_t *)&before;
     mm->insn = pi;
+    mm->aff = false;
     mm->kind = (uint8_t)kind;
     mm->mask = mask;
     mm->size = size;
@@ -1711,6 +1753,35 @@ static void on_tex(const exec_site *site, const exec_tex_footprint *fp, uint32_t
     prof_on_tex(&w->rec, kind, requests, sectors, lines);
 }
 
+/* What DRAM supplies for a global access outside the replay, from its pattern's runs of
+ * sectors (first: its first lane's sector). */
+static void touch_runs(prof_worker *w, const mem_memo *mm, uint64_t first, exec_mem_access acc,
+                       uint32_t mask, uint32_t size)
+{
+    for (uint32_t r = 0; r < mm->nruns; r++) {
+        uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
+        dram_access(w, from, from + mm->run_len[r] - 1, acc,
+                    partial_store(acc, mm_sectors(mm), size, mask));
+    }
+}
+
+/* ... and from its lanes, when its pattern keeps no runs. */
+static void touch_lanes(prof_worker *w, exec_mem_access acc, const uint64_t addr[32],
+                        uint32_t mask, uint32_t size)
+{
+    uint64_t prev = UINT64_MAX, sk[64];
+    bool part = acc == EXEC_OBS_STORE &&
+                partial_store(acc, sectors_of(addr, mask, size, sk), size, mask);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
+            if (sct != prev)
+                dram_access(w, sct, sct, acc, part);
+            prev = sct;
+        }
+    }
+}
+
 static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                    const uint64_t addr[32], uint32_t mask, uint32_t size)
 {
@@ -1756,25 +1827,10 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
         }
         if (ps == PROF_SPACE_GLOBAL) {
             if (mm && mm->nruns != MEMO_NO_RUNS) {
-                uint64_t first = addr[__builtin_ctz(mask)] >> 5;
-                for (uint32_t r = 0; r < mm->nruns; r++) {
-                    uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
-                    dram_access(w, from, from + mm->run_len[r] - 1, acc,
-                                partial_store(acc, mm_sectors(mm), size, mask));
-                }
+                touch_runs(w, mm, addr[__builtin_ctz(mask)] >> 5, acc, mask, size);
                 return;
             }
-            uint64_t prev = UINT64_MAX, sk[64];
-            bool part = acc == EXEC_OBS_STORE &&
-                        partial_store(acc, sectors_of(addr, mask, size, sk), size, mask);
-            for (uint32_t m = mask; m; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctz(m);
-                for (uint64_t sct = addr[l] >> 5; sct <= (addr[l] + size - 1) >> 5; sct++) {
-                    if (sct != prev)
-                        dram_access(w, sct, sct, acc, part);
-                    prev = sct;
-                }
-            }
+            touch_lanes(w, acc, addr, mask, size);
         }
         return;
     }
@@ -1848,6 +1904,92 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
                 wc->reg[ii->dst[i]].miss_issue = w->pending_issue ? w->pending_issue : 1;
         }
     }
+}
+
+/* Lane l's address of an access told by base and steps (exec_observer.mem_affine). */
+static inline uint64_t affine_addr(uint64_t base, int64_t step, int64_t row, uint32_t lw,
+                                   uint32_t l)
+{
+    return base + (uint64_t)(l & ((1u << lw) - 1u)) * (uint64_t)step +
+           (uint64_t)(l >> lw) * (uint64_t)row;
+}
+
+/* exec_observer.mem_affine: a global or shared load or store outside the replay, lane l at
+ * base + x * step + y * row_step (x, y: its place in rows of 2^row_log2 lanes). A pattern
+ * seen before (the memo's entry of its key, marked with this
+ * step) is counted as on_mem counts its repeats, with no walk over the lanes; any other
+ * is on_mem's, from its lanes, and marks its entry. Everything counted is what on_mem
+ * would count: the entry is the one on_mem finds, and its lanes are those the step gives. */
+static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_access acc,
+                          uint64_t base, int64_t step, int64_t row_step, uint32_t row_log2,
+                          uint32_t mask, uint32_t size)
+{
+    prof_worker *w = site->worker_state;
+    if ((space != PTX_SPACE_GLOBAL && space != PTX_SPACE_SHARED) || acc == EXEC_OBS_ATOMIC ||
+        !mask || replaying(w, site) || step < INT32_MIN || step > INT32_MAX ||
+        row_log2 > 5)
+        return false;
+    if (row_log2 == 5)
+        row_step = 0;  /* (one row: no lane has a row but the first) */
+    else if (row_step < INT32_MIN || row_step > INT32_MAX)
+        return false;
+    prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
+    prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
+    uint64_t first = affine_addr(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
+    uint64_t phase = first % MEMO_PERIOD;
+    mem_memo *pair = memo_pair(w, site->insn, phase, mask), *mm = NULL;
+    for (unsigned k = 0; k < 2 && !mm; k++)
+        if (pair[k].insn == site->insn && pair[k].aff && pair[k].aff_step == (int32_t)step &&
+            pair[k].aff_row == (int32_t)row_step && pair[k].aff_lw == row_log2 &&
+            pair[k].mask == mask && pair[k].size == size && pair[k].space == ps &&
+            pair[k].access == pa && pair[k].base_phase == phase) {
+            mm = &pair[k];
+            memo_used(mm, &pair[1 - k]);
+        }
+    if (!mm) {
+        uint64_t addr[32];
+        for (uint32_t l = 0; l < 32; l++)
+            addr[l] = affine_addr(base, step, row_step, row_log2, l);
+        on_mem(site, space, acc, addr, mask, size);
+        /* the entry on_mem found or made for these lanes, if it kept them */
+        for (unsigned k = 0; k < 2; k++) {
+            mem_memo *e = &pair[k];
+            bool these = e->insn == site->insn && e->mask == mask && e->size == size &&
+                         e->space == ps && e->access == pa && e->base_phase == phase;
+            for (uint32_t m = mask; m && these; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
+            }
+            if (these) {
+                e->aff = true;
+                e->aff_step = (int32_t)step;
+                e->aff_row = (int32_t)row_step;
+                e->aff_lw = (uint8_t)row_log2;
+            }
+        }
+        return true;
+    }
+    w->compact++;
+    if (__builtin_expect(++mm->hits == MEMO_HITS_MAX, 0))
+        memo_fold(w, mm);
+    if (!w->s->timing || ps != PROF_SPACE_GLOBAL)
+        return true;
+    if (mm->nruns != MEMO_NO_RUNS) {
+        touch_runs(w, mm, first >> 5, acc, mask, size);
+    } else {
+        uint64_t addr[32];
+        for (uint32_t l = 0; l < 32; l++)
+            addr[l] = affine_addr(base, step, row_step, row_log2, l);
+        touch_lanes(w, acc, addr, mask, size);
+    }
+    return true;
+}
+
+uint64_t prof_session_compact_accesses(const prof_session *s) { return s->compact; }
+
+uint64_t prof_compact_accesses(void)
+{
+    return atomic_load_explicit(&compact_total, memory_order_relaxed);
 }
 
 /* ---- the session ---- */
@@ -1934,6 +2076,7 @@ prof_session *prof_session_new(const prof_launch *L, const ptx_module *m, bool t
     s->obs.warp_end = on_warp_end;
     s->obs.branch = on_branch;
     s->obs.mem = on_mem;
+    s->obs.mem_affine = on_mem_affine;
     s->obs.tex = on_tex;
     s->obs.barrier = on_barrier;
     return s;

@@ -39,6 +39,11 @@ bool prof_session_set_host_ranges(prof_session *s, const uint64_t (*ranges)[2], 
 
 /* After the grid ran: the counters of every worker, merged. */
 const prof_counters *prof_session_counters(const prof_session *s);
+/* Memory accesses the session counted from their base and step alone (exec_observer.
+ * mem_affine: repeats of a pattern the vector tier's code told compactly), and those of
+ * every session of the process so far (the report's proof that the compact path ran). */
+uint64_t prof_session_compact_accesses(const prof_session *s);
+uint64_t prof_compact_accesses(void);
 
 /* The bytes of [lo, hi) the grid touched, in whole 32-byte sectors (0 when it was not
  * timed): which pages of managed memory it used, once it has run. */

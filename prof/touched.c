@@ -13,7 +13,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define LEAF_SECTOR_BITS 15u                        /* 32768 sectors: 1 MiB of memory */
+#define LEAF_SECTOR_BITS PROF_TOUCHED_LEAF_BITS      /* 32768 sectors: 1 MiB of memory */
 #define LEAF_WORDS ((1u << LEAF_SECTOR_BITS) / 64u) /* 512 words: 4 KiB */
 #define FANOUT_BITS 9u
 #define FANOUT (1u << FANOUT_BITS)

@@ -29,6 +29,24 @@ void prof_touched_free(prof_touched *t);
 uint64_t prof_touched_mark(prof_touched *t, prof_touched_cursor *c, uint64_t first,
                            uint64_t last);
 
+/* prof_touched_mark where the cursor's leaf already holds every one of sectors [first,
+ * last] in one word of it (the common repeat: a sector read again): 0, with no call. */
+#define PROF_TOUCHED_LEAF_BITS 15u /* sectors a leaf holds, as a power of two */
+static inline uint64_t prof_touched_mark_fast(prof_touched *t, prof_touched_cursor *c,
+                                              uint64_t first, uint64_t last)
+{
+    if (c->chunk == (first >> PROF_TOUCHED_LEAF_BITS) + 1 && first <= last &&
+        first >> 6 == last >> 6) {
+        uint64_t bits = (last - first == 63 ? ~0ull : ((1ull << (last - first + 1)) - 1))
+                        << (first & 63);
+        const uint64_t *word = (const uint64_t *)c->leaf +
+                               ((first >> 6) & ((1u << PROF_TOUCHED_LEAF_BITS) / 64u - 1));
+        if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bits) == bits)
+            return 0;
+    }
+    return prof_touched_mark(t, c, first, last);
+}
+
 /* How many of sectors [first, last] were marked (read only: call once no thread marks). */
 uint64_t prof_touched_count(prof_touched *t, uint64_t first, uint64_t last);
 

@@ -7,6 +7,7 @@
 #include "rt.h"
 #include "../exec/native.h"
 #include "../jit/jit.h"
+#include "../prof/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +102,10 @@ void rt_report_print(rt_context *c) {
     exec_native_observed_blocks(&whole, &handed);
     if (whole || handed)
         fprintf(stderr, "vcuda: profiled blocks in the vector tier: %llu run to their end, %llu "
-                        "handed to the per-warp code\n",
-                (unsigned long long)whole, (unsigned long long)handed);
+                        "handed to the per-warp code; %llu accesses counted from base and "
+                        "step\n",
+                (unsigned long long)whole, (unsigned long long)handed,
+                (unsigned long long)prof_compact_accesses());
     free(order);
     pthread_mutex_unlock(&c->lock);
 }

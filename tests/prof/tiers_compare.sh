@@ -49,6 +49,17 @@ if [ "${vector:-0}" -gt 0 ] && [ "${whole:-0}" -eq 0 ]; then
     grep "vcuda:" "$outdir/$test.report" | tail -5
     exit 1
 fi
-[ "${vector:-0}" -gt 0 ] && echo "$test: $whole profiled blocks ran the vector tier's code"
+# ... and told their loads and stores of uniform or affine addresses by base and step, the
+# profiler counting their repeats from that alone (prof/session.c on_mem_affine)
+compact=$(sed -n 's/.*; \([0-9]*\) accesses counted from base and step.*/\1/p' \
+          "$outdir/$test.report")
+if [ "${whole:-0}" -gt 0 ] && [ "${compact:-0}" -eq 0 ]; then
+    echo "$test: $whole profiled blocks ran the vector tier's code, yet no access of theirs"
+    echo "was counted from its base and step:"
+    grep "vcuda:" "$outdir/$test.report" | tail -5
+    exit 1
+fi
+[ "${vector:-0}" -gt 0 ] && echo "$test: $whole profiled blocks ran the vector tier's code," \
+    "${compact:-0} accesses counted from base and step"
 lines=$(grep -c . "$outdir/$test.0.cmp")
 echo "$test: $lines lines of the profile the same in both tiers"

@@ -446,6 +446,188 @@ static void test_fetch(void)
     CHECK(fabs(per[2] - per[0] - m.fetch_l2_cycles) < 0.3);
 }
 
+
+/* ---- accesses told by base and step (exec_observer.mem_affine) ---- */
+
+/* A session of one block of 64 threads fed by hand: its observer, worker and site (the
+ * access's instruction: the kernel's first). */
+typedef struct fed {
+    prof_session *s;
+    const exec_observer *o;
+    exec_launch el;
+    exec_site site;
+} fed;
+
+static void fed_begin(harness *h, fed *f)
+{
+    const exec_kernel *k = exec_program_kernel(h->prog, "copy_rem");
+    CHECK(k != NULL);
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    prof_launch L;
+    prof_launch_init(&L, h100, grid, block, 16, exec_kernel_get_info(k)->static_shared, 0, 0);
+    f->s = prof_session_new(&L, exec_program_module(h->prog), true, NULL);
+    CHECK(f->s != NULL);
+    f->o = prof_session_observer(f->s);
+    f->el = harness_make_launch(h, k, dim(1, 1, 1), dim(64, 1, 1), 0, NULL);
+    memset(&f->site, 0, sizeof f->site);
+    f->site.launch = &f->el;
+    f->site.insn = &exec_program_module(h->prog)->funcs[0].insns[0];
+    f->site.worker_state = f->o->begin_worker(f->o->ctx);
+    f->o->block_begin(&f->site, 64);
+}
+
+static void fed_end(fed *f)
+{
+    f->o->block_end(&f->site);
+    f->o->end_worker(f->o->ctx, f->site.worker_state);
+}
+
+/* Tell one access, lane l at base + x * step + y * row (x, y: its place in rows of 2^lw
+ * lanes): by its lanes (compact false), or by base and steps, as the executor does (the
+ * lanes when the tool declines: exec_observe_affine). Returns whether the tool took the
+ * compact form. */
+static bool fed_rows(fed *f, bool compact, ptx_space sp, exec_mem_access acc, uint64_t base,
+                     int64_t step, int64_t row, uint32_t lw, uint32_t mask, uint32_t size)
+{
+    if (compact && f->o->mem_affine(&f->site, sp, acc, base, step, row, lw, mask, size))
+        return true;
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = base + (uint64_t)(l & ((1u << lw) - 1u)) * (uint64_t)step +
+                  (uint64_t)(l >> lw) * (uint64_t)row;
+    f->o->mem(&f->site, sp, acc, addr, mask, size);
+    return false;
+}
+
+/* ... in one row of 32 lanes: base + l * step. */
+static bool fed_access(fed *f, bool compact, ptx_space sp, exec_mem_access acc,
+                       uint64_t base, int64_t step, uint32_t mask, uint32_t size)
+{
+    return fed_rows(f, compact, sp, acc, base, step, 0, 5, mask, size);
+}
+
+/* Every combination of size (1 to 16 bytes), step (coalesced, uniform, backwards, strided,
+ * misaligned, a line apart), start (aligned, misaligned, across a sector, across a line),
+ * lanes on (all, half, the two ends, every other, one), rows (one of 32 lanes, two of 16
+ * a line apart, four of 8 backwards), space and kind, each told three
+ * times (the second time 4 KiB further: the same pattern): counted from base and step, the
+ * session's counters, DRAM and L2 traffic and touched bytes are those of the same accesses
+ * told lane by lane; and every one was taken in the compact form, the repeats (two of
+ * every three) counted from the memo without their lanes. */
+static void test_affine_same(harness *h)
+{
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+    static const uint32_t masks[] = {0xffffffffu, 0x0000ffffu, 0x80000001u, 0x55555555u,
+                                     0x00000100u};
+    static const uint64_t starts[] = {0, 4, 30, 120};
+    fed lanes, affine;
+    fed_begin(h, &lanes);
+    fed_begin(h, &affine);
+    uint64_t told = 0, compact = 0;
+    /* one row; rows of 16 lanes a line apart; of 8, backwards */
+    static const uint32_t lws[] = {5, 4, 3};
+    for (unsigned i = 0; i < 2 * 2 * 5 * 7 * 4 * 5 * 3; i++) {
+        unsigned ri = i % 3, mi = i / 3 % 5, bi = i / 15 % 4, si = i / 60 % 7,
+                 zi = i / 420 % 5, acc = i / 2100 % 2, sp = i / 4200;
+        uint32_t size = sizes[zi];
+        const int64_t steps[] = {size, 0, -(int64_t)size, 2 * (int64_t)size, 3, 128, 36};
+        const int64_t rows[] = {0, 128, -(int64_t)size * 40};
+        ptx_space space = sp ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
+        uint64_t base = (sp ? 0x2000 : 0x7f0000100000ull) + starts[bi] +
+                        (uint64_t)told * (sp ? 0 : 0x10000);
+        exec_mem_access a = acc ? EXEC_OBS_STORE : EXEC_OBS_LOAD;
+        for (unsigned r = 0; r < 3; r++) {
+            uint64_t b = base + (r == 1 ? 4096 : 0);
+            CHECK(!fed_rows(&lanes, false, space, a, b, steps[si], rows[ri], lws[ri],
+                            masks[mi], size));
+            compact += fed_rows(&affine, true, space, a, b, steps[si], rows[ri], lws[ri],
+                                masks[mi], size);
+        }
+        told++;
+    }
+    fed_end(&lanes);
+    fed_end(&affine);
+    /* each taken in the compact form; its repeats counted from the memo alone */
+    CHECK_EQ_U64(compact, 3 * told);
+    CHECK_EQ_U64(prof_session_compact_accesses(affine.s), 2 * told);
+    CHECK_EQ_U64(prof_session_compact_accesses(lanes.s), 0);
+    prof_time_estimate el = prof_session_estimate(lanes.s, 0);
+    prof_time_estimate ea = prof_session_estimate(affine.s, 0);
+    const prof_counters *cl = prof_session_counters(lanes.s), *ca = prof_session_counters(affine.s);
+    for (unsigned k = 0; k < PROF_MEM_KIND_COUNT; k++) {
+        const uint64_t *x = (const uint64_t *)&cl->mem[k], *y = (const uint64_t *)&ca->mem[k];
+        for (size_t i = 0; i < sizeof cl->mem[k] / sizeof(uint64_t); i++)
+            CHECK_EQ_U64(y[i], x[i]);
+    }
+    CHECK(memcmp(cl, ca, sizeof *cl) == 0);
+    CHECK(el.dram_cycles == ea.dram_cycles && el.l2_cycles == ea.l2_cycles);
+    CHECK(el.dram_cycles > 0);
+    CHECK_EQ_U64(prof_session_touched_bytes(affine.s, 0x7f0000000000ull, 0x7f0100000000ull),
+                 prof_session_touched_bytes(lanes.s, 0x7f0000000000ull, 0x7f0100000000ull));
+    /* the lane-by-lane session saw them all: some sectors, some bank conflicts */
+    CHECK(cl->mem[PROF_MEM_GLOBAL_LD].sectors > 0 && cl->mem[PROF_MEM_SHARED_ST].transactions >
+                                                         cl->mem[PROF_MEM_SHARED_ST].requests);
+    prof_session_free(lanes.s);
+    prof_session_free(affine.s);
+}
+
+/* The counts of single global loads told by base and step, each twice (the second time
+ * from the memo, compact): requests, sectors and bytes. */
+static void check_affine_load(harness *h, uint64_t start, int64_t step, uint32_t mask,
+                              uint32_t size, uint64_t sectors, uint64_t bytes_used)
+{
+    fed f;
+    fed_begin(h, &f);
+    uint64_t base = 0x7f0000200000ull + start;
+    CHECK(fed_access(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, base, step, mask, size));
+    CHECK(fed_access(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, base + 1024, step, mask, size));
+    fed_end(&f);
+    const prof_mem_counts *c = &prof_session_counters(f.s)->mem[PROF_MEM_GLOBAL_LD];
+    CHECK_EQ_U64(c->requests, 2);
+    CHECK_EQ_U64(c->sectors, 2 * sectors);
+    CHECK_EQ_U64(c->bytes_requested, 2ull * (uint64_t)__builtin_popcount(mask) * size);
+    CHECK_EQ_U64(c->bytes_used, 2 * bytes_used);
+    CHECK_EQ_U64(prof_session_compact_accesses(f.s), 1);
+    prof_session_free(f.s);
+}
+
+static void test_affine_counts(harness *h)
+{
+    check_affine_load(h, 0, 4, ~0u, 4, 4, 128);           /* coalesced */
+    check_affine_load(h, 4, 4, ~0u, 4, 5, 128);           /* misaligned: one more sector */
+    check_affine_load(h, 0, 16, ~0u, 16, 16, 512);        /* 16-byte lanes */
+    check_affine_load(h, 8, 0, ~0u, 8, 1, 8);             /* uniform */
+    check_affine_load(h, 0, 128, ~0u, 4, 32, 128);        /* a line apart */
+    check_affine_load(h, 0, 1, 0x0000ffffu, 1, 1, 16);    /* half the lanes, bytes */
+    check_affine_load(h, 30, 2, ~0u, 2, 3, 64);           /* across sectors */
+    check_affine_load(h, 120, 4, 0x00000003u, 4, 1, 8);   /* two lanes, one sector */
+    check_affine_load(h, 124, 4, 0x00000003u, 4, 2, 8);   /* ... across a line */
+    check_affine_load(h, 60, -4, ~0u, 4, 4, 128);         /* backwards */
+    /* two rows of 16 floats, 2 KiB apart (a 16 x 16 block's warp): 2 + 2 sectors */
+    fed r;
+    fed_begin(h, &r);
+    for (unsigned k = 0; k < 2; k++)
+        CHECK(fed_rows(&r, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, 0x7f0000400000ull + 512 * k,
+                       4, 2048, 4, ~0u, 4));
+    fed_end(&r);
+    CHECK_EQ_U64(prof_session_counters(r.s)->mem[PROF_MEM_GLOBAL_LD].sectors, 2 * 4);
+    CHECK_EQ_U64(prof_session_compact_accesses(r.s), 1);
+    prof_session_free(r.s);
+    /* what the compact form does not take: atomics, a step too far for the memo, local */
+    fed f;
+    fed_begin(h, &f);
+    CHECK(!fed_access(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_ATOMIC, 0x7f0000300000ull, 4, ~0u, 4));
+    CHECK(!fed_access(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, 0x7f0000300000ull,
+                      (int64_t)1 << 33, ~0u, 4));
+    CHECK(!fed_access(&f, true, PTX_SPACE_LOCAL, EXEC_OBS_LOAD, 0x100, 4, ~0u, 4));
+    CHECK(!fed_access(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, 0x7f0000300000ull, 4, 0, 4));
+    CHECK(!fed_rows(&f, true, PTX_SPACE_GLOBAL, EXEC_OBS_LOAD, 0x7f0000300000ull, 4,
+                    (int64_t)1 << 40, 4, ~0u, 4));
+    fed_end(&f);
+    CHECK_EQ_U64(prof_session_compact_accesses(f.s), 0);
+    prof_session_free(f.s);
+}
+
 int main(void)
 {
     h100 = gpu_preset_find("h100");
@@ -462,6 +644,8 @@ int main(void)
     test_steady_pace(&h);
     test_dram_granule(&h);
     test_fetch();
+    test_affine_same(&h);
+    test_affine_counts(&h);
     harness_free(&h);
     return harness_report("test_prof_session");
 }

@@ -1,7 +1,8 @@
 /* test_prof_touched — the launch's record of sectors touched (prof/touched.c): each sector
  * counts as new exactly once, whatever the ranges (across words, leaves and far apart
  * addresses), and four threads marking overlapping ranges at once count each sector once
- * between them. */
+ * between them; the inline check of a range already marked (prof_touched_mark_fast) agrees
+ * with the call. */
 #include <pthread.h>
 #include "prof/touched.h"
 #include "prof_test.h"
@@ -62,6 +63,33 @@ int main(void)
     /* the first range is still marked after the cursor moved away */
     EXPECT_EQ(prof_touched_mark(t, &c, 1000, 1001), 0);
     /* a whole word at once */
+    EXPECT_EQ(prof_touched_mark(t, &c, 64 * 1000, 64 * 1001 - 1), 64);
+    /* the inline check of the cursor's leaf: a range wholly marked in one word is 0 without
+     * a call; one with a sector unmarked, across words, in another leaf, or at a word's
+     * top and bottom bits counts as the call does */
+    c = (prof_touched_cursor){0};
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1000, 1003), 0); /* (no leaf yet: the call) */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1000, 1003), 0);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 1000, 64 * 1001 - 1), 0);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1101, 1102), 2);  /* unmarked, same leaf */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1100, 1103), 1);  /* one of four new */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1150, 1153), 4);  /* another word */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1150, 1153), 0);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1150, 1220), 67); /* across words */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1216, 1216), 0);  /* a word's bottom bit */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1279, 1279), 1);  /* ... and its top */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1279, 1279), 0);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 40000, 40003), 4); /* another leaf */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 1000, 1000), 0);   /* back: the call */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 40000, 40003), 0);
+    /* what they marked; then the record as the counts below expect it */
+    EXPECT_EQ(prof_touched_count(t, 1101, 1279), 2 + 1 + 4 + 67 + 1);
+    prof_touched_free(t);
+    t = prof_touched_new();
+    c = (prof_touched_cursor){0};
+    EXPECT_EQ(prof_touched_mark(t, &c, 960, 1100), 141);
+    EXPECT_EQ(prof_touched_mark(t, &c, 32700, 32800), 101);
+    EXPECT_EQ(prof_touched_mark(t, &c, high, high + 63), 64);
     EXPECT_EQ(prof_touched_mark(t, &c, 64 * 1000, 64 * 1001 - 1), 64);
     /* counting what was marked (managed pages a grid used): ranges within a word, across
      * words and leaves, over leaves never made, and a range that was not marked at all */
