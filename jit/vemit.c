@@ -2286,21 +2286,6 @@ static void emit_bra_v(jit_buf *o, const vfunc *v, uint32_t i) {
     }
 }
 
-/* The end of a warp's turn at a barrier whose resume point is r: when the next warp waits
- * there too (every warp but the last, in a loop of barriers), its turn starts at once:
- * its state and what is live at r loaded as the switch's case r would, then straight to
- * r, without the round's loop test, the check of alive and the dispatch on the resume
- * point (a tree reduction's step is mostly such turns, of warps with no lane on the
- * divergent path). It is the turn the loop would run next, in the same order. */
-static void emit_bar_chain(jit_buf *o, const vfunc *v, uint32_t r) {
-    jit_buf_printf(o, "    if (wi + 1 < V.nwarps && alive[wi + 1] && res[wi + 1] == %uu) {\n"
-                      "      wi++; w = V.warps + (u64)wi * WSZ; clk = clks[wi]; turn0 = clk; act = alive[wi];\n",
-                   r);
-    emit_set(o, v, &v->live[r * v->nw], 3);
-    emit_preds(o, v, false, &v->plive[r * v->pw], true);
-    jit_buf_printf(o, "      goto L%u;\n    }\n    continue;\n", r);
-}
-
 /* Unsigned div and rem by a divisor the same for the whole warp: a shift or a mask when it
  * is a power of two (tid % (2 * stride) in tree reductions), else the handler's. */
 static bool emit_pow2_div(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t *use,
@@ -2621,8 +2606,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
             jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
             emit_set(o, v, &v->live[(i + 1) * nw], 2);
             emit_preds(o, v, true, &v->plive[(i + 1) * v->pw], true);
-            jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act;\n");
-            emit_bar_chain(o, v, i + 1);
+            jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
             break;
         case K_EXIT:
             jit_buf_printf(o, "    act &= ~m; if (!act) goto done;\n");
