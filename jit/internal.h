@@ -60,6 +60,12 @@ void jit_vemit_lane_array(jit_buf *o, unsigned reg, bool narrow);
 /* The lanes of m, the first f_, each store of size bytes of (T)(val) (an expression of
  * lane l0_) at base + ef_ + (l0_ - f_) * st_, in lane order. */
 void jit_vemit_store_strided(jit_buf *o, const char *T, unsigned size, const char *val);
+/* The prelude's part for those (after jit_vemit_prelude's types): SL2W, the loads of
+ * 4-byte lanes two words apart. */
+void jit_vemit_lanes_prelude(jit_buf *o);
+/* The strided store of a register of 32-bit lanes reg by the whole warp: the text up to
+ * `else {`, whose block the caller closes after the other masks' text. */
+void jit_vemit_store_strided_full(jit_buf *o, unsigned reg);
 /* The text of the range instruction i's access may touch (lo, hi), the base its addresses
  * are relative to, and whether it may (ok: a store needs a writable allocation): the
  * block's shared memory, or the allocation the worker last found for the instruction. */

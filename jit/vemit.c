@@ -1796,20 +1796,26 @@ static void emit_mem_strided(jit_buf *o, const vfunc *v, uint32_t i, bool shared
         const char *VT = nw ? "W" : "Q", *ix = nw ? "j_" : "k_";
         jit_buf_printf(o, "        const unsigned char *sp_ = base + ef_; i64 sst_ = st_;\n"
                           "        %s(u32 kc_ = %s(m); if (kc_) { %s t_;\n"
-                          "          if (kc_ == (1u << %s) - 1u) t_ = SL%s(%s, (i64)(%s * %s) - (i64)f_);\n"
+                          "          if (kc_ == (1u << %s) - 1u) t_ = %sSL%s(%s, (i64)(%s * %s) - (i64)f_);\n"
                           "          else { t_ = (%s){0}; for (u32 mm_ = kc_; mm_; mm_ &= mm_ - 1) { u32 l_ = __builtin_ctz(mm_); %s x_;\n"
                           "            __builtin_memcpy(&x_, sp_ + ((i64)(%s * %s + l_) - (i64)f_) * sst_, %u); t_[l_] = x_; } }\n"
                           "          %s(r%u, t_); })\n",
-                       X, K, VT, L, nw ? "W" : "Q", T, L, ix, VT, T, L, ix, size,
+                       X, K, VT, L,
+                       /* (lanes two words apart: SL2W, jit/vemit_lanes.c) */
+                       nw ? "sst_ == 8 ? SL2W(sp_ + ((i64)(WL * j_) - (i64)f_) * 8) : " : "",
+                       nw ? "W" : "Q", T, L, ix, VT, T, L, ix, size,
                        nw ? wrw(v, i, d) : wr(v, i, d), d);
     } else {
         bool vec = !v->konst[d] && !v->uni[d];
+        bool full = vec && size == 4 && v->narrow[d]; /* (the whole warp: STSW) */
+        if (full) jit_vemit_store_strided_full(o, d);
         if (vec) jit_vemit_lane_array(o, d, v->narrow[d]);
         jit_buf y = {0}; /* lane l0_'s value */
         if (vec) jit_buf_printf(&y, "la_[l0_]");
         else opnd_s(&y, v, d);
         jit_vemit_store_strided(o, T, size, y.s);
         jit_buf_free(&y);
+        if (full) jit_buf_printf(o, "        }\n");
     }
     jit_buf_printf(o, "      } else if (m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
@@ -2202,11 +2208,14 @@ static bool rem_mask_pair(const vfunc *v, uint32_t r) {
  * that one lane, if any) */
 static void emit_setp_rem(jit_buf *o, const vfunc *v, uint32_t i) {
     const exec_insn *rm = &v->f->code[i - 1], *in = &v->f->code[i];
-    jit_buf_printf(o, "    { u64 dv_ = ");
+    /* (the table static: as a compound literal the compiler built it on the stack at
+     * every use and loaded the entry through a store it could not forward) */
+    jit_buf_printf(o, "    { static const u32 pat_[5] = {0xffffffffu, 0x55555555u, 0x11111111u, 0x01010101u, 0x00010001u};\n"
+                      "      u64 dv_ = ");
     opnd_b(o, v, rm->a[1]);
     jit_buf_printf(o, " & 0xffffffffull;\n"
                       "      if (LIKELY(dv_ && !(dv_ & (dv_ - 1)))) { u32 off_ = (u32)(0u - (u32)s%u) & (u32)(dv_ - 1);\n"
-                      "        u32 z_ = dv_ >= 32 ? (off_ < 32 ? 1u << off_ : 0u) : ((const u32[]){0xffffffffu, 0x55555555u, 0x11111111u, 0x01010101u, 0x00010001u})[__builtin_ctzll(dv_)] << off_;\n"
+                      "        u32 z_ = dv_ >= 32 ? (off_ < 32 ? 1u << off_ : 0u) : pat_[__builtin_ctzll(dv_)] << off_;\n"
                       "        p%u = (p%u & ~m) | (%sz_ & m); }\n      else ",
                    rm->a[0], in->d[0], in->d[0], v->vs[i]->var == ALU_V_NE ? "~" : "");
     if (!emit_spec_w(o, v, i)) abort(); /* (every 32-bit eq/ne has its 32-bit form) */
@@ -2465,10 +2474,14 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         if (p != f->pred_true && p != f->pred_false) jit_buf_printf(o, "  u32 p%u = 0;\n", p);
     for (uint32_t t = 0; t <= n; t++)
         if (v->rtarget[t]) jit_buf_printf(o, "  u32 rv%u = 0;\n", t);
-    jit_buf_printf(o, "  for (;;) {\n  u32 nwait = 0;\n"
+    /* (the warp's register file and predicates, R and P, are read where used: only the
+     * slow paths use them, and as locals of the turn the compiler loaded both at every
+     * turn's start and kept them on the stack) */
+    jit_buf_printf(o, "#define R RR\n#define P PP\n"
+                      "  for (;;) {\n  u32 nwait = 0;\n"
                       "  for (u32 wi = 0; wi < V.nwarps; wi++) {\n"
                       "    if (!alive[wi]) continue;\n"
-                      "    void *w = V.warps + (u64)wi * WSZ; u64 *R = RR; u32 *P = PP;\n"
+                      "    void *w = V.warps + (u64)wi * WSZ;\n"
                       "    u64 clk = clks[wi], turn0 = clk; u32 act = alive[wi], m;\n"
                       "    switch (res[wi]) {\n    case 0:\n");
     emit_set(o, v, &v->live[0], false);
@@ -2632,7 +2645,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "  if (UNLIKELY(rt->poll(b))) goto fault;\n  }\n"
                       "fault:\n"
                       "  for (u32 k = 0; k < V.nwarps; k++) { void *w = V.warps + (u64)k * WSZ; CLOCK = clks[k]; }\n"
-                      "  return 0;\n}\n\n");
+                      "  return 0;\n#undef R\n#undef P\n}\n\n");
     return true;
 }
 
@@ -2963,4 +2976,5 @@ void jit_vemit_prelude(jit_buf *o) {
         offsetof(exec_wstate, h) + offsetof(exec_warp, alive));
     jit_vemit_mem_prelude(o);
     jit_vemit_rows_prelude(o);
+    jit_vemit_lanes_prelude(o);
 }

@@ -15,6 +15,12 @@
  * Stores whose lanes are a constant or run-time step apart (a[2 * stride * tid]) go lane by
  * lane from the first lane of the mask; where the mask's lanes are consecutive (the usual
  * `if (tid < n)`), along a running address.
+ *
+ * Loads whose 4-byte lanes are two words apart (reduceNeighboredLess's first step, pairs
+ * of neighbours): a chunk of lanes all on the path is two vector loads and a shuffle of
+ * their even words (SL2W), not one scalar load and insert per lane. A strided store by the
+ * whole warp (the same pairs' sums) writes each chunk's lanes straight from the register,
+ * unrolled (STSW), not through the copy in an array and a loop.
  */
 #include "internal.h"
 
@@ -69,4 +75,32 @@ void jit_vemit_store_strided(jit_buf *o, const char *T, unsigned size, const cha
         "        else for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l0_ = __builtin_ctz(mm_); %s y_ = (%s)(%s);\n"
         "          __builtin_memcpy(base + ef_ + (u64)((i64)(l0_ - f_) * st_), &y_, %u); }\n",
         T, T, val, size, T, T, val, size);
+}
+
+void jit_vemit_lanes_prelude(jit_buf *o) {
+    /* (the second load starts at the chunk's middle word, so that both end within the
+     * words from the first lane's to the last's, which the access's check covered: a
+     * load of bytes past the last lane could leave the allocation) */
+    jit_buf_printf(o,
+        "/* a chunk of WL 4-byte lanes two words apart from p (lane l at p + 8 * l): the\n"
+        " * even words of words 0 to WL - 1 and WL - 1 to 2 * WL - 2 (jit/vemit_lanes.c) */\n"
+        "#if QL == 8\n"
+        "#define SL2W(p) ({ const unsigned char *s2_ = (p); W a_, b_; __builtin_memcpy(&a_, s2_, 64);\\\n"
+        "  __builtin_memcpy(&b_, s2_ + 60, 64); (W)__builtin_shufflevector(a_, b_, 0, 2, 4, 6, 8, 10, 12, 14,\\\n"
+        "  17, 19, 21, 23, 25, 27, 29, 31); })\n"
+        "#else\n"
+        "#define SL2W(p) ({ const unsigned char *s2_ = (p); W a_, b_; __builtin_memcpy(&a_, s2_, 32);\\\n"
+        "  __builtin_memcpy(&b_, s2_ + 28, 32); (W)__builtin_shufflevector(a_, b_, 0, 2, 4, 6, 9, 11, 13, 15); })\n"
+        "#endif\n"
+        "/* a chunk of WL 4-byte lanes stored at q + e * st, lane e, in lane order (a step of\n"
+        " * 0: the last lane's value stays) */\n"
+        "static inline void STSW(unsigned char *q, i64 st, W v) {\n"
+        "#pragma GCC unroll 16\n"
+        "  for (int e = 0; e < WL; e++) { u32 x_ = v[e]; __builtin_memcpy(q + e * st, &x_, 4); } }\n");
+}
+
+void jit_vemit_store_strided_full(jit_buf *o, unsigned reg) {
+    /* (all 32 lanes on the path: the first is lane 0, at ef_) */
+    jit_buf_printf(o, "        if (m == FULL) { XW(STSW(base + ef_ + (i64)(WL * j_) * st_, st_, r%u.w[j_]);) }\n"
+                      "        else {\n", reg);
 }

@@ -1,6 +1,7 @@
 /* tests/unit/test_jit_lanes.c — the vector tier's stores of some lanes of a warp
  * (jit/vemit_lanes.c: whole chunks as vectors, the rest lane by lane, or masked stores
- * beyond 16 lanes; strided stores from a copy of the register) and the divergent trees of
+ * beyond 16 lanes; strided stores from a copy of the register, or of a whole warp from the
+ * register; loads of lanes two words apart as two loads and a shuffle) and the divergent trees of
  * reduceInteger against the interpreter: the kernels of tests/unit/data/jit_lanes.cu run in
  * both tiers, which must leave the same memory. The interpreter's pass is checked against
  * the values the kernels must store (and the words they must not touch), and the generated
@@ -150,8 +151,11 @@ int main(void) {
     check_forms(&h, "jl_store", store, sizeof store / sizeof store[0]);
     static const char *const tree[] = {"0x55555555u, 0x11111111u", "u32 la_[32]; __builtin_memcpy(la_, &r"};
     check_forms(&h, "jl_tree", tree, sizeof tree / sizeof tree[0]);
+    /* (and its pairs two words apart: the chunk's two loads and shuffle, and the whole
+     * warp's store from the register) */
     static const char *const less[] = {"u32 la_[32]; __builtin_memcpy(la_, &r", "u32 y_ = (u32)(la_[l0_])",
-                                       "if (!(fm_ & (fm_ + 1u)))"};
+                                       "if (!(fm_ & (fm_ + 1u)))", "sst_ == 8 ? SL2W(sp_",
+                                       "if (m == FULL) { XW(STSW(base + ef_"};
     check_forms(&h, "jl_tree_less", less, sizeof less / sizeof less[0]);
     harness_free(&h);
     free(text);
