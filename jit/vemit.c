@@ -318,7 +318,16 @@ typedef struct vfunc {
     struct vrows *rows;  /* the rows variant's row-affine registers (see find_rows), or
                           * NULL */
     bool rowsv;          /* the rows variant (vr_f<index>); in the affine one: it exists */
+    bool outline;        /* a large function: its cold spills as calls (VEMIT_OUTLINE_MIN) */
 } vfunc;
+
+/* From this many instructions on, a function's cold paths (a handler's spills, vb_fix's
+ * fills) call the prelude's out-of-line helpers (jit/vemit_mem.c) instead of writing
+ * their vector code inline: a large kernel's hundreds of copies made most of its text and
+ * of the C compiler's time, while in a small kernel (the reductions, ~100 instructions)
+ * the inline text costs little and the calls changed how the C compiler allocates the
+ * hot path's registers (2-4% more host instructions, callgrind). */
+#define VEMIT_OUTLINE_MIN 300u
 
 #define SET_HAS(s, k) (((s)[(k) >> 6] >> ((k) & 63)) & 1u)
 #define SET_ADD(s, k) ((s)[(k) >> 6] |= 1ull << ((k) & 63))
@@ -1390,10 +1399,11 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
  * store 2 (at a barrier) writes a scalar register's lane 0 only, and a register of 32-bit
  * lanes as its 128 bytes (the first half of its slots, unwidened): the next turn reads
  * them so (store 3: the load where a turn starts after a barrier), and a bail-out gives
- * every lane its slot (vb_fix). 0 loads the slots, 1 stores them. */
+ * every lane its slot (vb_fix). 0 loads the slots, 1 stores them, 4 stores them on a
+ * cold path (a handler's call, a bail-out: a 32-bit register widened by a call, WIDENR). */
 static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
-    bool store = mode == 1 || mode == 2;
-    if (v->inv[s] && mode != 1) return; /* one value for every warp: kept as it is */
+    bool store = mode == 1 || mode == 2 || mode == 4;
+    if (v->inv[s] && mode != 1 && mode != 4) return; /* one value for every warp: kept as it is */
     if (v->uni[s]) {
         bool rs = v->stride[s] == RSTEP || v->stride[s] == RROW;
         if (mode == 2) {
@@ -1422,7 +1432,9 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
     } else if (v->narrow[s] && mode == 3) {
         jit_buf_printf(o, "    __builtin_memcpy(&r%u, R + %uu * 32, 128);\n", s, s);
     } else if (v->narrow[s]) {
-        if (store) jit_buf_printf(o, "    STV(R + %uu * 32, VN(r%u));\n", s, s);
+        if (mode == 4 && v->outline) /* (its 32-bit lanes, then widened in place: WIDENR) */
+            jit_buf_printf(o, "    __builtin_memcpy(R + %uu * 32, &r%u, 128); WIDENR(R + %uu * 32);\n", s, s, s);
+        else if (store) jit_buf_printf(o, "    STV(R + %uu * 32, VN(r%u));\n", s, s);
         else jit_buf_printf(o, "    r%u = NOFV(LDV(R + %uu * 32));\n", s, s);
     } else {
         if (store) jit_buf_printf(o, "    STV(R + %uu * 32, r%u);\n", s, s);
@@ -1459,7 +1471,7 @@ static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
 static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     jit_vprof_bail(o, v->f, i); /* (profiled: the issue counted, taken back) */
-    emit_set(o, v, &v->live[i * v->nw], true);
+    emit_set(o, v, &v->live[i * v->nw], 4);
     emit_preds(o, v, true, NULL, false);
     /* the registers every warp shares were not stored at the barriers: each warp's gets
      * them now (vb_fix gives them to every lane) */
@@ -1500,9 +1512,9 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
 static void emit_handler(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t *use,
                          unsigned nuse, const uint32_t *def, unsigned ndef) {
     for (unsigned k = 0; k < nuse; k++)
-        if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
+        if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], 4);
     for (unsigned k = 0; k < ndef; k++)
-        if (SET_HAS(v->isvar, def[k])) spill(o, v, def[k], true);
+        if (SET_HAS(v->isvar, def[k])) spill(o, v, def[k], 4);
     jit_buf_printf(o, "    ACT = act; CLOCK = clk; FN(%u)(w, INSN(%u), m); clk = CLOCK;\n"
                       "    if (UNLIKELY(*V.fault_kind)) { clks[wi] = clk; goto fault; }\n", i, i);
     for (unsigned k = 0; k < ndef; k++) {
@@ -1952,14 +1964,36 @@ static void emit_rows_decl(jit_buf *o, const vfunc *v) {
 /* The fast path of a load or store of instruction i whose address register is row-affine
  * and steps along a row by 0 (a load) or by the size: `if (...) {...} else`, before the
  * access's general code; false when it has none. */
-static bool emit_rows_mem(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
-                          unsigned size) {
+static bool rows_mem_ok(const vfunc *v, uint32_t i, bool load, unsigned size) {
     const exec_insn *in = &v->f->code[i];
     uint32_t as = in->a[0], d = in->d[0];
     if (!row_reg(v, as) || (size != 4 && size != 8)) return false;
     int64_t c = v->rows->c[as];
-    if (load ? (c != 0 && c != (int64_t)size) || v->uni[d] || v->konst[d] : c != (int64_t)size)
-        return false;
+    return load ? (c == 0 || c == (int64_t)size) && !v->uni[d] && !v->konst[d]
+                : c == (int64_t)size;
+}
+
+/* Has the rows variant an access of its own (emit_rows_mem)? Without one it would run as
+ * the general variant does, and cost the compiler a third variant for nothing. */
+static bool rows_pay(const vfunc *v) {
+    for (uint32_t i = 0; i <= v->n; i++) {
+        unsigned size;
+        bool uni;
+        if (v->kind[i] != K_MEM) continue;
+        int shape = mem_shape(&v->f->code[i], &size, &uni);
+        bool load = shape == EXEC_NATIVE_MEM_LD_GLOBAL || shape == EXEC_NATIVE_MEM_LD_SHARED;
+        if (shape != EXEC_NATIVE_MEM_LD_KPARAM && !uni && rows_mem_ok(v, i, load, size))
+            return true;
+    }
+    return false;
+}
+
+static bool emit_rows_mem(jit_buf *o, const vfunc *v, uint32_t i, bool shared, bool load,
+                          unsigned size) {
+    const exec_insn *in = &v->f->code[i];
+    uint32_t as = in->a[0], d = in->d[0];
+    if (!rows_mem_ok(v, i, load, size)) return false;
+    int64_t c = v->rows->c[as];
     char h[32], g[32], reg[32];
     snprintf(h, sizeof h, "s%u", as);
     snprintf(g, sizeof g, "t%u", as);
@@ -2070,30 +2104,32 @@ static void emit_mem_v(jit_buf *o, const vfunc *v, uint32_t i) {
     const char *T = size == 4 ? "u32" : "u64";
     /* (under a partial mask only the active lanes' addresses are checked and accessed:
      * an inactive lane's address may be anything) */
-    jit_buf_printf(o, "      } else { _Bool gok_ = 0;\n"
-                      "        if (m && ok && hi >= %uu) { Q bad_ = BQ(0);\n"
-                      "          XQ(Q a_ = A_.q[k_] + BQ(%lldll);\n"
-                      "             bad_ |= ((Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu))) & LM(m);)\n"
-                      "          gok_ = !TESTQ(bad_);\n",
-                   size, (long long)in->imm, size, size - 1);
-    if (load && size == 4 && v->narrow[in->d[0]]) {
-        /* gathered as slots, kept as 32-bit lanes */
-        jit_buf_printf(o, "          if (gok_) { vu g_ = {0}; if (m == FULL) { XQ(g_.q[k_] = LDC4(base, A_.q[k_] + BQ(%lldll));) }\n"
-                          "            else { XQ(if (KQ(m)) g_.q[k_] = GATHERM4(base, A_.q[k_] + BQ(%lldll), KQ(m));) }\n"
-                          "            XW(%s(r%u, NW(g_));) }\n",
-                       (long long)in->imm, (long long)in->imm, wrw(v, i, in->d[0]), in->d[0]);
-    } else if (load) {
-        jit_buf_printf(o, "          if (gok_ && m == FULL) { XQ(r%u.q[k_] = LDC%u(base, A_.q[k_] + BQ(%lldll));) }\n"
-                          "          else if (gok_) { XQ(if (KQ(m)) WR(r%u, GATHERM%u(base, A_.q[k_] + BQ(%lldll), KQ(m)));) }\n",
-                       in->d[0], size, (long long)in->imm, in->d[0], size, (long long)in->imm);
-    } else {
+    /* (GLD4, GLD8: the prelude's, jit/vemit_mem.c) */
+    if (load) {
+        jit_buf_printf(o, "      } else { vu g_; _Bool gok_ = m && ok && GLD%u(base, &A_, %lldll, lo, hi, m, &g_);\n",
+                       size, (long long)in->imm);
+        if (size == 4 && v->narrow[in->d[0]]) /* (gathered as slots, kept as 32-bit lanes) */
+            jit_buf_printf(o, "          if (gok_) { XW(%s(r%u, NW(g_));) }\n", wrw(v, i, in->d[0]),
+                           in->d[0]);
+        else
+            jit_buf_printf(o, "          if (gok_ && m == FULL) r%u = g_;\n"
+                              "          else if (gok_) { XQ(if (KQ(m)) WR(r%u, g_.q[k_]);) }\n",
+                           in->d[0], in->d[0]);
+    } else { /* (a store's checks stay inline: some kernels' stores take this path often) */
+        jit_buf_printf(o, "      } else { _Bool gok_ = 0;\n"
+                          "        if (m && ok && hi >= %uu) { Q bad_ = BQ(0);\n"
+                          "          XQ(Q a_ = A_.q[k_] + BQ(%lldll);\n"
+                          "             bad_ |= ((Q)(a_ < BQ(lo)) | (Q)(a_ > BQ(hi - %uu)) | (a_ & BQ(%uu))) & LM(m);)\n"
+                          "          gok_ = !TESTQ(bad_);\n",
+                       size, (long long)in->imm, size, size - 1);
         jit_buf_printf(o, "          if (gok_) { vu d_ = ");
         opnd(o, v, in->d[0]);
         jit_buf_printf(o, "; for (u32 mm_ = m; mm_; mm_ &= mm_ - 1) { u32 l = __builtin_ctz(mm_); %s x_ = (%s)LANE(d_, l);\n"
-                          "            __builtin_memcpy(base + LANE(A_, l) + (u64)%lldll, &x_, %u); } }\n",
+                          "            __builtin_memcpy(base + LANE(A_, l) + (u64)%lldll, &x_, %u); } }\n"
+                          "        }\n",
                        T, T, (long long)in->imm, size);
     }
-    jit_buf_printf(o, "        }\n        if (!gok_ && m) {\n");
+    jit_buf_printf(o, "        if (!gok_ && m) {\n");
     emit_handler(o, v, i, use, nuse, def, ndef);
     jit_buf_printf(o, "      } }\n    }\n");
 }
@@ -2418,12 +2454,17 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                 jit_buf_printf(o, "      ROWFILL(R + %uu * 32, %s, %lldll, %s, %s, (u32)__builtin_ctz(B->ntid[0] | 32u));\n",
                                s, src, (long long)v->rows->c[s], step, wmask(v, s));
             else if (v->uni[s] && v->stride[s] == RSTEP)
-                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %s, %s));\n", s, src, step, wmask(v, s));
+                jit_buf_printf(o, v->outline ? "      STAF(R + %uu * 32, %s, %s, %s);\n"
+                                             : "      STV(R + %uu * 32, AFV(%s, %s, %s));\n",
+                               s, src, step, wmask(v, s));
             else if (v->uni[s] && v->stride[s])
-                jit_buf_printf(o, "      STV(R + %uu * 32, AFV(%s, %lldll, %s));\n", s, src,
-                               (long long)v->stride[s], wmask(v, s));
+                jit_buf_printf(o, v->outline ? "      STAF(R + %uu * 32, %s, %lldll, %s);\n"
+                                             : "      STV(R + %uu * 32, AFV(%s, %lldll, %s));\n",
+                               s, src, (long long)v->stride[s], wmask(v, s));
             else if (v->uni[s])
                 jit_buf_printf(o, "      STV(R + %uu * 32, BCV(%s));\n", s, src);
+            else if (v->narrow[s] && v->outline)
+                jit_buf_printf(o, "      WIDENR(R + %uu * 32);\n", s);
             else if (v->narrow[s])
                 jit_buf_printf(o, "      { vn n_; __builtin_memcpy(&n_, R + %uu * 32, 128); "
                                   "STV(R + %uu * 32, VN(n_)); }\n", s, s);
@@ -2650,9 +2691,10 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
 }
 
 /* Analyse f for one variant (affine: threadIdx.x as an affine register) and generate it;
- * false with the reason when the tier cannot take f. */
+ * false with the reason when the tier cannot take f. The rows variant is not generated when
+ * it has no access of its own (rows_pay): then *rows_used becomes false. */
 static bool vemit_variant(const exec_func *f, bool affine, bool general, bool rows, jit_buf *o,
-                          char *why, size_t wn) {
+                          char *why, size_t wn, bool *rows_used) {
     vfunc v;
     memset(&v, 0, sizeof v);
     v.f = f;
@@ -2660,6 +2702,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, bool ro
     v.affine = affine;
     v.general = general;
     v.rowsv = rows;
+    v.outline = f->ncode >= VEMIT_OUTLINE_MIN;
     v.pfx = affine ? "vb" : rows ? "vr" : "vg";
     uint32_t n1 = v.n + 1;
     v.nw = (f->nslots + 63) / 64 + 1;
@@ -2734,11 +2777,15 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, bool ro
         pred_liveness(&v);
         analyse_values(&v);
         if (!affine && rows) find_rows(&v);
-        block_invariants(&v);
-        find_narrow(&v);
-        assign_stash(&v);
-        ok = emit_vfunc(o, &v);
-        if (!ok) reject(why, wn, NULL, "internal");
+        if (!affine && rows && rows_used && !rows_pay(&v)) {
+            *rows_used = false;
+        } else {
+            block_invariants(&v);
+            find_narrow(&v);
+            assign_stash(&v);
+            ok = emit_vfunc(o, &v);
+            if (!ok) reject(why, wn, NULL, "internal");
+        }
     }
     vf_free(&v);
     return ok;
@@ -2763,16 +2810,16 @@ bool jit_vemit_func(const exec_func *f, jit_buf *o, char *why, size_t wn) {
     if (!f->code || !f->pf->is_entry) return reject(why, wn, NULL, "not a kernel");
     const char *e = getenv("VCUDA_JIT_AFFINE");
     if (e && !strcmp(e, "0")) {
-        if (!vemit_variant(f, false, false, false, o, why, wn)) return false;
+        if (!vemit_variant(f, false, false, false, o, why, wn, NULL)) return false;
         /* the entry point is the general code */
         jit_buf_printf(o, "int vb_f%u(void *b, const struct brt *rt) { return vg_f%u(b, rt); }\n\n",
                        f->index, f->index);
         return true;
     }
     bool general = reads_tid_yz(f), rows = general && jit_vemit_rows_enabled();
-    if (general && !vemit_variant(f, false, false, false, o, why, wn)) return false;
-    if (rows && !vemit_variant(f, false, false, true, o, why, wn)) return false;
-    return vemit_variant(f, true, general, rows, o, why, wn);
+    if (general && !vemit_variant(f, false, false, false, o, why, wn, NULL)) return false;
+    if (rows && !vemit_variant(f, false, false, true, o, why, wn, &rows)) return false;
+    return vemit_variant(f, true, general, rows, o, why, wn, NULL);
 }
 
 /* The prelude's vector types and their operations. A register's 32 lanes are chunks of the
