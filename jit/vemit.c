@@ -313,6 +313,9 @@ typedef struct vfunc {
                           * -1: those live across a barrier and not block-invariant */
     int32_t *pidx;       /* the same for a predicate (one word) */
     uint32_t ns;         /* words of one warp's part of the stash */
+    bool *sdef;          /* a stashed register written into the stash where it is defined
+                          * (at most once a warp, before any barrier) and so not at every
+                          * barrier: see stash_at_def */
     bool reads_tid;      /* the kernel reads threadIdx */
     bool general;        /* the general variant is generated too (vg_f<index>) */
     struct vrows *rows;  /* the rows variant's row-affine registers (see find_rows), or
@@ -339,7 +342,7 @@ static void vf_free(vfunc *v) {
     free(v->kind); free(v->vs); free(v->isvar); free(v->live); free(v->konst); free(v->cidx);
     free(v->region_of); free(v->head); free(v->rtarget); free(v->resume); free(v->label);
     free(v->uni); free(v->stride); free(v->w32); free(v->av); free(v->plive); free(v->inv);
-    free(v->narrow); free(v->sidx); free(v->pidx);
+    free(v->narrow); free(v->sidx); free(v->pidx); free(v->sdef);
     rows_free(v->rows);
 }
 
@@ -1261,6 +1264,76 @@ static void assign_stash(vfunc *v) {
     }
 }
 
+/* Instructions reachable from the successors of instruction `from` (from: UINT32_MAX,
+ * none) or from any barrier's resume point, into seen (n + 1 flags). */
+static void reach(const vfunc *v, uint32_t from, bool *seen, uint32_t *stack) {
+    const exec_func *f = v->f;
+    uint32_t sp = 0, n = v->n;
+    memset(seen, 0, (n + 1) * sizeof *seen);
+    for (uint32_t i = 0; i <= n; i++)
+        if (v->resume[i]) { seen[i] = true; stack[sp++] = i; }
+    uint32_t next[2];
+    for (bool first = from != UINT32_MAX;; first = false) {
+        uint32_t i;
+        if (first) i = from;
+        else if (sp) i = stack[--sp];
+        else break;
+        const exec_insn *in = &f->code[i];
+        unsigned nn = 0;
+        bool falls = i < n && !(v->kind[i] == K_EXIT && in->guard < 0) &&
+                     !(v->kind[i] == K_BRA && in->guard < 0);
+        if (falls) next[nn++] = i + 1;
+        if (v->kind[i] == K_BRA) next[nn++] = (uint32_t)in->target;
+        for (unsigned k = 0; k < nn; k++)
+            if (!seen[next[k]]) { seen[next[k]] = true; stack[sp++] = next[k]; }
+    }
+}
+
+/* A stashed register whose every definition runs at most once a warp and never after a
+ * barrier (a warp's thread index, an address of it, defined before the loop of barriers)
+ * keeps at every barrier the value it had where it was defined: the turn that defines it
+ * writes its stash word there, and the barriers neither store it again (one store fewer
+ * at every barrier of every warp's turn; the turn after a barrier still loads it). A
+ * register whose step is a value of the run (two words) is left to the barriers. */
+static void stash_at_def(vfunc *v) {
+    const exec_func *f = v->f;
+    uint32_t n1 = v->n + 1;
+    v->sdef = calloc(f->nslots + 1, sizeof *v->sdef);
+    bool *ok = calloc(f->nslots + 1, sizeof *ok), *seen = malloc(n1 * sizeof *seen);
+    uint32_t *stack = malloc(2 * n1 * sizeof *stack);
+    if (!v->sdef || !ok || !seen || !stack) abort();
+    for (uint32_t s = 0; s < f->nslots; s++)
+        ok[s] = v->sidx[s] >= 0 && v->uni[s] && v->stride[s] != RSTEP && v->stride[s] != RROW;
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    for (uint32_t i = 0; i < n1; i++) {
+        insn_slots(v, i, use, &nuse, def, &ndef);
+        bool mine = false;
+        for (unsigned d = 0; d < ndef; d++) mine |= def[d] < f->nslots && ok[def[d]];
+        if (!mine) continue;
+        reach(v, i, seen, stack); /* (on a loop or after a barrier: seen) */
+        for (unsigned d = 0; d < ndef; d++)
+            if (def[d] < f->nslots && ok[def[d]]) {
+                if (seen[i]) ok[def[d]] = false;
+                else v->sdef[def[d]] = true;
+            }
+    }
+    /* a register one of whose definitions failed is the barriers' again */
+    for (uint32_t s = 0; s < f->nslots; s++) v->sdef[s] = v->sdef[s] && ok[s];
+    free(ok); free(seen); free(stack);
+}
+
+/* After instruction i: the stash words of the registers it defines that are stashed where
+ * they are defined (stash_at_def). */
+static void emit_stash_def(jit_buf *o, const vfunc *v, uint32_t i) {
+    uint32_t use[8], def[8];
+    unsigned nuse, ndef;
+    insn_slots(v, i, use, &nuse, def, &ndef);
+    for (unsigned d = 0; d < ndef; d++)
+        if (def[d] < v->f->nslots && v->sdef[def[d]])
+            jit_buf_printf(o, "    SV_[wi * %uu + %du] = s%u;\n", v->ns, v->sidx[def[d]], def[d]);
+}
+
 /* ---- the text ---- */
 
 /* The mask of an affine register's width. */
@@ -1406,7 +1479,9 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
     if (v->inv[s] && mode != 1 && mode != 4) return; /* one value for every warp: kept as it is */
     if (v->uni[s]) {
         bool rs = v->stride[s] == RSTEP || v->stride[s] == RROW;
-        if (mode == 2) {
+        if (mode == 2 && v->sdef[s]) {
+            /* (written where it was defined) */
+        } else if (mode == 2) {
             jit_buf_printf(o, "    SV_[wi * %uu + %du] = s%u;\n", v->ns, v->sidx[s], s);
             if (rs) jit_buf_printf(o, "    SV_[wi * %uu + %du] = (u64)t%u;\n", v->ns, v->sidx[s] + 1, s);
         } else if (mode == 3) {
@@ -2559,12 +2634,14 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         }
         if (ndef == 1 && def[0] < f->nslots && row_reg(v, def[0])) { /* (find_rows: row_result) */
             emit_row_def(o, v, i);
+            emit_stash_def(o, v, i);
             continue;
         }
         if (ndef == 1 && def[0] < f->nslots && v->uni[def[0]] && v->stride[def[0]] &&
             (v->kind[i] == K_SPEC || v->kind[i] == K_OFFSET || v->kind[i] == K_SREG ||
              (v->kind[i] == K_SIMPLE && int_cvt(in) != CVT_NONE))) {
             emit_aff(o, v, i);
+            emit_stash_def(o, v, i);
             continue;
         }
         switch (v->kind[i]) {
@@ -2680,6 +2757,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         default:
             return false;
         }
+        emit_stash_def(o, v, i);
     }
     jit_buf_printf(o, "  done:\n    clks[wi] = clk; alive[wi] = 0;\n"
                       "  }\n  if (!nwait) break;\n"
@@ -2783,6 +2861,7 @@ static bool vemit_variant(const exec_func *f, bool affine, bool general, bool ro
             block_invariants(&v);
             find_narrow(&v);
             assign_stash(&v);
+            stash_at_def(&v);
             ok = emit_vfunc(o, &v);
             if (!ok) reject(why, wn, NULL, "internal");
         }

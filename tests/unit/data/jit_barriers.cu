@@ -91,3 +91,36 @@ extern "C" __global__ void jb_shfl(const int *in, int *out, int lim) {
     __syncthreads();
     out[blockIdx.x * blockDim.x + tid] = y + s[tid];
 }
+
+// Registers a warp defines once, before the loop of barriers (its thread index, an address
+// made of it, a value equal in the warp but different in each warp, which looks like the
+// block's), kept in the block's stash from where they are defined instead of at every
+// barrier; beside them the stride, defined in the loop, a value set on one path of a
+// branch on a parameter, an inner loop whose trip count differs from warp to warp, whole
+// warps that leave before the first barrier, and in one round (stride == sel) a shuffle
+// with lanes apart: the block goes to the interpreter with what each warp stashed.
+extern "C" __global__ void jb_stash(const int *in, int *out, unsigned n, int sel, int lim) {
+    __shared__ int s[1024];
+    unsigned tid = threadIdx.x;
+    unsigned first = blockIdx.x * blockDim.x;
+    int wv = in[blockIdx.x * 32 + tid / 32] & 7;  // one value a warp, not the block's
+    int *dst = out + first + tid;
+    if (first + (tid & ~31u) >= n) return;        // whole warps leave
+    unsigned live = n - first;                    // threads of warps still here
+    int base = 0;
+    if (sel & 1) base = in[blockIdx.x] * 5;       // set on one path
+    s[tid] = in[first + tid];
+    int t = 0;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (tid < stride && tid + stride < live) s[tid] += s[tid + stride];
+        int acc = 0;
+        for (int j = 0; j < wv; j++) acc += j * (int)stride + 1;  // trips differ per warp
+        int y = acc + (int)tid;
+        if ((int)stride == sel && (int)(tid % 32) < lim)
+            y += __shfl_down_sync(0xffffffffu >> (32 - lim), y, 1);
+        t += y;
+        __syncthreads();
+    }
+    *dst = s[0] + t + base + wv;
+}
