@@ -239,11 +239,10 @@ void exec_observe_insn(exec_wstate *w, const exec_insn *in, uint32_t m) {
     }
 }
 
-/* Lane l of a (row-)affine register: (base + x * step + y * row) in its width. */
+/* Lane l of a (row-)affine register, in its width. */
 static inline uint64_t affine_lane(uint64_t base, int64_t step, int64_t row, uint32_t lw,
                                    uint32_t w32, uint32_t l) {
-    uint64_t v = base + (uint64_t)(l & ((1u << lw) - 1u)) * (uint64_t)step +
-                 (uint64_t)(l >> lw) * (uint64_t)row;
+    uint64_t v = exec_affine_lane(base, step, row, lw, l);
     return w32 ? (uint32_t)v : v;
 }
 
@@ -284,7 +283,8 @@ void exec_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m, uint64
     exec_site s = site_of(w, in);
     if (o->mem_affine(&s, sp, acc, first, step, row, lw, m, size)) return;
     uint64_t addr[32];
-    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++) addr[l] = affine_lane(first, step, row, lw, 0, l);
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
+        addr[l] = exec_affine_lane(first, step, row, lw, l);
     o->mem(&s, sp, acc, addr, m, size);
 }
 

@@ -262,4 +262,12 @@ typedef struct exec_observer {
                        uint32_t mask, uint32_t size);
 } exec_observer;
 
+/* Lane l's address of an access told compactly (exec_observer.mem_affine): base +
+ * x * step + y * row_step, x = l mod 2^row_log2, y = l >> row_log2 (mod 2^64). */
+static inline uint64_t exec_affine_lane(uint64_t base, int64_t step, int64_t row_step,
+                                        uint32_t row_log2, uint32_t l) {
+    return base + (uint64_t)(l & ((1u << row_log2) - 1u)) * (uint64_t)step +
+           (uint64_t)(l >> row_log2) * (uint64_t)row_step;
+}
+
 #endif

@@ -1906,14 +1906,6 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     }
 }
 
-/* Lane l's address of an access told by base and steps (exec_observer.mem_affine). */
-static inline uint64_t affine_addr(uint64_t base, int64_t step, int64_t row, uint32_t lw,
-                                   uint32_t l)
-{
-    return base + (uint64_t)(l & ((1u << lw) - 1u)) * (uint64_t)step +
-           (uint64_t)(l >> lw) * (uint64_t)row;
-}
-
 /* exec_observer.mem_affine: a global or shared load or store outside the replay, lane l at
  * base + x * step + y * row_step (x, y: its place in rows of 2^row_log2 lanes). A pattern
  * seen before (the memo's entry of its key, marked with this
@@ -1935,7 +1927,8 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
         return false;
     prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
     prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
-    uint64_t first = affine_addr(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
+    uint64_t first =
+        exec_affine_lane(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
     uint64_t phase = first % MEMO_PERIOD;
     mem_memo *pair = memo_pair(w, site->insn, phase, mask), *mm = NULL;
     for (unsigned k = 0; k < 2 && !mm; k++)
@@ -1949,7 +1942,7 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
     if (!mm) {
         uint64_t addr[32];
         for (uint32_t l = 0; l < 32; l++)
-            addr[l] = affine_addr(base, step, row_step, row_log2, l);
+            addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
         on_mem(site, space, acc, addr, mask, size);
         /* the entry on_mem found or made for these lanes, if it kept them */
         for (unsigned k = 0; k < 2; k++) {
@@ -1979,7 +1972,7 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
     } else {
         uint64_t addr[32];
         for (uint32_t l = 0; l < 32; l++)
-            addr[l] = affine_addr(base, step, row_step, row_log2, l);
+            addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
         touch_lanes(w, acc, addr, mask, size);
     }
     return true;
