@@ -1468,23 +1468,33 @@ static void opnd_s(jit_buf *o, const vfunc *v, uint32_t s) {
     }
 }
 
-/* Store slot s (a register) into the warp's register file, or load it from there.
- * store 2 (at a barrier) writes a scalar register's lane 0 only, and a register of 32-bit
- * lanes as its 128 bytes (the first half of its slots, unwidened): the next turn reads
- * them so (store 3: the load where a turn starts after a barrier), and a bail-out gives
- * every lane its slot (vb_fix). 0 loads the slots, 1 stores them, 4 stores them on a
- * cold path (a handler's call, a bail-out: a 32-bit register widened by a call, WIDENR). */
-static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
-    bool store = mode == 1 || mode == 2 || mode == 4;
-    if (v->inv[s] && mode != 1 && mode != 4) return; /* one value for every warp: kept as it is */
+/* How spill moves a register between the code's locals and the warp's state. */
+typedef enum spill_mode {
+    SPILL_LOAD,    /* every lane's slot from the warp's register file */
+    SPILL_STORE,   /* every lane's slot into it */
+    SPILL_STASH,   /* at a barrier, into the block's stash: a scalar register's lane 0
+                    * only (none when stash_at_def wrote it where it was defined), a
+                    * register of 32-bit lanes as its 128 bytes (the first half of its
+                    * slots, unwidened); a bail-out gives every lane its slot (vb_fix) */
+    SPILL_UNSTASH, /* the load where a turn starts after a barrier, as SPILL_STASH left it */
+    SPILL_COLD,    /* SPILL_STORE on a cold path (a handler's call, a bail-out): in a large
+                    * function a 32-bit register is copied and widened by a call, WIDENR */
+} spill_mode;
+
+/* Store slot s (a register) into the warp's register file or the stash, or load it from
+ * there (spill_mode). */
+static void spill(jit_buf *o, const vfunc *v, uint32_t s, spill_mode mode) {
+    bool store = mode == SPILL_STORE || mode == SPILL_STASH || mode == SPILL_COLD;
+    /* one value for every warp: kept as it is */
+    if (v->inv[s] && mode != SPILL_STORE && mode != SPILL_COLD) return;
     if (v->uni[s]) {
         bool rs = v->stride[s] == RSTEP || v->stride[s] == RROW;
-        if (mode == 2 && v->sdef[s]) {
-            /* (written where it was defined) */
-        } else if (mode == 2) {
-            jit_buf_printf(o, "    SV_[wi * %uu + %du] = s%u;\n", v->ns, v->sidx[s], s);
-            if (rs) jit_buf_printf(o, "    SV_[wi * %uu + %du] = (u64)t%u;\n", v->ns, v->sidx[s] + 1, s);
-        } else if (mode == 3) {
+        if (mode == SPILL_STASH) {
+            if (!v->sdef[s]) { /* (else written where it was defined) */
+                jit_buf_printf(o, "    SV_[wi * %uu + %du] = s%u;\n", v->ns, v->sidx[s], s);
+                if (rs) jit_buf_printf(o, "    SV_[wi * %uu + %du] = (u64)t%u;\n", v->ns, v->sidx[s] + 1, s);
+            }
+        } else if (mode == SPILL_UNSTASH) {
             jit_buf_printf(o, "    s%u = SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s]);
             if (rs) jit_buf_printf(o, "    t%u = (i64)SV_[wi * %uu + %du];\n", s, v->ns, v->sidx[s] + 1);
         } else if (store && v->stride[s] == RROW) {
@@ -1502,12 +1512,12 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
                 jit_buf_printf(o, "    t%u = (i64)(R[%uu * 32 + ((1u << lw_) & 31u)] - s%u);\n", s, s, s);
             else if (rs) jit_buf_printf(o, "    t%u = (i64)R[%uu * 32 + 1];\n", s, s);
         }
-    } else if (v->narrow[s] && mode == 2) {
+    } else if (v->narrow[s] && mode == SPILL_STASH) {
         jit_buf_printf(o, "    __builtin_memcpy(R + %uu * 32, &r%u, 128);\n", s, s);
-    } else if (v->narrow[s] && mode == 3) {
+    } else if (v->narrow[s] && mode == SPILL_UNSTASH) {
         jit_buf_printf(o, "    __builtin_memcpy(&r%u, R + %uu * 32, 128);\n", s, s);
     } else if (v->narrow[s]) {
-        if (mode == 4 && v->outline) /* (its 32-bit lanes, then widened in place: WIDENR) */
+        if (mode == SPILL_COLD && v->outline) /* (its 32-bit lanes, then widened in place: WIDENR) */
             jit_buf_printf(o, "    __builtin_memcpy(R + %uu * 32, &r%u, 128); WIDENR(R + %uu * 32);\n", s, s, s);
         else if (store) jit_buf_printf(o, "    STV(R + %uu * 32, VN(r%u));\n", s, s);
         else jit_buf_printf(o, "    r%u = NOFV(LDV(R + %uu * 32));\n", s, s);
@@ -1517,9 +1527,9 @@ static void spill(jit_buf *o, const vfunc *v, uint32_t s, int mode) {
     }
 }
 
-static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, int store) {
+static void emit_set(jit_buf *o, const vfunc *v, const uint64_t *set, spill_mode mode) {
     for (uint32_t s = 0; s < v->f->nslots; s++)
-        if (SET_HAS(set, s) && SET_HAS(v->isvar, s)) spill(o, v, s, store);
+        if (SET_HAS(set, s) && SET_HAS(v->isvar, s)) spill(o, v, s, mode);
 }
 
 /* Store the predicates of set (all: NULL) into the warp's, or load them; stash: into the
@@ -1546,7 +1556,7 @@ static void pred(jit_buf *o, const vfunc *v, uint32_t p) {
 static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
     jit_buf_printf(o, "    {\n");
     jit_vprof_bail(o, v->f, i); /* (profiled: the issue counted, taken back) */
-    emit_set(o, v, &v->live[i * v->nw], 4);
+    emit_set(o, v, &v->live[i * v->nw], SPILL_COLD);
     emit_preds(o, v, true, NULL, false);
     /* the registers every warp shares were not stored at the barriers: each warp's gets
      * them now (vb_fix gives them to every lane) */
@@ -1587,9 +1597,9 @@ static void emit_bail(jit_buf *o, const vfunc *v, uint32_t i) {
 static void emit_handler(jit_buf *o, const vfunc *v, uint32_t i, const uint32_t *use,
                          unsigned nuse, const uint32_t *def, unsigned ndef) {
     for (unsigned k = 0; k < nuse; k++)
-        if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], 4);
+        if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], SPILL_COLD);
     for (unsigned k = 0; k < ndef; k++)
-        if (SET_HAS(v->isvar, def[k])) spill(o, v, def[k], 4);
+        if (SET_HAS(v->isvar, def[k])) spill(o, v, def[k], SPILL_COLD);
     jit_buf_printf(o, "    ACT = act; CLOCK = clk; FN(%u)(w, INSN(%u), m); clk = CLOCK;\n"
                       "    if (UNLIKELY(*V.fault_kind)) { clks[wi] = clk; goto fault; }\n", i, i);
     for (unsigned k = 0; k < ndef; k++) {
@@ -2600,13 +2610,13 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
                       "    void *w = V.warps + (u64)wi * WSZ;\n"
                       "    u64 clk = clks[wi], turn0 = clk; u32 act = alive[wi], m;\n"
                       "    switch (res[wi]) {\n    case 0:\n");
-    emit_set(o, v, &v->live[0], false);
+    emit_set(o, v, &v->live[0], SPILL_LOAD);
     emit_preds(o, v, false, &v->plive[0], false);
     jit_buf_printf(o, "      goto L0;\n");
     for (uint32_t i = 1; i <= n; i++)
         if (v->resume[i]) {
             jit_buf_printf(o, "    case %u:\n", i);
-            emit_set(o, v, &v->live[i * nw], 3);
+            emit_set(o, v, &v->live[i * nw], SPILL_UNSTASH);
             emit_preds(o, v, false, &v->plive[i * v->pw], true);
             jit_buf_printf(o, "      goto L%u;\n", i);
         }
@@ -2629,7 +2639,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         /* (profiled: counted, a memory access told) */
         if (jit_vprof_insn(o, f, i) && !vprof_affine(o, v, i)) {
             for (unsigned k = 0; k < nuse; k++)
-                if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], true);
+                if (SET_HAS(v->isvar, use[k])) spill(o, v, use[k], SPILL_STORE);
             jit_vprof_observe(o, i);
         }
         if (ndef == 1 && def[0] < f->nslots && row_reg(v, def[0])) { /* (find_rows: row_result) */
@@ -2747,7 +2757,7 @@ static bool emit_vfunc(jit_buf *o, vfunc *v) {
         }
         case K_BAR:
             jit_buf_printf(o, "    res[wi] = %u; nwait++;\n", i + 1);
-            emit_set(o, v, &v->live[(i + 1) * nw], 2);
+            emit_set(o, v, &v->live[(i + 1) * nw], SPILL_STASH);
             emit_preds(o, v, true, &v->plive[(i + 1) * v->pw], true);
             jit_buf_printf(o, "    clks[wi] = clk; alive[wi] = act; continue;\n");
             break;
