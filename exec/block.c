@@ -857,9 +857,18 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
         return b->fault_kind;
     }
 
-    /* the window: the device's reserved shared memory, then the user's */
+    /* the window: the device's reserved shared memory, then the user's (static, then
+     * dynamic), which the device allocates, and bounds-checks, in whole allocation units:
+     * an H200 lets a block of 1,000 bytes touch bytes 1,000-1,023 and faults at 1,024
+     * (tests/cuda/conformance/shared_slack.cu); memcheck keeps the exact bounds, as
+     * compute-sanitizer does */
     b->shared_size = L->dyn_shared ? k->dyn_base + L->dyn_shared
                                    : k->info.reserved_shared + k->info.static_shared;
+    {
+        uint32_t unit = b->prog->opts.shared_alloc_unit;
+        uint32_t user = b->shared_size - k->info.reserved_shared;
+        if (unit > 1 && !L->exact_shared_bounds) b->shared_size = k->info.reserved_shared + (user + unit - 1) / unit * unit;
+    }
     b->local_stride = k->info.local_per_thread;
     /* recursion goes as deep as cudaLimitStackSize lets it (a GPU's stack overflow) */
     if (k->info.recursive && L->stack_limit)
