@@ -271,9 +271,10 @@ check_launch *check_launch_begin(check_state *st, exec_launch *L, const ptx_modu
     /* as on a GPU, every warp of the block that reaches a bad access is reported before
      * the kernel stops */
     L->warps_outlive_fault = st->tool == CHECK_TOOL_MEMCHECK;
-    /* compute-sanitizer stops a kernel at an access past a block's shared bytes, where a
-     * GPU alone lets it touch the rest of the last allocation unit */
-    L->exact_shared_bounds = st->tool == CHECK_TOOL_MEMCHECK;
+    /* compute-sanitizer stops a kernel at an access past a block's shared bytes or an
+     * allocation's end, where a GPU alone lets it touch the rest of the shared allocation
+     * unit or of the device's mapping */
+    L->exact_bounds = st->tool == CHECK_TOOL_MEMCHECK;
     return cl;
 }
 

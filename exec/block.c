@@ -867,7 +867,8 @@ static exec_fault_kind run_block(exec_worker *wk, const exec_launch *L, exec_dim
     {
         uint32_t unit = b->prog->opts.shared_alloc_unit;
         uint32_t user = b->shared_size - k->info.reserved_shared;
-        if (unit > 1 && !L->exact_shared_bounds) b->shared_size = k->info.reserved_shared + (user + unit - 1) / unit * unit;
+        if (unit > 1 && !L->exact_bounds)
+            b->shared_size = k->info.reserved_shared + (user + unit - 1) / unit * unit;
     }
     b->local_stride = k->info.local_per_thread;
     /* recursion goes as deep as cudaLimitStackSize lets it (a GPU's stack overflow) */

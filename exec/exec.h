@@ -166,10 +166,11 @@ typedef struct exec_launch {
                                      * run on until they exit or fault themselves, then the
                                      * block ends with its first fault (memcheck: on a GPU
                                      * every warp that reaches the bad access reports) */
-    bool exact_shared_bounds;       /* a shared access past the user's last byte faults even
-                                     * inside its last allocation unit (memcheck: a kernel
-                                     * stops at its first invalid access, as under
-                                     * compute-sanitizer; exec/block.c) */
+    bool exact_bounds;              /* an access past the user's last byte faults even
+                                     * where a GPU has the memory mapped: inside a shared
+                                     * allocation unit (exec/block.c) or a global mapping
+                                     * (mem_table_map) (memcheck: a kernel stops at its
+                                     * first invalid access, as under compute-sanitizer) */
     /* the device runtime: what the grid's device-side launches, streams and events do
      * (NULL: every such call fails with cudaErrorNotSupported) */
     const struct exec_devrt_ops *devrt;

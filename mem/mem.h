@@ -57,6 +57,17 @@ bool mem_table_remove(mem_table *t, uint64_t base, mem_alloc *removed);
 bool mem_table_find(mem_table *t, uint64_t addr, mem_alloc *out);
 /* Is [addr, addr+size) inside one entry? On success *out is that entry. */
 bool mem_table_check(mem_table *t, uint64_t addr, uint64_t size, mem_alloc *out);
+/* The device's mappings: what a GPU's page tables map around its allocations (device
+ * memory in 2 MiB pages, small allocations packed into shared ones), so that an access a
+ * little past an allocation's end touches mapped memory and does not fault, as on a GPU.
+ * A mapping is a range of real host memory the allocator reserved (runtime/memory.c);
+ * mappings do not overlap one another, allocations lie inside them. The checker
+ * (memcheck) ignores them: its bounds are the allocations'. */
+bool mem_table_map(mem_table *t, uint64_t base, uint64_t size, uint32_t device);
+/* Remove the mapping starting exactly at base; false when there is none. */
+bool mem_table_unmap(mem_table *t, uint64_t base);
+/* Is [addr, addr+size) inside one mapping? *out (kind MEM_KIND_DEVICE) is the mapping. */
+bool mem_table_check_mapped(mem_table *t, uint64_t addr, uint64_t size, mem_alloc *out);
 /* Number of entries and total bytes of a kind (0 = all kinds). */
 void mem_table_usage(mem_table *t, mem_kind kind, size_t *count, uint64_t *bytes);
 /* The same, of the entries whose device is device (mem_alloc.device). */

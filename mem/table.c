@@ -45,6 +45,9 @@ struct mem_table {
     _Atomic(mem_snapshot *) current;
     atomic_uint phase;
     pthread_mutex_t write_lock;
+    /* the device's mappings (mem_table_map): a table of their own, whose entries are the
+     * mapped ranges around allocations; NULL in that table itself */
+    struct mem_table *maps;
 };
 
 /* Bumped before an entry's removal returns (so before its memory can be released) and
@@ -192,7 +195,7 @@ static void publish(mem_table *t, mem_snapshot *s) {
     free(old);
 }
 
-mem_table *mem_table_new(void) {
+static mem_table *table_new(void) {
     mem_table *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
@@ -211,13 +214,35 @@ mem_table *mem_table_new(void) {
     return t;
 }
 
+mem_table *mem_table_new(void) {
+    mem_table *t = table_new();
+    if (t && !(t->maps = table_new())) {
+        mem_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
 void mem_table_free(mem_table *t) {
     if (!t)
         return;
     atomic_fetch_add(&removal_epoch, 1);
     pthread_mutex_destroy(&t->write_lock);
     free(atomic_load(&t->current));
+    mem_table_free(t->maps);
     free(t);
+}
+
+bool mem_table_map(mem_table *t, uint64_t base, uint64_t size, uint32_t device) {
+    return t->maps && mem_table_add_dev(t->maps, base, size, MEM_KIND_DEVICE, 0, device);
+}
+
+bool mem_table_unmap(mem_table *t, uint64_t base) {
+    return t->maps && mem_table_remove(t->maps, base, NULL);
+}
+
+bool mem_table_check_mapped(mem_table *t, uint64_t addr, uint64_t size, mem_alloc *out) {
+    return t->maps && mem_table_check(t->maps, addr, size, out);
 }
 
 bool mem_table_add(mem_table *t, uint64_t base, uint64_t size, mem_kind kind, uint32_t flags) {

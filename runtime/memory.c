@@ -28,10 +28,29 @@
 static size_t rt_round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 /* Device memory of a page or more comes in whole pages of its own (mmap), so that it can
- * be shared with another process in place (ipc.c); smaller blocks, and other kinds below
- * RT_MMAP_MIN, come from the heap (a mapping each would soon exhaust the process's). */
+ * be shared with another process in place (ipc.c); smaller device blocks come packed into
+ * shared mappings (device_arena.c), other kinds below RT_MMAP_MIN from the heap (a
+ * mapping each would soon exhaust the process's). */
 static bool rt_in_pages(size_t size, mem_kind kind) {
     return size >= RT_MMAP_MIN || (kind == MEM_KIND_DEVICE && size >= (size_t)sysconf(_SC_PAGESIZE));
+}
+
+static bool rt_in_arena(size_t size, mem_kind kind) {
+    return kind == MEM_KIND_DEVICE && !rt_in_pages(size, kind);
+}
+
+/* A GPU maps device memory in 2 MiB pages: a kernel that runs past the end of an
+ * allocation of 3,000,000 bytes reads the rest of its fourth MiB, and one past 2 MiB
+ * exactly faults (measured on an H200). A device allocation in pages of its own reserves
+ * that much address space (untouched, it costs no memory) and is a mapping of the
+ * allocation table (mem_table_map), where the executor lets such accesses through. */
+#define RT_MAP_UNIT (2u << 20)
+static size_t rt_device_span(size_t size) { return rt_round_up(size, RT_MAP_UNIT); }
+/* The reservation: the span and one page after it that no mapping of the table holds, so
+ * that the host's placing two reservations side by side (it maps downwards, a GPU's
+ * allocator upwards) never lets an access run from one into the next. */
+static size_t rt_device_reserved(size_t size) {
+    return rt_device_span(size) + (size_t)sysconf(_SC_PAGESIZE);
 }
 
 /* Managed memory of a profiled run comes in whole pages of a shared mapping: dropping its
@@ -51,8 +70,10 @@ static bool rt_uvm_pages(size_t size, mem_kind kind) {
  * any other. */
 #define RT_HUGE_PAGE (2u << 20)
 #define RT_HUGE_MIN RT_HUGE_PAGE
-void *rt_map_private(size_t len) {
-    if (len < RT_HUGE_MIN) {
+/* len bytes of which the first used are the allocation's: huge pages only where the
+ * allocation itself is large (a small one's reserved tail must not make it 2 MiB) */
+static void *rt_map_reserve(size_t used, size_t len) {
+    if (used < RT_HUGE_MIN) {
         void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         return p == MAP_FAILED ? NULL : p;
@@ -74,11 +95,23 @@ void *rt_map_private(size_t len) {
     return (void *)at;
 }
 
-static void *rt_alloc_bytes(size_t size, mem_kind kind) {
+void *rt_map_private(size_t len) { return rt_map_reserve(len, len); }
+
+static void *rt_alloc_bytes(rt_context *c, size_t size, mem_kind kind) {
     if (rt_uvm_pages(size, kind)) {
         void *p = mmap(NULL, rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)),
                        PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         return p == MAP_FAILED ? NULL : p;
+    }
+    if (rt_in_arena(size, kind)) return rt_arena_alloc(c->mem, size, rt_cur_tag(c));
+    if (kind == MEM_KIND_DEVICE) {
+        void *p = rt_map_reserve(size, rt_device_reserved(size));
+        if (p && !mem_table_map(c->mem, (uint64_t)(uintptr_t)p, rt_device_span(size),
+                                rt_cur_tag(c))) {
+            munmap(p, rt_device_reserved(size));
+            return NULL;
+        }
+        return p;
     }
     if (rt_in_pages(size, kind))
         return rt_map_private(rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)));
@@ -89,9 +122,14 @@ static void *rt_alloc_bytes(size_t size, mem_kind kind) {
     return p;
 }
 
-static void rt_free_bytes(void *p, size_t size, mem_kind kind) {
+static void rt_free_bytes(rt_context *c, void *p, size_t size, mem_kind kind) {
     rt_ipc_forget(p); /* exported to other processes: its shared memory goes */
-    if (rt_uvm_pages(size, kind) || rt_in_pages(size, kind))
+    if (rt_in_arena(size, kind)) {
+        rt_arena_free(c->mem, p, size);
+    } else if (kind == MEM_KIND_DEVICE) {
+        mem_table_unmap(c->mem, (uint64_t)(uintptr_t)p);
+        munmap(p, rt_device_reserved(size));
+    } else if (rt_uvm_pages(size, kind) || rt_in_pages(size, kind))
         munmap(p, rt_round_up(size, (size_t)sysconf(_SC_PAGESIZE)));
     else
         free(p);
@@ -116,12 +154,12 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
         if (size > rt_cur(c)->preset->total_global_mem || used > rt_cur(c)->preset->total_global_mem - size)
             return cudaErrorMemoryAllocation;
     }
-    void *p = rt_alloc_bytes(size, kind);
+    void *p = rt_alloc_bytes(c, size, kind);
     if (!p) return cudaErrorMemoryAllocation;
     if (rt_uvm_pages(size, kind)) flags |= RT_MEM_FLAG_UVM_PAGES;
     if (!mem_table_add_dev(rt_mem(c), (uint64_t)(uintptr_t)p, size, kind, flags,
                            rt_cur_tag(c))) {
-        rt_free_bytes(p, size, kind);
+        rt_free_bytes(c, p, size, kind);
         return cudaErrorMemoryAllocation;
     }
     /* the memory of an array or a texture object is no allocation of the program's */
@@ -154,7 +192,7 @@ static bool rt_release(rt_context *c, void *p, unsigned kinds) {
     if (!mem_table_remove(rt_mem(c), a.base, &a)) return false;
     if (c->check && !object) check_on_free(c->check, a.base);
     if (a.kind == MEM_KIND_MANAGED) rt_memrange_forget(a.base);
-    if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(p, a.size, (mem_kind)a.kind);
+    if (a.kind != MEM_KIND_REGISTERED) rt_free_bytes(c, p, a.size, (mem_kind)a.kind);
     return true;
 }
 
@@ -206,7 +244,7 @@ static void rt_release_matching(rt_context *c, mem_table *t, uint32_t device) {
             if (r.kinds[i] & RT_KIND_HEAP)
                 free((void *)(uintptr_t)r.bases[i]);
             else if (r.kinds[i] != MEM_KIND_REGISTERED)
-                rt_free_bytes((void *)(uintptr_t)r.bases[i], r.sizes[i], (mem_kind)r.kinds[i]);
+                rt_free_bytes(c, (void *)(uintptr_t)r.bases[i], r.sizes[i], (mem_kind)r.kinds[i]);
         }
     }
     free(r.bases);

@@ -782,6 +782,11 @@ cudaError_t rt_allocate(rt_context *c, void **out, size_t size, mem_kind kind, u
 /* len bytes (a multiple of the page size) of zeroed private pages, unmapped with munmap
  * (2 MiB-aligned transparent huge pages from 2 MiB up); NULL when none. */
 void *rt_map_private(size_t len);
+/* Small device allocations (below a host page) packed into 2 MiB mappings of the table t
+ * as a GPU packs them (runtime/device_arena.c): size zeroed bytes on a 512-byte boundary,
+ * NULL when none; rt_arena_free gives back a block of that size (false: p is none). */
+void *rt_arena_alloc(mem_table *t, size_t size, uint32_t device);
+bool rt_arena_free(mem_table *t, void *p, size_t size);
 /* Give back device memory of rt_allocate's at once (no waiting): a failed step after it. */
 bool rt_release_device(rt_context *c, void *p);
 /* Give back the memory of a runtime object (an array, a texture or surface object:
