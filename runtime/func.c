@@ -12,7 +12,7 @@
 
 /* Registers per thread as ptxas would settle them: the PTX estimate, at most what a
  * thread may have, and few enough for __launch_bounds__ to hold (ptxas spills to fit). */
-static int rt_func_regs_estimate(const gpu_preset *p, const exec_kernel_info *info) {
+int rt_func_regs_estimate(const gpu_preset *p, const exec_kernel_info *info) {
     int regs = (int)info->regs_per_thread;
     if (regs > p->max_regs_per_thread) regs = p->max_regs_per_thread;
     if (info->maxntid[0]) {

@@ -7,7 +7,8 @@
  * CUDA 13 answers every bad configuration with cudaErrorInvalidValue (an H100 shows it:
  * tests/cuda/probes/expected/launch_config.out): a zero dimension, a block dimension or
  * thread count over the limit, a grid dimension over the limit, more threads than
- * __launch_bounds__ allows, more dynamic shared memory than the kernel's limit. Those
+ * __launch_bounds__ allows, more dynamic shared memory than the kernel's limit; more
+ * threads than the SM's registers allow the kernel is cudaErrorLaunchOutOfResources. Those
  * errors are not sticky. A fault while the grid runs is: the launch returned cudaSuccess,
  * and the error appears at the first call that synchronises with the grid (engine.c),
  * then at every call that needs the device (state.c).
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cudaError_t rt_check_config(rt_context *c, const rt_func *f, dim3 grid, dim3 block,
+static cudaError_t rt_check_config(rt_context *c, rt_func *f, dim3 grid, dim3 block,
                                    size_t shared) {
     const gpu_preset *p = rt_cur(c)->preset;
     const exec_kernel_info *info = exec_kernel_get_info(f->kernel);
@@ -43,6 +44,21 @@ static cudaError_t rt_check_config(rt_context *c, const rt_func *f, dim3 grid, d
          block.z != (info->reqntid[2] ? info->reqntid[2] : 1)))
         return cudaErrorInvalidValue;
     if (shared > rt_func_max_dynamic_shared(c, f)) return cudaErrorInvalidValue;
+    /* A block whose threads need more registers than an SM has fails with
+     * cudaErrorLaunchOutOfResources (1,024 threads of a kernel of 80 registers). Only
+     * ptxas knows the count: it runs (once a module, its report cached on disk) only for
+     * a block that large registers could make fail and a kernel whose PTX estimate comes
+     * within a factor of two of the limit; without ptxas nothing is refused. A kernel with
+     * __launch_bounds__ is never refused within them: ptxas makes it fit (it spills). */
+    if (!info->maxntid[0] &&
+        threads > (uint64_t)gpu_max_threads_per_block(p, p->max_regs_per_thread)) {
+        int estimate = rt_func_regs_estimate(p, info);
+        if (threads > (uint64_t)gpu_max_threads_per_block(p, 2 * estimate)) {
+            int regs = rt_func_registers(c, f, NULL);
+            if (regs >= 0 && threads > (uint64_t)gpu_max_threads_per_block(p, regs))
+                return cudaErrorLaunchOutOfResources;
+        }
+    }
     return cudaSuccess;
 }
 

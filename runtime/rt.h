@@ -874,6 +874,8 @@ int rt_func_registers(rt_context *c, rt_func *f, bool *from_ptxas);
 /* Registers per thread for the occupancy calculator and cudaFuncGetAttributes: ptxas's
  * answer, else the estimate from the PTX (func.c). *from_ptxas may be NULL. */
 int rt_func_regs_per_thread(rt_context *c, rt_func *f, bool *from_ptxas);
+/* The PTX-level estimate of a kernel's registers per thread (no ptxas). */
+int rt_func_regs_estimate(const gpu_preset *p, const exec_kernel_info *info);
 
 /* ---- profile.c: `vcuda prof` inside the program ---- */
 
