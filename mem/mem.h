@@ -3,8 +3,9 @@
  * Global memory uses the host's own addresses: a device pointer is the address of the
  * host buffer behind it, so copies are plain memcpy and the executor reads memory
  * directly. Every global access is still checked against the allocation table, so a
- * stray pointer (a host pointer, a freed block, one past the end) is a device fault,
- * not a host crash.
+ * stray pointer (a host pointer, a freed block, one far past the end) is a device fault,
+ * not a host crash; an access a little past an allocation's end lands in the device's
+ * mappings around it (mem_table_map), which a GPU has mapped too.
  *
  * Shared and local memory have their own address spaces starting at 0. In the generic
  * space they appear in windows above the host's user address range (which ends below

@@ -121,6 +121,7 @@ static bool rt_pool_known(const rt_mempool *pool) {
 }
 
 static void rt_chunk_free(rt_pool_chunk *ch) {
+    mem_table_unmap(rt_pool_mem(rt_ctx()), (uint64_t)(uintptr_t)ch->base);
     munmap(ch->base, ch->size);
     free(ch->r);
     free(ch);
@@ -168,6 +169,14 @@ static cudaError_t rt_pool_alloc(rt_context *c, rt_mempool *p, size_t size, void
         ch = calloc(1, sizeof *ch);
         void *mem = ch ? rt_map_private(bytes) : NULL;
         if (!mem) {
+            free(ch);
+            return cudaErrorMemoryAllocation;
+        }
+        /* the chunk is mapped as a whole, as a GPU maps a pool's memory: an access a
+         * little past one of its allocations does not fault (memory.c) */
+        if (!mem_table_map(rt_pool_mem(c), (uint64_t)(uintptr_t)mem, bytes,
+                           (uint32_t)rt_pool_device(p) + 1)) {
+            munmap(mem, bytes);
             free(ch);
             return cudaErrorMemoryAllocation;
         }
