@@ -97,29 +97,33 @@ typedef exec_insn_tally insn_count;
  * count. A loop that walks an array meets each phase of the period again and again, so
  * patterns are remembered by instruction, phase and lanes on. */
 typedef struct mem_memo {
-    const ptx_insn *insn;      /* NULL: empty */
+    /* what an access looks at first (its key, its repeats, its runs of sectors) at the
+     * front, the entry aligned to a line: a hit reads the first line or two of it, where
+     * the key once lay at one end and the runs at the other (a streaming kernel's data
+     * evicts the table between accesses, so each line read is a miss) */
+    _Alignas(64) const ptx_insn *insn; /* NULL: empty */
     uint32_t hits;             /* repeats not yet added to the counters (memo_fold) */
-    uint8_t kind;              /* the prof_mem_kind it counts in */
     uint32_t mask, size;
-    uint8_t space, access;
-    uint8_t nruns;             /* see run_len */
+    int32_t aff_step, aff_row;
     uint16_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
+    uint8_t kind;              /* the prof_mem_kind it counts in */
+    uint8_t space, access;
     bool aff;                  /* rel is what aff_step, aff_row and aff_lw give: an access
                                 * told by base and steps (on_mem_affine) with this key and
                                 * those steps is this pattern, with no look at its lanes */
     uint8_t aff_lw;
-    int32_t aff_step, aff_row;
     bool recent;               /* used after the other slot of its pair (memo_pair) */
-    int32_t rel[32];           /* each lane's address less the first lane's (a pattern
-                                * whose lanes lie further apart is not remembered) */
-    uint32_t delta[10];        /* what the access added to each prof_mem_counts field, in
-                                * order (one access adds little: 32 bits keep the entry
-                                * small, and the table in cache) */
+    uint8_t nruns;             /* see run_len */
     /* global and local: the distinct sectors touched, as runs of run_len sectors from the
      * first lane's sector + run_off (the same for every base of this phase); nruns is
      * MEMO_NO_RUNS when they do not fit */
     uint8_t run_len[MEMO_RUNS];
     int32_t run_off[MEMO_RUNS];
+    int32_t rel[32];           /* each lane's address less the first lane's (a pattern
+                                * whose lanes lie further apart is not remembered) */
+    uint32_t delta[10];        /* what the access added to each prof_mem_counts field, in
+                                * order (one access adds little: 32 bits keep the entry
+                                * small, and the table in cache) */
 } mem_memo;
 
 typedef struct warp_clock {
@@ -146,7 +150,24 @@ typedef struct warp_clock {
 typedef _Atomic uint32_t atom_count;
 
 typedef struct prof_worker {
-    prof_session *s;
+    /* what every access reads or adds to, together in the worker's first lines (where
+     * they lay among the worker's tables and the session's fields, an access read
+     * several lines that a streaming kernel's data had evicted since the last) */
+    _Alignas(64) prof_session *s;
+    mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
+    prof_touched *touched, *written; /* the session's records (s->touched, s->written) */
+    _Atomic uint64_t *first_block;   /* ... and its table (s->first_block) */
+    bool timing;               /* s->timing */
+    bool timing_block;         /* the running block is replayed on the timing clock */
+    uint32_t fb_n;             /* first_block's writes held back (fb_log) */
+    uint64_t block;            /* the running block's linear index */
+    uint64_t compact;          /* accesses counted from their base and step alone */
+    prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
+    prof_touched_cursor written_at; /* ... into its record of stored sectors */
+    uint64_t dram_bytes;
+    uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
+    uint64_t dram_write_bytes; /* distinct bytes stored to (sectors) */
+    uint64_t l2_bytes;
     prof_recorder rec;
     /* what each instruction means, worked out on first sight: one array per function of
      * the module, indexed like its instructions; cur_* is the function last looked in */
@@ -156,10 +177,8 @@ typedef struct prof_worker {
     uint32_t cur_n;            /* cur_end - cur_first */
     insn_info *cur_infos;
     insn_count *cur_counts;
-    bool timing_block;         /* the running block is replayed on the timing clock */
     insn_info scratch;         /* for an instruction of no known function */
     struct worker_tables *tables; /* memo and l1 below: taken from the pool for this launch */
-    mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
     /* the memo's repeats folded so far (memo_fold), by prof_mem_kind: added to the
      * counters at the end (memo_flush) */
     uint64_t memo_counts[PROF_MEM_KIND_COUNT][10];
@@ -169,7 +188,6 @@ typedef struct prof_worker {
     uint64_t *release;         /* per barrier generation: last arrival */
     uint32_t release_cap, release_used;
     uint64_t base;             /* the block's start on this worker's clock */
-    uint64_t block;            /* the running block's linear index */
     prof_block_cost cur;
     uint64_t *l1;              /* sector + 1 per line, 0 = empty */
     const insn_info *last;     /* the instruction of the latest insn event */
@@ -177,23 +195,16 @@ typedef struct prof_worker {
     const insn_info *pending;
     warp_clock *pending_warp;
     uint64_t pending_issue;
-    uint64_t l2_bytes, dram_bytes;
     uint64_t atomic_tx;        /* global atomic transactions (all blocks) */
     uint64_t cas_tx;           /* ... of them, compare-and-swaps */
     uint64_t sys_read, sys_write; /* host-mapped bytes (replayed blocks) */
     uint64_t fetch_l1, fetch_l2;  /* warp-instructions fetched past the L0 instruction
                                    * cache: from L1's, from L2 (fold_counts) */
     uint64_t l1_lookups, l1_hits; /* sectors (replayed blocks) */
-    uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
-    prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
-    prof_touched_cursor written_at; /* ... into its record of stored sectors */
-    uint64_t dram_write_bytes; /* distinct bytes stored to (sectors) */
-    uint64_t compact;          /* accesses counted from their base and step alone */
     /* first_block's writes not made yet, in order (fb_flush): a run of sectors and its
      * block + 1. Made one after another they overlap their cache misses, where made one
      * access at a time each waited for its own (a quarter of a profiled reduction's time) */
     struct fb_run { uint64_t first, last, tag; } fb_log[FB_LOG];
-    uint32_t fb_n;
     struct prof_worker *next;
 } prof_worker;
 
@@ -666,8 +677,9 @@ static void take_tables(prof_worker *w, prof_table_pool *pool, bool timing)
     }
     if (!t) {
         t = calloc(1, sizeof *t);
-        if (!t || !(t->memo = calloc(MEMO_SLOTS, sizeof *t->memo)))
+        if (!t || !(t->memo = aligned_alloc(_Alignof(mem_memo), MEMO_SLOTS * sizeof *t->memo)))
             abort();
+        memset(t->memo, 0, MEMO_SLOTS * sizeof *t->memo);
         t->rules = w->rec.rules;
     } else if (!same_rules(&t->rules, &w->rec.rules)) {
         memset(t->memo, 0, MEMO_SLOTS * sizeof *t->memo);
@@ -702,10 +714,15 @@ static void give_back_tables(prof_worker *w, prof_table_pool *pool)
 static void *begin_worker(void *ctx)
 {
     prof_session *s = ctx;
-    prof_worker *w = calloc(1, sizeof *w);
+    prof_worker *w = aligned_alloc(_Alignof(prof_worker), sizeof *w);
     if (!w)
         abort();
+    memset(w, 0, sizeof *w);
     w->s = s;
+    w->touched = s->touched;
+    w->written = s->written;
+    w->first_block = s->first_block;
+    w->timing = s->timing;
     prof_recorder_init(&w->rec, &s->launch.rules);
     const ptx_module *m = s->module;
     w->infos = calloc(m && m->nfuncs ? m->nfuncs : 1, sizeof *w->infos);
@@ -1173,10 +1190,10 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
 
 /* Marks the sectors [first, last] touched in the launch; returns how many were not before
  * (what DRAM supplies). */
-static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
-                                 uint64_t mark_first, uint64_t mark_last);
+static inline uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
+                                        uint64_t mark_first, uint64_t mark_last);
 
-static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
+static inline uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 {
     return first_touches_of(w, first, last, first, last);
 }
@@ -1184,11 +1201,11 @@ static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 /* first_touches of the sectors [mark_first, mark_last] (a load's whole DRAM granules),
  * whose block is remembered for [first, last] only (the sectors it asked for: a later load
  * of the pair by another block finds it in L2, not a fill in flight) */
-static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
-                                 uint64_t mark_first, uint64_t mark_last)
+static inline uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
+                                        uint64_t mark_first, uint64_t mark_last)
 {
-    uint64_t fresh = prof_touched_mark_fast(w->s->touched, &w->touched_at, mark_first, mark_last);
-    if (fresh && w->s->first_block && last - first < 64 &&
+    uint64_t fresh = prof_touched_mark_fast(w->touched, &w->touched_at, mark_first, mark_last);
+    if (fresh && w->first_block && last - first < 64 &&
         w->block + 1 < (1ull << FIRST_BLOCK_BITS)) {
         if (w->fb_n == FB_LOG)
             fb_flush(w);
@@ -1198,9 +1215,9 @@ static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
 }
 
 /* The slot of first_block that sector sct goes in. */
-static inline _Atomic uint64_t *fb_slot(const prof_session *s, uint64_t sct)
+static inline _Atomic uint64_t *fb_slot(_Atomic uint64_t *first_block, uint64_t sct)
 {
-    return &s->first_block[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)];
+    return &first_block[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)];
 }
 
 /* Makes the first_block writes held back, in the order they were asked for: each sector of
@@ -1210,14 +1227,14 @@ static inline _Atomic uint64_t *fb_slot(const prof_session *s, uint64_t sct)
  * when two workers' blocks meet in the table is a matter of timing anyway). */
 static void fb_flush(prof_worker *w)
 {
-    const prof_session *s = w->s;
+    _Atomic uint64_t *fb = w->first_block;
     for (uint32_t i = 0; i < w->fb_n; i++) {
         const struct fb_run *r = &w->fb_log[i];
         if (i + 4 < w->fb_n) /* the slots a few runs ahead, on their way meanwhile */
             for (uint64_t sct = w->fb_log[i + 4].first; sct <= w->fb_log[i + 4].last; sct++)
-                __builtin_prefetch(fb_slot(s, sct), 1);
+                __builtin_prefetch(fb_slot(fb, sct), 1);
         for (uint64_t sct = r->first; sct <= r->last; sct++) {
-            _Atomic uint64_t *e = fb_slot(s, sct);
+            _Atomic uint64_t *e = fb_slot(fb, sct);
             if (atomic_load_explicit(e, memory_order_relaxed) >> FIRST_BLOCK_BITS != sct)
                 atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | r->tag, memory_order_relaxed);
         }
@@ -1246,8 +1263,8 @@ static inline uint32_t mm_sectors(const mem_memo *mm)
  * bench/timing/suite_ext.cu), and its later loads of the pair hit; a store's first touch
  * writes its sector back (once, however often it is stored to), and a partial store to a
  * sector not read yet reads it first. Returns the sectors first touched. */
-static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
-                            exec_mem_access acc, bool partial)
+static inline uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
+                                   exec_mem_access acc, bool partial)
 {
     uint64_t fresh;
     if (acc == EXEC_OBS_LOAD) {
@@ -1258,7 +1275,7 @@ static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
         if (acc != EXEC_OBS_STORE || partial)
             w->dram_read_bytes += 32 * fresh;
         w->dram_write_bytes +=
-            32 * prof_touched_mark_fast(w->s->written, &w->written_at, first, last);
+            32 * prof_touched_mark_fast(w->written, &w->written_at, first, last);
     }
     w->dram_bytes += 32 * fresh;
     return fresh;
@@ -1275,7 +1292,7 @@ static bool in_wave_fill(prof_worker *w, uint64_t sct)
         return false;
     if (w->fb_n)
         fb_flush(w);
-    uint64_t e = atomic_load_explicit(fb_slot(s, sct), memory_order_relaxed);
+    uint64_t e = atomic_load_explicit(fb_slot(s->first_block, sct), memory_order_relaxed);
     if (e >> FIRST_BLOCK_BITS != sct)
         return false;
     uint64_t other = (e & ((1ull << FIRST_BLOCK_BITS) - 1)) - 1;
@@ -1758,10 +1775,10 @@ static void on_tex(const exec_site *site, const exec_tex_footprint *fp, uint32_t
 static void touch_runs(prof_worker *w, const mem_memo *mm, uint64_t first, exec_mem_access acc,
                        uint32_t mask, uint32_t size)
 {
+    bool partial = acc == EXEC_OBS_STORE && partial_store(acc, mm_sectors(mm), size, mask);
     for (uint32_t r = 0; r < mm->nruns; r++) {
         uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
-        dram_access(w, from, from + mm->run_len[r] - 1, acc,
-                    partial_store(acc, mm_sectors(mm), size, mask));
+        dram_access(w, from, from + mm->run_len[r] - 1, acc, partial);
     }
 }
 
@@ -1906,6 +1923,50 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     }
 }
 
+/* on_mem_affine's access of a pattern not marked yet: on_mem's, from its lanes; then the
+ * entry of pair that on_mem found or made for these lanes, if it kept them, is marked with
+ * the steps. Out of line, as is affine_touch_lanes: their lanes' room on the stack is no
+ * part of the common path's frame. */
+static __attribute__((noinline, cold)) void
+affine_first_seen(const exec_site *site, ptx_space space, exec_mem_access acc, uint64_t base,
+                  int64_t step, int64_t row_step, uint32_t row_log2, uint32_t mask,
+                  uint32_t size, mem_memo *pair)
+{
+    prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
+    prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
+    uint64_t first = addr[__builtin_ctz(mask)], phase = first % MEMO_PERIOD;
+    on_mem(site, space, acc, addr, mask, size);
+    for (unsigned k = 0; k < 2; k++) {
+        mem_memo *e = &pair[k];
+        bool these = e->insn == site->insn && e->mask == mask && e->size == size &&
+                     e->space == ps && e->access == pa && e->base_phase == phase;
+        for (uint32_t m = mask; m && these; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
+        }
+        if (these) {
+            e->aff = true;
+            e->aff_step = (int32_t)step;
+            e->aff_row = (int32_t)row_step;
+            e->aff_lw = (uint8_t)row_log2;
+        }
+    }
+}
+
+/* What DRAM supplies for a repeat of a pattern that keeps no runs, from its lanes. */
+static __attribute__((noinline, cold)) void
+affine_touch_lanes(prof_worker *w, exec_mem_access acc, uint64_t base, int64_t step,
+                   int64_t row_step, uint32_t row_log2, uint32_t mask, uint32_t size)
+{
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
+    touch_lanes(w, acc, addr, mask, size);
+}
+
 /* exec_observer.mem_affine: a global or shared load or store outside the replay, lane l at
  * base + x * step + y * row_step (x, y: its place in rows of 2^row_log2 lanes). A pattern
  * seen before (the memo's entry of its key, marked with this
@@ -1931,6 +1992,8 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
         exec_affine_lane(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
     uint64_t phase = first % MEMO_PERIOD;
     mem_memo *pair = memo_pair(w, site->insn, phase, mask), *mm = NULL;
+    __builtin_prefetch((const char *)&pair[0] + 64); /* (the runs: the second line) */
+    __builtin_prefetch(&pair[1]);
     for (unsigned k = 0; k < 2 && !mm; k++)
         if (pair[k].insn == site->insn && pair[k].aff && pair[k].aff_step == (int32_t)step &&
             pair[k].aff_row == (int32_t)row_step && pair[k].aff_lw == row_log2 &&
@@ -1940,41 +2003,18 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
             memo_used(mm, &pair[1 - k]);
         }
     if (!mm) {
-        uint64_t addr[32];
-        for (uint32_t l = 0; l < 32; l++)
-            addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
-        on_mem(site, space, acc, addr, mask, size);
-        /* the entry on_mem found or made for these lanes, if it kept them */
-        for (unsigned k = 0; k < 2; k++) {
-            mem_memo *e = &pair[k];
-            bool these = e->insn == site->insn && e->mask == mask && e->size == size &&
-                         e->space == ps && e->access == pa && e->base_phase == phase;
-            for (uint32_t m = mask; m && these; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctz(m);
-                these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
-            }
-            if (these) {
-                e->aff = true;
-                e->aff_step = (int32_t)step;
-                e->aff_row = (int32_t)row_step;
-                e->aff_lw = (uint8_t)row_log2;
-            }
-        }
+        affine_first_seen(site, space, acc, base, step, row_step, row_log2, mask, size, pair);
         return true;
     }
     w->compact++;
     if (__builtin_expect(++mm->hits == MEMO_HITS_MAX, 0))
         memo_fold(w, mm);
-    if (!w->s->timing || ps != PROF_SPACE_GLOBAL)
+    if (!w->timing || ps != PROF_SPACE_GLOBAL)
         return true;
-    if (mm->nruns != MEMO_NO_RUNS) {
+    if (mm->nruns != MEMO_NO_RUNS)
         touch_runs(w, mm, first >> 5, acc, mask, size);
-    } else {
-        uint64_t addr[32];
-        for (uint32_t l = 0; l < 32; l++)
-            addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
-        touch_lanes(w, acc, addr, mask, size);
-    }
+    else
+        affine_touch_lanes(w, acc, base, step, row_step, row_log2, mask, size);
     return true;
 }
 
