@@ -53,7 +53,9 @@
 #define FIRST_SLOTS 65536u       /* sectors' first-touching blocks, hashed and tagged (a
                                   * collision forgets a sector: its misses count as L2's) */
 #define FIRST_BLOCK_BITS 20u     /* ... the block index kept beside the sector's tag */
-#define FB_LOG 1024u             /* first_block's writes a worker holds back (fb_flush) */
+#define FB_LOG 256u              /* first_block's writes a worker holds back (fb_flush): 4 KiB,
+                                  * few enough to leave L1 the memo and the kernel's data */
+#define FB_AHEAD 8u              /* ... whose slots fb_flush asks for this many runs ahead */
 #define CAS_PROBES 64u           /* compare-and-swaps are counted by exact address (their
                                   * contention is modelled, and a collision would invent
                                   * some): slots looked at before an address goes uncounted */
@@ -201,10 +203,11 @@ typedef struct prof_worker {
     uint64_t fetch_l1, fetch_l2;  /* warp-instructions fetched past the L0 instruction
                                    * cache: from L1's, from L2 (fold_counts) */
     uint64_t l1_lookups, l1_hits; /* sectors (replayed blocks) */
-    /* first_block's writes not made yet, in order (fb_flush): a run of sectors and its
-     * block + 1. Made one after another they overlap their cache misses, where made one
-     * access at a time each waited for its own (a quarter of a profiled reduction's time) */
-    struct fb_run { uint64_t first, last, tag; } fb_log[FB_LOG];
+    /* first_block's writes not made yet, in order (fb_flush): a run of sectors (its first,
+     * and its length less one: under 64) and its block + 1 (under 2^FIRST_BLOCK_BITS).
+     * Made one after another they overlap their cache misses, where made one access at a
+     * time each waited for its own (a quarter of a profiled reduction's time) */
+    struct fb_run { uint64_t first; uint32_t more, tag; } fb_log[FB_LOG];
     struct prof_worker *next;
 } prof_worker;
 
@@ -1209,7 +1212,8 @@ static inline uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t
         w->block + 1 < (1ull << FIRST_BLOCK_BITS)) {
         if (w->fb_n == FB_LOG)
             fb_flush(w);
-        w->fb_log[w->fb_n++] = (struct fb_run){first, last, w->block + 1};
+        w->fb_log[w->fb_n++] =
+            (struct fb_run){first, (uint32_t)(last - first), (uint32_t)(w->block + 1)};
     }
     return fresh;
 }
@@ -1230,13 +1234,15 @@ static void fb_flush(prof_worker *w)
     _Atomic uint64_t *fb = w->first_block;
     for (uint32_t i = 0; i < w->fb_n; i++) {
         const struct fb_run *r = &w->fb_log[i];
-        if (i + 4 < w->fb_n) /* the slots a few runs ahead, on their way meanwhile */
-            for (uint64_t sct = w->fb_log[i + 4].first; sct <= w->fb_log[i + 4].last; sct++)
+        if (i + FB_AHEAD < w->fb_n) { /* the slots of a run ahead, on their way meanwhile */
+            const struct fb_run *a = &w->fb_log[i + FB_AHEAD];
+            for (uint64_t sct = a->first; sct <= a->first + a->more; sct++)
                 __builtin_prefetch(fb_slot(fb, sct), 1);
-        for (uint64_t sct = r->first; sct <= r->last; sct++) {
+        }
+        for (uint64_t sct = r->first; sct <= r->first + r->more; sct++) {
             _Atomic uint64_t *e = fb_slot(fb, sct);
             if (atomic_load_explicit(e, memory_order_relaxed) >> FIRST_BLOCK_BITS != sct)
-                atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | r->tag, memory_order_relaxed);
+                atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | (uint64_t)r->tag, memory_order_relaxed);
         }
     }
     w->fb_n = 0;
