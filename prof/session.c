@@ -106,14 +106,13 @@ typedef struct mem_memo {
     _Alignas(64) const ptx_insn *insn; /* NULL: empty */
     uint32_t hits;             /* repeats not yet added to the counters (memo_fold) */
     uint32_t mask, size;
-    int32_t aff_step, aff_row;
+    /* an access told by base and steps (on_mem_affine) with this entry's key and the
+     * steps aff_steps gives (affine_key, affine_steps) is this pattern, rel being what
+     * those steps give: no look at its lanes; aff_key 0: none is */
+    uint64_t aff_key, aff_steps;
     uint16_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
     uint8_t kind;              /* the prof_mem_kind it counts in */
     uint8_t space, access;
-    bool aff;                  /* rel is what aff_step, aff_row and aff_lw give: an access
-                                * told by base and steps (on_mem_affine) with this key and
-                                * those steps is this pattern, with no look at its lanes */
-    uint8_t aff_lw;
     bool recent;               /* used after the other slot of its pair (memo_pair) */
     uint8_t nruns;             /* see run_len */
     /* global and local: the distinct sectors touched, as runs of run_len sectors from the
@@ -1561,7 +1560,7 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
     const uint64_t *after = (const uint64_t *)&w->rec.c.mem[kind];
     const uint64_t *was = (const uint64_t *)&before;
     mm->insn = pi;
-    mm->aff = false;
+    mm->aff_key = 0;
     mm->kind = (uint8_t)kind;
     mm->mask = mask;
     mm->size = size;
@@ -1929,6 +1928,25 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     }
 }
 
+/* A memo entry's key as on_mem_affine compares it, in one word (mem_memo.aff_key): lanes
+ * on, phase, size, space, access and rows; its top bit set, so that no key is 0. A size
+ * that does not fit gives 0, and such an access is never found by its steps. */
+static inline uint64_t affine_key(prof_space ps, prof_access pa, uint32_t mask, uint32_t size,
+                                  uint64_t phase, uint32_t row_log2)
+{
+    _Static_assert(MEMO_PERIOD <= 256u, "phase in 8 bits");
+    if (size >= 1u << 12 || (uint32_t)ps >= 8u || (uint32_t)pa >= 8u || row_log2 >= 8u)
+        return 0;
+    return 1ull << 63 | (uint64_t)row_log2 << 58 | (uint64_t)pa << 55 | (uint64_t)ps << 52 |
+           (uint64_t)size << 40 | phase << 32 | mask;
+}
+
+/* ... and its steps, each a 32-bit value (on_mem_affine takes no other). */
+static inline uint64_t affine_steps(int64_t step, int64_t row_step)
+{
+    return (uint64_t)(uint32_t)step | (uint64_t)(uint32_t)row_step << 32;
+}
+
 /* on_mem_affine's access of a pattern not marked yet: on_mem's, from its lanes; then the
  * entry of pair that on_mem found or made for these lanes, if it kept them, is marked with
  * the steps. Out of line, as is affine_touch_lanes: their lanes' room on the stack is no
@@ -1954,10 +1972,8 @@ affine_first_seen(const exec_site *site, ptx_space space, exec_mem_access acc, u
             these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
         }
         if (these) {
-            e->aff = true;
-            e->aff_step = (int32_t)step;
-            e->aff_row = (int32_t)row_step;
-            e->aff_lw = (uint8_t)row_log2;
+            e->aff_key = affine_key(ps, pa, mask, size, phase, row_log2);
+            e->aff_steps = affine_steps(step, row_step);
         }
     }
 }
@@ -1997,14 +2013,14 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
     uint64_t first =
         exec_affine_lane(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
     uint64_t phase = first % MEMO_PERIOD;
+    uint64_t key = affine_key(ps, pa, mask, size, phase, row_log2);
+    uint64_t steps = affine_steps(step, row_step);
     mem_memo *pair = memo_pair(w, site->insn, phase, mask), *mm = NULL;
     __builtin_prefetch((const char *)&pair[0] + 64); /* (the runs: the second line) */
     __builtin_prefetch(&pair[1]);
     for (unsigned k = 0; k < 2 && !mm; k++)
-        if (pair[k].insn == site->insn && pair[k].aff && pair[k].aff_step == (int32_t)step &&
-            pair[k].aff_row == (int32_t)row_step && pair[k].aff_lw == row_log2 &&
-            pair[k].mask == mask && pair[k].size == size && pair[k].space == ps &&
-            pair[k].access == pa && pair[k].base_phase == phase) {
+        if (pair[k].aff_key == key && pair[k].aff_steps == steps &&
+            pair[k].insn == site->insn) {
             mm = &pair[k];
             memo_used(mm, &pair[1 - k]);
         }

@@ -332,11 +332,11 @@ static void test_inwave_fill(harness *h)
 }
 
 /* As test_inwave_fill, with blocks of 32 warps whose lanes each first touch a DRAM granule
- * of their own: the first block's first touches (over a thousand runs of sectors) are more
- * than the profiler holds back before making them in its table of first-touching blocks,
- * and those of its first 16 warps, made in the first batch, are what the second block's
+ * of their own: the first block's first touches (over a thousand runs of sectors) are
+ * several times what the profiler holds back before making them in its table of
+ * first-touching blocks, and those made in its first batches are what the second block's
  * loads read: they find them (the second block's critical path is one fill longer), and
- * would not, had that batch been lost. */
+ * would not, had a batch been lost. */
 static void test_inwave_fill_many(harness *h)
 {
     uint32_t *in = harness_alloc(h, 1536 * 16 * 4), *out = harness_alloc(h, 2048 * 4);
