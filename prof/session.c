@@ -1928,17 +1928,26 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     }
 }
 
-/* A memo entry's key as on_mem_affine compares it, in one word (mem_memo.aff_key): lanes
- * on, phase, size, space, access and rows; its top bit set, so that no key is 0. A size
- * that does not fit gives 0, and such an access is never found by its steps. */
+/* A memo entry's key as on_mem_affine compares it, in one word (mem_memo.aff_key), less its
+ * phase (affine_phase): the lanes on in the low 32 bits; size, space, access, rows and a
+ * bit that is never 0 in the high 32. 0: an access whose size does not fit, which is never
+ * told by its steps. (No argument is shifted into the high half: the compiler read such a
+ * 32-bit one back as 8 bytes from a 4-byte slot it had stored it in, a load that waits for
+ * the store to retire, a quarter of on_mem_affine's time.) */
 static inline uint64_t affine_key(prof_space ps, prof_access pa, uint32_t mask, uint32_t size,
-                                  uint64_t phase, uint32_t row_log2)
+                                  uint32_t row_log2)
 {
-    _Static_assert(MEMO_PERIOD <= 256u, "phase in 8 bits");
     if (size >= 1u << 12 || (uint32_t)ps >= 8u || (uint32_t)pa >= 8u || row_log2 >= 8u)
         return 0;
-    return 1ull << 63 | (uint64_t)row_log2 << 58 | (uint64_t)pa << 55 | (uint64_t)ps << 52 |
-           (uint64_t)size << 40 | phase << 32 | mask;
+    return (uint64_t)(1u << 21 | row_log2 << 18 | (uint32_t)pa << 15 | (uint32_t)ps << 12 |
+                      size) << 32 | mask;
+}
+
+/* The key with the first lane's phase. */
+static inline uint64_t affine_phase(uint64_t key, uint64_t phase)
+{
+    _Static_assert(MEMO_PERIOD <= 256u, "phase in 8 bits");
+    return key | phase << 56;
 }
 
 /* ... and its steps, each a 32-bit value (on_mem_affine takes no other). */
@@ -1972,7 +1981,7 @@ affine_first_seen(const exec_site *site, ptx_space space, exec_mem_access acc, u
             these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
         }
         if (these) {
-            e->aff_key = affine_key(ps, pa, mask, size, phase, row_log2);
+            e->aff_key = affine_phase(affine_key(ps, pa, mask, size, row_log2), phase);
             e->aff_steps = affine_steps(step, row_step);
         }
     }
@@ -2000,20 +2009,21 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
                           uint32_t mask, uint32_t size)
 {
     prof_worker *w = site->worker_state;
+    prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
+    prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
+    uint64_t key = affine_key(ps, pa, mask, size, row_log2);
     if ((space != PTX_SPACE_GLOBAL && space != PTX_SPACE_SHARED) || acc == EXEC_OBS_ATOMIC ||
-        !mask || replaying(w, site) || step < INT32_MIN || step > INT32_MAX ||
+        !mask || !key || replaying(w, site) || step < INT32_MIN || step > INT32_MAX ||
         row_log2 > 5)
         return false;
     if (row_log2 == 5)
         row_step = 0;  /* (one row: no lane has a row but the first) */
     else if (row_step < INT32_MIN || row_step > INT32_MAX)
         return false;
-    prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
-    prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
     uint64_t first =
         exec_affine_lane(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
     uint64_t phase = first % MEMO_PERIOD;
-    uint64_t key = affine_key(ps, pa, mask, size, phase, row_log2);
+    key = affine_phase(key, phase);
     uint64_t steps = affine_steps(step, row_step);
     mem_memo *pair = memo_pair(w, site->insn, phase, mask), *mm = NULL;
     __builtin_prefetch((const char *)&pair[0] + 64); /* (the runs: the second line) */
