@@ -37,8 +37,7 @@ static inline uint64_t prof_touched_mark_fast(prof_touched *t, prof_touched_curs
 {
     if (c->chunk == (first >> PROF_TOUCHED_LEAF_BITS) + 1 && first <= last &&
         first >> 6 == last >> 6) {
-        uint64_t bits = (last - first == 63 ? ~0ull : ((1ull << (last - first + 1)) - 1))
-                        << (first & 63);
+        uint64_t bits = ~0ull >> (63 - (last - first)) << (first & 63);
         const uint64_t *word = (const uint64_t *)c->leaf +
                                ((first >> 6) & ((1u << PROF_TOUCHED_LEAF_BITS) / 64u - 1));
         if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bits) == bits)

@@ -82,6 +82,13 @@ int main(void)
     EXPECT_EQ(prof_touched_mark_fast(t, &c, 40000, 40003), 4); /* another leaf */
     EXPECT_EQ(prof_touched_mark_fast(t, &c, 1000, 1000), 0);   /* back: the call */
     EXPECT_EQ(prof_touched_mark_fast(t, &c, 40000, 40003), 0);
+    /* a whole word but its top sector, then its bottom one, each missing: one new */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 700, 64 * 701 - 2), 63);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 700, 64 * 701 - 1), 1);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 700, 64 * 701 - 1), 0);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 710 + 1, 64 * 711 - 1), 63);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 710, 64 * 711 - 1), 1);
+    EXPECT_EQ(prof_touched_count(t, 64 * 700, 64 * 711 - 1), 128);
     /* what they marked; then the record as the counts below expect it */
     EXPECT_EQ(prof_touched_count(t, 1101, 1279), 2 + 1 + 4 + 67 + 1);
     prof_touched_free(t);
