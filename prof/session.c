@@ -1203,8 +1203,9 @@ static inline uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t la
 /* first_touches of the sectors [mark_first, mark_last] (a load's whole DRAM granules),
  * whose block is remembered for [first, last] only (the sectors it asked for: a later load
  * of the pair by another block finds it in L2, not a fill in flight) */
-static inline uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
-                                        uint64_t mark_first, uint64_t mark_last)
+static inline __attribute__((always_inline)) uint64_t
+first_touches_of(prof_worker *w, uint64_t first, uint64_t last, uint64_t mark_first,
+                 uint64_t mark_last)
 {
     uint64_t fresh = prof_touched_mark_fast(w->touched, &w->touched_at, mark_first, mark_last);
     if (fresh && w->first_block && last - first < 64 &&
