@@ -100,9 +100,9 @@ typedef exec_insn_tally insn_count;
  * patterns are remembered by instruction, phase and lanes on. */
 typedef struct mem_memo {
     /* what an access looks at first (its key, its repeats, its runs of sectors) at the
-     * front, the entry aligned to a line: a hit reads the first line or two of it, where
-     * the key once lay at one end and the runs at the other (a streaming kernel's data
-     * evicts the table between accesses, so each line read is a miss) */
+     * front, the entry aligned to a line: a hit reads its first two lines, no more (a
+     * streaming kernel's data evicts the table between accesses, so each line read is a
+     * miss) */
     _Alignas(64) const ptx_insn *insn; /* NULL: empty */
     uint32_t hits;             /* repeats not yet added to the counters (memo_fold) */
     uint32_t mask, size;
@@ -151,9 +151,10 @@ typedef struct warp_clock {
 typedef _Atomic uint32_t atom_count;
 
 typedef struct prof_worker {
-    /* what every access reads or adds to, together in the worker's first lines (where
-     * they lay among the worker's tables and the session's fields, an access read
-     * several lines that a streaming kernel's data had evicted since the last) */
+    /* what every access reads or adds to, together in the worker's first lines, the
+     * session's parts of it copied here: spread over the worker and the session, they
+     * were several lines for each access, which a streaming kernel's data evicts between
+     * accesses */
     _Alignas(64) prof_session *s;
     mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
     prof_touched *touched, *written; /* the session's records (s->touched, s->written) */
