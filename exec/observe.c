@@ -246,6 +246,32 @@ static inline uint64_t affine_lane(uint64_t base, int64_t step, int64_t row, uin
     return w32 ? (uint32_t)v : v;
 }
 
+/* exec_observe_affine's ways round the observer's mem_affine, out of line: their 32 lanes
+ * on the stack are no part of the common path's frame. First, what the spill would have
+ * left: the register's lanes, read as always. */
+static __attribute__((noinline, cold)) void affine_as_lanes(exec_wstate *w, const exec_insn *in,
+                                                            uint32_t m, uint64_t base,
+                                                            int64_t step, int64_t row,
+                                                            uint32_t lw, uint32_t w32) {
+    uint64_t *R = &EXEC_R(&w->h, in->a[0], 0);
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
+        R[l] = affine_lane(base, step, row, lw, w32, l);
+    exec_observe_insn(w, in, m);
+}
+
+/* ... and the memory event from its lanes, where the observer declined the description. */
+static __attribute__((noinline, cold)) void affine_mem_lanes(const exec_observer *o,
+                                                             const exec_site *s, ptx_space sp,
+                                                             exec_mem_access acc,
+                                                             uint64_t first, int64_t step,
+                                                             int64_t row, uint32_t lw,
+                                                             uint32_t m, uint32_t size) {
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
+        addr[l] = exec_affine_lane(first, step, row, lw, l);
+    o->mem(s, sp, acc, addr, m, size);
+}
+
 void exec_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m, uint64_t base,
                          int64_t step, int64_t row, uint32_t lw, uint32_t w32) {
     const exec_observer *o = w->h.block->L->observer;
@@ -269,11 +295,7 @@ void exec_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m, uint64
     if (w32) base = (uint32_t)base;
     if (!o->mem_affine || w->insn_events || !m || !plain_space ||
         (in->obs != EXEC_OBS_K_LOAD && in->obs != EXEC_OBS_K_STORE)) {
-        /* what the spill would have left: the register's lanes, read as always */
-        uint64_t *R = &EXEC_R(&w->h, in->a[0], 0);
-        for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
-            R[l] = affine_lane(base, step, row, lw, w32, l);
-        exec_observe_insn(w, in, m);
+        affine_as_lanes(w, in, m, base, step, row, lw, w32);
         return;
     }
     if (!(ev & EXEC_OBS_EV_MEM)) return;
@@ -282,10 +304,7 @@ void exec_observe_affine(exec_wstate *w, const exec_insn *in, uint32_t m, uint64
     uint64_t first = base + (uint64_t)in->imm;
     exec_site s = site_of(w, in);
     if (o->mem_affine(&s, sp, acc, first, step, row, lw, m, size)) return;
-    uint64_t addr[32];
-    for (uint32_t l = 0; l < EXEC_WARP_SIZE; l++)
-        addr[l] = exec_affine_lane(first, step, row, lw, l);
-    o->mem(&s, sp, acc, addr, m, size);
+    affine_mem_lanes(o, &s, sp, acc, first, step, row, lw, m, size);
 }
 
 void exec_observe_heap(exec_wstate *w, const exec_insn *in, int op, uint32_t lane,

@@ -53,7 +53,9 @@
 #define FIRST_SLOTS 65536u       /* sectors' first-touching blocks, hashed and tagged (a
                                   * collision forgets a sector: its misses count as L2's) */
 #define FIRST_BLOCK_BITS 20u     /* ... the block index kept beside the sector's tag */
-#define FB_LOG 1024u             /* first_block's writes a worker holds back (fb_flush) */
+#define FB_LOG 256u              /* first_block's writes a worker holds back (fb_flush): 4 KiB,
+                                  * few enough to leave L1 the memo and the kernel's data */
+#define FB_AHEAD 8u              /* ... whose slots fb_flush asks for this many runs ahead */
 #define CAS_PROBES 64u           /* compare-and-swaps are counted by exact address (their
                                   * contention is modelled, and a collision would invent
                                   * some): slots looked at before an address goes uncounted */
@@ -97,29 +99,32 @@ typedef exec_insn_tally insn_count;
  * count. A loop that walks an array meets each phase of the period again and again, so
  * patterns are remembered by instruction, phase and lanes on. */
 typedef struct mem_memo {
-    const ptx_insn *insn;      /* NULL: empty */
+    /* what an access looks at first (its key, its repeats, its runs of sectors) at the
+     * front, the entry aligned to a line: a hit reads its first two lines, no more (a
+     * streaming kernel's data evicts the table between accesses, so each line read is a
+     * miss) */
+    _Alignas(64) const ptx_insn *insn; /* NULL: empty */
     uint32_t hits;             /* repeats not yet added to the counters (memo_fold) */
-    uint8_t kind;              /* the prof_mem_kind it counts in */
     uint32_t mask, size;
-    uint8_t space, access;
-    uint8_t nruns;             /* see run_len */
+    /* an access told by base and steps (on_mem_affine) with this entry's key and the
+     * steps aff_steps gives (affine_key, affine_steps) is this pattern, rel being what
+     * those steps give: no look at its lanes; aff_key 0: none is */
+    uint64_t aff_key, aff_steps;
     uint16_t base_phase;       /* the first lane's address modulo MEMO_PERIOD */
-    bool aff;                  /* rel is what aff_step, aff_row and aff_lw give: an access
-                                * told by base and steps (on_mem_affine) with this key and
-                                * those steps is this pattern, with no look at its lanes */
-    uint8_t aff_lw;
-    int32_t aff_step, aff_row;
+    uint8_t kind;              /* the prof_mem_kind it counts in */
+    uint8_t space, access;
     bool recent;               /* used after the other slot of its pair (memo_pair) */
-    int32_t rel[32];           /* each lane's address less the first lane's (a pattern
-                                * whose lanes lie further apart is not remembered) */
-    uint32_t delta[10];        /* what the access added to each prof_mem_counts field, in
-                                * order (one access adds little: 32 bits keep the entry
-                                * small, and the table in cache) */
+    uint8_t nruns;             /* see run_len */
     /* global and local: the distinct sectors touched, as runs of run_len sectors from the
      * first lane's sector + run_off (the same for every base of this phase); nruns is
      * MEMO_NO_RUNS when they do not fit */
     uint8_t run_len[MEMO_RUNS];
     int32_t run_off[MEMO_RUNS];
+    int32_t rel[32];           /* each lane's address less the first lane's (a pattern
+                                * whose lanes lie further apart is not remembered) */
+    uint32_t delta[10];        /* what the access added to each prof_mem_counts field, in
+                                * order (one access adds little: 32 bits keep the entry
+                                * small, and the table in cache) */
 } mem_memo;
 
 typedef struct warp_clock {
@@ -146,7 +151,25 @@ typedef struct warp_clock {
 typedef _Atomic uint32_t atom_count;
 
 typedef struct prof_worker {
-    prof_session *s;
+    /* what every access reads or adds to, together in the worker's first lines, the
+     * session's parts of it copied here: spread over the worker and the session, they
+     * were several lines for each access, which a streaming kernel's data evicts between
+     * accesses */
+    _Alignas(64) prof_session *s;
+    mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
+    prof_touched *touched, *written; /* the session's records (s->touched, s->written) */
+    _Atomic uint64_t *first_block;   /* ... and its table (s->first_block) */
+    bool timing;               /* s->timing */
+    bool timing_block;         /* the running block is replayed on the timing clock */
+    uint32_t fb_n;             /* first_block's writes held back (fb_log) */
+    uint64_t block;            /* the running block's linear index */
+    uint64_t compact;          /* accesses counted from their base and step alone */
+    prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
+    prof_touched_cursor written_at; /* ... into its record of stored sectors */
+    uint64_t dram_bytes;
+    uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
+    uint64_t dram_write_bytes; /* distinct bytes stored to (sectors) */
+    uint64_t l2_bytes;
     prof_recorder rec;
     /* what each instruction means, worked out on first sight: one array per function of
      * the module, indexed like its instructions; cur_* is the function last looked in */
@@ -156,10 +179,8 @@ typedef struct prof_worker {
     uint32_t cur_n;            /* cur_end - cur_first */
     insn_info *cur_infos;
     insn_count *cur_counts;
-    bool timing_block;         /* the running block is replayed on the timing clock */
     insn_info scratch;         /* for an instruction of no known function */
     struct worker_tables *tables; /* memo and l1 below: taken from the pool for this launch */
-    mem_memo *memo;            /* MEMO_SLOTS, by instruction address */
     /* the memo's repeats folded so far (memo_fold), by prof_mem_kind: added to the
      * counters at the end (memo_flush) */
     uint64_t memo_counts[PROF_MEM_KIND_COUNT][10];
@@ -169,7 +190,6 @@ typedef struct prof_worker {
     uint64_t *release;         /* per barrier generation: last arrival */
     uint32_t release_cap, release_used;
     uint64_t base;             /* the block's start on this worker's clock */
-    uint64_t block;            /* the running block's linear index */
     prof_block_cost cur;
     uint64_t *l1;              /* sector + 1 per line, 0 = empty */
     const insn_info *last;     /* the instruction of the latest insn event */
@@ -177,23 +197,17 @@ typedef struct prof_worker {
     const insn_info *pending;
     warp_clock *pending_warp;
     uint64_t pending_issue;
-    uint64_t l2_bytes, dram_bytes;
     uint64_t atomic_tx;        /* global atomic transactions (all blocks) */
     uint64_t cas_tx;           /* ... of them, compare-and-swaps */
     uint64_t sys_read, sys_write; /* host-mapped bytes (replayed blocks) */
     uint64_t fetch_l1, fetch_l2;  /* warp-instructions fetched past the L0 instruction
                                    * cache: from L1's, from L2 (fold_counts) */
     uint64_t l1_lookups, l1_hits; /* sectors (replayed blocks) */
-    uint64_t dram_read_bytes;  /* of dram_bytes, first touched by a read (an L2 miss) */
-    prof_touched_cursor touched_at; /* this worker's shortcut into the session's record */
-    prof_touched_cursor written_at; /* ... into its record of stored sectors */
-    uint64_t dram_write_bytes; /* distinct bytes stored to (sectors) */
-    uint64_t compact;          /* accesses counted from their base and step alone */
-    /* first_block's writes not made yet, in order (fb_flush): a run of sectors and its
-     * block + 1. Made one after another they overlap their cache misses, where made one
-     * access at a time each waited for its own (a quarter of a profiled reduction's time) */
-    struct fb_run { uint64_t first, last, tag; } fb_log[FB_LOG];
-    uint32_t fb_n;
+    /* first_block's writes not made yet, in order (fb_flush): a run of sectors (its first,
+     * and its length less one: under 64) and its block + 1 (under 2^FIRST_BLOCK_BITS).
+     * Made one after another they overlap their cache misses, where made one access at a
+     * time each waited for its own (a quarter of a profiled reduction's time) */
+    struct fb_run { uint64_t first; uint32_t more, tag; } fb_log[FB_LOG];
     struct prof_worker *next;
 } prof_worker;
 
@@ -666,8 +680,9 @@ static void take_tables(prof_worker *w, prof_table_pool *pool, bool timing)
     }
     if (!t) {
         t = calloc(1, sizeof *t);
-        if (!t || !(t->memo = calloc(MEMO_SLOTS, sizeof *t->memo)))
+        if (!t || !(t->memo = aligned_alloc(_Alignof(mem_memo), MEMO_SLOTS * sizeof *t->memo)))
             abort();
+        memset(t->memo, 0, MEMO_SLOTS * sizeof *t->memo);
         t->rules = w->rec.rules;
     } else if (!same_rules(&t->rules, &w->rec.rules)) {
         memset(t->memo, 0, MEMO_SLOTS * sizeof *t->memo);
@@ -702,10 +717,15 @@ static void give_back_tables(prof_worker *w, prof_table_pool *pool)
 static void *begin_worker(void *ctx)
 {
     prof_session *s = ctx;
-    prof_worker *w = calloc(1, sizeof *w);
+    prof_worker *w = aligned_alloc(_Alignof(prof_worker), sizeof *w);
     if (!w)
         abort();
+    memset(w, 0, sizeof *w);
     w->s = s;
+    w->touched = s->touched;
+    w->written = s->written;
+    w->first_block = s->first_block;
+    w->timing = s->timing;
     prof_recorder_init(&w->rec, &s->launch.rules);
     const ptx_module *m = s->module;
     w->infos = calloc(m && m->nfuncs ? m->nfuncs : 1, sizeof *w->infos);
@@ -1173,10 +1193,10 @@ static void on_barrier(const exec_site *site, uint32_t id, uint32_t arrived, uin
 
 /* Marks the sectors [first, last] touched in the launch; returns how many were not before
  * (what DRAM supplies). */
-static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
-                                 uint64_t mark_first, uint64_t mark_last);
+static inline uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
+                                        uint64_t mark_first, uint64_t mark_last);
 
-static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
+static inline uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 {
     return first_touches_of(w, first, last, first, last);
 }
@@ -1184,23 +1204,25 @@ static uint64_t first_touches(prof_worker *w, uint64_t first, uint64_t last)
 /* first_touches of the sectors [mark_first, mark_last] (a load's whole DRAM granules),
  * whose block is remembered for [first, last] only (the sectors it asked for: a later load
  * of the pair by another block finds it in L2, not a fill in flight) */
-static uint64_t first_touches_of(prof_worker *w, uint64_t first, uint64_t last,
-                                 uint64_t mark_first, uint64_t mark_last)
+static inline __attribute__((always_inline)) uint64_t
+first_touches_of(prof_worker *w, uint64_t first, uint64_t last, uint64_t mark_first,
+                 uint64_t mark_last)
 {
-    uint64_t fresh = prof_touched_mark_fast(w->s->touched, &w->touched_at, mark_first, mark_last);
-    if (fresh && w->s->first_block && last - first < 64 &&
+    uint64_t fresh = prof_touched_mark_fast(w->touched, &w->touched_at, mark_first, mark_last);
+    if (fresh && w->first_block && last - first < 64 &&
         w->block + 1 < (1ull << FIRST_BLOCK_BITS)) {
         if (w->fb_n == FB_LOG)
             fb_flush(w);
-        w->fb_log[w->fb_n++] = (struct fb_run){first, last, w->block + 1};
+        w->fb_log[w->fb_n++] =
+            (struct fb_run){first, (uint32_t)(last - first), (uint32_t)(w->block + 1)};
     }
     return fresh;
 }
 
 /* The slot of first_block that sector sct goes in. */
-static inline _Atomic uint64_t *fb_slot(const prof_session *s, uint64_t sct)
+static inline _Atomic uint64_t *fb_slot(_Atomic uint64_t *first_block, uint64_t sct)
 {
-    return &s->first_block[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)];
+    return &first_block[(sct * 0x9e3779b97f4a7c15ull >> 40) & (FIRST_SLOTS - 1)];
 }
 
 /* Makes the first_block writes held back, in the order they were asked for: each sector of
@@ -1210,16 +1232,18 @@ static inline _Atomic uint64_t *fb_slot(const prof_session *s, uint64_t sct)
  * when two workers' blocks meet in the table is a matter of timing anyway). */
 static void fb_flush(prof_worker *w)
 {
-    const prof_session *s = w->s;
+    _Atomic uint64_t *fb = w->first_block;
     for (uint32_t i = 0; i < w->fb_n; i++) {
         const struct fb_run *r = &w->fb_log[i];
-        if (i + 4 < w->fb_n) /* the slots a few runs ahead, on their way meanwhile */
-            for (uint64_t sct = w->fb_log[i + 4].first; sct <= w->fb_log[i + 4].last; sct++)
-                __builtin_prefetch(fb_slot(s, sct), 1);
-        for (uint64_t sct = r->first; sct <= r->last; sct++) {
-            _Atomic uint64_t *e = fb_slot(s, sct);
+        if (i + FB_AHEAD < w->fb_n) { /* the slots of a run ahead, on their way meanwhile */
+            const struct fb_run *a = &w->fb_log[i + FB_AHEAD];
+            for (uint64_t sct = a->first; sct <= a->first + a->more; sct++)
+                __builtin_prefetch(fb_slot(fb, sct), 1);
+        }
+        for (uint64_t sct = r->first; sct <= r->first + r->more; sct++) {
+            _Atomic uint64_t *e = fb_slot(fb, sct);
             if (atomic_load_explicit(e, memory_order_relaxed) >> FIRST_BLOCK_BITS != sct)
-                atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | r->tag, memory_order_relaxed);
+                atomic_store_explicit(e, sct << FIRST_BLOCK_BITS | (uint64_t)r->tag, memory_order_relaxed);
         }
     }
     w->fb_n = 0;
@@ -1246,8 +1270,8 @@ static inline uint32_t mm_sectors(const mem_memo *mm)
  * bench/timing/suite_ext.cu), and its later loads of the pair hit; a store's first touch
  * writes its sector back (once, however often it is stored to), and a partial store to a
  * sector not read yet reads it first. Returns the sectors first touched. */
-static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
-                            exec_mem_access acc, bool partial)
+static inline __attribute__((always_inline)) uint64_t
+dram_access(prof_worker *w, uint64_t first, uint64_t last, exec_mem_access acc, bool partial)
 {
     uint64_t fresh;
     if (acc == EXEC_OBS_LOAD) {
@@ -1258,7 +1282,7 @@ static uint64_t dram_access(prof_worker *w, uint64_t first, uint64_t last,
         if (acc != EXEC_OBS_STORE || partial)
             w->dram_read_bytes += 32 * fresh;
         w->dram_write_bytes +=
-            32 * prof_touched_mark_fast(w->s->written, &w->written_at, first, last);
+            32 * prof_touched_mark_fast(w->written, &w->written_at, first, last);
     }
     w->dram_bytes += 32 * fresh;
     return fresh;
@@ -1275,7 +1299,7 @@ static bool in_wave_fill(prof_worker *w, uint64_t sct)
         return false;
     if (w->fb_n)
         fb_flush(w);
-    uint64_t e = atomic_load_explicit(fb_slot(s, sct), memory_order_relaxed);
+    uint64_t e = atomic_load_explicit(fb_slot(s->first_block, sct), memory_order_relaxed);
     if (e >> FIRST_BLOCK_BITS != sct)
         return false;
     uint64_t other = (e & ((1ull << FIRST_BLOCK_BITS) - 1)) - 1;
@@ -1538,7 +1562,7 @@ static const mem_memo *count_mem(prof_worker *w, const ptx_insn *pi, prof_space 
     const uint64_t *after = (const uint64_t *)&w->rec.c.mem[kind];
     const uint64_t *was = (const uint64_t *)&before;
     mm->insn = pi;
-    mm->aff = false;
+    mm->aff_key = 0;
     mm->kind = (uint8_t)kind;
     mm->mask = mask;
     mm->size = size;
@@ -1754,14 +1778,16 @@ static void on_tex(const exec_site *site, const exec_tex_footprint *fp, uint32_t
 }
 
 /* What DRAM supplies for a global access outside the replay, from its pattern's runs of
- * sectors (first: its first lane's sector). */
-static void touch_runs(prof_worker *w, const mem_memo *mm, uint64_t first, exec_mem_access acc,
-                       uint32_t mask, uint32_t size)
+ * sectors (first: its first lane's sector). Inline, with dram_access: once per access, their
+ * calls' saving and restoring of registers were a fifth of their instructions. */
+static inline __attribute__((always_inline)) void
+touch_runs(prof_worker *w, const mem_memo *mm, uint64_t first, exec_mem_access acc, uint32_t mask,
+           uint32_t size)
 {
+    bool partial = acc == EXEC_OBS_STORE && partial_store(acc, mm_sectors(mm), size, mask);
     for (uint32_t r = 0; r < mm->nruns; r++) {
         uint64_t from = first + (uint64_t)(int64_t)mm->run_off[r];
-        dram_access(w, from, from + mm->run_len[r] - 1, acc,
-                    partial_store(acc, mm_sectors(mm), size, mask));
+        dram_access(w, from, from + mm->run_len[r] - 1, acc, partial);
     }
 }
 
@@ -1906,6 +1932,76 @@ static void on_mem(const exec_site *site, ptx_space space, exec_mem_access acc,
     }
 }
 
+/* A memo entry's key as on_mem_affine compares it, in one word (mem_memo.aff_key), less its
+ * phase (affine_phase): the lanes on in the low 32 bits; size, space, access, rows and a
+ * bit that is never 0 in the high 32. 0: an access whose size does not fit, which is never
+ * told by its steps. (No argument is shifted into the high half: the compiler read such a
+ * 32-bit one back as 8 bytes from a 4-byte slot it had stored it in, a load that waits for
+ * the store to retire, a quarter of on_mem_affine's time.) */
+static inline uint64_t affine_key(prof_space ps, prof_access pa, uint32_t mask, uint32_t size,
+                                  uint32_t row_log2)
+{
+    if (size >= 1u << 12 || (uint32_t)ps >= 8u || (uint32_t)pa >= 8u || row_log2 >= 8u)
+        return 0;
+    return (uint64_t)(1u << 21 | row_log2 << 18 | (uint32_t)pa << 15 | (uint32_t)ps << 12 |
+                      size) << 32 | mask;
+}
+
+/* The key with the first lane's phase. */
+static inline uint64_t affine_phase(uint64_t key, uint64_t phase)
+{
+    _Static_assert(MEMO_PERIOD <= 256u, "phase in 8 bits");
+    return key | phase << 56;
+}
+
+/* ... and its steps, each a 32-bit value (on_mem_affine takes no other). */
+static inline uint64_t affine_steps(int64_t step, int64_t row_step)
+{
+    return (uint64_t)(uint32_t)step | (uint64_t)(uint32_t)row_step << 32;
+}
+
+/* on_mem_affine's access of a pattern not marked yet: on_mem's, from its lanes; then the
+ * entry of pair that on_mem found or made for these lanes, if it kept them, is marked with
+ * the steps. Out of line, as is affine_touch_lanes: their lanes' room on the stack is no
+ * part of the common path's frame. */
+static __attribute__((noinline, cold)) void
+affine_first_seen(const exec_site *site, ptx_space space, exec_mem_access acc, uint64_t base,
+                  int64_t step, int64_t row_step, uint32_t row_log2, uint32_t mask,
+                  uint32_t size, mem_memo *pair)
+{
+    prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
+    prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
+    uint64_t first = addr[__builtin_ctz(mask)], phase = first % MEMO_PERIOD;
+    on_mem(site, space, acc, addr, mask, size);
+    for (unsigned k = 0; k < 2; k++) {
+        mem_memo *e = &pair[k];
+        bool these = e->insn == site->insn && e->mask == mask && e->size == size &&
+                     e->space == ps && e->access == pa && e->base_phase == phase;
+        for (uint32_t m = mask; m && these; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
+        }
+        if (these) {
+            e->aff_key = affine_phase(affine_key(ps, pa, mask, size, row_log2), phase);
+            e->aff_steps = affine_steps(step, row_step);
+        }
+    }
+}
+
+/* What DRAM supplies for a repeat of a pattern that keeps no runs, from its lanes. */
+static __attribute__((noinline, cold)) void
+affine_touch_lanes(prof_worker *w, exec_mem_access acc, uint64_t base, int64_t step,
+                   int64_t row_step, uint32_t row_log2, uint32_t mask, uint32_t size)
+{
+    uint64_t addr[32];
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
+    touch_lanes(w, acc, addr, mask, size);
+}
+
 /* exec_observer.mem_affine: a global or shared load or store outside the replay, lane l at
  * base + x * step + y * row_step (x, y: its place in rows of 2^row_log2 lanes). A pattern
  * seen before (the memo's entry of its key, marked with this
@@ -1917,64 +2013,44 @@ static bool on_mem_affine(const exec_site *site, ptx_space space, exec_mem_acces
                           uint32_t mask, uint32_t size)
 {
     prof_worker *w = site->worker_state;
+    prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
+    prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
+    uint64_t key = affine_key(ps, pa, mask, size, row_log2);
     if ((space != PTX_SPACE_GLOBAL && space != PTX_SPACE_SHARED) || acc == EXEC_OBS_ATOMIC ||
-        !mask || replaying(w, site) || step < INT32_MIN || step > INT32_MAX ||
+        !mask || !key || replaying(w, site) || step < INT32_MIN || step > INT32_MAX ||
         row_log2 > 5)
         return false;
     if (row_log2 == 5)
         row_step = 0;  /* (one row: no lane has a row but the first) */
     else if (row_step < INT32_MIN || row_step > INT32_MAX)
         return false;
-    prof_space ps = space == PTX_SPACE_GLOBAL ? PROF_SPACE_GLOBAL : PROF_SPACE_SHARED;
-    prof_access pa = acc == EXEC_OBS_LOAD ? PROF_ACCESS_LOAD : PROF_ACCESS_STORE;
     uint64_t first =
         exec_affine_lane(base, step, row_step, row_log2, (uint32_t)__builtin_ctz(mask));
     uint64_t phase = first % MEMO_PERIOD;
+    key = affine_phase(key, phase);
+    uint64_t steps = affine_steps(step, row_step);
     mem_memo *pair = memo_pair(w, site->insn, phase, mask), *mm = NULL;
+    __builtin_prefetch((const char *)&pair[0] + 64); /* (the runs: the second line) */
+    __builtin_prefetch(&pair[1]);
     for (unsigned k = 0; k < 2 && !mm; k++)
-        if (pair[k].insn == site->insn && pair[k].aff && pair[k].aff_step == (int32_t)step &&
-            pair[k].aff_row == (int32_t)row_step && pair[k].aff_lw == row_log2 &&
-            pair[k].mask == mask && pair[k].size == size && pair[k].space == ps &&
-            pair[k].access == pa && pair[k].base_phase == phase) {
+        if (pair[k].aff_key == key && pair[k].aff_steps == steps &&
+            pair[k].insn == site->insn) {
             mm = &pair[k];
             memo_used(mm, &pair[1 - k]);
         }
     if (!mm) {
-        uint64_t addr[32];
-        for (uint32_t l = 0; l < 32; l++)
-            addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
-        on_mem(site, space, acc, addr, mask, size);
-        /* the entry on_mem found or made for these lanes, if it kept them */
-        for (unsigned k = 0; k < 2; k++) {
-            mem_memo *e = &pair[k];
-            bool these = e->insn == site->insn && e->mask == mask && e->size == size &&
-                         e->space == ps && e->access == pa && e->base_phase == phase;
-            for (uint32_t m = mask; m && these; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctz(m);
-                these = addr[l] - first == (uint64_t)(int64_t)e->rel[l];
-            }
-            if (these) {
-                e->aff = true;
-                e->aff_step = (int32_t)step;
-                e->aff_row = (int32_t)row_step;
-                e->aff_lw = (uint8_t)row_log2;
-            }
-        }
+        affine_first_seen(site, space, acc, base, step, row_step, row_log2, mask, size, pair);
         return true;
     }
     w->compact++;
     if (__builtin_expect(++mm->hits == MEMO_HITS_MAX, 0))
         memo_fold(w, mm);
-    if (!w->s->timing || ps != PROF_SPACE_GLOBAL)
+    if (!w->timing || ps != PROF_SPACE_GLOBAL)
         return true;
-    if (mm->nruns != MEMO_NO_RUNS) {
+    if (mm->nruns != MEMO_NO_RUNS)
         touch_runs(w, mm, first >> 5, acc, mask, size);
-    } else {
-        uint64_t addr[32];
-        for (uint32_t l = 0; l < 32; l++)
-            addr[l] = exec_affine_lane(base, step, row_step, row_log2, l);
-        touch_lanes(w, acc, addr, mask, size);
-    }
+    else
+        affine_touch_lanes(w, acc, base, step, row_step, row_log2, mask, size);
     return true;
 }
 

@@ -97,7 +97,7 @@ uint64_t prof_touched_mark(prof_touched *t, prof_touched_cursor *c, uint64_t fir
         uint64_t n = last - first + 1;
         if (n > 64 - bit)
             n = 64 - bit;
-        uint64_t bits = (n == 64 ? ~0ull : ((1ull << n) - 1)) << bit;
+        uint64_t bits = ~0ull >> (64 - n) << bit;  /* (n is 1 to 64) */
         _Atomic uint64_t *word = &l->word[(first >> 6) & (LEAF_WORDS - 1)];
         if ((atomic_load_explicit(word, memory_order_relaxed) & bits) != bits) {
             uint64_t old = atomic_fetch_or_explicit(word, bits, memory_order_relaxed);

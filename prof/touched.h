@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "lanes.h"
+
 typedef struct prof_touched prof_touched;
 
 /* A thread's shortcut to the leaf it used last (zero-initialise before first use; valid
@@ -29,20 +31,22 @@ void prof_touched_free(prof_touched *t);
 uint64_t prof_touched_mark(prof_touched *t, prof_touched_cursor *c, uint64_t first,
                            uint64_t last);
 
-/* prof_touched_mark where the cursor's leaf already holds every one of sectors [first,
- * last] in one word of it (the common repeat: a sector read again): 0, with no call. */
+/* prof_touched_mark, with no call where sectors [first, last] lie in one word of the
+ * cursor's leaf (the common cases: a sector read again, 0 from one test; a coalesced
+ * access's first touch, one atomic or). */
 #define PROF_TOUCHED_LEAF_BITS 15u /* sectors a leaf holds, as a power of two */
 static inline uint64_t prof_touched_mark_fast(prof_touched *t, prof_touched_cursor *c,
                                               uint64_t first, uint64_t last)
 {
     if (c->chunk == (first >> PROF_TOUCHED_LEAF_BITS) + 1 && first <= last &&
         first >> 6 == last >> 6) {
-        uint64_t bits = (last - first == 63 ? ~0ull : ((1ull << (last - first + 1)) - 1))
-                        << (first & 63);
-        const uint64_t *word = (const uint64_t *)c->leaf +
-                               ((first >> 6) & ((1u << PROF_TOUCHED_LEAF_BITS) / 64u - 1));
+        uint64_t bits = ~0ull >> (63 - (last - first)) << (first & 63);
+        uint64_t *word = (uint64_t *)c->leaf +
+                         ((first >> 6) & ((1u << PROF_TOUCHED_LEAF_BITS) / 64u - 1));
         if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bits) == bits)
             return 0;
+        uint64_t now = bits & ~__atomic_fetch_or(word, bits, __ATOMIC_RELAXED);
+        return prof_popcount((uint32_t)now) + prof_popcount((uint32_t)(now >> 32));
     }
     return prof_touched_mark(t, c, first, last);
 }

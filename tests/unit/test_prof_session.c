@@ -332,11 +332,11 @@ static void test_inwave_fill(harness *h)
 }
 
 /* As test_inwave_fill, with blocks of 32 warps whose lanes each first touch a DRAM granule
- * of their own: the first block's first touches (over a thousand runs of sectors) are more
- * than the profiler holds back before making them in its table of first-touching blocks,
- * and those of its first 16 warps, made in the first batch, are what the second block's
+ * of their own: the first block's first touches (over a thousand runs of sectors) are
+ * several times what the profiler holds back before making them in its table of
+ * first-touching blocks, and those made in its first batches are what the second block's
  * loads read: they find them (the second block's critical path is one fill longer), and
- * would not, had that batch been lost. */
+ * would not, had a batch been lost. */
 static void test_inwave_fill_many(harness *h)
 {
     uint32_t *in = harness_alloc(h, 1536 * 16 * 4), *out = harness_alloc(h, 2048 * 4);
@@ -571,6 +571,49 @@ static void test_affine_same(harness *h)
     prof_session_free(affine.s);
 }
 
+/* Accesses of one instruction, lanes on and first lane's phase (so one pair of memo slots),
+ * each differing from the one before in one part of the key alone (the rows' width with
+ * the same steps, the row step, the step, the size, load or store), each told twice (the
+ * second time 4 KiB further): none is taken for the pattern of the one before, whose entry
+ * was marked with its steps. The counts are those of the same accesses told lane by lane,
+ * and each repeat, only it, was counted from the memo. */
+static void test_affine_key_parts(harness *h)
+{
+    static const struct {
+        int64_t step, row;
+        uint32_t lw, size;
+        exec_mem_access acc;
+    } v[] = {{4, 128, 4, 4, EXEC_OBS_LOAD},  {4, 128, 3, 4, EXEC_OBS_LOAD},
+             {4, 256, 3, 4, EXEC_OBS_LOAD},  {8, 256, 3, 4, EXEC_OBS_LOAD},
+             {8, 256, 3, 8, EXEC_OBS_LOAD},  {8, 256, 3, 8, EXEC_OBS_STORE}};
+    const unsigned n = sizeof v / sizeof v[0];
+    fed lanes, affine;
+    fed_begin(h, &lanes);
+    fed_begin(h, &affine);
+    uint64_t compact = 0;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned r = 0; r < 2; r++) {
+            uint64_t b = 0x7f0000400000ull + i * 0x10000ull + r * 4096;
+            CHECK(!fed_rows(&lanes, false, PTX_SPACE_GLOBAL, v[i].acc, b, v[i].step, v[i].row,
+                            v[i].lw, ~0u, v[i].size));
+            compact += fed_rows(&affine, true, PTX_SPACE_GLOBAL, v[i].acc, b, v[i].step,
+                                v[i].row, v[i].lw, ~0u, v[i].size);
+        }
+    fed_end(&lanes);
+    fed_end(&affine);
+    CHECK_EQ_U64(compact, 2 * n);
+    CHECK_EQ_U64(prof_session_compact_accesses(affine.s), n);
+    const prof_counters *cl = prof_session_counters(lanes.s), *ca = prof_session_counters(affine.s);
+    CHECK_EQ_U64(ca->mem[PROF_MEM_GLOBAL_LD].sectors, cl->mem[PROF_MEM_GLOBAL_LD].sectors);
+    CHECK_EQ_U64(ca->mem[PROF_MEM_GLOBAL_ST].sectors, cl->mem[PROF_MEM_GLOBAL_ST].sectors);
+    CHECK(cl->mem[PROF_MEM_GLOBAL_LD].sectors > 0 && cl->mem[PROF_MEM_GLOBAL_ST].sectors > 0);
+    CHECK(memcmp(cl, ca, sizeof *cl) == 0);
+    CHECK_EQ_U64(prof_session_touched_bytes(affine.s, 0x7f0000000000ull, 0x7f0100000000ull),
+                 prof_session_touched_bytes(lanes.s, 0x7f0000000000ull, 0x7f0100000000ull));
+    prof_session_free(lanes.s);
+    prof_session_free(affine.s);
+}
+
 /* The counts of single global loads told by base and step, each twice (the second time
  * from the memo, compact): requests, sectors and bytes. */
 static void check_affine_load(harness *h, uint64_t start, int64_t step, uint32_t mask,
@@ -646,6 +689,7 @@ int main(void)
     test_fetch();
     test_affine_same(&h);
     test_affine_counts(&h);
+    test_affine_key_parts(&h);
     harness_free(&h);
     return harness_report("test_prof_session");
 }

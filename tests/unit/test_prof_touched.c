@@ -16,7 +16,15 @@ typedef struct marker {
 } marker;
 
 /* Every sector of [base, base + SPAN), in ranges of 1 to 100 sectors from a start that
- * depends on the thread, so threads overlap and race on the same words and leaves. */
+ * depends on the thread, so threads overlap and race on the same words and leaves; the
+ * ranges marked by turns through the call and the inline path (its atomic or within one
+ * word: the generator's state is odd and even by turns). */
+static uint64_t mark(const marker *m, prof_touched_cursor *c, uint64_t first, uint64_t last)
+{
+    return m->seed % 2 ? prof_touched_mark(m->t, c, first, last)
+                       : prof_touched_mark_fast(m->t, c, first, last);
+}
+
 static void *mark_all(void *arg)
 {
     marker *m = arg;
@@ -28,11 +36,11 @@ static void *mark_all(void *arg)
             n = SPAN - done;
         uint64_t first = at, last = at + n - 1;
         if (last >= SPAN) {  /* wrap: two ranges */
-            m->fresh += prof_touched_mark(m->t, &c, m->base + first, m->base + SPAN - 1);
+            m->fresh += mark(m, &c, m->base + first, m->base + SPAN - 1);
             n = SPAN - first;
             at = 0;
         } else {
-            m->fresh += prof_touched_mark(m->t, &c, m->base + first, m->base + last);
+            m->fresh += mark(m, &c, m->base + first, m->base + last);
             at = last + 1 == SPAN ? 0 : last + 1;
         }
         done += n;
@@ -82,6 +90,13 @@ int main(void)
     EXPECT_EQ(prof_touched_mark_fast(t, &c, 40000, 40003), 4); /* another leaf */
     EXPECT_EQ(prof_touched_mark_fast(t, &c, 1000, 1000), 0);   /* back: the call */
     EXPECT_EQ(prof_touched_mark_fast(t, &c, 40000, 40003), 0);
+    /* a whole word but its top sector, then its bottom one, each missing: one new */
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 700, 64 * 701 - 2), 63);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 700, 64 * 701 - 1), 1);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 700, 64 * 701 - 1), 0);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 710 + 1, 64 * 711 - 1), 63);
+    EXPECT_EQ(prof_touched_mark_fast(t, &c, 64 * 710, 64 * 711 - 1), 1);
+    EXPECT_EQ(prof_touched_count(t, 64 * 700, 64 * 711 - 1), 128);
     /* what they marked; then the record as the counts below expect it */
     EXPECT_EQ(prof_touched_count(t, 1101, 1279), 2 + 1 + 4 + 67 + 1);
     prof_touched_free(t);
