@@ -1,0 +1,4 @@
+/* blas/level3_d.c — the matrix routines for double (blas/level3_t.h). */
+#define T double
+#define API(name) cublasD##name
+#include "level3_t.h"
