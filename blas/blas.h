@@ -52,6 +52,10 @@ cublasStatus_t blas_enqueue(cublasHandle_t h, void (*fn)(void *), void *job);
 /* Waits for h's stream: a result written to host memory must be there on return. */
 cublasStatus_t blas_wait(cublasHandle_t h);
 
+/* The report cuBLAS prints for an argument that is refused, in BLAS's words (xerbla):
+ * routine's name padded to six, param counted from 1 after the handle. */
+void blas_param_error(const char *routine, int param);
+
 /* Is op one of N, T, C? */
 static inline bool blas_op_ok(cublasOperation_t op) {
     return op == CUBLAS_OP_N || op == CUBLAS_OP_T || op == CUBLAS_OP_C;

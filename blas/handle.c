@@ -82,6 +82,11 @@ cublasStatus_t blas_wait(cublasHandle_t h) {
                                                            : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
+void blas_param_error(const char *routine, int param) {
+    fprintf(stderr, " ** On entry to %-6s parameter number %d had an illegal value\n", routine,
+            param);
+}
+
 BLAS_API cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
     if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
     /* the driver API's pointer checks need it initialised; cudaFree(0) makes the device's
@@ -114,7 +119,7 @@ BLAS_API cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
 }
 
 BLAS_API cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *version) {
-    if (!blas_handle_live(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
+    (void)handle; /* cuBLAS answers without one (an H200: 130100 for a null handle) */
     if (!version) return CUBLAS_STATUS_INVALID_VALUE;
     *version = CUBLAS_VERSION;
     return CUBLAS_STATUS_SUCCESS;
@@ -160,7 +165,13 @@ BLAS_API cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPoi
 
 BLAS_API cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode) {
     if (!blas_handle_live(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    /* the modes only allow faster, less exact arithmetic: vcuda computes exactly under all */
+    /* the modes only allow faster, less exact arithmetic: vcuda computes exactly under all;
+     * an unknown mode is refused (the reduced-precision-reduction flag may be added) */
+    unsigned base = (unsigned)mode & ~(unsigned)CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+    if (base != CUBLAS_DEFAULT_MATH && base != CUBLAS_TENSOR_OP_MATH &&
+        base != CUBLAS_PEDANTIC_MATH && base != CUBLAS_TF32_TENSOR_OP_MATH &&
+        base != CUBLAS_FP32_EMULATED_BF16X9_MATH && base != CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH)
+        return CUBLAS_STATUS_INVALID_VALUE;
     handle->math_mode = mode;
     return CUBLAS_STATUS_SUCCESS;
 }
@@ -185,7 +196,7 @@ BLAS_API const char *cublasGetStatusName(cublasStatus_t status) {
     case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
     case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
     }
-    return "CUBLAS_STATUS_UNKNOWN";
+    return "unrecognized status";
 }
 
 BLAS_API const char *cublasGetStatusString(cublasStatus_t status) {
@@ -193,13 +204,13 @@ BLAS_API const char *cublasGetStatusString(cublasStatus_t status) {
     case CUBLAS_STATUS_SUCCESS: return "success";
     case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";
     case CUBLAS_STATUS_ALLOC_FAILED: return "the resource allocation failed";
-    case CUBLAS_STATUS_INVALID_VALUE: return "an invalid numeric value was used as an argument";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "an absent device architectural feature is required";
+    case CUBLAS_STATUS_INVALID_VALUE: return "an unsupported value or parameter was passed to the function";
+    case CUBLAS_STATUS_ARCH_MISMATCH: return "the function requires an architectural feature absent from the device";
     case CUBLAS_STATUS_MAPPING_ERROR: return "an access to GPU memory space failed";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "the GPU program failed to execute";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "the function failed to launch on the GPU";
     case CUBLAS_STATUS_INTERNAL_ERROR: return "an internal operation failed";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "the functionality requested is not supported";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "an error detected when checking the current licensing";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "the requested functionality is not supported";
+    case CUBLAS_STATUS_LICENSE_ERROR: return "the license check failed";
     }
-    return "unknown error";
+    return "unrecognized status";
 }

@@ -86,18 +86,22 @@ static cublasStatus_t l1_issue(cublasHandle_t h, enum l1_op op, int n, const T *
                                const T *x, int incx, const T *y, int incy, bool y_needed,
                                void *result, size_t result_bytes) {
     if (!blas_handle_live(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+    /* a reduction's vectors outside device memory: cuBLAS answers MAPPING_ERROR (its copy
+     * of the result fails; seen on an H200), the others EXECUTION_FAILED */
+    cublasStatus_t bad = result ? CUBLAS_STATUS_MAPPING_ERROR : CUBLAS_STATUS_EXECUTION_FAILED;
     cublasStatus_t st;
     if (result && (st = result_check(h, result, result_bytes))) return st;
     l1_job job = {.op = op, .n = n < 0 ? 0 : n, .incx = incx, .incy = incy,
                   .x = (T *)x, .y = (T *)y, .result = result};
     /* BLAS's rule: the single-vector routines do nothing for a non-positive increment */
     if (!y_needed && incx <= 0) job.n = 0;
-    if (alpha && (st = scalar_take(h, alpha, &job.alpha))) return st;
+    if ((op == L1_AXPY || op == L1_SCAL) && (st = scalar_take(h, alpha, &job.alpha)))
+        return st;
     if (job.n > 0) {
         if (!blas_device_ok(x, blas_vector_bytes(job.n, incx, sizeof(T))))
-            return CUBLAS_STATUS_EXECUTION_FAILED;
+            return bad;
         if (y_needed && !blas_device_ok(y, blas_vector_bytes(job.n, incy, sizeof(T))))
-            return CUBLAS_STATUS_EXECUTION_FAILED;
+            return bad;
     } else if (!result) {
         return CUBLAS_STATUS_SUCCESS;
     }
@@ -130,7 +134,8 @@ BLAS_API cublasStatus_t API(swap_v2)(cublasHandle_t handle, int n, T *x, int inc
 
 BLAS_API cublasStatus_t API(dot_v2)(cublasHandle_t handle, int n, const T *x, int incx,
                                     const T *y, int incy, T *result) {
-    if (!result) return blas_handle_live(handle) ? CUBLAS_STATUS_INVALID_VALUE
+    /* a null result: MAPPING_ERROR for dot, INVALID_VALUE for nrm2 (as on an H200) */
+    if (!result) return blas_handle_live(handle) ? CUBLAS_STATUS_MAPPING_ERROR
                                                  : CUBLAS_STATUS_NOT_INITIALIZED;
     return l1_issue(handle, L1_DOT, n, NULL, x, incx, y, incy, true, result, sizeof(T));
 }

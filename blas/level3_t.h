@@ -8,6 +8,15 @@
 
 #include "scalar_t.h"
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Refuses argument param of routine (blas_param_error). */
+static cublasStatus_t refuse(const char *routine, int param) {
+    blas_param_error(routine, param);
+    return CUBLAS_STATUS_INVALID_VALUE;
+}
+
 /* Element (i, j) of op(M), M stored with leading dimension ld. */
 static inline T op_at(const T *m, int64_t ld, bool trans, int64_t i, int64_t j) {
     return trans ? m[j + i * ld] : m[i + j * ld];
@@ -76,14 +85,21 @@ static void gemm_run(void *p) {
 /* Checks a gemm's arguments; fills the job's shape and scalars. */
 static cublasStatus_t gemm_args(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                 int m, int n, int k, const T *alpha, int lda, int ldb,
-                                const T *beta, int ldc, int batch, gemm_job *j) {
+                                const T *beta, int ldc, int batch, const char *routine,
+                                gemm_job *j) {
     if (!blas_handle_live(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!blas_op_ok(ta) || !blas_op_ok(tb) || m < 0 || n < 0 || k < 0 || batch < 0)
-        return CUBLAS_STATUS_INVALID_VALUE;
+    /* BLAS's order of checks and numbering (alpha 6, A 7, B 9, beta 11, C 12) */
     j->ta = ta != CUBLAS_OP_N;
     j->tb = tb != CUBLAS_OP_N;
-    if (lda < imax1(j->ta ? k : m) || ldb < imax1(j->tb ? n : k) || ldc < imax1(m))
-        return CUBLAS_STATUS_INVALID_VALUE;
+    if (!blas_op_ok(ta)) return refuse(routine, 1);
+    if (!blas_op_ok(tb)) return refuse(routine, 2);
+    if (m < 0) return refuse(routine, 3);
+    if (n < 0) return refuse(routine, 4);
+    if (k < 0) return refuse(routine, 5);
+    if (lda < imax1(j->ta ? k : m)) return refuse(routine, 8);
+    if (ldb < imax1(j->tb ? n : k)) return refuse(routine, 10);
+    if (ldc < imax1(m)) return refuse(routine, 13);
+    if (batch < 0) return refuse(routine, 14);
     cublasStatus_t st;
     if ((st = scalar_take(h, alpha, &j->alpha)) || (st = scalar_take(h, beta, &j->beta)))
         return st;
@@ -110,16 +126,15 @@ static cublasStatus_t gemm_issue(cublasHandle_t h, gemm_job *j) {
     return blas_enqueue(h, gemm_run, copy);
 }
 
-BLAS_API cublasStatus_t API(gemmStridedBatched)(cublasHandle_t handle, cublasOperation_t transa,
-                                                cublasOperation_t transb, int m, int n, int k,
-                                                const T *alpha, const T *A, int lda,
-                                                long long int strideA, const T *B, int ldb,
-                                                long long int strideB, const T *beta, T *C,
-                                                int ldc, long long int strideC,
-                                                int batchCount) {
+/* gemm and gemmStridedBatched: routine names the one called, in its reports. */
+static cublasStatus_t gemm_strided(cublasHandle_t handle, cublasOperation_t transa,
+                                   cublasOperation_t transb, int m, int n, int k, const T *alpha,
+                                   const T *A, int lda, long long int strideA, const T *B,
+                                   int ldb, long long int strideB, const T *beta, T *C, int ldc,
+                                   long long int strideC, int batchCount, const char *routine) {
     gemm_job j = {0};
     cublasStatus_t st = gemm_args(handle, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc,
-                                  batchCount, &j);
+                                  batchCount, routine, &j);
     if (st) return st;
     if (m == 0 || n == 0 || batchCount == 0) return CUBLAS_STATUS_SUCCESS;
     j.a = A, j.b = B, j.c = C, j.sa = strideA, j.sb = strideB, j.sc = strideC;
@@ -129,12 +144,23 @@ BLAS_API cublasStatus_t API(gemmStridedBatched)(cublasHandle_t handle, cublasOpe
     return gemm_issue(handle, &j);
 }
 
+BLAS_API cublasStatus_t API(gemmStridedBatched)(cublasHandle_t handle, cublasOperation_t transa,
+                                                cublasOperation_t transb, int m, int n, int k,
+                                                const T *alpha, const T *A, int lda,
+                                                long long int strideA, const T *B, int ldb,
+                                                long long int strideB, const T *beta, T *C,
+                                                int ldc, long long int strideC,
+                                                int batchCount) {
+    return gemm_strided(handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB,
+                        beta, C, ldc, strideC, batchCount, STR(API(gemmStridedBatched)) + 6);
+}
+
 BLAS_API cublasStatus_t API(gemm_v2)(cublasHandle_t handle, cublasOperation_t transa,
                                      cublasOperation_t transb, int m, int n, int k,
                                      const T *alpha, const T *A, int lda, const T *B, int ldb,
                                      const T *beta, T *C, int ldc) {
-    return API(gemmStridedBatched)(handle, transa, transb, m, n, k, alpha, A, lda, 0, B, ldb,
-                                   0, beta, C, ldc, 0, 1);
+    return gemm_strided(handle, transa, transb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C,
+                        ldc, 0, 1, UPPER "GEMM");
 }
 
 BLAS_API cublasStatus_t API(gemmBatched)(cublasHandle_t handle, cublasOperation_t transa,
@@ -144,7 +170,7 @@ BLAS_API cublasStatus_t API(gemmBatched)(cublasHandle_t handle, cublasOperation_
                                          T *const Carray[], int ldc, int batchCount) {
     gemm_job j = {0};
     cublasStatus_t st = gemm_args(handle, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc,
-                                  batchCount, &j);
+                                  batchCount, STR(API(gemmBatched)) + 6, &j);
     if (st) return st;
     if (m == 0 || n == 0 || batchCount == 0) return CUBLAS_STATUS_SUCCESS;
     size_t bytes = (size_t)batchCount * sizeof(void *);
@@ -189,14 +215,17 @@ BLAS_API cublasStatus_t API(gemv_v2)(cublasHandle_t handle, cublasOperation_t tr
                                      int n, const T *alpha, const T *A, int lda, const T *x,
                                      int incx, const T *beta, T *y, int incy) {
     if (!blas_handle_live(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!blas_op_ok(trans) || m < 0 || n < 0 || lda < imax1(m) || incx == 0 || incy == 0)
-        return CUBLAS_STATUS_INVALID_VALUE;
+    /* cuBLAS's gemv (as an H200 answers): an empty or negative shape is done at once, a
+     * leading dimension below m is refused (without a report), and a zero increment or an
+     * unknown operation does nothing */
+    if (m <= 0 || n <= 0) return CUBLAS_STATUS_SUCCESS;
+    if (lda < m) return CUBLAS_STATUS_INVALID_VALUE;
+    if (incx == 0 || incy == 0 || !blas_op_ok(trans)) return CUBLAS_STATUS_SUCCESS;
     gemv_job j = {.trans = trans != CUBLAS_OP_N, .m = m, .n = n, .lda = lda, .incx = incx,
                   .incy = incy, .a = A, .x = x, .y = y};
     cublasStatus_t st;
     if ((st = scalar_take(handle, alpha, &j.alpha)) || (st = scalar_take(handle, beta, &j.beta)))
         return st;
-    if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
     int64_t ylen = j.trans ? n : m, xlen = j.trans ? m : n;
     if (!blas_device_ok(y, blas_vector_bytes(ylen, incy, sizeof(T))))
         return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -236,9 +265,14 @@ BLAS_API cublasStatus_t API(geam)(cublasHandle_t handle, cublasOperation_t trans
                                   int ldc) {
     if (!blas_handle_live(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
     bool ta = transa != CUBLAS_OP_N, tb = transb != CUBLAS_OP_N;
-    if (!blas_op_ok(transa) || !blas_op_ok(transb) || m < 0 || n < 0 ||
-        lda < imax1(ta ? n : m) || ldb < imax1(tb ? n : m) || ldc < imax1(m))
-        return CUBLAS_STATUS_INVALID_VALUE;
+    const char *name = UPPER "GEAM";
+    if (!blas_op_ok(transa)) return refuse(name, 1);
+    if (!blas_op_ok(transb)) return refuse(name, 2);
+    if (m < 0) return refuse(name, 3);
+    if (n < 0) return refuse(name, 4);
+    if (lda < imax1(ta ? n : m)) return refuse(name, 7);
+    if (ldb < imax1(tb ? n : m)) return refuse(name, 10);
+    if (ldc < imax1(m)) return refuse(name, 12);
     /* in place, C may be A or B only untransposed and with C's leading dimension: a
      * transposed read would see elements already written */
     if ((C == A && (ta || lda != ldc)) || (C == B && (tb || ldb != ldc)))

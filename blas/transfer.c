@@ -11,8 +11,9 @@ static cublasStatus_t copy_status(cudaError_t e) {
 static cublasStatus_t copy_vector(int n, int elem, const void *src, int sinc, void *dst,
                                   int dinc, enum cudaMemcpyKind kind, bool async,
                                   cudaStream_t s) {
-    if (n < 0 || elem <= 0 || sinc <= 0 || dinc <= 0) return CUBLAS_STATUS_INVALID_VALUE;
+    if (elem <= 0 || sinc <= 0 || dinc <= 0) return CUBLAS_STATUS_INVALID_VALUE;
     if (n == 0) return CUBLAS_STATUS_SUCCESS;
+    if (n < 0) return CUBLAS_STATUS_MAPPING_ERROR; /* cuBLAS lets the copy refuse it */
     size_t w = (size_t)elem;
     size_t sp = (size_t)sinc * w, dp = (size_t)dinc * w;
     return copy_status(async ? cudaMemcpy2DAsync(dst, dp, src, sp, w, (size_t)n, kind, s)
@@ -23,10 +24,12 @@ static cublasStatus_t copy_vector(int n, int elem, const void *src, int sinc, vo
 static cublasStatus_t copy_matrix(int rows, int cols, int elem, const void *src, int lds,
                                   void *dst, int ldd, enum cudaMemcpyKind kind, bool async,
                                   cudaStream_t s) {
-    if (rows < 0 || cols < 0 || elem <= 0 || lds <= 0 || ldd <= 0 || lds < rows ||
-        ldd < rows)
+    if (rows < 0 || cols < 0 || elem <= 0 || lds <= 0 || ldd <= 0)
         return CUBLAS_STATUS_INVALID_VALUE;
     if (rows == 0 || cols == 0) return CUBLAS_STATUS_SUCCESS;
+    /* a leading dimension below the rows is a pitch below the width: cuBLAS lets the copy
+     * refuse it */
+    if (lds < rows || ldd < rows) return CUBLAS_STATUS_MAPPING_ERROR;
     size_t w = (size_t)rows * (size_t)elem;
     size_t sp = (size_t)lds * (size_t)elem, dp = (size_t)ldd * (size_t)elem;
     return copy_status(async ? cudaMemcpy2DAsync(dst, dp, src, sp, w, (size_t)cols, kind, s)
