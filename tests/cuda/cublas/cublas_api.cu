@@ -228,6 +228,31 @@ static void transfers(cudaStream_t s) {
     cudaFree(d); cudaFree(dd);
 }
 
+__global__ void fill(float *x, int n, float add) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = add == 0 ? (float)(i + 1) : x[i] + add;
+}
+
+// Part 6: cuBLAS work is ordered with kernels on its stream, and vectors outside device
+// memory are refused.
+static void ordering(cublasHandle_t h, cudaStream_t s) {
+    printf("== ordering\n");
+    float *x;
+    cudaMalloc(&x, 1000 * sizeof(float));
+    fill<<<4, 256, 0, s>>>(x, 1000, 0);
+    float two = 2, sum = 0;
+    st("scal after kernel", cublasSscal(h, 1000, &two, x, 1));
+    fill<<<4, 256, 0, s>>>(x, 1000, 1);
+    st("asum after kernels", cublasSasum(h, 1000, x, 1, &sum));
+    printf("asum = %.0f\n", (double)sum);
+    float *hx = (float *)malloc(8 * sizeof(float)), r = -7;
+    for (int i = 0; i < 8; i++) hx[i] = 1;
+    st("dot host memory", cublasSdot(h, 8, hx, 1, hx, 1, &r));
+    printf("dot host memory = %g\n", (double)r);
+    free(hx);
+    cudaFree(x);
+}
+
 static void statuses() {
     printf("== statuses\n");
     int codes[] = {0, 1, 3, 7, 8, 11, 13, 14, 15, 16};
@@ -237,7 +262,8 @@ static void statuses() {
 }
 
 // argv[1], when given, runs one part alone: 0 statuses and the handle, 1 transfers,
-// 2 and 3 level 1 (float, double), 4 and 5 levels 2 and 3 (float, double).
+// 2 and 3 level 1 (float, double), 4 and 5 levels 2 and 3 (float, double), 6 ordering
+// with kernels and memory outside the device.
 int main(int argc, char **argv) {
     setvbuf(stdout, nullptr, _IONBF, 0); // what was printed survives a hang or a crash
     int part = argc > 1 ? atoi(argv[1]) : -1;
@@ -254,6 +280,7 @@ int main(int argc, char **argv) {
         case 3: level1<double>(h); break;
         case 4: level3<float>(h); break;
         case 5: level3<double>(h); break;
+        case 6: ordering(h, s); break;
         }
         if (part != 0) return 0;
     }
@@ -283,6 +310,7 @@ int main(int argc, char **argv) {
     level1<double>(h);
     level3<float>(h);
     level3<double>(h);
+    ordering(h, s);
     st("destroy", cublasDestroy(h));
     cudaStreamDestroy(s);
     cudaError_t e = cudaDeviceSynchronize();
