@@ -52,9 +52,25 @@ static void gemm_one(const gemm_job *j, const T *a, const T *b, T *c, T alpha, T
                     for (int64_t i = 0; i < j->m; i++) col[i] += acol[i] * bv;
                 }
             } else {
-                for (int64_t i = 0; i < j->m; i++) {
+                /* row i of op(A) is column i of A; four rows at a time share each element
+                 * of B's column (four independent sums, each still in k order) */
+                int64_t i = 0;
+                for (; i + 4 <= j->m; i += 4) {
+                    const T *r0 = a + i * j->lda, *r1 = r0 + j->lda, *r2 = r1 + j->lda,
+                            *r3 = r2 + j->lda;
+                    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+                    for (int64_t l = 0; l < j->k; l++) {
+                        T bv = op_at(b, j->ldb, j->tb, l, jj);
+                        s0 += r0[l] * bv;
+                        s1 += r1[l] * bv;
+                        s2 += r2[l] * bv;
+                        s3 += r3[l] * bv;
+                    }
+                    col[i] = s0, col[i + 1] = s1, col[i + 2] = s2, col[i + 3] = s3;
+                }
+                for (; i < j->m; i++) {
                     T s = 0;
-                    const T *arow = a + i * j->lda; /* row i of op(A) is column i of A */
+                    const T *arow = a + i * j->lda;
                     for (int64_t l = 0; l < j->k; l++) s += arow[l] * op_at(b, j->ldb, j->tb, l, jj);
                     col[i] = s;
                 }
